@@ -1,0 +1,35 @@
+/*
+ * export.h - front ends that print: folded stacks (--collapse) and the
+ * flame graph as text (--text).
+ */
+#ifndef FLAMETOP_EXPORT_H
+#define FLAMETOP_EXPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "profile.h"
+#include "search.h"
+
+/*
+ * Print the current view as folded stacks, one line per distinct stack,
+ * sorted by stack in byte order ("stack BEFORE AFTER" for differential
+ * profiles).  Returns the number of lines.
+ */
+size_t export_collapse(FILE *out, const struct profile *p);
+
+struct text_opts {
+	unsigned width;          /* columns */
+	unsigned height;         /* rows of frames, 0: all */
+	bool flame;              /* root at the bottom */
+	uint32_t zoom;           /* NODE_ROOT for the whole profile */
+	struct search *search;   /* NULL or a search to mark */
+	const char *title;       /* the input's name, or NULL */
+};
+
+/* Print the flame graph and a summary; returns the number of frame rows. */
+unsigned export_text(FILE *out, const struct profile *p,
+		     const struct text_opts *o);
+
+#endif

@@ -1,0 +1,64 @@
+/*
+ * input.h - a profile's bytes: a file or standard input, plain, gzip or
+ * zstd (recognized by magic bytes, not by name), read as lines or blocks.
+ */
+#ifndef FLAMETOP_INPUT_H
+#define FLAMETOP_INPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define INPUT_MAX_LINE_DEFAULT (64u << 20)
+
+struct input;
+
+/*
+ * Open path ("-" is standard input).  On failure returns NULL and sets
+ * *err to a malloc'd one-line message naming the file.
+ */
+struct input *input_open(const char *path, char **err);
+/* Wrap an in-memory buffer (not copied; it must outlive the input). */
+struct input *input_open_mem(const void *buf, size_t len, const char *name);
+void input_close(struct input *in);
+
+const char *input_name(const struct input *in);       /* for messages */
+const char *input_compression(const struct input *in); /* "gzip", "zstd" or NULL */
+bool input_is_stdin(const struct input *in);
+
+/* Stop after max bytes of (decompressed) data, with an error; 0: no limit. */
+void input_set_limit(struct input *in, uint64_t max);
+/* Longest line accepted; longer ones are skipped and reported. */
+void input_set_max_line(struct input *in, size_t max);
+
+/*
+ * The next line, without its "\n" or "\r\n".  Returns 1 with *line and *len
+ * set (valid until the next call), 0 at the end, -1 on an error (see
+ * input_error).  A line longer than the maximum comes back as 2 with its
+ * length in *len and no text: the caller reports and skips it.
+ */
+int input_getline(struct input *in, const char **line, size_t *len);
+uint64_t input_lineno(const struct input *in);  /* of the last line returned */
+
+/*
+ * Look at the first bytes without consuming them: *buf gets up to want
+ * bytes (fewer at the end of the input).  Only before the first read.
+ */
+size_t input_peek(struct input *in, const void **buf, size_t want);
+
+/* Read up to n bytes; returns the count, 0 at the end, -1 on an error. */
+ssize_t input_read(struct input *in, void *buf, size_t n);
+/* Read everything that is left into a malloc'd buffer; NULL on an error. */
+void *input_slurp(struct input *in, size_t *len);
+
+/* The error message after a -1 (NULL if none). */
+const char *input_error(const struct input *in);
+/* True when the input ended early: a truncated gzip/zstd stream. */
+bool input_truncated(const struct input *in);
+
+/* Progress: raw bytes consumed so far, and the file's size (0 if unknown). */
+uint64_t input_raw_offset(const struct input *in);
+uint64_t input_raw_size(const struct input *in);
+
+#endif

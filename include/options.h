@@ -1,0 +1,52 @@
+/*
+ * options.h - the command line.  One table of options (name, type, range,
+ * help) drives parsing, range checks and --help; doc/flametop.1 lists the
+ * same options.
+ */
+#ifndef FLAMETOP_OPTIONS_H
+#define FLAMETOP_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "read.h"
+
+enum run_mode {
+	MODE_TUI,        /* the interactive view (the default on a terminal) */
+	MODE_TEXT,       /* --text */
+	MODE_COLLAPSE,   /* --collapse */
+};
+
+struct config {
+	enum run_mode mode;
+	bool text, collapse;
+	bool help, version;
+
+	unsigned width, height;      /* --text size; 0: automatic, all */
+	bool flame;                  /* root at the bottom */
+	const char *search;          /* --search REGEX */
+	bool icase;                  /* -i */
+	const char *colors;          /* -c NAME */
+	const char *time;            /* --time SPEC */
+	const char *format;          /* --format NAME */
+
+	struct read_opts read;       /* reader options (perf naming, limits) */
+	bool all;                    /* --all: --kernel and --jit */
+
+	const char **files;          /* inputs; "-" is standard input */
+	int nfiles;
+	char **command;              /* after "--": a command to sample */
+	int ncommand;
+};
+
+/*
+ * Parse argv into c.  Returns 0, or 2 after printing a usage error to
+ * stderr.  --help and --version are left to the caller.
+ */
+int options_parse(struct config *c, int argc, char **argv);
+void options_free(struct config *c);
+void options_help(FILE *out);
+void options_usage(FILE *out);
+
+#endif

@@ -1,0 +1,144 @@
+/*
+ * profile.h - the loaded profile: interned names, the call tree, the
+ * timeline, and the stack sink every reader feeds.
+ *
+ * Readers turn their input into stacks (frame ids, root first) with a
+ * weight and, where known, a timestamp, and hand them to profile_add_stack.
+ * No reader knows how the tree is stored; no front end knows which reader
+ * ran.  After the last stack, profile_finish() sorts siblings by name and
+ * computes totals; the tree may then be drawn, searched and exported, and
+ * (for live sampling) stacks may be added again before the next finish.
+ *
+ * Node 0 is the root ("all").  Node ids are stable for the profile's
+ * lifetime: a node is never removed, its weight may only drop to zero when a
+ * time range is selected, so a front end can hold a selection or zoom across
+ * refreshes.
+ */
+#ifndef FLAMETOP_PROFILE_H
+#define FLAMETOP_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "symtab.h"
+
+#define NODE_ROOT 0u
+#define NODE_NONE UINT32_MAX
+#define WEIGHT_MAX_DECIMALS 9
+
+struct profile;
+
+/* ---- Weights --------------------------------------------------------- */
+
+/*
+ * A sample's weight, as a fixed-point number value / 10^decimals, so that a
+ * folded count like 1.5 is kept exact.  Weights in the tree share one scale,
+ * the largest number of decimals seen so far.
+ */
+struct weight {
+	uint64_t v;          /* the weight (differential: the second count) */
+	uint64_t v2;         /* differential input only: the first count */
+	unsigned decimals;   /* 0..WEIGHT_MAX_DECIMALS */
+};
+
+/* What a reader knows of a sample besides its stack. */
+struct sample_meta {
+	uint64_t time_ns;    /* timestamp, in nanoseconds */
+	bool has_time;
+};
+
+enum add_status {
+	ADD_OK = 0,
+	ADD_EMPTY,           /* no frames */
+	ADD_OVERFLOW,        /* the weight would overflow the profile's total */
+	ADD_TOO_DEEP,        /* more than PROFILE_MAX_DEPTH frames */
+};
+
+#define PROFILE_MAX_DEPTH 65535u
+
+/* ---- Building -------------------------------------------------------- */
+
+struct profile *profile_create(void);
+void profile_destroy(struct profile *p);
+
+/* Differential input carries two counts per stack; set before adding. */
+void profile_set_differential(struct profile *p, bool on);
+bool profile_is_differential(const struct profile *p);
+
+/* Intern a frame name (the profile's own symbol table). */
+uint32_t profile_intern(struct profile *p, const char *name, size_t len);
+
+/* The sink: add one stack of depth frame ids, root first. */
+enum add_status profile_add_stack(struct profile *p, const uint32_t *syms,
+				  size_t depth, const struct weight *w,
+				  const struct sample_meta *meta);
+
+/*
+ * The same in two steps, for readers that reuse a path they built for the
+ * previous stack: the child of parent named sym (created if new), and the
+ * weight added at a node (the end of a stack).
+ */
+uint32_t profile_child(struct profile *p, uint32_t parent, uint32_t sym);
+enum add_status profile_add_at(struct profile *p, uint32_t node,
+			       const struct weight *w,
+			       const struct sample_meta *meta);
+
+/* Sort siblings by name and compute totals; call before reading the tree. */
+void profile_finish(struct profile *p);
+
+/* Forget every weight and the timeline (the tree's shape stays). */
+void profile_reset_weights(struct profile *p);
+
+/* ---- Time ranges ----------------------------------------------------- */
+
+bool profile_has_timeline(const struct profile *p);
+/* First and last timestamps seen (ns); false when there are none. */
+bool profile_time_bounds(const struct profile *p, uint64_t *first,
+			 uint64_t *last);
+/*
+ * Show only samples with first <= time <= last (then profile_finish is not
+ * needed).  Samples without a timestamp drop out of a range.
+ * profile_clear_range shows everything again.
+ */
+void profile_set_range(struct profile *p, uint64_t first, uint64_t last);
+void profile_clear_range(struct profile *p);
+bool profile_range(const struct profile *p, uint64_t *first, uint64_t *last);
+/* Number of timed samples in [first, last], weight summed into *weight. */
+size_t profile_count_range(const struct profile *p, uint64_t first,
+			   uint64_t last, uint64_t *weight);
+
+/* ---- Reading the tree ------------------------------------------------ */
+
+struct pnode {
+	uint32_t parent;     /* NODE_NONE for the root */
+	uint32_t child;      /* first child, NODE_NONE if none */
+	uint32_t next;       /* next sibling, NODE_NONE if none */
+	uint32_t sym;        /* symbol id; the root's is "all" */
+};
+
+const struct symtab *profile_symtab(const struct profile *p);
+size_t profile_node_count(const struct profile *p);
+const struct pnode *profile_node(const struct profile *p, uint32_t id);
+uint64_t profile_total(const struct profile *p, uint32_t id);
+uint64_t profile_self(const struct profile *p, uint32_t id);
+uint64_t profile_total2(const struct profile *p, uint32_t id);  /* diff */
+uint64_t profile_self2(const struct profile *p, uint32_t id);   /* diff */
+unsigned profile_depth(const struct profile *p, uint32_t id);   /* root 0 */
+const char *profile_name(const struct profile *p, uint32_t id);
+size_t profile_name_len(const struct profile *p, uint32_t id);
+
+/* Number of add calls, distinct stacks with weight, deepest stack. */
+uint64_t profile_samples(const struct profile *p);
+size_t profile_distinct_stacks(const struct profile *p);
+unsigned profile_max_depth(const struct profile *p);
+
+/* Decimals of the tree's weights; weight / 10^decimals is the value. */
+unsigned profile_decimals(const struct profile *p);
+/* Write w (in the tree's scale) as decimal text: "12", "1.5". */
+size_t profile_format_weight(const struct profile *p, uint64_t w, char *buf,
+			     size_t cap);
+/* w as a plain number (for percentages and display). */
+double profile_weight_value(const struct profile *p, uint64_t w);
+
+#endif

@@ -1,0 +1,63 @@
+/*
+ * read.h - the readers: each turns one input format into stacks for the
+ * profile's sink.  read_profile opens a path, recognizes the format from
+ * the content (perf.data magic, perf script event lines, folded lines) and
+ * runs the matching reader; several paths merge into one profile.
+ */
+#ifndef FLAMETOP_READ_H
+#define FLAMETOP_READ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+#include "input.h"
+#include "profile.h"
+
+enum input_format {
+	FMT_UNKNOWN,
+	FMT_FOLDED,          /* "frame;frame;... COUNT" */
+	FMT_PERF_SCRIPT,     /* the text of `perf script` */
+	FMT_PERF_DATA,       /* perf.data, file or pipe mode */
+};
+
+/* Called now and then while reading: done and total raw bytes (0: unknown). */
+typedef void (*read_progress_fn)(void *ctx, uint64_t done, uint64_t total);
+
+struct read_opts {
+	/* How perf samples become stacks (stackcollapse-perf.pl's options). */
+	bool pid;                /* root frame "comm-PID" */
+	bool tid;                /* root frame "comm-PID/TID" */
+	bool kernel;             /* kernel frames get "_[k]" */
+	bool jit;                /* JIT frames get "_[j]" */
+	bool addrs;              /* unknown symbols as raw addresses */
+	bool no_inline;          /* perf.data: no inlined frames */
+	const char *event_filter;  /* keep samples of this event only */
+	enum input_format force; /* FMT_UNKNOWN: detect */
+
+	uint64_t max_input;      /* stop after this many bytes (0: no limit) */
+	read_progress_fn progress;
+	void *progress_ctx;
+};
+
+/* Recognize the format from the first bytes of (decompressed) input. */
+enum input_format read_detect(const void *buf, size_t len);
+const char *read_format_name(enum input_format f);
+
+/*
+ * Read path ("-": standard input) into p.  Bad lines go to d; returns 0, or
+ * -1 with a message in d's warnings when nothing could be read at all
+ * (unreadable file, directory, not a profile).
+ */
+int read_profile(struct profile *p, const char *path,
+		 const struct read_opts *o, struct diag *d);
+
+/* The readers, on an opened input (used by read_profile and the fuzzers). */
+int read_folded(struct profile *p, struct input *in,
+		const struct read_opts *o, struct diag *d);
+
+/* Call o->progress at most every few megabytes. */
+void read_report_progress(const struct read_opts *o, struct input *in);
+
+#endif

@@ -1,0 +1,60 @@
+/*
+ * util.h - allocation that never returns NULL, fatal errors, small helpers.
+ *
+ * Out of memory is fatal: xmalloc and friends print a message and exit(1),
+ * after running the teardown hook a front end registered (the TUI restores
+ * the terminal there), so no caller threads ENOMEM through its code.
+ */
+#ifndef FLAMETOP_UTIL_H
+#define FLAMETOP_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---- Fatal errors ---------------------------------------------------- */
+
+typedef void (*util_teardown_fn)(void);
+
+void util_set_program(const char *name);       /* prefix of messages */
+void util_set_teardown(util_teardown_fn fn);   /* run before a fatal exit */
+void util_run_teardown(void);                  /* run it now (once) */
+_Noreturn void fatal(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));     /* "flametop: ...", exit 1 */
+void warnx_(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));     /* "flametop: ..." to stderr */
+
+/* ---- Memory ---------------------------------------------------------- */
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+void *xreallocarray(void *p, size_t n, size_t size);  /* checks n*size */
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Grow *p (of *cap elements of size sz) to hold at least need elements. */
+void grow_array(void **p, size_t *cap, size_t need, size_t sz);
+#define GROW(p, cap, need) grow_array((void **)&(p), &(cap), (need), sizeof(*(p)))
+
+/* ---- Hashing --------------------------------------------------------- */
+
+uint64_t hash_bytes(const void *p, size_t n);   /* fast, non-cryptographic */
+static inline uint64_t hash_u64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
+/* ---- Time ------------------------------------------------------------ */
+
+double now_seconds(void);          /* CLOCK_MONOTONIC */
+
+#endif

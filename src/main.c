@@ -1,0 +1,134 @@
+/*
+ * main.c - flametop's entry point: parse options, read the inputs into one
+ * profile, and hand it to a front end.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "export.h"
+#include "options.h"
+#include "profile.h"
+#include "read.h"
+#include "search.h"
+#include "textfmt.h"
+#include "util.h"
+
+#ifndef FLAMETOP_VERSION
+#define FLAMETOP_VERSION "0.1.0"
+#endif
+
+static unsigned terminal_width(void)
+{
+	struct winsize ws;
+
+	if (isatty(1) && ioctl(1, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	return 100;
+}
+
+/* Read every input into p; 0 if at least one gave stacks. */
+static int load(struct profile *p, struct config *c, struct diag *d)
+{
+	int ok = 0;
+
+	for (int i = 0; i < c->nfiles; i++)
+		if (read_profile(p, c->files[i], &c->read, d) == 0)
+			ok++;
+	return ok ? 0 : -1;
+}
+
+static int print_text(struct profile *p, struct config *c)
+{
+	struct text_opts to = { 0 };
+	struct search *s = NULL;
+	int rc = 0;
+
+	to.width = c->width ? c->width : terminal_width();
+	to.height = c->height;
+	to.flame = c->flame;
+	to.zoom = NODE_ROOT;
+	to.title = c->nfiles == 1 ? c->files[0] : NULL;
+	if (c->search) {
+		char err[300];
+
+		s = search_create();
+		if (search_set(s, c->search, c->icase, err, sizeof(err)) < 0) {
+			fprintf(stderr, "flametop: --search: %s\n", err);
+			search_destroy(s);
+			return 2;
+		}
+		to.search = s;
+	}
+	export_text(stdout, p, &to);
+	search_destroy(s);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct config c;
+	struct profile *p;
+	struct diag d;
+	int rc;
+
+	util_set_program("flametop");
+	textfmt_init_locale();
+	rc = options_parse(&c, argc, argv);
+	if (rc) {
+		options_free(&c);
+		return rc;
+	}
+	if (c.help) {
+		options_help(stdout);
+		options_free(&c);
+		return 0;
+	}
+	if (c.version) {
+		printf("flametop %s\n", FLAMETOP_VERSION);
+		options_free(&c);
+		return 0;
+	}
+	if (c.nfiles == 0) {
+		if (isatty(0)) {
+			fprintf(stderr, "flametop: no input: give a FILE, or pipe "
+					"a profile into standard input\n");
+			options_usage(stderr);
+			options_free(&c);
+			return 2;
+		}
+		c.files[c.nfiles++] = "-";
+	}
+	p = profile_create();
+	diag_init(&d);
+	rc = load(p, &c, &d);
+	if (rc < 0) {
+		diag_print(&d, stderr, "flametop");
+		diag_free(&d);
+		profile_destroy(p);
+		options_free(&c);
+		return 1;
+	}
+	profile_finish(p);
+	switch (c.mode) {
+	case MODE_COLLAPSE:
+		export_collapse(stdout, p);
+		break;
+	case MODE_TEXT:
+	case MODE_TUI:
+		rc = print_text(p, &c);
+		break;
+	}
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "flametop: error writing output\n");
+		rc = 1;
+	}
+	diag_print(&d, stderr, "flametop");
+	diag_free(&d);
+	profile_destroy(p);
+	options_free(&c);
+	return rc;
+}

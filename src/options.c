@@ -1,0 +1,321 @@
+/*
+ * options.c - the option table and its parser.
+ *
+ * GNU-style: "--name value", "--name=value", "-x value", "-xvalue" and
+ * bundled short flags ("-ih").  "--" ends the options; what follows is a
+ * command to run and sample.
+ */
+#include "options.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+enum opt_type {
+	OPT_FLAG,        /* bool, set to true */
+	OPT_UINT,        /* unsigned, within [min, max] */
+	OPT_STR,         /* const char *, borrowed from argv */
+	OPT_BYTES,       /* uint64_t, with an optional K/M/G suffix */
+	OPT_FORMAT,      /* enum input_format by name */
+	OPT_ALL,         /* --all */
+};
+
+struct opt_def {
+	const char *name;
+	char short_name;
+	enum opt_type type;
+	const char *arg;         /* shown in --help: "N", "REGEX" */
+	size_t offset;
+	uint64_t min, max;
+	const char *group;
+	const char *help;
+};
+
+#define OFF(f) offsetof(struct config, f)
+
+static const struct opt_def opts[] = {
+	{ "collapse", 0, OPT_FLAG, NULL, OFF(collapse), 0, 0, "Output",
+	  "print the profile as folded stacks, sorted" },
+	{ "text", 0, OPT_FLAG, NULL, OFF(text), 0, 0, "Output",
+	  "print the flame graph as text" },
+	{ "width", 'w', OPT_UINT, "N", OFF(width), 1, 100000, "Output",
+	  "text width in columns (default: the terminal's, or 100)" },
+	{ "height", 0, OPT_UINT, "N", OFF(height), 1, 1000000, "Output",
+	  "print at most N rows of frames" },
+	{ "flame", 0, OPT_FLAG, NULL, OFF(flame), 0, 0, "Output",
+	  "root at the bottom (default: root at the top, icicle)" },
+	{ "search", 's', OPT_STR, "REGEX", OFF(search), 0, 0, "Output",
+	  "highlight frames matching a pcre2 regex" },
+	{ "ignore-case", 'i', OPT_FLAG, NULL, OFF(icase), 0, 0, "Output",
+	  "search without regard to case" },
+	{ "colors", 'c', OPT_STR, "NAME", OFF(colors), 0, 0, "Output",
+	  "color theme (hot, mem, io, java, js, ...)" },
+	{ "pid", 0, OPT_FLAG, NULL, OFF(read.pid), 0, 0, "perf input",
+	  "root frame is comm-PID" },
+	{ "tid", 0, OPT_FLAG, NULL, OFF(read.tid), 0, 0, "perf input",
+	  "root frame is comm-PID/TID" },
+	{ "kernel", 0, OPT_FLAG, NULL, OFF(read.kernel), 0, 0, "perf input",
+	  "mark kernel frames with _[k]" },
+	{ "jit", 0, OPT_FLAG, NULL, OFF(read.jit), 0, 0, "perf input",
+	  "mark JIT frames with _[j]" },
+	{ "all", 0, OPT_ALL, NULL, 0, 0, 0, "perf input",
+	  "--kernel and --jit" },
+	{ "addrs", 0, OPT_FLAG, NULL, OFF(read.addrs), 0, 0, "perf input",
+	  "show unknown symbols as raw addresses" },
+	{ "event-filter", 0, OPT_STR, "EVENT", OFF(read.event_filter), 0, 0,
+	  "perf input", "keep samples of EVENT only (default: the first seen)" },
+	{ "format", 0, OPT_FORMAT, "FMT", 0, 0, 0, "Input",
+	  "input format: folded, perf-script, perf-data (default: detect)" },
+	{ "max-input", 0, OPT_BYTES, "BYTES", OFF(read.max_input), 1,
+	  UINT64_MAX, "Input", "stop reading an input after BYTES (K, M, G)" },
+	{ "help", 'h', OPT_FLAG, NULL, OFF(help), 0, 0, "Other",
+	  "show this help" },
+	{ "version", 'V', OPT_FLAG, NULL, OFF(version), 0, 0, "Other",
+	  "show the version" },
+};
+
+void options_usage(FILE *out)
+{
+	fprintf(out, "usage: flametop [OPTIONS] [FILE...]\n"
+		     "Try 'flametop --help' for more information.\n");
+}
+
+void options_help(FILE *out)
+{
+	const char *group = NULL;
+
+	fprintf(out,
+		"usage: flametop [OPTIONS] [FILE...]\n"
+		"\n"
+		"An interactive flame graph viewer for the terminal.  Reads folded\n"
+		"stacks, perf script output and perf.data (plain, gzip or zstd);\n"
+		"FILE '-' or no FILE with a pipe reads standard input.\n");
+	for (size_t i = 0; i < ARRAY_SIZE(opts); i++) {
+		const struct opt_def *o = &opts[i];
+		char left[64];
+
+		if (!group || strcmp(group, o->group) != 0) {
+			group = o->group;
+			fprintf(out, "\n%s:\n", group);
+		}
+		snprintf(left, sizeof(left), "%c%c%s--%s%s%s",
+			 o->short_name ? '-' : ' ',
+			 o->short_name ? o->short_name : ' ',
+			 o->short_name ? ", " : "  ", o->name,
+			 o->arg ? " " : "", o->arg ? o->arg : "");
+		fprintf(out, "  %-28s %s\n", left, o->help);
+	}
+	fprintf(out, "\nExit status: 0 ok, 1 error reading or sampling, "
+		     "2 bad usage.\n");
+}
+
+static int usage_error(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+/* Print "flametop: MESSAGE" and the usage lines; the exit status 2. */
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "flametop: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n");
+	options_usage(stderr);
+	return 2;
+}
+
+static bool parse_u64(const char *s, uint64_t *v, bool suffixes)
+{
+	char *end;
+	unsigned long long x;
+
+	if (!isdigit((unsigned char)*s))
+		return false;
+	errno = 0;
+	x = strtoull(s, &end, 10);
+	if (errno)
+		return false;
+	if (suffixes && *end) {
+		unsigned shift = 0;
+
+		switch (toupper((unsigned char)*end)) {
+		case 'K': shift = 10; break;
+		case 'M': shift = 20; break;
+		case 'G': shift = 30; break;
+		case 'T': shift = 40; break;
+		default: return false;
+		}
+		end++;
+		if (toupper((unsigned char)*end) == 'B' ||
+		    (toupper((unsigned char)*end) == 'I' &&
+		     toupper((unsigned char)end[1]) == 'B'))
+			end += *end == 'B' || *end == 'b' ? 1 : 2;
+		if (x > (UINT64_MAX >> shift))
+			return false;
+		x <<= shift;
+	}
+	if (*end)
+		return false;
+	*v = x;
+	return true;
+}
+
+static int set_value(struct config *c, const struct opt_def *o,
+		     const char *arg)
+{
+	char *base = (char *)c;
+	uint64_t v;
+
+	switch (o->type) {
+	case OPT_FLAG:
+		*(bool *)(base + o->offset) = true;
+		return 0;
+	case OPT_ALL:
+		c->all = c->read.kernel = c->read.jit = true;
+		return 0;
+	case OPT_STR:
+		*(const char **)(base + o->offset) = arg;
+		return 0;
+	case OPT_FORMAT:
+		if (strcmp(arg, "folded") == 0)
+			c->read.force = FMT_FOLDED;
+		else if (strcmp(arg, "perf-script") == 0)
+			c->read.force = FMT_PERF_SCRIPT;
+		else if (strcmp(arg, "perf-data") == 0)
+			c->read.force = FMT_PERF_DATA;
+		else
+			return usage_error("--format: unknown format '%s'%s", arg,
+					   " (folded, perf-script, perf-data)");
+		c->format = arg;
+		return 0;
+	case OPT_UINT:
+	case OPT_BYTES:
+		if (!parse_u64(arg, &v, o->type == OPT_BYTES) || v < o->min ||
+		    v > o->max) {
+			char range[64];
+
+			if (o->type == OPT_BYTES)
+				snprintf(range, sizeof(range),
+					 " (a size such as 500M)");
+			else
+				snprintf(range, sizeof(range),
+					 " (a number from %llu to %llu)",
+					 (unsigned long long)o->min,
+					 (unsigned long long)o->max);
+			fprintf(stderr, "flametop: --%s: bad value '%s'%s\n",
+				o->name, arg, range);
+			options_usage(stderr);
+			return 2;
+		}
+		if (o->type == OPT_BYTES)
+			*(uint64_t *)(base + o->offset) = v;
+		else
+			*(unsigned *)(base + o->offset) = (unsigned)v;
+		return 0;
+	}
+	return 2;
+}
+
+static const struct opt_def *find_long(const char *name, size_t n)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(opts); i++)
+		if (strlen(opts[i].name) == n &&
+		    memcmp(opts[i].name, name, n) == 0)
+			return &opts[i];
+	return NULL;
+}
+
+static const struct opt_def *find_short(char ch)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(opts); i++)
+		if (opts[i].short_name == ch)
+			return &opts[i];
+	return NULL;
+}
+
+static bool takes_arg(const struct opt_def *o)
+{
+	return o->type != OPT_FLAG && o->type != OPT_ALL;
+}
+
+int options_parse(struct config *c, int argc, char **argv)
+{
+	int i, rc;
+
+	memset(c, 0, sizeof(*c));
+	c->files = xcalloc((size_t)argc + 1, sizeof(*c->files));
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (strcmp(a, "--") == 0) {
+			c->command = argv + i + 1;
+			c->ncommand = argc - i - 1;
+			break;
+		}
+		if (a[0] == '-' && a[1] == '-') {
+			const char *eq = strchr(a + 2, '=');
+			size_t n = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+			const struct opt_def *o = find_long(a + 2, n);
+			const char *arg = eq ? eq + 1 : NULL;
+
+			if (!o)
+				return usage_error("unknown option '%s'", a);
+			if (!takes_arg(o) && eq)
+				return usage_error("option '--%s' takes no value",
+						   o->name);
+			if (takes_arg(o) && !arg) {
+				if (i + 1 >= argc)
+					return usage_error("option '--%s' needs a "
+							   "value", o->name);
+				arg = argv[++i];
+			}
+			if ((rc = set_value(c, o, arg)) != 0)
+				return rc;
+		} else if (a[0] == '-' && a[1]) {
+			for (const char *p = a + 1; *p; p++) {
+				const struct opt_def *o = find_short(*p);
+				char name[2] = { *p, 0 };
+				const char *arg;
+
+				if (!o)
+					return usage_error("unknown option '-%s'",
+							   name);
+				if (!takes_arg(o)) {
+					if ((rc = set_value(c, o, NULL)) != 0)
+						return rc;
+					continue;
+				}
+				arg = p[1] ? p + 1 : NULL;
+				if (!arg) {
+					if (i + 1 >= argc)
+						return usage_error("option '-%s' "
+								   "needs a value",
+								   name);
+					arg = argv[++i];
+				}
+				if ((rc = set_value(c, o, arg)) != 0)
+					return rc;
+				break;
+			}
+		} else {
+			c->files[c->nfiles++] = argv[i];
+		}
+	}
+	if (c->text && c->collapse)
+		return usage_error("--text and --collapse do not go together");
+	c->mode = c->collapse ? MODE_COLLAPSE : c->text ? MODE_TEXT : MODE_TUI;
+	return 0;
+}
+
+void options_free(struct config *c)
+{
+	free(c->files);
+	c->files = NULL;
+}

@@ -1,0 +1,590 @@
+/*
+ * profile.c - the call tree, its weights and the timeline.
+ *
+ * The tree is one array of compact nodes (parent, first child, next
+ * sibling, symbol id).  Parallel arrays hold the weights, so the node array
+ * stays small and a weight view can be recomputed without touching the
+ * shape:
+ *
+ *   self[]    all-time self weight, added to by the sink
+ *   rself[]   self weight within the selected time range (only while a
+ *             range is selected; rebuilt from the timeline)
+ *   total[]   total weight of the current view, computed by finish
+ *   self2[], total2[]  the first count of differential input
+ *
+ * A child is created after its parent, so a parent's id is always smaller
+ * than its children's: totals are one backward pass over the array, depths
+ * one forward pass.  Children are found during the build through one open
+ * addressing table keyed by (parent, symbol); the key is kept in the slot so
+ * a probe does not touch the node array.  New children are pushed at the
+ * head of their parent's list and profile_finish sorts each list by name.
+ *
+ * The timeline keeps (time, node, weight) for every timed sample, so the
+ * weights of any time range are rebuilt without reading the input again.
+ */
+#include "profile.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+struct child_slot {
+	uint32_t parent;
+	uint32_t sym;
+	uint32_t node;      /* node id + 1; 0 is empty */
+};
+
+struct tl_entry {
+	uint64_t time;
+	uint64_t weight;
+	uint32_t node;
+};
+
+struct profile {
+	struct symtab *symtab;
+	struct pnode *nodes;
+	uint16_t *depth;
+	uint64_t *self, *total, *rself;
+	uint64_t *self2, *total2;
+	size_t n, cap;
+
+	struct child_slot *slots;
+	size_t mask;
+
+	unsigned decimals;
+	bool differential;
+	uint64_t grand, grand2;     /* all-time sums, to catch overflow */
+	uint64_t samples;
+
+	struct tl_entry *tl;
+	size_t ntl, captl;
+	bool tl_sorted;
+	bool range_on;
+	uint64_t range_first, range_last;
+
+	bool sorted;                /* siblings sorted since the last add */
+	size_t distinct;
+	unsigned max_depth;
+};
+
+static const uint64_t pow10_tab[] = {
+	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
+	10000000ULL, 100000000ULL, 1000000000ULL,
+};
+
+static void add_node_storage(struct profile *p)
+{
+	size_t old = p->cap;
+
+	GROW(p->nodes, p->cap, p->n + 1);
+	if (p->cap == old)
+		return;
+	p->depth = xreallocarray(p->depth, p->cap, sizeof(*p->depth));
+	p->self = xreallocarray(p->self, p->cap, sizeof(*p->self));
+	p->total = xreallocarray(p->total, p->cap, sizeof(*p->total));
+	if (p->rself)
+		p->rself = xreallocarray(p->rself, p->cap, sizeof(*p->rself));
+	if (p->differential) {
+		p->self2 = xreallocarray(p->self2, p->cap, sizeof(*p->self2));
+		p->total2 = xreallocarray(p->total2, p->cap, sizeof(*p->total2));
+	}
+}
+
+static uint32_t new_node(struct profile *p, uint32_t parent, uint32_t sym)
+{
+	uint32_t id;
+
+	if (p->n >= UINT32_MAX - 1)
+		fatal("too many call tree nodes");
+	add_node_storage(p);
+	id = (uint32_t)p->n++;
+	p->nodes[id].parent = parent;
+	p->nodes[id].child = NODE_NONE;
+	p->nodes[id].sym = sym;
+	p->self[id] = p->total[id] = 0;
+	if (p->rself)
+		p->rself[id] = 0;
+	if (p->differential)
+		p->self2[id] = p->total2[id] = 0;
+	if (parent == NODE_NONE) {
+		p->nodes[id].next = NODE_NONE;
+		p->depth[id] = 0;
+	} else {
+		p->nodes[id].next = p->nodes[parent].child;
+		p->nodes[parent].child = id;
+		p->depth[id] = (uint16_t)(p->depth[parent] + 1);
+	}
+	p->sorted = false;
+	return id;
+}
+
+struct profile *profile_create(void)
+{
+	struct profile *p = xcalloc(1, sizeof(*p));
+
+	p->symtab = symtab_create();
+	p->mask = 4095;
+	p->slots = xcalloc(p->mask + 1, sizeof(*p->slots));
+	p->tl_sorted = true;
+	new_node(p, NODE_NONE, symtab_intern(p->symtab, "all", 3));
+	return p;
+}
+
+void profile_destroy(struct profile *p)
+{
+	if (!p)
+		return;
+	symtab_destroy(p->symtab);
+	free(p->nodes);
+	free(p->depth);
+	free(p->self);
+	free(p->total);
+	free(p->rself);
+	free(p->self2);
+	free(p->total2);
+	free(p->slots);
+	free(p->tl);
+	free(p);
+}
+
+void profile_set_differential(struct profile *p, bool on)
+{
+	if (on == p->differential)
+		return;
+	p->differential = on;
+	if (on) {
+		p->self2 = xcalloc(p->cap, sizeof(*p->self2));
+		p->total2 = xcalloc(p->cap, sizeof(*p->total2));
+	} else {
+		free(p->self2);
+		free(p->total2);
+		p->self2 = p->total2 = NULL;
+	}
+}
+
+bool profile_is_differential(const struct profile *p)
+{
+	return p->differential;
+}
+
+uint32_t profile_intern(struct profile *p, const char *name, size_t len)
+{
+	return symtab_intern(p->symtab, name, len);
+}
+
+static size_t slot_of(uint32_t parent, uint32_t sym, size_t mask)
+{
+	return (size_t)hash_u64(((uint64_t)parent << 32) | sym) & mask;
+}
+
+static void grow_slots(struct profile *p)
+{
+	size_t nmask = p->mask * 2 + 1;
+	struct child_slot *ns = xcalloc(nmask + 1, sizeof(*ns));
+
+	for (size_t i = 0; i <= p->mask; i++) {
+		struct child_slot *s = &p->slots[i];
+		size_t j;
+
+		if (!s->node)
+			continue;
+		j = slot_of(s->parent, s->sym, nmask);
+		while (ns[j].node)
+			j = (j + 1) & nmask;
+		ns[j] = *s;
+	}
+	free(p->slots);
+	p->slots = ns;
+	p->mask = nmask;
+}
+
+uint32_t profile_child(struct profile *p, uint32_t parent, uint32_t sym)
+{
+	size_t j = slot_of(parent, sym, p->mask);
+	uint32_t id;
+
+	for (;;) {
+		struct child_slot *s = &p->slots[j];
+
+		if (!s->node)
+			break;
+		if (s->parent == parent && s->sym == sym)
+			return s->node - 1;
+		j = (j + 1) & p->mask;
+	}
+	id = new_node(p, parent, sym);
+	p->slots[j].parent = parent;
+	p->slots[j].sym = sym;
+	p->slots[j].node = id + 1;
+	if (p->n * 2 > p->mask)
+		grow_slots(p);
+	return id;
+}
+
+/* Multiply every stored weight by 10^d; false if a sum would overflow. */
+static bool rescale(struct profile *p, unsigned d)
+{
+	uint64_t m = pow10_tab[d], t;
+
+	if (__builtin_mul_overflow(p->grand, m, &t) ||
+	    __builtin_mul_overflow(p->grand2, m, &t))
+		return false;
+	p->grand *= m;
+	p->grand2 *= m;
+	for (size_t i = 0; i < p->n; i++) {
+		p->self[i] *= m;
+		p->total[i] *= m;
+		if (p->rself)
+			p->rself[i] *= m;
+		if (p->differential) {
+			p->self2[i] *= m;
+			p->total2[i] *= m;
+		}
+	}
+	for (size_t i = 0; i < p->ntl; i++)
+		p->tl[i].weight *= m;
+	p->decimals += d;
+	return true;
+}
+
+enum add_status profile_add_at(struct profile *p, uint32_t node,
+			       const struct weight *w,
+			       const struct sample_meta *meta)
+{
+	uint64_t v = w->v, v2 = w->v2, g, g2;
+	unsigned dec = w->decimals > WEIGHT_MAX_DECIMALS ? WEIGHT_MAX_DECIMALS
+							 : w->decimals;
+
+	if (dec > p->decimals && !rescale(p, dec - p->decimals))
+		return ADD_OVERFLOW;
+	if (dec < p->decimals) {
+		uint64_t m = pow10_tab[p->decimals - dec];
+
+		if (__builtin_mul_overflow(v, m, &v) ||
+		    __builtin_mul_overflow(v2, m, &v2))
+			return ADD_OVERFLOW;
+	}
+	if (__builtin_add_overflow(p->grand, v, &g) ||
+	    __builtin_add_overflow(p->grand2, v2, &g2))
+		return ADD_OVERFLOW;
+	p->grand = g;
+	p->grand2 = g2;
+	p->self[node] += v;
+	if (p->differential)
+		p->self2[node] += v2;
+	p->samples++;
+	if (meta && meta->has_time) {
+		struct tl_entry *e;
+
+		GROW(p->tl, p->captl, p->ntl + 1);
+		e = &p->tl[p->ntl++];
+		e->time = meta->time_ns;
+		e->weight = v;
+		e->node = node;
+		if (p->ntl > 1 && e[-1].time > e->time)
+			p->tl_sorted = false;
+		if (p->range_on && e->time >= p->range_first &&
+		    e->time <= p->range_last)
+			p->rself[node] += v;
+	}
+	return ADD_OK;
+}
+
+enum add_status profile_add_stack(struct profile *p, const uint32_t *syms,
+				  size_t depth, const struct weight *w,
+				  const struct sample_meta *meta)
+{
+	uint32_t node = NODE_ROOT;
+
+	if (depth == 0)
+		return ADD_EMPTY;
+	if (depth > PROFILE_MAX_DEPTH - 1)
+		return ADD_TOO_DEEP;
+	for (size_t i = 0; i < depth; i++)
+		node = profile_child(p, node, syms[i]);
+	return profile_add_at(p, node, w, meta);
+}
+
+struct sort_item {
+	const char *name;
+	size_t len;
+	uint32_t id;
+};
+
+static int cmp_item(const void *a, const void *b)
+{
+	const struct sort_item *x = a, *y = b;
+	size_t n = x->len < y->len ? x->len : y->len;
+	int c = memcmp(x->name, y->name, n);
+
+	if (c)
+		return c;
+	return (x->len > y->len) - (x->len < y->len);
+}
+
+static void sort_siblings(struct profile *p)
+{
+	struct sort_item *items = NULL;
+	size_t cap = 0;
+
+	for (size_t i = 0; i < p->n; i++) {
+		size_t k = 0;
+		uint32_t c = p->nodes[i].child;
+
+		if (c == NODE_NONE || p->nodes[c].next == NODE_NONE)
+			continue;
+		for (; c != NODE_NONE; c = p->nodes[c].next) {
+			GROW(items, cap, k + 1);
+			items[k].name = symtab_name(p->symtab, p->nodes[c].sym);
+			items[k].len = symtab_len(p->symtab, p->nodes[c].sym);
+			items[k++].id = c;
+		}
+		qsort(items, k, sizeof(*items), cmp_item);
+		p->nodes[i].child = items[0].id;
+		for (size_t j = 0; j + 1 < k; j++)
+			p->nodes[items[j].id].next = items[j + 1].id;
+		p->nodes[items[k - 1].id].next = NODE_NONE;
+	}
+	free(items);
+	p->sorted = true;
+}
+
+/* Totals of the current view, and the statistics that go with them. */
+static void compute_totals(struct profile *p)
+{
+	const uint64_t *s = p->range_on ? p->rself : p->self;
+
+	memcpy(p->total, s, p->n * sizeof(*p->total));
+	if (p->differential)
+		memcpy(p->total2, p->self2, p->n * sizeof(*p->total2));
+	for (size_t i = p->n - 1; i > 0; i--) {
+		uint32_t up = p->nodes[i].parent;
+
+		p->total[up] += p->total[i];
+		if (p->differential)
+			p->total2[up] += p->total2[i];
+	}
+	p->distinct = 0;
+	p->max_depth = 0;
+	for (size_t i = 1; i < p->n; i++) {
+		bool live = p->total[i] || (p->differential && p->total2[i]);
+
+		if (!live)
+			continue;
+		if (s[i] || (p->differential && p->self2[i]))
+			p->distinct++;
+		if (p->depth[i] > p->max_depth)
+			p->max_depth = p->depth[i];
+	}
+}
+
+void profile_finish(struct profile *p)
+{
+	if (!p->sorted)
+		sort_siblings(p);
+	compute_totals(p);
+}
+
+void profile_reset_weights(struct profile *p)
+{
+	memset(p->self, 0, p->n * sizeof(*p->self));
+	if (p->rself)
+		memset(p->rself, 0, p->n * sizeof(*p->rself));
+	if (p->differential)
+		memset(p->self2, 0, p->n * sizeof(*p->self2));
+	p->grand = p->grand2 = 0;
+	p->samples = 0;
+	p->ntl = 0;
+	p->tl_sorted = true;
+	profile_finish(p);
+}
+
+/* ---- Time ranges ----------------------------------------------------- */
+
+static int cmp_tl(const void *a, const void *b)
+{
+	const struct tl_entry *x = a, *y = b;
+
+	return (x->time > y->time) - (x->time < y->time);
+}
+
+static void sort_timeline(struct profile *p)
+{
+	if (p->tl_sorted)
+		return;
+	qsort(p->tl, p->ntl, sizeof(*p->tl), cmp_tl);
+	p->tl_sorted = true;
+}
+
+/* Index of the first entry with time >= t (the timeline is sorted). */
+static size_t tl_lower(const struct profile *p, uint64_t t)
+{
+	size_t lo = 0, hi = p->ntl;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->tl[mid].time < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+bool profile_has_timeline(const struct profile *p)
+{
+	return p->ntl > 0;
+}
+
+bool profile_time_bounds(const struct profile *p, uint64_t *first,
+			 uint64_t *last)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+
+	if (!p->ntl)
+		return false;
+	if (p->tl_sorted) {
+		lo = p->tl[0].time;
+		hi = p->tl[p->ntl - 1].time;
+	} else {
+		for (size_t i = 0; i < p->ntl; i++) {
+			if (p->tl[i].time < lo)
+				lo = p->tl[i].time;
+			if (p->tl[i].time > hi)
+				hi = p->tl[i].time;
+		}
+	}
+	*first = lo;
+	*last = hi;
+	return true;
+}
+
+size_t profile_count_range(const struct profile *p, uint64_t first,
+			   uint64_t last, uint64_t *weight)
+{
+	size_t n = 0;
+	uint64_t w = 0;
+
+	sort_timeline((struct profile *)p);
+	for (size_t i = tl_lower(p, first); i < p->ntl && p->tl[i].time <= last;
+	     i++) {
+		n++;
+		w += p->tl[i].weight;
+	}
+	if (weight)
+		*weight = w;
+	return n;
+}
+
+void profile_set_range(struct profile *p, uint64_t first, uint64_t last)
+{
+	if (!p->rself)
+		p->rself = xreallocarray(NULL, p->cap, sizeof(*p->rself));
+	memset(p->rself, 0, p->n * sizeof(*p->rself));
+	sort_timeline(p);
+	for (size_t i = tl_lower(p, first); i < p->ntl && p->tl[i].time <= last;
+	     i++)
+		p->rself[p->tl[i].node] += p->tl[i].weight;
+	p->range_on = true;
+	p->range_first = first;
+	p->range_last = last;
+	profile_finish(p);
+}
+
+void profile_clear_range(struct profile *p)
+{
+	p->range_on = false;
+	profile_finish(p);
+}
+
+bool profile_range(const struct profile *p, uint64_t *first, uint64_t *last)
+{
+	if (p->range_on) {
+		*first = p->range_first;
+		*last = p->range_last;
+	}
+	return p->range_on;
+}
+
+/* ---- Reading --------------------------------------------------------- */
+
+const struct symtab *profile_symtab(const struct profile *p)
+{
+	return p->symtab;
+}
+
+size_t profile_node_count(const struct profile *p) { return p->n; }
+
+const struct pnode *profile_node(const struct profile *p, uint32_t id)
+{
+	return &p->nodes[id];
+}
+
+uint64_t profile_total(const struct profile *p, uint32_t id)
+{
+	return p->total[id];
+}
+
+uint64_t profile_self(const struct profile *p, uint32_t id)
+{
+	return p->range_on ? p->rself[id] : p->self[id];
+}
+
+uint64_t profile_total2(const struct profile *p, uint32_t id)
+{
+	return p->differential ? p->total2[id] : 0;
+}
+
+uint64_t profile_self2(const struct profile *p, uint32_t id)
+{
+	return p->differential ? p->self2[id] : 0;
+}
+
+unsigned profile_depth(const struct profile *p, uint32_t id)
+{
+	return p->depth[id];
+}
+
+const char *profile_name(const struct profile *p, uint32_t id)
+{
+	return symtab_name(p->symtab, p->nodes[id].sym);
+}
+
+size_t profile_name_len(const struct profile *p, uint32_t id)
+{
+	return symtab_len(p->symtab, p->nodes[id].sym);
+}
+
+uint64_t profile_samples(const struct profile *p) { return p->samples; }
+size_t profile_distinct_stacks(const struct profile *p) { return p->distinct; }
+unsigned profile_max_depth(const struct profile *p) { return p->max_depth; }
+unsigned profile_decimals(const struct profile *p) { return p->decimals; }
+
+size_t profile_format_weight(const struct profile *p, uint64_t w, char *buf,
+			     size_t cap)
+{
+	uint64_t m = pow10_tab[p->decimals];
+	uint64_t ip = w / m, fp = w % m;
+	unsigned d = p->decimals;
+	int n;
+
+	if (!fp) {
+		n = snprintf(buf, cap, "%llu", (unsigned long long)ip);
+	} else {
+		while (fp % 10 == 0) {
+			fp /= 10;
+			d--;
+		}
+		n = snprintf(buf, cap, "%llu.%0*llu", (unsigned long long)ip,
+			     (int)d, (unsigned long long)fp);
+	}
+	return n < 0 ? 0 : (size_t)n;
+}
+
+double profile_weight_value(const struct profile *p, uint64_t w)
+{
+	return (double)w / (double)pow10_tab[p->decimals];
+}

@@ -1,0 +1,143 @@
+/*
+ * read.c - recognizing an input's format and running its reader.
+ */
+#include "read.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+typedef int (*reader_fn)(struct profile *, struct input *,
+			 const struct read_opts *, struct diag *);
+
+static const struct {
+	enum input_format fmt;
+	const char *name;
+	reader_fn read;
+} readers[] = {
+	{ FMT_FOLDED, "folded stacks", read_folded },
+};
+
+const char *read_format_name(enum input_format f)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(readers); i++)
+		if (readers[i].fmt == f)
+			return readers[i].name;
+	return f == FMT_PERF_DATA ? "perf.data" :
+	       f == FMT_PERF_SCRIPT ? "perf script output" : "unknown";
+}
+
+static bool is_hex(int c)
+{
+	return isxdigit((unsigned char)c);
+}
+
+/* Does the line end in a sample count, as folded lines do? */
+static bool ends_in_count(const char *s, size_t n)
+{
+	size_t i = n;
+
+	while (i > 0 && (s[i - 1] == ' ' || s[i - 1] == '\t' || s[i - 1] == '\r'))
+		i--;
+	if (i == 0 || !isdigit((unsigned char)s[i - 1]))
+		return false;
+	while (i > 0 && (isdigit((unsigned char)s[i - 1]) || s[i - 1] == '.'))
+		i--;
+	return i > 0 && (s[i - 1] == ' ' || s[i - 1] == '\t');
+}
+
+/*
+ * perf script output has event lines followed by indented "addr sym (dso)"
+ * lines; folded lines end in a count.  The first 64 KiB decide.
+ */
+enum input_format read_detect(const void *buf, size_t len)
+{
+	const char *s = buf, *end = s + len;
+	unsigned folded = 0, script = 0, lines = 0;
+
+	if (len >= 8 && memcmp(buf, "PERFILE2", 8) == 0)
+		return FMT_PERF_DATA;
+	if (len >= 8 && memcmp(buf, "2ELIFREP", 8) == 0)
+		return FMT_PERF_DATA;
+	while (s < end && lines < 200) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		size_t n = nl ? (size_t)(nl - s) : (size_t)(end - s);
+
+		if (!nl && lines > 0)
+			break;      /* a partial last line says little */
+		lines++;
+		if (n >= 2 && s[0] == '#' && (s[1] == ' ' || s[1] == '#' ||
+					       s[1] == '=' || s[1] == '\t')) {
+			if (n > 10 && memcmp(s, "# ========", 10) == 0)
+				script++;
+		} else if (n && (s[0] == '\t' || s[0] == ' ')) {
+			size_t i = 0;
+
+			while (i < n && (s[i] == ' ' || s[i] == '\t'))
+				i++;
+			if (i < n && is_hex(s[i]))
+				script++;
+		} else if (n) {
+			if (ends_in_count(s, n))
+				folded++;
+			else if (memmem(s, n, ": ", 2))
+				script++;
+		}
+		s += n + 1;
+	}
+	if (script > folded)
+		return FMT_PERF_SCRIPT;
+	return folded ? FMT_FOLDED : FMT_UNKNOWN;
+}
+
+void read_report_progress(const struct read_opts *o, struct input *in)
+{
+	if (o && o->progress)
+		o->progress(o->progress_ctx, input_raw_offset(in),
+			    input_raw_size(in));
+}
+
+int read_profile(struct profile *p, const char *path,
+		 const struct read_opts *o, struct diag *d)
+{
+	char *err = NULL;
+	struct input *in = input_open(path, &err);
+	const void *head;
+	size_t n;
+	enum input_format fmt;
+	int rc = -1;
+
+	if (!in) {
+		diag_warn(d, "%s", err);
+		free(err);
+		return -1;
+	}
+	if (o->max_input)
+		input_set_limit(in, o->max_input);
+	n = input_peek(in, &head, 64 * 1024);
+	fmt = o->force != FMT_UNKNOWN ? o->force : read_detect(head, n);
+	if (n == 0 && input_error(in)) {
+		diag_warn(d, "%s", input_error(in));
+	} else if (n == 0) {
+		diag_warn(d, "%s: empty input", input_name(in));
+	} else if (fmt == FMT_UNKNOWN) {
+		diag_warn(d, "%s: not a profile flametop can read (expected "
+			  "folded stacks, perf script output or perf.data)",
+			  input_name(in));
+	} else {
+		size_t i;
+
+		for (i = 0; i < ARRAY_SIZE(readers); i++)
+			if (readers[i].fmt == fmt)
+				break;
+		if (i == ARRAY_SIZE(readers))
+			diag_warn(d, "%s: reading %s is not supported yet",
+				  input_name(in), read_format_name(fmt));
+		else
+			rc = readers[i].read(p, in, o, d);
+	}
+	input_close(in);
+	return rc;
+}

@@ -1,0 +1,183 @@
+/*
+ * symtab.c - the interned-name table.
+ *
+ * Names live back to back, NUL-terminated, in large chunks that never move
+ * (so symtab_name's pointers stay valid while the table lives).  An
+ * open-addressing hash table of ids, keyed by the name's hash, finds a name;
+ * each entry keeps 32 bits of the hash so that most probes that miss never
+ * touch the name bytes.
+ */
+#include "symtab.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+#define CHUNK_SIZE (1u << 20)
+
+struct sym {
+	const char *name;
+	uint32_t len;
+	uint32_t kind;
+};
+
+struct slot {
+	uint32_t id;    /* id + 1; 0 is empty */
+	uint32_t hash;  /* low 32 bits of the name's hash */
+};
+
+struct symtab {
+	struct sym *syms;
+	size_t nsyms, capsyms;
+	struct slot *slots;
+	size_t mask;            /* slots - 1; a power of two minus one */
+	char **chunks;
+	size_t nchunks, capchunks;
+	char *cur;              /* free space in the last chunk */
+	size_t curleft;
+};
+
+struct symtab *symtab_create(void)
+{
+	struct symtab *st = xcalloc(1, sizeof(*st));
+
+	st->mask = 1023;
+	st->slots = xcalloc(st->mask + 1, sizeof(*st->slots));
+	return st;
+}
+
+void symtab_destroy(struct symtab *st)
+{
+	if (!st)
+		return;
+	for (size_t i = 0; i < st->nchunks; i++)
+		free(st->chunks[i]);
+	free(st->chunks);
+	free(st->syms);
+	free(st->slots);
+	free(st);
+}
+
+enum sym_kind sym_kind_of(const char *name, size_t len)
+{
+	if (len < 4 || name[len - 4] != '_' || name[len - 3] != '[' ||
+	    name[len - 1] != ']')
+		return SYM_USER;
+	switch (name[len - 2]) {
+	case 'k': return SYM_KERNEL;
+	case 'j': return SYM_JIT;
+	case 'i': return SYM_INLINED;
+	case 'w': return SYM_WAKER;
+	default: return SYM_USER;
+	}
+}
+
+static char *store(struct symtab *st, const char *name, size_t len)
+{
+	char *p;
+
+	if (len + 1 > st->curleft) {
+		size_t sz = len + 1 > CHUNK_SIZE ? len + 1 : CHUNK_SIZE;
+
+		GROW(st->chunks, st->capchunks, st->nchunks + 1);
+		st->cur = st->chunks[st->nchunks++] = xmalloc(sz);
+		st->curleft = sz;
+	}
+	p = st->cur;
+	memcpy(p, name, len);
+	p[len] = '\0';
+	st->cur += len + 1;
+	st->curleft -= len + 1;
+	return p;
+}
+
+static void rehash(struct symtab *st)
+{
+	size_t nmask = st->mask * 2 + 1;
+	struct slot *ns = xcalloc(nmask + 1, sizeof(*ns));
+
+	for (size_t i = 0; i <= st->mask; i++) {
+		size_t j;
+
+		if (!st->slots[i].id)
+			continue;
+		j = st->slots[i].hash & nmask;
+		while (ns[j].id)
+			j = (j + 1) & nmask;
+		ns[j] = st->slots[i];
+	}
+	free(st->slots);
+	st->slots = ns;
+	st->mask = nmask;
+}
+
+/* The slot holding name, or the empty slot where it would go. */
+static struct slot *lookup(const struct symtab *st, const char *name,
+			   size_t len, uint32_t h)
+{
+	size_t j = h & st->mask;
+
+	for (;;) {
+		struct slot *s = &st->slots[j];
+
+		if (!s->id)
+			return s;
+		if (s->hash == h) {
+			const struct sym *y = &st->syms[s->id - 1];
+
+			if (y->len == len && memcmp(y->name, name, len) == 0)
+				return s;
+		}
+		j = (j + 1) & st->mask;
+	}
+}
+
+uint32_t symtab_find(const struct symtab *st, const char *name, size_t len)
+{
+	struct slot *s = lookup(st, name, len, (uint32_t)hash_bytes(name, len));
+
+	return s->id ? s->id - 1 : UINT32_MAX;
+}
+
+uint32_t symtab_intern(struct symtab *st, const char *name, size_t len)
+{
+	uint32_t h = (uint32_t)hash_bytes(name, len);
+	struct slot *s = lookup(st, name, len, h);
+	struct sym *y;
+
+	if (s->id)
+		return s->id - 1;
+	if (len > UINT32_MAX || st->nsyms >= UINT32_MAX - 1)
+		fatal("too many or too long frame names");
+	GROW(st->syms, st->capsyms, st->nsyms + 1);
+	y = &st->syms[st->nsyms];
+	y->name = store(st, name, len);
+	y->len = (uint32_t)len;
+	y->kind = sym_kind_of(name, len);
+	s->id = (uint32_t)++st->nsyms;
+	s->hash = h;
+	if (st->nsyms * 2 > st->mask)
+		rehash(st);
+	return s->id - 1;
+}
+
+const char *symtab_name(const struct symtab *st, uint32_t id)
+{
+	return st->syms[id].name;
+}
+
+size_t symtab_len(const struct symtab *st, uint32_t id)
+{
+	return st->syms[id].len;
+}
+
+enum sym_kind symtab_kind(const struct symtab *st, uint32_t id)
+{
+	return (enum sym_kind)st->syms[id].kind;
+}
+
+uint32_t symtab_count(const struct symtab *st)
+{
+	return (uint32_t)st->nsyms;
+}

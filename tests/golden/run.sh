@@ -1,0 +1,52 @@
+#!/bin/sh
+# Golden-text tests: each case NAME in DIR (default tests/golden) is
+#   NAME.args     the command-line arguments, one line, run from DIR
+#   NAME.stdin    optional: fed to standard input
+#   NAME.out      optional: the exact standard output expected
+#   NAME.err      optional: the exact standard error expected
+#   NAME.status   optional: the exit status expected (default 0)
+# FLAMETOP in .args stands for the binary; "@IN" for NAME's input file
+# NAME.in when it exists.
+bin=${1:?usage: run.sh FLAMETOP [DIR]}
+dir=${2:-tests/golden}
+case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
+pass=0
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$dir" || exit 1
+for a in *.args; do
+	[ -e "$a" ] || continue
+	name=${a%.args}
+	args=$(cat "$a")
+	want_status=0
+	[ -f "$name.status" ] && want_status=$(cat "$name.status")
+	if [ -f "$name.stdin" ]; then
+		eval "set -- $args"
+		"$bin" "$@" <"$name.stdin" >"$tmp/out" 2>"$tmp/err"
+	else
+		eval "set -- $args"
+		"$bin" "$@" </dev/null >"$tmp/out" 2>"$tmp/err"
+	fi
+	status=$?
+	ok=1
+	why=""
+	if [ "$status" != "$want_status" ]; then ok=0; why="exit status $status, want $want_status"; fi
+	if [ -f "$name.out" ] && ! cmp -s "$name.out" "$tmp/out"; then
+		ok=0; why="$why; stdout differs"
+	fi
+	if [ -f "$name.err" ] && ! cmp -s "$name.err" "$tmp/err"; then
+		ok=0; why="$why; stderr differs"
+	fi
+	if [ "$ok" = 1 ]; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL $dir/$name: $why"
+		[ -f "$name.out" ] && diff -u "$name.out" "$tmp/out" | head -n 15
+		[ -f "$name.err" ] && diff -u "$name.err" "$tmp/err" | head -n 15
+		grep -E 'Sanitizer|runtime error' "$tmp/err" | head -n 5
+	fi
+done
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
