@@ -3,11 +3,12 @@
  *
  * Columns come from weights: a frame whose subtree starts `off` weight units
  * after the zoom root's left edge and weighs `w` covers columns
- * floor(off*cols/W) to floor((off+w)*cols/W), W the zoom root's weight.
+ * round(off*cols/W) up to round((off+w)*cols/W), W the zoom root's weight.
  * Children start at their parent's left edge, in sibling (name) order, and
  * the parent's self weight is the gap on the right, as in flamegraph.pl.
- * Because a child's weight interval lies inside its parent's, the floors
- * keep it inside the parent's columns: children never overhang.
+ * Because a child's weight interval lies inside its parent's and rounding
+ * is monotonic, a child stays inside its parent's columns: children never
+ * overhang, and siblings never overlap.
  *
  * The walk goes level by level over the frames drawn on the level above, so
  * a frame narrower than the minimum is never descended into and the cost is
@@ -113,8 +114,8 @@ void layout_build(struct layout *l, const struct profile *p, uint32_t zoom,
 
 				if (!w)
 					continue;
-				a = (unsigned __int128)off * cols / W;
-				b = (unsigned __int128)(off + w) * cols / W;
+				a = ((unsigned __int128)off * cols + W / 2) / W;
+				b = ((unsigned __int128)(off + w) * cols + W / 2) / W;
 				x0 = (uint32_t)a;
 				x1 = (uint32_t)b;
 				off += w;

@@ -7,8 +7,8 @@ for t in "$build"/unit/test-*; do
 	[ -x "$t" ] || continue
 	out=$("$t" 2>&1)
 	rc=$?
-	p=$(printf '%s\n' "$out" | sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' | tail -n 1)
-	f=$(printf '%s\n' "$out" | sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' | tail -n 1)
+	p=$(printf '%s\n' "$out" | sed -n 's/.*\[  PASSED  \] \([0-9]*\) test.*/\1/p' | tail -n 1)
+	f=$(printf '%s\n' "$out" | sed -n 's/.*\[  FAILED  \] \([0-9]*\) test.*/\1/p' | tail -n 1)
 	p=${p:-0}
 	f=${f:-0}
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi

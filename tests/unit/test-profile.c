@@ -1,0 +1,226 @@
+/*
+ * test-profile.c - the call tree: building, merging, totals, sorting,
+ * fixed-point weights, overflow, differential weights and time ranges.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "profile.h"
+
+/* Add "a;b;c" style stacks. */
+static enum add_status add(struct profile *p, const char *stack, uint64_t v,
+			   unsigned dec, int64_t time)
+{
+	uint32_t syms[64];
+	size_t n = 0;
+	const char *s = stack;
+	struct weight w = { v, 0, dec };
+	struct sample_meta m = { (uint64_t)time, time >= 0 };
+
+	while (*s) {
+		const char *e = strchr(s, ';');
+		size_t len = e ? (size_t)(e - s) : strlen(s);
+
+		syms[n++] = profile_intern(p, s, len);
+		s += len + (e ? 1 : 0);
+	}
+	return profile_add_stack(p, syms, n, &w, &m);
+}
+
+/* The child of parent called name, or NODE_NONE. */
+static uint32_t child(const struct profile *p, uint32_t parent,
+		      const char *name)
+{
+	for (uint32_t c = profile_node(p, parent)->child; c != NODE_NONE;
+	     c = profile_node(p, c)->next)
+		if (strcmp(profile_name(p, c), name) == 0)
+			return c;
+	return NODE_NONE;
+}
+
+static void totals_and_self(void **state)
+{
+	struct profile *p = profile_create();
+	uint32_t m, f;
+
+	(void)state;
+	add(p, "main;foo", 3, 0, -1);
+	add(p, "main", 2, 0, -1);
+	add(p, "main;bar", 5, 0, -1);
+	add(p, "main;foo", 1, 0, -1);
+	profile_finish(p);
+	m = child(p, NODE_ROOT, "main");
+	f = child(p, m, "foo");
+	assert_int_not_equal(m, NODE_NONE);
+	assert_int_equal(profile_total(p, NODE_ROOT), 11);
+	assert_int_equal(profile_total(p, m), 11);
+	assert_int_equal(profile_self(p, m), 2);
+	assert_int_equal(profile_total(p, f), 4);
+	assert_int_equal(profile_self(p, f), 4);
+	assert_int_equal(profile_depth(p, f), 2);
+	assert_int_equal(profile_samples(p), 4);
+	assert_int_equal(profile_distinct_stacks(p), 3);
+	assert_int_equal(profile_max_depth(p), 2);
+	assert_string_equal(profile_name(p, NODE_ROOT), "all");
+	profile_destroy(p);
+}
+
+static void siblings_sorted_by_name(void **state)
+{
+	struct profile *p = profile_create();
+	const char *want[] = { "Zeta", "alpha", "alpha2", "beta" };
+	uint32_t c;
+	int i = 0;
+
+	(void)state;
+	add(p, "beta", 1, 0, -1);
+	add(p, "alpha2", 1, 0, -1);
+	add(p, "Zeta", 1, 0, -1);
+	add(p, "alpha", 1, 0, -1);
+	profile_finish(p);
+	for (c = profile_node(p, NODE_ROOT)->child; c != NODE_NONE;
+	     c = profile_node(p, c)->next)
+		assert_string_equal(profile_name(p, c), want[i++]);
+	assert_int_equal(i, 4);
+	profile_destroy(p);
+}
+
+static void fractional_weights_exact(void **state)
+{
+	struct profile *p = profile_create();
+	char buf[64];
+
+	(void)state;
+	add(p, "a", 1, 0, -1);          /* 1 */
+	add(p, "a", 15, 1, -1);         /* 1.5 */
+	add(p, "b", 25, 2, -1);         /* 0.25 */
+	profile_finish(p);
+	assert_int_equal(profile_decimals(p), 2);
+	profile_format_weight(p, profile_total(p, child(p, NODE_ROOT, "a")),
+			      buf, sizeof(buf));
+	assert_string_equal(buf, "2.5");
+	profile_format_weight(p, profile_total(p, NODE_ROOT), buf, sizeof(buf));
+	assert_string_equal(buf, "2.75");
+	profile_format_weight(p, 300, buf, sizeof(buf));
+	assert_string_equal(buf, "3");
+	profile_destroy(p);
+}
+
+static void overflow_rejected(void **state)
+{
+	struct profile *p = profile_create();
+
+	(void)state;
+	assert_int_equal(add(p, "a", UINT64_MAX - 1, 0, -1), ADD_OK);
+	assert_int_equal(add(p, "b", 2, 0, -1), ADD_OVERFLOW);
+	assert_int_equal(add(p, "b", 1, 0, -1), ADD_OK);
+	/* A decimal would need every weight times ten: no room. */
+	assert_int_equal(add(p, "c", 5, 1, -1), ADD_OVERFLOW);
+	profile_finish(p);
+	assert_int_equal(profile_total(p, NODE_ROOT), UINT64_MAX);
+	assert_int_equal(profile_decimals(p), 0);
+	profile_destroy(p);
+}
+
+static void empty_and_too_deep(void **state)
+{
+	struct profile *p = profile_create();
+	struct weight w = { 1, 0, 0 };
+
+	(void)state;
+	assert_int_equal(profile_add_stack(p, NULL, 0, &w, NULL), ADD_EMPTY);
+	assert_int_equal(profile_add_stack(p, NULL, PROFILE_MAX_DEPTH, &w, NULL),
+			 ADD_TOO_DEEP);
+	profile_destroy(p);
+}
+
+static void differential_weights(void **state)
+{
+	struct profile *p = profile_create();
+	uint32_t s = profile_intern(p, "x", 1);
+	struct weight w = { 7, 3, 0 };
+	uint32_t n;
+
+	(void)state;
+	profile_set_differential(p, true);
+	profile_add_stack(p, &s, 1, &w, NULL);
+	profile_finish(p);
+	n = child(p, NODE_ROOT, "x");
+	assert_int_equal(profile_total(p, n), 7);
+	assert_int_equal(profile_total2(p, n), 3);
+	assert_int_equal(profile_self2(p, n), 3);
+	assert_int_equal(profile_total2(p, NODE_ROOT), 3);
+	profile_destroy(p);
+}
+
+static void time_ranges(void **state)
+{
+	struct profile *p = profile_create();
+	uint64_t a, b, w;
+	uint32_t x, y;
+
+	(void)state;
+	add(p, "x", 1, 0, 300);
+	add(p, "y", 2, 0, 100);    /* out of order on purpose */
+	add(p, "x", 4, 0, 200);
+	profile_finish(p);
+	assert_true(profile_has_timeline(p));
+	assert_true(profile_time_bounds(p, &a, &b));
+	assert_int_equal(a, 100);
+	assert_int_equal(b, 300);
+	assert_int_equal(profile_count_range(p, 150, 300, &w), 2);
+	assert_int_equal(w, 5);
+	profile_set_range(p, 150, 250);
+	x = child(p, NODE_ROOT, "x");
+	y = child(p, NODE_ROOT, "y");
+	assert_int_equal(profile_total(p, NODE_ROOT), 4);
+	assert_int_equal(profile_total(p, x), 4);
+	assert_int_equal(profile_total(p, y), 0);
+	assert_int_equal(profile_distinct_stacks(p), 1);
+	/* A sample arriving inside the selected range counts at once. */
+	add(p, "y", 8, 0, 240);
+	profile_finish(p);
+	assert_int_equal(profile_total(p, y), 8);
+	profile_clear_range(p);
+	assert_int_equal(profile_total(p, NODE_ROOT), 15);
+	profile_reset_weights(p);
+	assert_int_equal(profile_total(p, NODE_ROOT), 0);
+	assert_false(profile_has_timeline(p));
+	/* The shape stays: ids are stable. */
+	assert_int_equal(child(p, NODE_ROOT, "x"), x);
+	profile_destroy(p);
+}
+
+static void child_ids_stable_across_finish(void **state)
+{
+	struct profile *p = profile_create();
+	uint32_t a = profile_child(p, NODE_ROOT, profile_intern(p, "a", 1));
+	uint32_t b;
+
+	(void)state;
+	profile_finish(p);
+	b = profile_child(p, NODE_ROOT, profile_intern(p, "a", 1));
+	assert_int_equal(a, b);
+	assert_int_equal(profile_node(p, a)->parent, NODE_ROOT);
+	profile_destroy(p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(totals_and_self),
+		cmocka_unit_test(siblings_sorted_by_name),
+		cmocka_unit_test(fractional_weights_exact),
+		cmocka_unit_test(overflow_rejected),
+		cmocka_unit_test(empty_and_too_deep),
+		cmocka_unit_test(differential_weights),
+		cmocka_unit_test(time_ranges),
+		cmocka_unit_test(child_ids_stable_across_finish),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
