@@ -49,18 +49,35 @@ static bool ends_in_count(const char *s, size_t n)
 }
 
 /*
+ * Many NUL or control bytes: not a text profile.  A few are tolerated (a
+ * folded file with one bad line is still a folded file, and the line is
+ * reported).
+ */
+static bool looks_binary(const unsigned char *s, size_t len)
+{
+	size_t ctl = 0;
+
+	for (size_t i = 0; i < len; i++)
+		if (s[i] < 0x20 && s[i] != '\n' && s[i] != '\r' && s[i] != '\t')
+			ctl++;
+	return ctl * 20 > len;
+}
+
+/*
  * perf script output has event lines followed by indented "addr sym (dso)"
  * lines; folded lines end in a count.  The first 64 KiB decide.
  */
 enum input_format read_detect(const void *buf, size_t len)
 {
 	const char *s = buf, *end = s + len;
-	unsigned folded = 0, script = 0, lines = 0;
+	unsigned folded = 0, script = 0, lines = 0, data = 0;
 
 	if (len >= 8 && memcmp(buf, "PERFILE2", 8) == 0)
 		return FMT_PERF_DATA;
 	if (len >= 8 && memcmp(buf, "2ELIFREP", 8) == 0)
 		return FMT_PERF_DATA;
+	if (looks_binary(buf, len))
+		return FMT_UNKNOWN;
 	while (s < end && lines < 200) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
 		size_t n = nl ? (size_t)(nl - s) : (size_t)(end - s);
@@ -79,7 +96,8 @@ enum input_format read_detect(const void *buf, size_t len)
 				i++;
 			if (i < n && is_hex(s[i]))
 				script++;
-		} else if (n) {
+		} else if (n && !(n == 1 && s[0] == '\r')) {
+			data++;
 			if (ends_in_count(s, n))
 				folded++;
 			else if (memmem(s, n, ": ", 2))
@@ -89,6 +107,9 @@ enum input_format read_detect(const void *buf, size_t len)
 	}
 	if (script > folded)
 		return FMT_PERF_SCRIPT;
+	/* Only comments and blank lines: the folded reader says "no stacks". */
+	if (!folded && !data)
+		return FMT_FOLDED;
 	return folded ? FMT_FOLDED : FMT_UNKNOWN;
 }
 
