@@ -1,0 +1,159 @@
+/*
+ * symbols.h - turning addresses into function names.
+ *
+ * User code: each mapped file is a struct sym_dso, found by build-id where
+ * one is known, else by path and dev:inode, and shared by every process
+ * that maps it.  On first use its ELF is opened through libdwfl (which also
+ * finds a separate debug file by build-id or .gnu_debuglink), the build-id
+ * is checked against the one perf recorded, and the function symbols are
+ * copied into one sorted table (libdwfl's own lookup is linear, far too
+ * slow for libc): a lookup is a binary search on the ELF's virtual
+ * address.  Names are demangled (C++, Rust) and version suffixes
+ * ("@@GLIBC_2.2.5") are dropped.
+ *
+ * Kernel code: /proc/kallsyms (text symbols, sorted), used only when it
+ * shows real addresses and, if perf recorded the kernel's build-id, when
+ * that matches the running kernel.
+ *
+ * JIT code: /tmp/perf-PID.map (start, size, name per line; later lines win).
+ *
+ * A DWARF unwinder needs a Dwfl per process, with every mapped ELF
+ * reported at its load address: sym_proc_dwfl builds one from the
+ * tracker's maps, lazily, and keeps it until the process goes.
+ *
+ * Frames that cannot be resolved are counted by reason so the user can be
+ * told why (no binary here, a different binary, no symbols).
+ *
+ * Not thread-safe: all calls come from the thread that reads records.
+ */
+#ifndef FLAMETOP_SYMBOLS_H
+#define FLAMETOP_SYMBOLS_H
+
+#include <elfutils/libdwfl.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+
+struct pe_proc;
+struct symbolizer;
+struct sym_dso;
+
+struct sym_opts {
+	bool demangle;             /* C++/Rust names demangled (default on) */
+	bool debuginfod;           /* keep DEBUGINFOD_URLS (off: unset it) */
+	const char *kallsyms;      /* NULL: /proc/kallsyms */
+	const char *root;          /* NULL, or a sysroot prefixed to paths */
+	const char *jit_dir;       /* NULL: /tmp (perf-PID.map files) */
+};
+
+/* Why a frame stayed unresolved (counted for the user). */
+enum sym_miss {
+	SYM_MISS_NO_MAP,           /* address in no known mapping */
+	SYM_MISS_NO_FILE,          /* the mapped file is not on this machine */
+	SYM_MISS_BUILD_ID,         /* the file here has another build-id */
+	SYM_MISS_NOT_ELF,          /* the file is not an ELF we can read */
+	SYM_MISS_NO_SYMBOL,        /* no function symbol covers the address */
+	SYM_MISS_STRIPPED,         /* the file has no symbol table at all */
+	SYM_MISS_KERNEL,           /* kernel frame, no usable kallsyms */
+	SYM_MISS_JIT,              /* JIT code without a perf-PID.map entry */
+	SYM_MISS_COUNT
+};
+
+struct symbolizer *sym_create(const struct sym_opts *o);
+void sym_destroy(struct symbolizer *sy);
+
+/* ---- Mapped files ------------------------------------------------------- */
+
+/* How a mapping identifies its file (any field may be unknown: zero). */
+struct sym_file_id {
+	uint32_t maj, min;
+	uint64_t ino;
+	const uint8_t *build_id;   /* NULL if unknown */
+	size_t build_id_len;
+};
+
+/*
+ * The dso for path (path_len bytes, not NUL-terminated) with identity id
+ * (may be NULL).  Owned by the symbolizer, valid until sym_destroy.
+ * Nothing is opened until the first lookup.
+ */
+struct sym_dso *sym_dso_get(struct symbolizer *sy, const char *path,
+			    size_t path_len, const struct sym_file_id *id);
+/* Record a build-id for a path (perf.data's BUILD_ID feature). */
+void sym_add_build_id(struct symbolizer *sy, const char *path, size_t len,
+		      const uint8_t *bid, size_t bid_len);
+
+const char *sym_dso_path(const struct sym_dso *d);
+/* The file's name without directories ("libc.so.6"), as perf shows it. */
+const char *sym_dso_basename(const struct sym_dso *d);
+/* True for "[vdso]", "[kernel.kallsyms]" and other bracketed names. */
+bool sym_dso_is_special(const struct sym_dso *d);
+
+/*
+ * The function containing the mapped address: file_off is the offset in
+ * the file (map pgoff + addr - map start).  Returns the name (owned by
+ * the dso, stable) or NULL, with *why set.  *vaddr gets the ELF virtual
+ * address of file_off (perf's "map ip") when the file could be read.
+ */
+const char *sym_dso_lookup(struct symbolizer *sy, struct sym_dso *d,
+			   uint64_t file_off, uint64_t *vaddr,
+			   enum sym_miss *why);
+
+/* ---- Kernel and JIT ------------------------------------------------------ */
+
+/*
+ * The kernel's build-id as perf recorded it (BUILD_ID feature): kallsyms
+ * is used only if it equals the running kernel's.
+ */
+void sym_set_kernel_build_id(struct symbolizer *sy, const uint8_t *bid,
+			     size_t len);
+/* Kernel text address relocation seen in the profile (_text as recorded). */
+void sym_set_kernel_text(struct symbolizer *sy, uint64_t text_start);
+
+/*
+ * The kernel function at addr (already adjusted for return addresses),
+ * and the module it lives in ("[kernel.kallsyms]" or "[ext4]") in *mod.
+ * NULL when unknown.
+ */
+const char *sym_kernel_lookup(struct symbolizer *sy, uint64_t addr,
+			      const char **mod);
+
+/* The JIT symbol of pid at addr from perf-PID.map, or NULL. */
+const char *sym_jit_lookup(struct symbolizer *sy, uint32_t pid,
+			   uint64_t addr);
+/* Forget a process's JIT map (it exited). */
+void sym_jit_forget(struct symbolizer *sy, uint32_t pid);
+
+/* ---- Per-process Dwfl (for unwinders) ------------------------------------ */
+
+/*
+ * A Dwfl holding every mapped ELF of the process at its load address,
+ * built from the tracker's maps on first call and refreshed when the maps
+ * changed since.  NULL when no module could be reported.  Owned by the
+ * process (freed with it); do not dwfl_end it.
+ */
+Dwfl *sym_proc_dwfl(struct symbolizer *sy, struct pe_proc *pr);
+/* Free a process's symbolizer state (called when the process goes). */
+void sym_proc_release(struct symbolizer *sy, void *state);
+/* Mark the process's Dwfl stale (its maps changed). */
+void sym_proc_maps_changed(struct symbolizer *sy, struct pe_proc *pr);
+
+/* ---- Names and statistics ------------------------------------------------ */
+
+/*
+ * Demangle a C++ or Rust symbol name (without parameters, as perf shows
+ * them).  Returns a malloc'd string, or NULL when name is not mangled.
+ */
+char *sym_demangle(const char *name);
+
+void sym_count_miss(struct symbolizer *sy, enum sym_miss why);
+uint64_t sym_misses(const struct symbolizer *sy, enum sym_miss why);
+/*
+ * Tell the user about unresolved frames (one warning per reason, naming
+ * up to a few files).
+ */
+void sym_report(const struct symbolizer *sy, struct diag *d);
+
+#endif
