@@ -99,7 +99,8 @@ size_t export_collapse(FILE *out, const struct profile *p)
 		}
 	}
 	text_base = text;
-	qsort(lines, nlines, sizeof(*lines), cmp_line);
+	if (nlines)
+		qsort(lines, nlines, sizeof(*lines), cmp_line);
 	for (size_t i = 0; i < nlines; i++)
 		fwrite(text + lines[i].off, 1, lines[i].len, out);
 	free(text);

@@ -158,8 +158,8 @@ uint32_t symtab_intern(struct symtab *st, const char *name, size_t len)
 	s->id = (uint32_t)++st->nsyms;
 	s->hash = h;
 	if (st->nsyms * 2 > st->mask)
-		rehash(st);
-	return s->id - 1;
+		rehash(st);            /* s points into the old table now */
+	return (uint32_t)st->nsyms - 1;
 }
 
 const char *symtab_name(const struct symtab *st, uint32_t id)
