@@ -1,0 +1,1077 @@
+/*
+ * live-sampler.c - perf_event_open events, their ring buffers, and the
+ * process flametop starts for "-- COMMAND".
+ *
+ * Events.  One cpu-clock event (hardware cycles on request, where a PMU
+ * exists) samples IP, TID, TIME, CPU, PERIOD and the frame-pointer
+ * callchain, with sample_id_all so that every side-band record (MMAP2,
+ * COMM, FORK, EXIT, LOST) carries its time in a trailer.  Timestamps use
+ * CLOCK_MONOTONIC, so the rolling window can be placed against "now".
+ *
+ *   -a        pid -1, one event per online CPU, one ring each
+ *   -p PID    one event per thread x CPU with inherit (threads created
+ *             later are followed); the first event of each CPU owns that
+ *             CPU's ring and the others are redirected there with
+ *             PERF_EVENT_IOC_SET_OUTPUT, which only works within a CPU
+ *   command   the child is forked and blocks on a pipe; one event per CPU
+ *             with inherit and enable_on_exec; then the pipe lets it exec,
+ *             so sampling starts exactly at the exec
+ *
+ * inherit needs per-CPU events: with cpu -1 the mmap fails with EINVAL.
+ *
+ * Rate.  For cpu-clock the kernel turns a frequency into a fixed period
+ * (ns) when the event is opened, and PERF_EVENT_IOC_PERIOD takes a period in
+ * ns, never a frequency; we therefore open cpu-clock with a period.  For
+ * cycles opened with freq=1 the same ioctl takes a frequency.  The ioctl
+ * does not reach events inherited by tasks that already exist, so it is
+ * issued on every fd we hold.
+ *
+ * Rings.  (1 + 2^n) pages each, mapped writable: the kernel then never
+ * overwrites unread data but drops samples and writes a LOST record.  The
+ * read protocol: load data_head with acquire semantics, parse the records
+ * between our tail and that head (they stay put until data_tail moves),
+ * then store data_tail with release semantics.  Sizes are multiples of 8,
+ * so a header never wraps, but a record body may: such a record is copied
+ * into a scratch buffer.  A header whose size is below 8 or past the head
+ * means the ring is corrupt: its contents are skipped and counted.
+ *
+ * Order.  Each ring is in time order for its own CPU only, and a sample on
+ * one CPU may need the MMAP2 written on another (a thread that mapped a
+ * library and migrated).  A drain snapshots every head and merges the
+ * rings by timestamp, so side-band records are applied before the samples
+ * that follow them in time.
+ *
+ * POLLHUP.  When a sampled task exits its event reports POLLHUP forever;
+ * polling it again would spin.  The fd leaves the epoll set, but its ring
+ * is still drained on every call: children that inherited the event keep
+ * writing into it.
+ */
+#include "live.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util.h"
+
+#define SAMPLE_TYPE (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+		     PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | \
+		     PERF_SAMPLE_CALLCHAIN)
+#define DEFAULT_RING_PAGES 128u
+#define MIN_RING_PAGES 2u
+#define SCRATCH_SIZE (65536u + 8u)
+
+struct ring {
+	int fd;                      /* the event that owns the mapping */
+	void *map;
+	size_t map_len;
+	struct ring_view view;
+	bool hup;                    /* left the epoll set */
+	unsigned cpu;
+};
+
+struct sampler {
+	struct sampler_opts o;
+	struct perf_event_attr attr;
+	const char *event_name;
+	unsigned freq;
+	bool kernel_excluded;
+	int paranoid;
+
+	unsigned *cpus;
+	unsigned ncpus;
+	int *fds;                    /* every event */
+	size_t nfds, capfds;
+	struct ring *rings;          /* one per CPU */
+	unsigned nrings;
+	int epfd;
+	unsigned nhup;
+
+	pid_t child;                 /* LIVE_COMMAND */
+	int go_fd, status_fd;        /* the handshake pipes' parent ends */
+	bool child_reaped;
+	int child_status;
+
+	struct sampler_stats stats;
+	char notes[512];
+};
+
+static long perf_event_open(struct perf_event_attr *a, pid_t pid, int cpu,
+			    int group, unsigned long flags)
+{
+	return syscall(SYS_perf_event_open, a, pid, cpu, group, flags);
+}
+
+static int read_int_file(const char *path, int dflt)
+{
+	FILE *f = fopen(path, "r");
+	int v;
+
+	if (!f)
+		return dflt;
+	if (fscanf(f, "%d", &v) != 1)
+		v = dflt;
+	fclose(f);
+	return v;
+}
+
+static void add_note(struct sampler *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void add_note(struct sampler *s, const char *fmt, ...)
+{
+	size_t n = strlen(s->notes);
+	va_list ap;
+
+	if (n && n + 2 < sizeof(s->notes)) {
+		memcpy(s->notes + n, "; ", 3);
+		n += 2;
+	}
+	va_start(ap, fmt);
+	vsnprintf(s->notes + n, sizeof(s->notes) - n, fmt, ap);
+	va_end(ap);
+}
+
+/* ---- Small pure helpers ------------------------------------------------ */
+
+static const unsigned rates[] = { 49, 99, 497, 997, 1999, 4999, 9999 };
+
+unsigned live_rate_step(unsigned hz, int dir)
+{
+	if (dir > 0) {
+		for (size_t i = 0; i < ARRAY_SIZE(rates); i++)
+			if (rates[i] > hz)
+				return rates[i];
+		return rates[ARRAY_SIZE(rates) - 1];
+	}
+	for (size_t i = ARRAY_SIZE(rates); i-- > 0;)
+		if (rates[i] < hz)
+			return rates[i];
+	return rates[0];
+}
+
+int live_parse_cpulist(const char *s, unsigned **cpus, unsigned *n)
+{
+	unsigned *v = NULL;
+	size_t cap = 0, k = 0;
+
+	while (*s && *s != '\n') {
+		char *end;
+		unsigned long a, b;
+
+		if (!isdigit((unsigned char)*s))
+			goto bad;
+		a = strtoul(s, &end, 10);
+		b = a;
+		s = end;
+		if (*s == '-') {
+			s++;
+			if (!isdigit((unsigned char)*s))
+				goto bad;
+			b = strtoul(s, &end, 10);
+			s = end;
+		}
+		if (b < a || b > 1u << 20)
+			goto bad;
+		for (unsigned long c = a; c <= b; c++) {
+			GROW(v, cap, k + 1);
+			v[k++] = (unsigned)c;
+		}
+		if (*s == ',')
+			s++;
+		else if (*s && *s != '\n')
+			goto bad;
+	}
+	if (!k)
+		goto bad;
+	*cpus = v;
+	*n = (unsigned)k;
+	return 0;
+bad:
+	free(v);
+	return -1;
+}
+
+void live_explain_errno(int err, const char *what, int paranoid, char *buf,
+			size_t cap)
+{
+	static const char fix[] =
+		"run as root, lower kernel.perf_event_paranoid "
+		"(sysctl kernel.perf_event_paranoid=%d), or grant the binary "
+		"CAP_PERFMON (setcap cap_perfmon,cap_ipc_lock,cap_sys_ptrace,"
+		"cap_syslog=ep flametop)";
+	char f[300];
+	bool system_wide = strcmp(what, "system-wide") == 0;
+
+	snprintf(f, sizeof(f), fix, system_wide ? 0 : 1);
+	switch (err) {
+	case EACCES:
+	case EPERM:
+		if (paranoid >= 3)
+			snprintf(buf, cap, "unprivileged perf events are disabled "
+				 "(kernel.perf_event_paranoid=%d): %s", paranoid, f);
+		else if (system_wide)
+			snprintf(buf, cap, "no permission for system-wide "
+				 "sampling (kernel.perf_event_paranoid=%d): %s",
+				 paranoid, f);
+		else if (strstr(what, "another user"))
+			snprintf(buf, cap, "no permission to sample %s: %s", what,
+				 f);
+		else if (err == EPERM && paranoid <= 1)
+			snprintf(buf, cap, "perf_event_open is refused for %s "
+				 "(EPERM; a container's seccomp policy?): %s", what,
+				 f);
+		else
+			snprintf(buf, cap, "no permission to sample %s "
+				 "(kernel.perf_event_paranoid=%d): %s", what,
+				 paranoid, f);
+		return;
+	case ESRCH:
+		snprintf(buf, cap, "%s does not exist", what);
+		return;
+	case EMFILE:
+	case ENFILE:
+		snprintf(buf, cap, "too many open files sampling %s: threads x "
+			 "CPUs exceed the limit (ulimit -n %s); raise it or "
+			 "sample fewer threads", what,
+			 err == ENFILE ? "and fs.file-max" : "");
+		return;
+	case ENOSYS:
+		snprintf(buf, cap, "this kernel has no perf events "
+			 "(perf_event_open is not available)");
+		return;
+	case ENOENT:
+	case ENODEV:
+	case EOPNOTSUPP:
+		snprintf(buf, cap, "the event is not supported on this machine "
+			 "(%s)", strerror(err));
+		return;
+	case EINVAL:
+		snprintf(buf, cap, "the kernel rejected the event for %s "
+			 "(EINVAL): a rate above kernel.perf_event_max_sample_"
+			 "rate, or an old kernel", what);
+		return;
+	default:
+		snprintf(buf, cap, "cannot sample %s: perf_event_open: %s", what,
+			 strerror(err));
+		return;
+	}
+}
+
+/* ---- Ring reading ------------------------------------------------------ */
+
+uint64_t ring_record_time(const struct perf_event_header *h,
+			  uint64_t sample_type)
+{
+	const unsigned char *b = (const unsigned char *)h;
+	size_t off;
+	uint64_t t;
+
+	if (h->type == PERF_RECORD_SAMPLE) {
+		if (!(sample_type & PERF_SAMPLE_TIME))
+			return 0;
+		off = sizeof(*h);
+		if (sample_type & PERF_SAMPLE_IDENTIFIER)
+			off += 8;
+		if (sample_type & PERF_SAMPLE_IP)
+			off += 8;
+		if (sample_type & PERF_SAMPLE_TID)
+			off += 8;
+	} else {
+		size_t trailer = 0;
+
+		if (h->type >= PERF_RECORD_MAX ||
+		    !(sample_type & PERF_SAMPLE_TIME))
+			return 0;
+		/* The sample_id trailer: TID, TIME, ID, STREAM_ID, CPU, IDENTIFIER. */
+		if (sample_type & PERF_SAMPLE_TID)
+			trailer += 8;
+		trailer += 8;
+		if (sample_type & PERF_SAMPLE_ID)
+			trailer += 8;
+		if (sample_type & PERF_SAMPLE_STREAM_ID)
+			trailer += 8;
+		if (sample_type & PERF_SAMPLE_CPU)
+			trailer += 8;
+		if (sample_type & PERF_SAMPLE_IDENTIFIER)
+			trailer += 8;
+		if (h->size < sizeof(*h) + trailer)
+			return 0;
+		off = h->size - trailer + (sample_type & PERF_SAMPLE_TID ? 8 : 0);
+	}
+	if (off + 8 > h->size)
+		return 0;
+	memcpy(&t, b + off, 8);
+	return t;
+}
+
+/* Point r->cur at the record at r->pos, copying it if it wraps. */
+static bool ring_load(struct ring_view *r, uint64_t sample_type)
+{
+	struct perf_event_header h;
+	uint64_t off, mask = r->size - 1;
+
+	r->cur = NULL;
+	if (r->pos >= r->end)
+		return false;
+	off = r->pos & mask;
+	memcpy(&h, r->data + off, sizeof(h));
+	if (h.size < sizeof(h) || h.size > r->end - r->pos || (h.size & 7) ||
+	    r->end - r->pos > r->size) {
+		r->bad = true;
+		r->pos = r->end;
+		return false;
+	}
+	if (off + h.size > r->size) {
+		uint64_t first = r->size - off;
+
+		memcpy(r->scratch, r->data + off, first);
+		memcpy(r->scratch + first, r->data, h.size - first);
+		r->cur = (const struct perf_event_header *)(void *)r->scratch;
+	} else {
+		r->cur = (const struct perf_event_header *)(const void *)
+			 (r->data + off);
+	}
+	r->cur_time = ring_record_time(r->cur, sample_type);
+	return true;
+}
+
+bool ring_begin(struct ring_view *r, uint64_t sample_type)
+{
+	r->end = __atomic_load_n(r->head, __ATOMIC_ACQUIRE);
+	r->pos = *r->tail;
+	r->bad = false;
+	return ring_load(r, sample_type);
+}
+
+bool ring_next(struct ring_view *r, uint64_t sample_type)
+{
+	if (!r->cur)
+		return false;
+	r->pos += r->cur->size;
+	return ring_load(r, sample_type);
+}
+
+void ring_end(struct ring_view *r)
+{
+	r->cur = NULL;
+	__atomic_store_n(r->tail, r->pos, __ATOMIC_RELEASE);
+}
+
+/* ---- Opening events ---------------------------------------------------- */
+
+static void setup_attr(struct sampler *s)
+{
+	struct perf_event_attr *a = &s->attr;
+	int max_stack = read_int_file("/proc/sys/kernel/perf_event_max_stack",
+				      127);
+
+	memset(a, 0, sizeof(*a));
+	a->size = PERF_ATTR_SIZE_VER5;
+	if (s->o.cycles) {
+		a->type = PERF_TYPE_HARDWARE;
+		a->config = PERF_COUNT_HW_CPU_CYCLES;
+		a->freq = 1;
+		a->sample_freq = s->freq;
+		s->event_name = "cycles";
+	} else {
+		a->type = PERF_TYPE_SOFTWARE;
+		a->config = PERF_COUNT_SW_CPU_CLOCK;
+		a->sample_period = 1000000000ull / s->freq;
+		s->event_name = "cpu-clock";
+	}
+	a->sample_type = SAMPLE_TYPE;
+	a->disabled = 1;
+	a->sample_id_all = 1;
+	a->mmap = 1;
+	a->mmap2 = 1;
+	a->comm = 1;
+	a->comm_exec = 1;
+	a->task = 1;
+	a->exclude_guest = 1;
+	a->use_clockid = 1;
+	a->clockid = CLOCK_MONOTONIC;
+	if (max_stack < 1)
+		max_stack = 1;
+	if (s->o.max_stack && (int)s->o.max_stack < max_stack)
+		max_stack = (int)s->o.max_stack;
+	a->sample_max_stack = (uint16_t)(max_stack > 65535 ? 65535 : max_stack);
+	a->watermark = 1;
+	if (s->o.stacks == STACKS_USER) {
+		a->exclude_kernel = 1;
+		a->exclude_hv = 1;
+		a->exclude_callchain_kernel = 1;
+	} else if (s->o.stacks == STACKS_KERNEL) {
+		a->exclude_user = 1;
+		a->exclude_callchain_user = 1;
+	}
+	if (s->o.target == LIVE_COMMAND) {
+		a->inherit = 1;
+		a->enable_on_exec = 1;
+	} else if (s->o.target == LIVE_PIDS) {
+		a->inherit = 1;
+	}
+	a->wakeup_watermark = (uint32_t)(s->o.ring_pages * 4096u / 4);
+}
+
+/* What a message calls the target of an open on pid. */
+static void target_name(const struct sampler *s, pid_t pid, int err,
+			char *buf, size_t cap)
+{
+	struct stat st;
+	char path[64];
+
+	switch (s->o.target) {
+	case LIVE_ALL_CPUS:
+		snprintf(buf, cap, "system-wide");
+		return;
+	case LIVE_COMMAND:
+		snprintf(buf, cap, "the command '%s'", s->o.command[0]);
+		return;
+	default:
+		snprintf(path, sizeof(path), "/proc/%d", (int)pid);
+		if ((err == EACCES || err == EPERM) && stat(path, &st) == 0 &&
+		    st.st_uid != geteuid())
+			snprintf(buf, cap, "process %d (owned by another user)",
+				 (int)pid);
+		else
+			snprintf(buf, cap, "process %d", (int)pid);
+		return;
+	}
+}
+
+/*
+ * Open one event, stepping down when the kernel refuses: cycles → cpu-clock
+ * (no PMU), kernel frames → user only (paranoid), then attr bits that old
+ * kernels lack.  Returns the fd or -errno.
+ */
+static int open_one(struct sampler *s, pid_t pid, unsigned cpu)
+{
+	for (;;) {
+		long fd = perf_event_open(&s->attr, pid, (int)cpu, -1,
+					  PERF_FLAG_FD_CLOEXEC);
+		int e = errno;
+
+		if (fd >= 0)
+			return (int)fd;
+		if (s->attr.type == PERF_TYPE_HARDWARE &&
+		    (e == ENOENT || e == EOPNOTSUPP || e == ENODEV || e == EINVAL)) {
+			s->o.cycles = false;
+			s->attr.type = PERF_TYPE_SOFTWARE;
+			s->attr.config = PERF_COUNT_SW_CPU_CLOCK;
+			s->attr.freq = 0;
+			s->attr.sample_period = 1000000000ull / s->freq;
+			s->event_name = "cpu-clock";
+			add_note(s, "hardware cycles are not available here "
+				    "(%s); sampling cpu-clock", strerror(e));
+			continue;
+		}
+		if ((e == EACCES || e == EPERM) && !s->attr.exclude_kernel &&
+		    s->o.target != LIVE_ALL_CPUS && s->o.stacks != STACKS_KERNEL) {
+			s->attr.exclude_kernel = 1;
+			s->attr.exclude_hv = 1;
+			s->attr.exclude_callchain_kernel = 1;
+			s->kernel_excluded = true;
+			add_note(s, "kernel frames unavailable "
+				    "(kernel.perf_event_paranoid=%d); syscall time "
+				    "not sampled", s->paranoid);
+			continue;
+		}
+		if (e == EOVERFLOW && s->attr.sample_max_stack > 1) {
+			s->attr.sample_max_stack /= 2;
+			continue;
+		}
+		if (e == EINVAL && s->attr.use_clockid) {
+			s->attr.use_clockid = 0;
+			s->attr.clockid = 0;
+			continue;
+		}
+		if (e == EINVAL && s->attr.sample_max_stack) {
+			s->attr.sample_max_stack = 0;
+			continue;
+		}
+		return -e;
+	}
+}
+
+static void push_fd(struct sampler *s, int fd)
+{
+	GROW(s->fds, s->capfds, s->nfds + 1);
+	s->fds[s->nfds++] = fd;
+}
+
+/* Map a ring for fd; halve the size while the kernel says EPERM. */
+static int map_ring(struct sampler *s, struct ring *r, int fd, char *err,
+		    size_t errcap)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	unsigned pages = s->o.ring_pages;
+	void *m;
+
+	for (;;) {
+		size_t len = (size_t)(pages + 1) * (size_t)page;
+
+		m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		if (m != MAP_FAILED) {
+			struct perf_event_mmap_page *pc = m;
+
+			r->map = m;
+			r->map_len = len;
+			r->fd = fd;
+			r->view.data = (unsigned char *)m + (pc->data_offset ?
+							      pc->data_offset :
+							      (uint64_t)page);
+			r->view.size = pc->data_size ? pc->data_size :
+				       (uint64_t)pages * (uint64_t)page;
+			r->view.head = (volatile uint64_t *)(void *)&pc->data_head;
+			r->view.tail = (volatile uint64_t *)(void *)&pc->data_tail;
+			r->view.scratch = xmalloc(SCRATCH_SIZE);
+			return 0;
+		}
+		if (errno == EPERM && pages > MIN_RING_PAGES) {
+			pages /= 2;
+			continue;
+		}
+		if (errno == EPERM)
+			snprintf(err, errcap, "cannot map the sample buffers: "
+				 "limited by kernel.perf_event_mlock_kb and "
+				 "RLIMIT_MEMLOCK (ulimit -l); run as root or raise "
+				 "them");
+		else
+			snprintf(err, errcap, "cannot map the sample buffer: %s",
+				 strerror(errno));
+		return -1;
+	}
+}
+
+static int online_cpus(struct sampler *s, char *err, size_t errcap)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
+	char line[4096];
+
+	if (f && fgets(line, sizeof(line), f) &&
+	    live_parse_cpulist(line, &s->cpus, &s->ncpus) == 0) {
+		fclose(f);
+		return 0;
+	}
+	if (f)
+		fclose(f);
+	{
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+		if (n < 1) {
+			snprintf(err, errcap, "cannot tell which CPUs are online");
+			return -1;
+		}
+		s->cpus = xcalloc((size_t)n, sizeof(*s->cpus));
+		for (long i = 0; i < n; i++)
+			s->cpus[i] = (unsigned)i;
+		s->ncpus = (unsigned)n;
+	}
+	return 0;
+}
+
+static void raise_nofile(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+/* The threads of pid, from /proc/PID/task; 0 or -errno. */
+static int list_tasks(pid_t pid, pid_t **tids, size_t *n)
+{
+	char path[64];
+	DIR *d;
+	struct dirent *e;
+	size_t cap = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return errno == ENOENT ? -ESRCH : -errno;
+	*tids = NULL;
+	*n = 0;
+	while ((e = readdir(d)) != NULL) {
+		if (!isdigit((unsigned char)e->d_name[0]))
+			continue;
+		GROW(*tids, cap, *n + 1);
+		(*tids)[(*n)++] = (pid_t)atoi(e->d_name);
+	}
+	closedir(d);
+	if (!*n)
+		return -ESRCH;
+	return 0;
+}
+
+/* Open the events of one CPU for the task pid, owning or joining ring r. */
+static int open_on_cpu(struct sampler *s, struct ring *r, pid_t pid,
+		       unsigned cpu, bool must, char *err, size_t errcap)
+{
+	int fd = open_one(s, pid, cpu);
+
+	if (fd < 0) {
+		char what[128];
+
+		if (!must && fd == -ESRCH)
+			return 1;   /* a thread that just exited */
+		target_name(s, pid, -fd, what, sizeof(what));
+		live_explain_errno(-fd, what, s->paranoid, err, errcap);
+		return -1;
+	}
+	push_fd(s, fd);
+	if (r->fd < 0) {
+		r->cpu = cpu;
+		if (map_ring(s, r, fd, err, errcap) < 0)
+			return -1;
+		s->nrings++;
+	} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, r->fd) != 0) {
+		snprintf(err, errcap, "cannot share the sample buffer of CPU %u: "
+			 "%s", cpu, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- The command ------------------------------------------------------- */
+
+static int fork_command(struct sampler *s, char *err, size_t errcap)
+{
+	int go[2], st[2];
+	pid_t pid;
+
+	if (pipe2(go, O_CLOEXEC) != 0)
+		goto fail;
+	if (pipe2(st, O_CLOEXEC) != 0) {
+		close(go[0]);
+		close(go[1]);
+		goto fail;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		close(go[0]);
+		close(go[1]);
+		close(st[0]);
+		close(st[1]);
+		goto fail;
+	}
+	if (pid == 0) {
+		char c;
+		int e;
+
+		close(go[1]);
+		close(st[0]);
+		if (s->o.command_quiet) {
+			int nul = open("/dev/null", O_RDWR);
+
+			if (nul >= 0) {
+				dup2(nul, 0);
+				dup2(nul, 1);
+				dup2(nul, 2);
+				if (nul > 2)
+					close(nul);
+			}
+		} else if (s->o.command_out_to_err) {
+			dup2(2, 1);
+		}
+		signal(SIGPIPE, SIG_DFL);
+		if (read(go[0], &c, 1) != 1)
+			_exit(127);
+		execvp(s->o.command[0], s->o.command);
+		e = errno;
+		if (write(st[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(go[0]);
+	close(st[1]);
+	s->child = pid;
+	s->go_fd = go[1];
+	s->status_fd = st[0];
+	return 0;
+fail:
+	snprintf(err, errcap, "cannot start '%s': %s", s->o.command[0],
+		 strerror(errno));
+	return -1;
+}
+
+static void reap_child(struct sampler *s, bool block)
+{
+	int status;
+	pid_t r;
+
+	if (s->child <= 0 || s->child_reaped)
+		return;
+	do
+		r = waitpid(s->child, &status, block ? 0 : WNOHANG);
+	while (r < 0 && errno == EINTR);
+	if (r == s->child) {
+		s->child_reaped = true;
+		s->child_status = status;
+	} else if (r < 0) {
+		s->child_reaped = true;
+		s->child_status = 0;
+	}
+}
+
+bool sampler_child_done(struct sampler *s, int *status)
+{
+	reap_child(s, false);
+	if (s->child_reaped && status)
+		*status = s->child_status;
+	return s->child_reaped;
+}
+
+/* ---- Open, start, close ------------------------------------------------ */
+
+struct sampler *sampler_open(const struct sampler_opts *o, char *err,
+			     size_t errcap)
+{
+	struct sampler *s = xcalloc(1, sizeof(*s));
+	unsigned max_rate;
+	int rc = 0;
+
+	s->o = *o;
+	s->epfd = -1;
+	s->go_fd = s->status_fd = -1;
+	if (!s->o.ring_pages || (s->o.ring_pages & (s->o.ring_pages - 1)))
+		s->o.ring_pages = DEFAULT_RING_PAGES;
+	s->paranoid = read_int_file("/proc/sys/kernel/perf_event_paranoid",
+				    -100);
+	if (s->paranoid == -100 &&
+	    access("/proc/sys/kernel/perf_event_paranoid", F_OK) != 0) {
+		snprintf(err, errcap, "this kernel has no perf events "
+			 "(no /proc/sys/kernel/perf_event_paranoid)");
+		goto fail;
+	}
+	s->freq = o->freq ? o->freq : 99;
+	max_rate = (unsigned)read_int_file(
+		"/proc/sys/kernel/perf_event_max_sample_rate", 100000);
+	if (max_rate && s->freq > max_rate) {
+		add_note(s, "%u Hz is above kernel.perf_event_max_sample_rate; "
+			    "sampling at %u Hz", s->freq, max_rate);
+		s->freq = max_rate;
+	}
+	raise_nofile();
+	if (online_cpus(s, err, errcap) < 0)
+		goto fail;
+	s->rings = xcalloc(s->ncpus, sizeof(*s->rings));
+	for (unsigned i = 0; i < s->ncpus; i++)
+		s->rings[i].fd = -1;
+	setup_attr(s);
+
+	switch (o->target) {
+	case LIVE_ALL_CPUS:
+		for (unsigned i = 0; i < s->ncpus && rc == 0; i++)
+			rc = open_on_cpu(s, &s->rings[i], -1, s->cpus[i], true,
+					 err, errcap);
+		break;
+	case LIVE_COMMAND:
+		if (!o->command || !o->command[0]) {
+			snprintf(err, errcap, "no command to run");
+			goto fail;
+		}
+		if (fork_command(s, err, errcap) < 0)
+			goto fail;
+		for (unsigned i = 0; i < s->ncpus && rc == 0; i++)
+			rc = open_on_cpu(s, &s->rings[i], s->child, s->cpus[i],
+					 true, err, errcap);
+		break;
+	case LIVE_PIDS:
+		for (size_t p = 0; p < o->npids && rc == 0; p++) {
+			pid_t *tids = NULL;
+			size_t ntids = 0;
+			int e = list_tasks(o->pids[p], &tids, &ntids);
+
+			if (e < 0) {
+				char what[64];
+
+				snprintf(what, sizeof(what), "process %d",
+					 (int)o->pids[p]);
+				live_explain_errno(-e, what, s->paranoid, err, errcap);
+				rc = -1;
+				break;
+			}
+			for (unsigned i = 0; i < s->ncpus && rc == 0; i++)
+				for (size_t t = 0; t < ntids && rc >= 0; t++)
+					rc = open_on_cpu(s, &s->rings[i], tids[t],
+							 s->cpus[i], tids[t] ==
+							 o->pids[p], err, errcap);
+			if (rc > 0)
+				rc = 0;
+			free(tids);
+		}
+		break;
+	default:
+		snprintf(err, errcap, "no live target");
+		goto fail;
+	}
+	if (rc < 0)
+		goto fail;
+
+	/* The rings in use, packed at the front. */
+	{
+		unsigned k = 0;
+
+		for (unsigned i = 0; i < s->ncpus; i++)
+			if (s->rings[i].fd >= 0)
+				s->rings[k++] = s->rings[i];
+		s->nrings = k;
+	}
+	s->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (s->epfd < 0) {
+		snprintf(err, errcap, "epoll: %s", strerror(errno));
+		goto fail;
+	}
+	for (unsigned i = 0; i < s->nrings; i++) {
+		struct epoll_event ev = { .events = EPOLLIN };
+
+		ev.data.u32 = i;
+		if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->rings[i].fd, &ev) != 0) {
+			snprintf(err, errcap, "epoll: %s", strerror(errno));
+			goto fail;
+		}
+	}
+	return s;
+fail:
+	sampler_close(s);
+	return NULL;
+}
+
+int sampler_start(struct sampler *s, char *err, size_t errcap)
+{
+	if (s->o.target == LIVE_COMMAND) {
+		int e = 0;
+		ssize_t n;
+
+		if (write(s->go_fd, "g", 1) != 1) {
+			snprintf(err, errcap, "cannot start '%s': %s",
+				 s->o.command[0], strerror(errno));
+			return -1;
+		}
+		close(s->go_fd);
+		s->go_fd = -1;
+		do
+			n = read(s->status_fd, &e, sizeof(e));
+		while (n < 0 && errno == EINTR);
+		close(s->status_fd);
+		s->status_fd = -1;
+		if (n == (ssize_t)sizeof(e)) {
+			reap_child(s, true);
+			snprintf(err, errcap, "cannot run '%s': %s",
+				 s->o.command[0], strerror(e));
+			return -1;
+		}
+		return 0;   /* enable_on_exec did the rest */
+	}
+	for (size_t i = 0; i < s->nfds; i++)
+		if (ioctl(s->fds[i], PERF_EVENT_IOC_ENABLE, 0) != 0) {
+			snprintf(err, errcap, "cannot enable sampling: %s",
+				 strerror(errno));
+			return -1;
+		}
+	return 0;
+}
+
+void sampler_close(struct sampler *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->nfds; i++)
+		ioctl(s->fds[i], PERF_EVENT_IOC_DISABLE, 0);
+	for (unsigned i = 0; i < s->ncpus; i++) {
+		if (s->rings[i].map)
+			munmap(s->rings[i].map, s->rings[i].map_len);
+		free(s->rings[i].view.scratch);
+	}
+	for (size_t i = 0; i < s->nfds; i++)
+		close(s->fds[i]);
+	if (s->epfd >= 0)
+		close(s->epfd);
+	if (s->go_fd >= 0)
+		close(s->go_fd);   /* a command not started reads EOF and exits */
+	if (s->status_fd >= 0)
+		close(s->status_fd);
+	if (s->child > 0 && !s->child_reaped) {
+		reap_child(s, false);
+		if (!s->child_reaped) {
+			kill(s->child, SIGTERM);
+			for (int i = 0; i < 100 && !s->child_reaped; i++) {
+				struct timespec ts = { 0, 10000000 };
+
+				nanosleep(&ts, NULL);
+				reap_child(s, false);
+			}
+			if (!s->child_reaped) {
+				kill(s->child, SIGKILL);
+				reap_child(s, true);
+			}
+		}
+	}
+	free(s->rings);
+	free(s->fds);
+	free(s->cpus);
+	free(s);
+}
+
+/* ---- Running ----------------------------------------------------------- */
+
+unsigned sampler_set_freq(struct sampler *s, unsigned hz)
+{
+	unsigned max_rate = (unsigned)read_int_file(
+		"/proc/sys/kernel/perf_event_max_sample_rate", 100000);
+	uint64_t arg;
+
+	if (hz < 1)
+		hz = 1;
+	if (max_rate && hz > max_rate)
+		hz = max_rate;
+	/* cpu-clock takes a period in ns; cycles opened with freq=1 a rate. */
+	arg = s->attr.freq ? hz : 1000000000ull / hz;
+	for (size_t i = 0; i < s->nfds; i++)
+		ioctl(s->fds[i], PERF_EVENT_IOC_PERIOD, &arg);
+	if (s->attr.freq)
+		s->attr.sample_freq = hz;
+	else
+		s->attr.sample_period = arg;
+	s->freq = hz;
+	return hz;
+}
+
+unsigned sampler_freq(const struct sampler *s) { return s->freq; }
+const char *sampler_event_name(const struct sampler *s) { return s->event_name; }
+pid_t sampler_child(const struct sampler *s) { return s->child; }
+unsigned sampler_nrings(const struct sampler *s) { return s->nrings; }
+unsigned sampler_nfds(const struct sampler *s) { return (unsigned)s->nfds; }
+
+bool sampler_kernel_frames(const struct sampler *s)
+{
+	return !s->attr.exclude_kernel && !s->attr.exclude_callchain_kernel;
+}
+
+const char *sampler_notes(const struct sampler *s)
+{
+	return s->notes[0] ? s->notes : NULL;
+}
+
+int sampler_wait(struct sampler *s, int timeout_ms)
+{
+	struct epoll_event ev[16];
+	int n, data = 0;
+
+	if (s->nhup == s->nrings) {
+		/* Nothing left to wait on: sleep, the rings are drained anyway. */
+		struct timespec ts = { timeout_ms / 1000,
+				       (long)(timeout_ms % 1000) * 1000000L };
+
+		return nanosleep(&ts, NULL) == 0 ? 0 : -1;
+	}
+	n = epoll_wait(s->epfd, ev, (int)ARRAY_SIZE(ev), timeout_ms);
+	if (n < 0)
+		return errno == EINTR ? -1 : 0;
+	for (int i = 0; i < n; i++) {
+		struct ring *r = &s->rings[ev[i].data.u32];
+
+		if (ev[i].events & EPOLLIN)
+			data = 1;
+		if ((ev[i].events & (EPOLLHUP | EPOLLERR)) && !r->hup) {
+			epoll_ctl(s->epfd, EPOLL_CTL_DEL, r->fd, NULL);
+			r->hup = true;
+			s->nhup++;
+			data = 1;
+		}
+	}
+	return data;
+}
+
+bool sampler_all_hup(const struct sampler *s)
+{
+	return s->nrings && s->nhup == s->nrings;
+}
+
+static void count_record(struct sampler *s, const struct perf_event_header *h)
+{
+	uint64_t v;
+
+	s->stats.records++;
+	switch (h->type) {
+	case PERF_RECORD_SAMPLE:
+		s->stats.samples++;
+		break;
+	case PERF_RECORD_LOST:
+		/* { u64 id; u64 lost; } */
+		if (h->size >= sizeof(*h) + 16) {
+			memcpy(&v, (const unsigned char *)h + sizeof(*h) + 8, 8);
+			s->stats.lost += v;
+		}
+		break;
+	case PERF_RECORD_LOST_SAMPLES:
+		if (h->size >= sizeof(*h) + 8) {
+			memcpy(&v, (const unsigned char *)h + sizeof(*h), 8);
+			s->stats.lost += v;
+		}
+		break;
+	case PERF_RECORD_THROTTLE:
+		s->stats.throttled++;
+		break;
+	default:
+		break;
+	}
+}
+
+size_t sampler_drain(struct sampler *s, sampler_record_fn fn, void *ctx)
+{
+	uint64_t st = s->attr.sample_type;
+	size_t n = 0;
+	unsigned live = 0;
+
+	for (unsigned i = 0; i < s->nrings; i++)
+		if (ring_begin(&s->rings[i].view, st))
+			live++;
+	while (live) {
+		struct ring_view *best = NULL;
+
+		for (unsigned i = 0; i < s->nrings; i++) {
+			struct ring_view *r = &s->rings[i].view;
+
+			if (r->cur && (!best || r->cur_time < best->cur_time))
+				best = r;
+		}
+		count_record(s, best->cur);
+		fn(ctx, best->cur);
+		n++;
+		if (!ring_next(best, st))
+			live--;
+	}
+	for (unsigned i = 0; i < s->nrings; i++) {
+		if (s->rings[i].view.bad)
+			s->stats.corrupt++;
+		ring_end(&s->rings[i].view);
+	}
+	return n;
+}
+
+void sampler_get_stats(const struct sampler *s, struct sampler_stats *st)
+{
+	*st = s->stats;
+}
