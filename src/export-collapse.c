@@ -35,6 +35,8 @@ static int cmp_line(const void *a, const void *b)
 static void append(char **buf, size_t *len, size_t *cap, const char *s,
 		   size_t n)
 {
+	if (!n)
+		return;
 	GROW(*buf, *cap, *len + n);
 	memcpy(*buf + *len, s, n);
 	*len += n;

@@ -39,7 +39,7 @@ struct input {
 	size_t memlen, mempos;
 
 	unsigned char *raw;          /* compressed bytes waiting */
-	size_t rawpos, rawlen;
+	size_t rawpos, rawlen, rawcap;
 	bool raw_eof;
 	uint64_t raw_off, raw_size;
 
@@ -76,15 +76,17 @@ static void set_err(struct input *in, const char *fmt, ...)
 	in->err = xasprintf("%s: %s", in->name, buf);
 }
 
-static struct input *alloc_input(const char *name)
+/* Buffers of size bytes: small for small memory inputs (fuzzing). */
+static struct input *alloc_input(const char *name, size_t size)
 {
 	struct input *in = xcalloc(1, sizeof(*in));
 
 	in->name = xstrdup(name);
 	in->fd = -1;
 	in->max_line = INPUT_MAX_LINE_DEFAULT;
-	in->cap = DATA_SIZE;
+	in->cap = size;
 	in->data = xmalloc(in->cap);
+	in->rawcap = size < RAW_SIZE ? size : RAW_SIZE;
 	return in;
 }
 
@@ -101,14 +103,14 @@ static bool fill_raw(struct input *in)
 	if (in->fd < 0) {
 		size_t k = in->memlen - in->mempos;
 
-		if (k > RAW_SIZE)
-			k = RAW_SIZE;
+		if (k > in->rawcap)
+			k = in->rawcap;
 		memcpy(in->raw, in->mem + in->mempos, k);
 		in->mempos += k;
 		n = (ssize_t)k;
 	} else {
 		do
-			n = read(in->fd, in->raw, RAW_SIZE);
+			n = read(in->fd, in->raw, in->rawcap);
 		while (n < 0 && errno == EINTR);
 	}
 	if (n < 0) {
@@ -136,15 +138,15 @@ static void detect_codec(struct input *in)
 		if (in->fd < 0) {
 			size_t k = in->memlen - in->mempos;
 
-			if (k > RAW_SIZE - in->rawlen)
-				k = RAW_SIZE - in->rawlen;
+			if (k > in->rawcap - in->rawlen)
+				k = in->rawcap - in->rawlen;
 			memcpy(in->raw + in->rawlen, in->mem + in->mempos, k);
 			in->mempos += k;
 			n = (ssize_t)k;
 		} else {
 			do
 				n = read(in->fd, in->raw + in->rawlen,
-					 RAW_SIZE - in->rawlen);
+					 in->rawcap - in->rawlen);
 			while (n < 0 && errno == EINTR);
 		}
 		if (n < 0)
@@ -173,7 +175,7 @@ static void detect_codec(struct input *in)
 
 static struct input *finish_open(struct input *in)
 {
-	in->raw = xmalloc(RAW_SIZE);
+	in->raw = xmalloc(in->rawcap);
 	detect_codec(in);
 	return in;
 }
@@ -185,7 +187,7 @@ struct input *input_open(const char *path, char **err)
 	int fd;
 
 	if (strcmp(path, "-") == 0) {
-		in = alloc_input("<stdin>");
+		in = alloc_input("<stdin>", DATA_SIZE);
 		in->fd = 0;
 		in->is_stdin = true;
 		if (fstat(0, &sb) == 0 && S_ISREG(sb.st_mode))
@@ -202,7 +204,7 @@ struct input *input_open(const char *path, char **err)
 		close(fd);
 		return NULL;
 	}
-	in = alloc_input(path);
+	in = alloc_input(path, DATA_SIZE);
 	in->fd = fd;
 	in->close_fd = true;
 	if (S_ISREG(sb.st_mode)) {
@@ -214,7 +216,7 @@ struct input *input_open(const char *path, char **err)
 
 struct input *input_open_mem(const void *buf, size_t len, const char *name)
 {
-	struct input *in = alloc_input(name);
+	struct input *in = alloc_input(name, len < DATA_SIZE / 16 ? 4096 : DATA_SIZE);
 
 	in->mem = buf;
 	in->memlen = len;

@@ -14,7 +14,8 @@
 
 #include "util.h"
 
-#define CHUNK_SIZE (1u << 20)
+#define CHUNK_MIN (16u << 10)
+#define CHUNK_MAX (1u << 20)
 
 struct sym {
 	const char *name;
@@ -78,7 +79,9 @@ static char *store(struct symtab *st, const char *name, size_t len)
 	char *p;
 
 	if (len + 1 > st->curleft) {
-		size_t sz = len + 1 > CHUNK_SIZE ? len + 1 : CHUNK_SIZE;
+		/* Chunks grow from 16 KiB to 1 MiB: small profiles stay small. */
+		size_t want = CHUNK_MIN << (st->nchunks < 6 ? st->nchunks : 6);
+		size_t sz = len + 1 > want ? len + 1 : want;
 
 		GROW(st->chunks, st->capchunks, st->nchunks + 1);
 		st->cur = st->chunks[st->nchunks++] = xmalloc(sz);
