@@ -56,6 +56,8 @@ int read_profile(struct profile *p, const char *path,
 /* The readers, on an opened input (used by read_profile and the fuzzers). */
 int read_folded(struct profile *p, struct input *in,
 		const struct read_opts *o, struct diag *d);
+int read_perf_script(struct profile *p, struct input *in,
+		     const struct read_opts *o, struct diag *d);
 
 /* Call o->progress at most every few megabytes. */
 void read_report_progress(const struct read_opts *o, struct input *in);

@@ -18,6 +18,7 @@ static const struct {
 	reader_fn read;
 } readers[] = {
 	{ FMT_FOLDED, "folded stacks", read_folded },
+	{ FMT_PERF_SCRIPT, "perf script output", read_perf_script },
 };
 
 const char *read_format_name(enum input_format f)
@@ -64,6 +65,24 @@ static bool looks_binary(const unsigned char *s, size_t len)
 }
 
 /*
+ * An unindented perf script line: an event line ending in "EVENT:", or a
+ * frame line "ADDR SYMBOL (MODULE)" (some perf versions do not indent).
+ */
+static bool script_line(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+		n--;
+	if (n > 1 && s[n - 1] == ':')
+		return true;
+	while (i < n && is_hex(s[i]))
+		i++;
+	return i > 0 && i < n && s[i] == ' ' && s[n - 1] == ')' &&
+	       memmem(s, n, " (", 2);
+}
+
+/*
  * perf script output has event lines followed by indented "addr sym (dso)"
  * lines; folded lines end in a count.  The first 64 KiB decide.
  */
@@ -100,7 +119,7 @@ enum input_format read_detect(const void *buf, size_t len)
 			data++;
 			if (ends_in_count(s, n))
 				folded++;
-			else if (memmem(s, n, ": ", 2))
+			else if (memmem(s, n, ": ", 2) || script_line(s, n))
 				script++;
 		}
 		s += n + 1;

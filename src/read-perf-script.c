@@ -1,0 +1,862 @@
+/*
+ * read-perf-script.c - the text of `perf script`.
+ *
+ * A sample is an event line, its frame lines (leaf first) and a blank line:
+ *
+ *   java 12688/12764 [002] 6544038.708352:   10309278 cpu-clock:
+ *           7f6b2d25e364 Lio/netty/Foo;.read (/tmp/perf-23895.map)
+ *       ffffffff8104f45a native_write_msr_safe+0xa ([kernel.kallsyms])
+ *   <blank>
+ *
+ * Names and weights follow stackcollapse-perf.pl, whose output is what
+ * people compare with, so the line grammar here is its grammar, matched by
+ * hand rather than by regex:
+ *
+ *  - an event line starts with a non-blank, then "COMM PID[/TID] " where
+ *    COMM is the shortest prefix of two or more characters that fits (it
+ *    may hold spaces: "V8 WorkerThread 24636/25607 ...");
+ *  - its last word "EVENT:" names the event, and a number just before it
+ *    (after the time's ':') is the period, the sample's weight (else 1);
+ *  - a frame line is "ADDR SYMBOL (MODULE)", the module being the last
+ *    " (...)" on the line; "+0x.." offsets are dropped, "a->b" inline
+ *    chains become frames marked "_[i]" after the first, "[unknown]" takes
+ *    the module's base name, and names are tidied (';' to ':', arguments
+ *    after '(' dropped unless the name is a Go method or holds
+ *    "(anonymous namespace)", quotes dropped, Java's leading 'L' dropped);
+ *  - only the first event type seen is kept, unless an event filter says
+ *    which; '#' lines are comments; a blank line ends the sample.
+ *
+ * The timestamp of each sample goes to the profile's timeline.
+ *
+ * Speed: the same frame lines come back sample after sample, so each
+ * (symbol, module) pair is tidied and interned once and cached with the
+ * ids it became; whole stacks are cached too, as the node they end at, so
+ * a repeated stack costs one hash lookup instead of a walk down the tree.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "read.h"
+#include "util.h"
+
+static inline bool is_ws(unsigned char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+static inline bool is_digit(unsigned char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static inline bool is_word(unsigned char c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'z') ||
+	       (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+/* ---- Caches ---------------------------------------------------------- */
+
+/* A tidied frame line: key (symbol, module, java), value ids[gn]. */
+struct fentry {
+	uint64_t hash;
+	size_t key;          /* in keys: the symbol, then the module */
+	uint32_t flen, mlen;
+	size_t ids;          /* in fids */
+	uint32_t n;
+	bool java;
+};
+
+/* A stack of symbol ids (root first) and the node it ends at. */
+struct sentry {
+	uint64_t hash;
+	size_t ids;          /* in sids */
+	uint32_t n;
+	uint32_t node;
+};
+
+/* Stop caching stacks past this many ids (memory bound on huge inputs). */
+#define STACK_CACHE_MAX_IDS (64u << 20)
+
+struct reader {
+	struct profile *p;
+	const struct read_opts *o;
+	struct diag *d;
+	struct input *in;
+
+	/* The sample being read. */
+	bool in_sample;          /* pname is set: frames are collected */
+	bool filtered;           /* the last event line was filtered out */
+	uint32_t pname;          /* root frame id */
+	bool java;               /* pname starts with "java" */
+	uint64_t period;
+	struct sample_meta meta;
+	uint64_t event_line;
+	uint32_t *frames;        /* leaf first */
+	size_t nframes, capframes;
+	uint32_t *stack;         /* root first, built at the end */
+	size_t capstack;
+
+	/* The event filter: the user's, or the first event seen. */
+	char *event;
+	size_t eventlen;
+	bool event_defaulted;
+	uint64_t other_events;
+
+	/* The last root frame's text, to skip re-interning it. */
+	char *lastroot;
+	size_t lastrootlen, caplastroot;
+	uint32_t lastrootid;
+	bool have_lastroot;
+
+	char *buf;               /* scratch for names */
+	size_t capbuf;
+
+	struct fentry *fe;
+	size_t nfe, capfe;
+	uint32_t *fslots;
+	size_t fmask;
+	char *keys;
+	size_t nkeys, capkeys;
+	uint32_t *fids;
+	size_t nfids, capfids;
+
+	struct sentry *se;
+	size_t nse, capse;
+	uint32_t *sslots;
+	size_t smask;
+	uint32_t *sids;
+	size_t nsids, capsids;
+
+	uint64_t good;
+};
+
+static void bad(struct reader *r, const char *what)
+{
+	diag_bad(r->d, input_name(r->in), input_lineno(r->in), what);
+}
+
+static void buf_reserve(struct reader *r, size_t n)
+{
+	GROW(r->buf, r->capbuf, n);
+}
+
+/* ---- Event lines ----------------------------------------------------- */
+
+struct event_line {
+	size_t commlen;
+	const char *pid, *tid;   /* tid NULL: the line has one number */
+	size_t pidlen, tidlen;
+	size_t rest;             /* offset after "COMM PID[/TID]" */
+	const char *event;       /* NULL: no "EVENT:" at the end */
+	size_t eventlen;
+	const char *period;      /* NULL: none */
+	size_t periodlen;
+};
+
+/*
+ * "COMM PID[/TID] ": COMM is two or more characters from a non-blank
+ * start, the shortest that fits.  Only the first blank of a run can end
+ * COMM (a later one would match the same way), which keeps this linear.
+ */
+static bool match_event(const char *s, size_t n, struct event_line *e)
+{
+	if (n < 4 || is_ws((unsigned char)s[0]))
+		return false;
+	for (size_t c = 2; c < n; c++) {
+		size_t i = c, d0, d1, t0, t1;
+
+		if (!is_ws((unsigned char)s[c]) ||
+		    (c > 2 && is_ws((unsigned char)s[c - 1])))
+			continue;
+		while (i < n && is_ws((unsigned char)s[i]))
+			i++;
+		d0 = i;
+		while (i < n && is_digit((unsigned char)s[i]))
+			i++;
+		d1 = i;
+		if (d1 == d0)
+			continue;
+		while (i < n && s[i] == '/')
+			i++;
+		t0 = i;
+		while (i < n && is_digit((unsigned char)s[i]))
+			i++;
+		t1 = i;
+		if (i == n || !is_ws((unsigned char)s[i]))
+			continue;
+		e->commlen = c;
+		e->pid = s + d0;
+		e->pidlen = d1 - d0;
+		e->tid = t1 > t0 ? s + t0 : NULL;
+		e->tidlen = t1 - t0;
+		e->rest = i;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * The line ends in ":[ ][PERIOD] EVENT:" (blanks after it allowed): the
+ * event is the last word without its ':', the period the digits between.
+ */
+static void match_period(const char *s, size_t n, struct event_line *e)
+{
+	size_t end = n, t, k, d1;
+
+	e->event = e->period = NULL;
+	while (end > 0 && is_ws((unsigned char)s[end - 1]))
+		end--;
+	if (end < 2 || s[end - 1] != ':')
+		return;
+	t = end - 1;
+	while (t > 0 && !is_ws((unsigned char)s[t - 1]))
+		t--;
+	if (t == 0 || end - t < 2)
+		return;
+	k = t;
+	while (k > 0 && is_ws((unsigned char)s[k - 1]))
+		k--;
+	d1 = k;
+	while (k > 0 && is_digit((unsigned char)s[k - 1]))
+		k--;
+	if (k < d1) {
+		size_t d0 = k;
+
+		while (k > 0 && is_ws((unsigned char)s[k - 1]))
+			k--;
+		if (k == 0 || s[k - 1] != ':')
+			return;
+		e->period = s + d0;
+		e->periodlen = d1 - d0;
+	} else if (k == 0 || s[k - 1] != ':') {
+		return;
+	}
+	e->event = s + t;
+	e->eventlen = end - 1 - t;
+}
+
+/* "SECS.FRAC:" among the words after the pid: the time in ns. */
+static bool parse_time(const char *s, size_t n, size_t from, uint64_t *ns)
+{
+	size_t i = from;
+
+	for (int words = 0; words < 3 && i < n; words++) {
+		size_t w0, w1, dot = 0;
+		uint64_t sec = 0, frac = 0;
+		unsigned fd = 0;
+		bool ok = true;
+
+		while (i < n && is_ws((unsigned char)s[i]))
+			i++;
+		w0 = i;
+		while (i < n && !is_ws((unsigned char)s[i]))
+			i++;
+		w1 = i;
+		if (w1 - w0 < 4 || s[w1 - 1] != ':' || !is_digit((unsigned char)s[w0]))
+			continue;
+		for (size_t k = w0; k < w1 - 1 && ok; k++) {
+			unsigned char c = (unsigned char)s[k];
+
+			if (c == '.' && !dot) {
+				dot = k;
+			} else if (!is_digit(c)) {
+				ok = false;
+			} else if (!dot) {
+				ok = !__builtin_mul_overflow(sec, 10, &sec) &&
+				     !__builtin_add_overflow(sec, c - '0', &sec);
+			} else if (fd < 9) {
+				frac = frac * 10 + (c - '0');
+				fd++;
+			}
+		}
+		if (!ok || !dot || dot == w1 - 2)
+			continue;
+		while (fd < 9) {
+			frac *= 10;
+			fd++;
+		}
+		if (__builtin_mul_overflow(sec, 1000000000u, &sec) ||
+		    __builtin_add_overflow(sec, frac, &sec))
+			return false;
+		*ns = sec;
+		return true;
+	}
+	return false;
+}
+
+static uint32_t intern_root(struct reader *r, const char *s, size_t n)
+{
+	if (r->have_lastroot && n == r->lastrootlen &&
+	    memcmp(s, r->lastroot, n) == 0)
+		return r->lastrootid;
+	GROW(r->lastroot, r->caplastroot, n + 1);
+	memcpy(r->lastroot, s, n);
+	r->lastrootlen = n;
+	r->lastrootid = profile_intern(r->p, s, n);
+	r->have_lastroot = true;
+	return r->lastrootid;
+}
+
+static void event_line(struct reader *r, const char *s, size_t n,
+		       const struct event_line *e)
+{
+	const char *pid = e->pid, *tid = e->tid;
+	size_t pidlen = e->pidlen, tidlen = e->tidlen, k = 0;
+	uint64_t period = 0;
+
+	/* One number is the tid; "0" counts as none. */
+	if (!tid || (tidlen == 1 && tid[0] == '0')) {
+		tid = pid;
+		tidlen = pidlen;
+		pid = "?";
+		pidlen = 1;
+	}
+	if (e->event) {
+		if (!r->event) {
+			r->event = xstrndup(e->event, e->eventlen);
+			r->eventlen = e->eventlen;
+			r->event_defaulted = true;
+		} else if (e->eventlen != r->eventlen ||
+			   memcmp(e->event, r->event, e->eventlen) != 0) {
+			r->other_events++;
+			r->filtered = true;
+			return;
+		}
+	}
+	r->filtered = false;
+	if (e->period && !(e->periodlen == 1 && e->period[0] == '0')) {
+		for (size_t i = 0; i < e->periodlen; i++) {
+			if (__builtin_mul_overflow(period, 10, &period) ||
+			    __builtin_add_overflow(period,
+						   (uint64_t)(e->period[i] - '0'),
+						   &period)) {
+				bad(r, "sample period is too large");
+				r->in_sample = false;
+				r->nframes = 0;
+				return;
+			}
+		}
+	} else {
+		period = 1;
+	}
+	r->period = period;
+	r->meta.has_time = parse_time(s, n, e->rest, &r->meta.time_ns);
+	r->event_line = input_lineno(r->in);
+
+	/* The root frame: "comm", "comm-pid" or "comm-pid/tid". */
+	buf_reserve(r, e->commlen + pidlen + tidlen + 3);
+	memcpy(r->buf, s, e->commlen);
+	k = e->commlen;
+	if (r->o->tid || r->o->pid) {
+		r->buf[k++] = '-';
+		memcpy(r->buf + k, pid, pidlen);
+		k += pidlen;
+		if (r->o->tid) {
+			r->buf[k++] = '/';
+			memcpy(r->buf + k, tid, tidlen);
+			k += tidlen;
+		}
+	}
+	for (size_t i = 0; i < k; i++)
+		if (r->buf[i] == ' ')
+			r->buf[i] = '_';
+	r->java = k >= 4 && memcmp(r->buf, "java", 4) == 0;
+	r->pname = intern_root(r, r->buf, k);
+	r->in_sample = true;
+}
+
+/* ---- Frame lines ----------------------------------------------------- */
+
+struct frame_line {
+	const char *pc, *func, *mod;
+	size_t pclen, funclen, modlen;
+};
+
+/*
+ * "ADDR SYMBOL (MODULE)" with stackcollapse-perf.pl's reading of it: ADDR
+ * is a word, MODULE the last " (...)" whose text has no blank, SYMBOL what
+ * lies between (at least one character, even if that means borrowing one
+ * from the blanks or from ADDR).
+ */
+static bool match_frame(const char *s, size_t n, struct frame_line *f)
+{
+	size_t a = 0, b, c, P = SIZE_MAX, q = SIZE_MAX, close = SIZE_MAX;
+
+	/* The last " (" with a ')' in the unbroken text after it. */
+	for (size_t i = n; i-- > 0;) {
+		unsigned char ch = (unsigned char)s[i];
+
+		if (ch == ' ' && i + 1 < n && s[i + 1] == '(' &&
+		    close != SIZE_MAX) {
+			P = i;
+			q = close;
+			break;
+		}
+		if (is_ws(ch))
+			close = SIZE_MAX;
+		else if (ch == ')' && close == SIZE_MAX)
+			close = i;
+	}
+	if (P == SIZE_MAX)
+		return false;
+	while (a < n && is_ws((unsigned char)s[a]))
+		a++;
+	b = a;
+	while (b < n && is_word((unsigned char)s[b]))
+		b++;
+	if (b == a)
+		return false;
+	c = b;
+	while (c < n && is_ws((unsigned char)s[c]))
+		c++;
+	f->pc = s + a;
+	f->pclen = b - a;
+	if (P >= c + 1) {
+		f->func = s + c;
+		f->funclen = P - c;
+	} else if (P >= b + 1) {
+		f->func = s + P - 1;
+		f->funclen = 1;
+	} else if (P == b && b - a >= 2) {
+		f->pclen--;
+		f->func = s + b - 1;
+		f->funclen = 1;
+	} else {
+		return false;
+	}
+	f->mod = s + P + 2;
+	f->modlen = q - (P + 2);
+	return true;
+}
+
+static bool has_sub(const char *s, size_t n, const char *sub, size_t k)
+{
+	return n >= k && memmem(s, n, sub, k) != NULL;
+}
+
+/* "/tmp/perf-DIGITS.map" anywhere in the module. */
+static bool is_jit_module(const char *m, size_t n)
+{
+	const char *s = m, *end = m + n;
+
+	while ((s = memmem(s, (size_t)(end - s), "/tmp/perf-", 10))) {
+		const char *d = s + 10;
+
+		while (d < end && is_digit((unsigned char)*d))
+			d++;
+		if (d > s + 10 && end - d >= 4 && memcmp(d, ".map", 4) == 0)
+			return true;
+		s++;
+	}
+	return false;
+}
+
+static bool is_kernel_module(const char *m, size_t n)
+{
+	if (has_sub(m, n, "unknown", 7))
+		return false;
+	return (n && m[0] == '[') ||
+	       (n >= 7 && memcmp(m + n - 7, "vmlinux", 7) == 0);
+}
+
+/*
+ * Tidy one frame name in r->buf[0..n) (room for n + 4 more bytes):
+ * returns the new length.
+ */
+static size_t tidy(struct reader *r, size_t n, bool java)
+{
+	char *s = r->buf;
+	size_t w = 0;
+	const char *go;
+
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == ';')
+			s[i] = ':';
+	/* Go methods "pkg.(*T).M" keep their parentheses. */
+	go = n >= 2 ? memmem(s, n, ".(", 2) : NULL;
+	if (!go || !has_sub(go + 2, (size_t)(s + n - go - 2), ").", 2)) {
+		for (size_t i = 0; i < n; i++) {
+			if (s[i] != '(')
+				continue;
+			if (n - i - 1 >= 20 &&
+			    memcmp(s + i + 1, "anonymous namespace)", 20) == 0)
+				continue;
+			n = i;
+			break;
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		if (s[i] != '"' && s[i] != '\'')
+			s[w++] = s[i];
+	n = w;
+	if (java && n && s[0] == 'L' && memchr(s, '/', n)) {
+		memmove(s, s + 1, n - 1);
+		n--;
+	}
+	return n;
+}
+
+/*
+ * The frames of one frame line, in order (root-most first), appended to
+ * r->fids; returns how many.  Empty pieces at the end of an "a->b" chain
+ * do not count (as with Perl's split).
+ */
+static uint32_t make_frames(struct reader *r, const struct frame_line *f,
+			    const char *func, size_t funclen)
+{
+	const char *s = func, *end;
+	uint32_t count = 0;
+	bool kernel = r->o->kernel && is_kernel_module(f->mod, f->modlen);
+	bool jit = !kernel && r->o->jit && is_jit_module(f->mod, f->modlen);
+
+	while (funclen >= 2 && func[funclen - 2] == '-' &&
+	       func[funclen - 1] == '>')
+		funclen -= 2;
+	if (funclen == 0)
+		return 0;
+	end = func + funclen;
+	for (;;) {
+		const char *arrow = memmem(s, (size_t)(end - s), "->", 2);
+		size_t plen = arrow ? (size_t)(arrow - s) : (size_t)(end - s);
+		size_t n;
+
+		if (plen == 9 && memcmp(s, "[unknown]", 9) == 0) {
+			const char *base = "unknown";
+			size_t blen = 7;
+
+			if (!(f->modlen == 9 &&
+			      memcmp(f->mod, "[unknown]", 9) == 0)) {
+				const char *slash = f->mod + f->modlen;
+
+				while (slash > f->mod && slash[-1] != '/')
+					slash--;
+				base = slash;
+				blen = (size_t)(f->mod + f->modlen - slash);
+			}
+			buf_reserve(r, blen + f->pclen + 12);
+			n = 0;
+			r->buf[n++] = '[';
+			memcpy(r->buf + n, base, blen);
+			n += blen;
+			if (r->o->addrs) {
+				r->buf[n++] = ' ';
+				r->buf[n++] = '<';
+				memcpy(r->buf + n, f->pc, f->pclen);
+				n += f->pclen;
+				r->buf[n++] = '>';
+			}
+			r->buf[n++] = ']';
+		} else {
+			buf_reserve(r, plen + 8);
+			memcpy(r->buf, s, plen);
+			n = plen;
+		}
+		n = tidy(r, n, r->java);
+		if (count > 0) {
+			if (!has_sub(r->buf, n, "_[i]", 4)) {
+				memcpy(r->buf + n, "_[i]", 4);
+				n += 4;
+			}
+		} else if (kernel) {
+			memcpy(r->buf + n, "_[k]", 4);
+			n += 4;
+		} else if (jit) {
+			memcpy(r->buf + n, "_[j]", 4);
+			n += 4;
+		}
+		GROW(r->fids, r->capfids, r->nfids + 1);
+		r->fids[r->nfids++] = profile_intern(r->p, r->buf, n);
+		count++;
+		if (!arrow)
+			break;
+		s = arrow + 2;
+	}
+	return count;
+}
+
+static void fslots_grow(struct reader *r)
+{
+	size_t nmask = r->fmask ? r->fmask * 2 + 1 : 1023;
+	uint32_t *ns = xcalloc(nmask + 1, sizeof(*ns));
+
+	for (size_t i = 0; i < r->nfe; i++) {
+		size_t j = (size_t)r->fe[i].hash & nmask;
+
+		while (ns[j])
+			j = (j + 1) & nmask;
+		ns[j] = (uint32_t)i + 1;
+	}
+	free(r->fslots);
+	r->fslots = ns;
+	r->fmask = nmask;
+}
+
+/* Add one frame line's frames to the sample (leaf first). */
+static void frame_line(struct reader *r, const struct frame_line *f)
+{
+	const char *func = f->func;
+	size_t funclen = f->funclen, j;
+	uint64_t h;
+	const struct fentry *e = NULL;
+	size_t ids;
+	uint32_t n;
+	bool cacheable;
+
+	/* A "+0x1f" offset at the end goes. */
+	{
+		size_t k = funclen;
+
+		while (k > 0 && (is_digit((unsigned char)func[k - 1]) ||
+				 (func[k - 1] >= 'a' && func[k - 1] <= 'f')))
+			k--;
+		if (k < funclen && k >= 3 && func[k - 1] == 'x' &&
+		    func[k - 2] == '0' && func[k - 3] == '+')
+			funclen = k - 3;
+	}
+	if (funclen && func[0] == '(')
+		return;                  /* a process name, not a frame */
+	cacheable = !(r->o->addrs && has_sub(func, funclen, "[unknown]", 9));
+	h = hash_bytes(func, funclen) ^
+	    hash_u64(hash_bytes(f->mod, f->modlen) + r->java);
+	if (cacheable && r->fmask) {
+		for (j = (size_t)h & r->fmask; r->fslots[j];
+		     j = (j + 1) & r->fmask) {
+			const struct fentry *x = &r->fe[r->fslots[j] - 1];
+
+			if (x->hash == h && x->flen == funclen &&
+			    x->mlen == f->modlen && x->java == r->java &&
+			    memcmp(r->keys + x->key, func, funclen) == 0 &&
+			    memcmp(r->keys + x->key + funclen, f->mod,
+				   f->modlen) == 0) {
+				e = x;
+				break;
+			}
+		}
+	}
+	if (e) {
+		ids = e->ids;
+		n = e->n;
+	} else {
+		ids = r->nfids;
+		n = make_frames(r, f, func, funclen);
+		if (cacheable && funclen < UINT32_MAX && f->modlen < UINT32_MAX) {
+			struct fentry *x;
+
+			if ((r->nfe + 1) * 2 > r->fmask)
+				fslots_grow(r);
+			GROW(r->fe, r->capfe, r->nfe + 1);
+			x = &r->fe[r->nfe];
+			x->hash = h;
+			GROW(r->keys, r->capkeys, r->nkeys + funclen + f->modlen);
+			x->key = r->nkeys;
+			memcpy(r->keys + r->nkeys, func, funclen);
+			memcpy(r->keys + r->nkeys + funclen, f->mod, f->modlen);
+			r->nkeys += funclen + f->modlen;
+			x->flen = (uint32_t)funclen;
+			x->mlen = (uint32_t)f->modlen;
+			x->ids = ids;
+			x->n = n;
+			x->java = r->java;
+			for (j = (size_t)h & r->fmask; r->fslots[j];
+			     j = (j + 1) & r->fmask)
+				;
+			r->fslots[j] = (uint32_t)++r->nfe;
+		} else {
+			r->nfids = ids;  /* not kept: the ids are copied below */
+		}
+	}
+	GROW(r->frames, r->capframes, r->nframes + n);
+	/* Leaf first: the line's last frame is the most leafward. */
+	for (uint32_t i = n; i-- > 0;)
+		r->frames[r->nframes++] = r->fids[ids + i];
+}
+
+/* ---- Stacks ---------------------------------------------------------- */
+
+static void sslots_grow(struct reader *r)
+{
+	size_t nmask = r->smask ? r->smask * 2 + 1 : 1023;
+	uint32_t *ns = xcalloc(nmask + 1, sizeof(*ns));
+
+	for (size_t i = 0; i < r->nse; i++) {
+		size_t j = (size_t)r->se[i].hash & nmask;
+
+		while (ns[j])
+			j = (j + 1) & nmask;
+		ns[j] = (uint32_t)i + 1;
+	}
+	free(r->sslots);
+	r->sslots = ns;
+	r->smask = nmask;
+}
+
+/* The node the stack ends at, from the cache or by walking the tree. */
+static uint32_t stack_node(struct reader *r, const uint32_t *ids, size_t n)
+{
+	uint64_t h = hash_bytes(ids, n * sizeof(*ids));
+	size_t j;
+	uint32_t node = NODE_ROOT;
+	struct sentry *e;
+
+	if (r->smask) {
+		for (j = (size_t)h & r->smask; r->sslots[j];
+		     j = (j + 1) & r->smask) {
+			const struct sentry *x = &r->se[r->sslots[j] - 1];
+
+			if (x->hash == h && x->n == n &&
+			    memcmp(r->sids + x->ids, ids, n * sizeof(*ids)) == 0)
+				return x->node;
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		node = profile_child(r->p, node, ids[i]);
+	if (r->nsids + n > STACK_CACHE_MAX_IDS || r->nse >= UINT32_MAX - 1)
+		return node;
+	if ((r->nse + 1) * 2 > r->smask)
+		sslots_grow(r);
+	GROW(r->se, r->capse, r->nse + 1);
+	GROW(r->sids, r->capsids, r->nsids + n);
+	e = &r->se[r->nse];
+	e->hash = h;
+	e->ids = r->nsids;
+	e->n = (uint32_t)n;
+	e->node = node;
+	memcpy(r->sids + r->nsids, ids, n * sizeof(*ids));
+	r->nsids += n;
+	for (j = (size_t)h & r->smask; r->sslots[j]; j = (j + 1) & r->smask)
+		;
+	r->sslots[j] = (uint32_t)++r->nse;
+	return node;
+}
+
+/* A blank line: the sample is complete. */
+static void end_sample(struct reader *r)
+{
+	size_t n = r->nframes + 1;
+	struct weight w = { r->period, 0, 0 };
+	uint32_t node;
+
+	if (!r->in_sample)
+		return;
+	r->in_sample = false;
+	if (n > PROFILE_MAX_DEPTH - 1) {
+		diag_badf(r->d, input_name(r->in), r->event_line,
+			  "stack is deeper than %u frames",
+			  PROFILE_MAX_DEPTH - 1);
+		r->nframes = 0;
+		return;
+	}
+	GROW(r->stack, r->capstack, n);
+	r->stack[0] = r->pname;
+	for (size_t i = 0; i < r->nframes; i++)
+		r->stack[n - 1 - i] = r->frames[i];
+	r->nframes = 0;
+	node = stack_node(r, r->stack, n);
+	if (profile_add_at(r->p, node, &w, &r->meta) == ADD_OVERFLOW) {
+		diag_badf(r->d, input_name(r->in), r->event_line,
+			  "sample weight would overflow the profile's total");
+		return;
+	}
+	r->good++;
+}
+
+static void reader_free(struct reader *r)
+{
+	free(r->frames);
+	free(r->stack);
+	free(r->event);
+	free(r->lastroot);
+	free(r->buf);
+	free(r->fe);
+	free(r->fslots);
+	free(r->keys);
+	free(r->fids);
+	free(r->se);
+	free(r->sslots);
+	free(r->sids);
+}
+
+static void one_line(struct reader *r, const char *s, size_t n)
+{
+	struct event_line e;
+	struct frame_line f;
+
+	if (n == 0) {
+		end_sample(r);
+		return;
+	}
+	if (s[0] == '#')
+		return;
+	if (memchr(s, '\0', n)) {
+		bad(r, "NUL byte in line");
+		return;
+	}
+	/* Frame lines are indented; the event-line test fails fast on them. */
+	if (!is_ws((unsigned char)s[0]) && match_event(s, n, &e)) {
+		match_period(s, n, &e);
+		event_line(r, s, n, &e);
+		return;
+	}
+	if (match_frame(s, n, &f)) {
+		if (r->in_sample)
+			frame_line(r, &f);
+		else if (!r->filtered)
+			bad(r, "frame line outside a sample (no event line "
+			       "before it)");
+		return;
+	}
+	bad(r, "neither an event line nor a frame line");
+}
+
+int read_perf_script(struct profile *p, struct input *in,
+		     const struct read_opts *o, struct diag *d)
+{
+	struct reader r = { 0 };
+	const char *line;
+	size_t len;
+	uint64_t tick = 0;
+	int rc;
+
+	r.p = p;
+	r.o = o;
+	r.d = d;
+	r.in = in;
+	if (o->event_filter && *o->event_filter) {
+		r.event = xstrdup(o->event_filter);
+		r.eventlen = strlen(o->event_filter);
+	}
+	while ((rc = input_getline(in, &line, &len)) > 0) {
+		if (rc == 2)
+			diag_badf(d, input_name(in), input_lineno(in),
+				  "line is too long (%zu bytes)", len);
+		else
+			one_line(&r, line, len);
+		if (++tick % 65536 == 0)
+			read_report_progress(o, in);
+	}
+	/*
+	 * A sample cut off by the end of the input (no blank line after it)
+	 * is dropped, as stackcollapse-perf.pl drops it: it may be partial.
+	 */
+	if (r.in_sample && r.nframes)
+		diag_warn(d, "%s: the last sample has no blank line after it "
+			  "(truncated input?): left out", input_name(in));
+	if (input_error(in))
+		diag_warn(d, "%s", input_error(in));
+	if (r.other_events && r.event_defaulted)
+		diag_warn(d, "%s: kept the samples of event '%s' only (the "
+			  "first seen); %llu samples of other events left out "
+			  "(--event-filter=EVENT chooses)", input_name(in),
+			  r.event, (unsigned long long)r.other_events);
+	if (!r.good && !d->bad) {
+		if (r.other_events && !r.event_defaulted)
+			diag_warn(d, "%s: no samples of event '%s'",
+				  input_name(in), r.event);
+		else
+			diag_warn(d, "%s: no samples in input", input_name(in));
+	}
+	rc = r.good ? 0 : -1;
+	reader_free(&r);
+	return rc;
+}
