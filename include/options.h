@@ -38,6 +38,17 @@ struct config {
 	int nfiles;
 	char **command;              /* after "--": a command to sample */
 	int ncommand;
+
+	/* Live sampling (-p, -a or -- COMMAND; see live.h) */
+	const char *attach;          /* -p PID[,PID...] */
+	bool all_cpus;               /* -a */
+	unsigned freq;               /* -F HZ; 0: 99 */
+	double duration;             /* -d SECS; 0: until stopped */
+	const char *event;           /* -e NAME; NULL: cpu-clock */
+	bool user_only, kernel_only; /* --user-only, --kernel-only */
+	const char *call_graph;      /* --call-graph MODE; NULL: fp */
+	double interval;             /* --interval SECS; 0: 1 s */
+	double window;               /* --window SECS; 0: 5 s */
 };
 
 /*

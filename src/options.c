@@ -23,6 +23,7 @@ enum opt_type {
 	OPT_BYTES,       /* uint64_t, with an optional K/M/G suffix */
 	OPT_FORMAT,      /* enum input_format by name */
 	OPT_ALL,         /* --all */
+	OPT_SECS,        /* double seconds, > 0 and <= max */
 };
 
 struct opt_def {
@@ -73,6 +74,26 @@ static const struct opt_def opts[] = {
 	  "input format: folded, perf-script, perf-data (default: detect)" },
 	{ "max-input", 0, OPT_BYTES, "BYTES", OFF(read.max_input), 1,
 	  UINT64_MAX, "Input", "stop reading an input after BYTES (K, M, G)" },
+	{ "attach", 'p', OPT_STR, "PID[,PID]", OFF(attach), 0, 0,
+	  "Live sampling", "sample these processes (all their threads)" },
+	{ "all-cpus", 'a', OPT_FLAG, NULL, OFF(all_cpus), 0, 0,
+	  "Live sampling", "sample every CPU (system-wide)" },
+	{ "freq", 'F', OPT_UINT, "HZ", OFF(freq), 1, 100000, "Live sampling",
+	  "sampling frequency (default 99)" },
+	{ "duration", 'd', OPT_SECS, "SECS", OFF(duration), 0, 31536000,
+	  "Live sampling", "sample for SECS, then print (with --collapse/--text)" },
+	{ "event", 'e', OPT_STR, "NAME", OFF(event), 0, 0, "Live sampling",
+	  "cpu-clock (default) or cycles" },
+	{ "user-only", 0, OPT_FLAG, NULL, OFF(user_only), 0, 0, "Live sampling",
+	  "user-space frames only" },
+	{ "kernel-only", 0, OPT_FLAG, NULL, OFF(kernel_only), 0, 0,
+	  "Live sampling", "kernel frames only" },
+	{ "call-graph", 0, OPT_STR, "MODE", OFF(call_graph), 0, 0,
+	  "Live sampling", "fp: frame pointers (the default)" },
+	{ "interval", 0, OPT_SECS, "SECS", OFF(interval), 0, 3600,
+	  "Live sampling", "refresh the view every SECS (default 1)" },
+	{ "window", 0, OPT_SECS, "SECS", OFF(window), 0, 31536000,
+	  "Live sampling", "show the last SECS of samples (default 5)" },
 	{ "help", 'h', OPT_FLAG, NULL, OFF(help), 0, 0, "Other",
 	  "show this help" },
 	{ "version", 'V', OPT_FLAG, NULL, OFF(version), 0, 0, "Other",
@@ -82,6 +103,7 @@ static const struct opt_def opts[] = {
 void options_usage(FILE *out)
 {
 	fprintf(out, "usage: flametop [OPTIONS] [FILE...]\n"
+		     "       flametop [OPTIONS] -p PID | -a | -- COMMAND [ARGS]\n"
 		     "Try 'flametop --help' for more information.\n");
 }
 
@@ -91,10 +113,13 @@ void options_help(FILE *out)
 
 	fprintf(out,
 		"usage: flametop [OPTIONS] [FILE...]\n"
+		"       flametop [OPTIONS] -p PID | -a | -- COMMAND [ARGS]\n"
 		"\n"
 		"An interactive flame graph viewer for the terminal.  Reads folded\n"
 		"stacks, perf script output and perf.data (plain, gzip or zstd);\n"
-		"FILE '-' or no FILE with a pipe reads standard input.\n");
+		"FILE '-' or no FILE with a pipe reads standard input.  With -p, -a\n"
+		"or a command it samples live (perf_event_open) and shows the last\n"
+		"seconds, refreshed; with -d and --collapse or --text it prints.\n");
 	for (size_t i = 0; i < ARRAY_SIZE(opts); i++) {
 		const struct opt_def *o = &opts[i];
 		char left[64];
@@ -183,6 +208,23 @@ static int set_value(struct config *c, const struct opt_def *o,
 	case OPT_STR:
 		*(const char **)(base + o->offset) = arg;
 		return 0;
+	case OPT_SECS: {
+		char *end;
+		double d;
+
+		errno = 0;
+		d = strtod(arg, &end);
+		if (errno || end == arg || *end || !(d > 0) ||
+		    d > (double)o->max) {
+			fprintf(stderr, "flametop: --%s: bad value '%s' (seconds, "
+				"more than 0 and at most %llu)\n", o->name, arg,
+				(unsigned long long)o->max);
+			options_usage(stderr);
+			return 2;
+		}
+		*(double *)(base + o->offset) = d;
+		return 0;
+	}
 	case OPT_FORMAT:
 		if (strcmp(arg, "folded") == 0)
 			c->read.force = FMT_FOLDED;
