@@ -1,0 +1,115 @@
+#!/bin/sh
+# bench-folded.sh - load time and peak memory on a large folded profile.
+#
+# usage: tests/bench/bench-folded.sh BUILDDIR BIN
+#
+# Generates (once; again when the generator is rebuilt) a synthetic folded
+# profile of 300,000 distinct stacks, about 300 MB, with
+# BUILDDIR/tools/gen-folded, sorted as stackcollapse scripts write it and
+# the same stacks shuffled.  Then times BIN --text --width 200 (load, lay
+# out, print the first screen) and BIN --collapse (load, sort, print every
+# stack) on each, best of 3 wall-clock times, with the peak resident memory
+# of those runs, beside the targets and flamegraph.pl's figures for such a
+# file.  Reports; never fails on a slow figure.
+build=${1:?usage: $0 BUILDDIR BIN}
+bin=${2:?usage: $0 BUILDDIR BIN}
+gen=$build/tools/gen-folded
+dir=$build/bench
+sorted=$dir/synth.folded
+shuffled=$dir/synth-shuffled.folded
+export LC_ALL=C
+
+if [ ! -x "$gen" ]; then
+	echo "   SKIP: $gen not built (make O=... tests-bin)"
+	exit 0
+fi
+if [ ! -x /usr/bin/time ]; then
+	echo "   SKIP: /usr/bin/time missing (apt-get install time)"
+	exit 0
+fi
+mkdir -p "$dir" || exit 1
+
+# gen FILE [--shuffle]: (re)generate FILE unless it is newer than the tool.
+gen() {
+	out=$1
+	shift
+	if [ -s "$out" ] && [ "$out" -nt "$gen" ]; then
+		return 0
+	fi
+	t0=$(date +%s%N)
+	"$gen" "$@" -o "$out.tmp" && mv "$out.tmp" "$out" || {
+		echo "   cannot generate $out"
+		rm -f "$out.tmp"
+		exit 1
+	}
+	t1=$(date +%s%N)
+	printf '   generated %s in %s s\n' "$out" \
+		"$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", (b - a) / 1e9 }')"
+}
+gen "$sorted"
+gen "$shuffled" --shuffle
+
+bytes=$(wc -c < "$sorted")
+lines=$(wc -l < "$sorted")
+printf '   input: %d distinct stacks, %s MB (page cache warm)\n' \
+	"$lines" "$(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1e6 }')"
+
+# measure LABEL TARGET FILE ARGS...: best of 3 wall times, the largest
+# peak RSS; TARGET yes compares them with the targets.
+measure() {
+	label=$1
+	target=$2
+	file=$3
+	shift 3
+	best=
+	rss=0
+	status=0
+	for run in 1 2 3; do
+		/usr/bin/time -f '%e %M' -o "$dir/time.out" \
+			"$bin" "$@" "$file" >"$dir/stdout.out" 2>"$dir/stderr.out"
+		rc=$?
+		if [ "$rc" -ne 0 ]; then
+			status=$rc
+			break
+		fi
+		read -r t m < "$dir/time.out"
+		best=$(awk -v a="$t" -v b="${best:-1e30}" \
+			'BEGIN { print (a + 0 < b + 0) ? a : b }')
+		[ "$m" -gt "$rss" ] && rss=$m
+	done
+	if [ "$status" -ne 0 ]; then
+		printf '   %-34s FAILED (exit %d): %s\n' "$label" "$status" \
+			"$(head -n 1 "$dir/stderr.out")"
+		return
+	fi
+	mb=$((rss / 1024))
+	rate=$(awk -v b="$bytes" -v t="$best" \
+		'BEGIN { printf "%.0f", (t > 0 ? b / 1e6 / t : 0) }')
+	verdict=
+	if [ "$target" = yes ]; then
+		verdict=$(awk -v t="$best" -v m="$mb" \
+			'BEGIN { print (t <= 1.5 && m <= 600) ? "ok" : "MISSED" }')
+	fi
+	printf '   %-34s %6.2f s %6d MB %6s MB/s   %s\n' "$label" "$best" "$mb" \
+		"$rate" "$verdict"
+}
+
+echo "   target for load and first screen (--text): <= 1.5 s, <= 600 MB"
+echo "   (flamegraph.pl on such a file: 47 s, 2.5 GB)"
+printf '   %-34s %8s %9s %11s\n' "" "time" "peak RSS" "read rate"
+measure "--text --width 200, sorted" yes "$sorted" --text --width 200
+measure "--text --width 200, shuffled" yes "$shuffled" --text --width 200
+measure "--collapse, sorted" no "$sorted" --collapse
+if cmp -s "$dir/stdout.out" "$sorted"; then
+	echo "   --collapse output equals the sorted input: yes"
+else
+	echo "   --collapse output equals the sorted input: NO (a bug)"
+fi
+measure "--collapse, shuffled" no "$shuffled" --collapse
+if cmp -s "$dir/stdout.out" "$sorted"; then
+	echo "   --collapse of the shuffled input equals the sorted input: yes"
+else
+	echo "   --collapse of the shuffled input equals the sorted input: NO (a bug)"
+fi
+rm -f "$dir/time.out" "$dir/stdout.out" "$dir/stderr.out"
+exit 0
