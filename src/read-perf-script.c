@@ -39,31 +39,96 @@
 #include "read.h"
 #include "util.h"
 
+/* Character classes of Perl's \s, \d and \w on bytes. */
+enum { C_WS = 1, C_DIGIT = 2, C_WORD = 4 };
+
+static const unsigned char cclass[256] = {
+	['\t'] = C_WS, ['\n'] = C_WS, ['\v'] = C_WS, ['\f'] = C_WS,
+	['\r'] = C_WS, [' '] = C_WS,
+	['0'] = C_DIGIT | C_WORD, ['1'] = C_DIGIT | C_WORD,
+	['2'] = C_DIGIT | C_WORD, ['3'] = C_DIGIT | C_WORD,
+	['4'] = C_DIGIT | C_WORD, ['5'] = C_DIGIT | C_WORD,
+	['6'] = C_DIGIT | C_WORD, ['7'] = C_DIGIT | C_WORD,
+	['8'] = C_DIGIT | C_WORD, ['9'] = C_DIGIT | C_WORD,
+	['_'] = C_WORD,
+	['a'] = C_WORD, ['b'] = C_WORD, ['c'] = C_WORD, ['d'] = C_WORD,
+	['e'] = C_WORD, ['f'] = C_WORD, ['g'] = C_WORD, ['h'] = C_WORD,
+	['i'] = C_WORD, ['j'] = C_WORD, ['k'] = C_WORD, ['l'] = C_WORD,
+	['m'] = C_WORD, ['n'] = C_WORD, ['o'] = C_WORD, ['p'] = C_WORD,
+	['q'] = C_WORD, ['r'] = C_WORD, ['s'] = C_WORD, ['t'] = C_WORD,
+	['u'] = C_WORD, ['v'] = C_WORD, ['w'] = C_WORD, ['x'] = C_WORD,
+	['y'] = C_WORD, ['z'] = C_WORD,
+	['A'] = C_WORD, ['B'] = C_WORD, ['C'] = C_WORD, ['D'] = C_WORD,
+	['E'] = C_WORD, ['F'] = C_WORD, ['G'] = C_WORD, ['H'] = C_WORD,
+	['I'] = C_WORD, ['J'] = C_WORD, ['K'] = C_WORD, ['L'] = C_WORD,
+	['M'] = C_WORD, ['N'] = C_WORD, ['O'] = C_WORD, ['P'] = C_WORD,
+	['Q'] = C_WORD, ['R'] = C_WORD, ['S'] = C_WORD, ['T'] = C_WORD,
+	['U'] = C_WORD, ['V'] = C_WORD, ['W'] = C_WORD, ['X'] = C_WORD,
+	['Y'] = C_WORD, ['Z'] = C_WORD,
+};
+
 static inline bool is_ws(unsigned char c)
 {
-	return c == ' ' || (c >= '\t' && c <= '\r');
+	return cclass[c] & C_WS;
 }
 
 static inline bool is_digit(unsigned char c)
 {
-	return c >= '0' && c <= '9';
+	return cclass[c] & C_DIGIT;
 }
 
 static inline bool is_word(unsigned char c)
 {
-	return is_digit(c) || (c >= 'a' && c <= 'z') ||
-	       (c >= 'A' && c <= 'Z') || c == '_';
+	return cclass[c] & C_WORD;
+}
+
+/*
+ * The hash of a frame line's tail: two independent lanes of 8 bytes, so
+ * the multiplications of one overlap the other's (this runs on every
+ * frame line of the input).
+ */
+static uint64_t line_hash(const char *p, size_t n, bool java)
+{
+	const unsigned char *s = (const unsigned char *)p;
+	uint64_t a = 0x9e3779b97f4a7c15ULL ^ n, b = 0xc2b2ae3d27d4eb4fULL + java;
+	uint64_t w, v;
+
+	while (n >= 16) {
+		memcpy(&w, s, 8);
+		memcpy(&v, s + 8, 8);
+		a = (a ^ w) * 0xbf58476d1ce4e5b9ULL;
+		b = (b ^ v) * 0x94d049bb133111ebULL;
+		a ^= a >> 31;
+		b ^= b >> 29;
+		s += 16;
+		n -= 16;
+	}
+	if (n >= 8) {
+		memcpy(&w, s, 8);
+		a = (a ^ w) * 0xbf58476d1ce4e5b9ULL;
+		a ^= a >> 31;
+		s += 8;
+		n -= 8;
+	}
+	w = 0;
+	memcpy(&w, s, n);
+	b = (b ^ w ^ ((uint64_t)n << 56)) * 0x94d049bb133111ebULL;
+	return hash_u64(a ^ (b >> 7) ^ (b << 57));
 }
 
 /* ---- Caches ---------------------------------------------------------- */
 
-/* A tidied frame line: key (symbol, module, java), value ids[gn]. */
+/*
+ * A frame line already seen: the key is the line from the symbol on
+ * ("sym+0x1f (module)") and whether the root is a java process; the value,
+ * the ids of its frames.
+ */
 struct fentry {
 	uint64_t hash;
-	size_t key;          /* in keys: the symbol, then the module */
-	uint32_t flen, mlen;
-	size_t ids;          /* in fids */
+	size_t key;          /* in keys */
+	uint32_t klen;
 	uint32_t n;
+	size_t ids;          /* in fids */
 	bool java;
 };
 
@@ -75,8 +140,9 @@ struct sentry {
 	uint32_t node;
 };
 
-/* Stop caching stacks past this many ids (memory bound on huge inputs). */
+/* Stop caching past these sizes (memory bound on huge inputs). */
 #define STACK_CACHE_MAX_IDS (64u << 20)
+#define FRAME_CACHE_MAX_KEYS (256u << 20)
 
 struct reader {
 	struct profile *p;
@@ -592,16 +658,69 @@ static void fslots_grow(struct reader *r)
 	r->fmask = nmask;
 }
 
-/* Add one frame line's frames to the sample (leaf first). */
-static void frame_line(struct reader *r, const struct frame_line *f)
+static void push_frames(struct reader *r, size_t ids, uint32_t n)
+{
+	GROW(r->frames, r->capframes, r->nframes + n);
+	/* Leaf first: the line's last frame is the most leafward. */
+	for (uint32_t i = n; i-- > 0;)
+		r->frames[r->nframes++] = r->fids[ids + i];
+}
+
+/* The cached frames of a line whose symbol starts at k, or NULL. */
+static const struct fentry *cache_find(const struct reader *r, const char *k,
+				       size_t n, uint64_t h)
+{
+	if (!r->fmask)
+		return NULL;
+	for (size_t j = (size_t)h & r->fmask; r->fslots[j];
+	     j = (j + 1) & r->fmask) {
+		const struct fentry *x = &r->fe[r->fslots[j] - 1];
+
+		if (x->hash == h && x->klen == n && x->java == r->java &&
+		    memcmp(r->keys + x->key, k, n) == 0)
+			return x;
+	}
+	return NULL;
+}
+
+static void cache_add(struct reader *r, const char *k, size_t n, uint64_t h,
+		      size_t ids, uint32_t count)
+{
+	struct fentry *x;
+	size_t j;
+
+	if (n > UINT32_MAX || r->nkeys + n > FRAME_CACHE_MAX_KEYS ||
+	    r->nfe >= UINT32_MAX - 1)
+		return;
+	if ((r->nfe + 1) * 2 > r->fmask)
+		fslots_grow(r);
+	GROW(r->fe, r->capfe, r->nfe + 1);
+	GROW(r->keys, r->capkeys, r->nkeys + n);
+	x = &r->fe[r->nfe];
+	x->hash = h;
+	x->key = r->nkeys;
+	x->klen = (uint32_t)n;
+	x->ids = ids;
+	x->n = count;
+	x->java = r->java;
+	memcpy(r->keys + r->nkeys, k, n);
+	r->nkeys += n;
+	for (j = (size_t)h & r->fmask; r->fslots[j]; j = (j + 1) & r->fmask)
+		;
+	r->fslots[j] = (uint32_t)++r->nfe;
+}
+
+/*
+ * Add one frame line's frames to the sample (leaf first).  key/keylen: the
+ * line from the symbol on, when the symbol starts right after the address
+ * and its blanks (the usual case), else NULL.
+ */
+static void frame_line(struct reader *r, const struct frame_line *f,
+		       const char *key, size_t keylen, uint64_t h)
 {
 	const char *func = f->func;
-	size_t funclen = f->funclen, j;
-	uint64_t h;
-	const struct fentry *e = NULL;
-	size_t ids;
+	size_t funclen = f->funclen, ids = r->nfids;
 	uint32_t n;
-	bool cacheable;
 
 	/* A "+0x1f" offset at the end goes. */
 	{
@@ -614,62 +733,19 @@ static void frame_line(struct reader *r, const struct frame_line *f)
 		    func[k - 2] == '0' && func[k - 3] == '+')
 			funclen = k - 3;
 	}
-	if (funclen && func[0] == '(')
-		return;                  /* a process name, not a frame */
-	cacheable = !(r->o->addrs && has_sub(func, funclen, "[unknown]", 9));
-	h = hash_bytes(func, funclen) ^
-	    hash_u64(hash_bytes(f->mod, f->modlen) + r->java);
-	if (cacheable && r->fmask) {
-		for (j = (size_t)h & r->fmask; r->fslots[j];
-		     j = (j + 1) & r->fmask) {
-			const struct fentry *x = &r->fe[r->fslots[j] - 1];
-
-			if (x->hash == h && x->flen == funclen &&
-			    x->mlen == f->modlen && x->java == r->java &&
-			    memcmp(r->keys + x->key, func, funclen) == 0 &&
-			    memcmp(r->keys + x->key + funclen, f->mod,
-				   f->modlen) == 0) {
-				e = x;
-				break;
-			}
-		}
-	}
-	if (e) {
-		ids = e->ids;
-		n = e->n;
+	if (funclen && func[0] == '(') {
+		n = 0;                   /* a process name, not a frame */
 	} else {
-		ids = r->nfids;
 		n = make_frames(r, f, func, funclen);
-		if (cacheable && funclen < UINT32_MAX && f->modlen < UINT32_MAX) {
-			struct fentry *x;
-
-			if ((r->nfe + 1) * 2 > r->fmask)
-				fslots_grow(r);
-			GROW(r->fe, r->capfe, r->nfe + 1);
-			x = &r->fe[r->nfe];
-			x->hash = h;
-			GROW(r->keys, r->capkeys, r->nkeys + funclen + f->modlen);
-			x->key = r->nkeys;
-			memcpy(r->keys + r->nkeys, func, funclen);
-			memcpy(r->keys + r->nkeys + funclen, f->mod, f->modlen);
-			r->nkeys += funclen + f->modlen;
-			x->flen = (uint32_t)funclen;
-			x->mlen = (uint32_t)f->modlen;
-			x->ids = ids;
-			x->n = n;
-			x->java = r->java;
-			for (j = (size_t)h & r->fmask; r->fslots[j];
-			     j = (j + 1) & r->fmask)
-				;
-			r->fslots[j] = (uint32_t)++r->nfe;
-		} else {
-			r->nfids = ids;  /* not kept: the ids are copied below */
-		}
+		/* Unknown symbols shown by address are not the same twice. */
+		if (r->o->addrs && has_sub(func, funclen, "[unknown]", 9))
+			key = NULL;
 	}
-	GROW(r->frames, r->capframes, r->nframes + n);
-	/* Leaf first: the line's last frame is the most leafward. */
-	for (uint32_t i = n; i-- > 0;)
-		r->frames[r->nframes++] = r->fids[ids + i];
+	push_frames(r, ids, n);
+	if (key)
+		cache_add(r, key, keylen, h, ids, n);
+	else
+		r->nfids = ids;
 }
 
 /* ---- Stacks ---------------------------------------------------------- */
@@ -781,6 +857,10 @@ static void one_line(struct reader *r, const char *s, size_t n)
 {
 	struct event_line e;
 	struct frame_line f;
+	const char *key = NULL;
+	size_t keylen = 0;
+	uint64_t h = 0;
+	const struct fentry *x;
 
 	if (n == 0) {
 		end_sample(r);
@@ -798,9 +878,28 @@ static void one_line(struct reader *r, const char *s, size_t n)
 		event_line(r, s, n, &e);
 		return;
 	}
+	if (r->in_sample) {
+		/* "\t  ADDR SYMBOL (MODULE)": look the tail up first. */
+		size_t i = 0;
+
+		while (i < n && is_ws((unsigned char)s[i]))
+			i++;
+		while (i < n && is_word((unsigned char)s[i]))
+			i++;
+		while (i < n && is_ws((unsigned char)s[i]))
+			i++;
+		key = s + i;
+		keylen = n - i;
+		h = line_hash(key, keylen, r->java);
+		x = cache_find(r, key, keylen, h);
+		if (x) {
+			push_frames(r, x->ids, x->n);
+			return;
+		}
+	}
 	if (match_frame(s, n, &f)) {
 		if (r->in_sample)
-			frame_line(r, &f);
+			frame_line(r, &f, f.func == key ? key : NULL, keylen, h);
 		else if (!r->filtered)
 			bad(r, "frame line outside a sample (no event line "
 			       "before it)");
