@@ -15,6 +15,7 @@
 #include "read.h"
 #include "search.h"
 #include "textfmt.h"
+#include "timerange.h"
 #include "util.h"
 
 #ifndef FLAMETOP_VERSION
@@ -113,6 +114,20 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	profile_finish(p);
+	if (c.time) {
+		char msg[256];
+		int t = timerange_apply(p, c.time, msg, sizeof(msg));
+
+		if (*msg)
+			fprintf(stderr, "flametop: --time: %s\n", msg);
+		if (t) {
+			diag_print(&d, stderr, "flametop");
+			diag_free(&d);
+			profile_destroy(p);
+			options_free(&c);
+			return t;
+		}
+	}
 	switch (c.mode) {
 	case MODE_COLLAPSE:
 		export_collapse(stdout, p);

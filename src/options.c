@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "timerange.h"
 #include "util.h"
 
 enum opt_type {
@@ -70,6 +71,9 @@ static const struct opt_def opts[] = {
 	  "show unknown symbols as raw addresses" },
 	{ "event-filter", 0, OPT_STR, "EVENT", OFF(read.event_filter), 0, 0,
 	  "perf input", "keep samples of EVENT only (default: the first seen)" },
+	{ "time", 0, OPT_STR, "RANGE", OFF(time), 0, 0, "perf input",
+	  "samples in RANGE only: START,END (seconds from the first "
+	  "sample), P%/N or P%-Q%" },
 	{ "format", 0, OPT_FORMAT, "FMT", 0, 0, 0, "Input",
 	  "input format: folded, perf-script, perf-data (default: detect)" },
 	{ "max-input", 0, OPT_BYTES, "BYTES", OFF(read.max_input), 1,
@@ -352,6 +356,13 @@ int options_parse(struct config *c, int argc, char **argv)
 	}
 	if (c->text && c->collapse)
 		return usage_error("--text and --collapse do not go together");
+	if (c->time) {
+		char err[256];
+		uint64_t t0, t1;
+
+		if (timerange_parse(c->time, 0, 0, &t0, &t1, err, sizeof(err)))
+			return usage_error("--time: %s", err);
+	}
 	c->mode = c->collapse ? MODE_COLLAPSE : c->text ? MODE_TEXT : MODE_TUI;
 	return 0;
 }
