@@ -16,6 +16,7 @@
 #include "search.h"
 #include "textfmt.h"
 #include "timerange.h"
+#include "tui.h"
 #include "util.h"
 
 #ifndef FLAMETOP_VERSION
@@ -69,11 +70,31 @@ static int print_text(struct profile *p, struct config *c)
 	return rc;
 }
 
+/* The interactive view; bad input lines are mentioned in its status line. */
+static int run_tui(struct profile *p, struct config *c, struct diag *d)
+{
+	struct tui_opts o = { 0 };
+	char msg[128];
+
+	o.title = c->nfiles == 1 ? c->files[0] : NULL;
+	o.flame = c->flame;
+	o.search = c->search;
+	o.icase = c->icase;
+	o.theme = c->colors;
+	if (d->bad) {
+		snprintf(msg, sizeof(msg), "%llu bad input lines skipped "
+			 "(listed on exit)", (unsigned long long)d->bad);
+		o.message = msg;
+	}
+	return tui_run(p, &o);
+}
+
 int main(int argc, char **argv)
 {
 	struct config c;
 	struct profile *p;
 	struct diag d;
+	struct tui_progress progress = { 0 };
 	int rc;
 
 	util_set_program("flametop");
@@ -105,7 +126,14 @@ int main(int argc, char **argv)
 	}
 	p = profile_create();
 	diag_init(&d);
+	if (c.mode == MODE_TUI && isatty(1)) {
+		/* A long load shows progress instead of a frozen terminal. */
+		c.read.progress = tui_load_progress;
+		c.read.progress_ctx = &progress;
+		progress.name = c.nfiles == 1 ? c.files[0] : NULL;
+	}
 	rc = load(p, &c, &d);
+	tui_load_progress_done(&progress);
 	if (rc < 0) {
 		diag_print(&d, stderr, "flametop");
 		diag_free(&d);
@@ -132,8 +160,14 @@ int main(int argc, char **argv)
 	case MODE_COLLAPSE:
 		export_collapse(stdout, p);
 		break;
-	case MODE_TEXT:
 	case MODE_TUI:
+		if (isatty(1)) {
+			rc = run_tui(p, &c, &d);
+			break;
+		}
+		rc = print_text(p, &c);
+		break;
+	case MODE_TEXT:
 		rc = print_text(p, &c);
 		break;
 	}

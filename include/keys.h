@@ -1,0 +1,65 @@
+/*
+ * keys.h - the TUI's named actions and the one table that binds keys to
+ * them.  The same table drives the key handling, the `?` help overlay,
+ * `flametop --help-keys` and the KEYS section of doc/flametop.1, so the
+ * three never drift.  This header is curses-free; the table itself lives in
+ * src/tui-keys.c, which knows curses' key codes.
+ */
+#ifndef FLAMETOP_KEYS_H
+#define FLAMETOP_KEYS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+enum tui_action {
+	ACT_NONE,
+	/* moving */
+	ACT_UP, ACT_DOWN, ACT_LEFT, ACT_RIGHT,
+	ACT_TOP, ACT_BOTTOM, ACT_PGUP, ACT_PGDN,
+	/* zooming */
+	ACT_ZOOM, ACT_UNZOOM, ACT_RESET,
+	/* searching */
+	ACT_SEARCH, ACT_NEXT, ACT_PREV, ACT_SEARCH_NAME, ACT_ICASE,
+	/* time ranges */
+	ACT_TIMELINE, ACT_RANGE_CLEAR,
+	ACT_TL_LEFT, ACT_TL_RIGHT, ACT_TL_FAST_LEFT, ACT_TL_FAST_RIGHT,
+	ACT_TL_MARK, ACT_TL_LEAVE,
+	/* other */
+	ACT_THEME, ACT_FLIP, ACT_HELP, ACT_REDRAW, ACT_QUIT,
+	/* live mode only */
+	ACT_LIVE_RATE_UP, ACT_LIVE_RATE_DOWN, ACT_LIVE_WINDOW,
+	ACT_LIVE_FREEZE, ACT_LIVE_RESET, ACT_LIVE_SAVE,
+	ACT_MOUSE_DOC,      /* a mouse binding, documented only */
+	ACT_COUNT
+};
+
+/* Where a binding applies. */
+enum key_context {
+	KCTX_VIEW,          /* the flame graph */
+	KCTX_TIMELINE,      /* the timeline strip has the focus */
+	KCTX_LIVE,          /* the flame graph, live sampling only */
+	KCTX_MOUSE,         /* mouse (documentation only) */
+};
+
+struct key_binding {
+	enum key_context ctx;
+	enum tui_action action;
+	const char *label;   /* the keys as the user reads them: "Up, k" */
+	const char *help;    /* one line */
+	int keys[4];         /* key codes (curses values), 0-terminated */
+};
+
+/* The table and its length. */
+const struct key_binding *keys_table(size_t *n);
+
+/* The action bound to key in ctx (live: live-mode keys are active). */
+enum tui_action keys_lookup(enum key_context ctx, int key, bool live);
+
+/* The action's name ("zoom"), for messages and tests. */
+const char *keys_action_name(enum tui_action a);
+
+/* The table as plain text (--help-keys) and as troff for the man page. */
+void keys_print_help(FILE *out);
+void keys_print_man(FILE *out);
+
+#endif

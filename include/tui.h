@@ -1,0 +1,112 @@
+/*
+ * tui.h - the interactive flame graph (ncursesw).
+ *
+ * tui_run opens the full-screen view of a loaded profile and returns when
+ * the user quits, with the terminal restored (also on SIGINT, SIGTERM,
+ * SIGHUP and fatal errors).  The keys come from the terminal even when the
+ * profile came through standard input.  The lower-level calls below drive
+ * the same view without a terminal, for unit tests and benchmarks; only
+ * tui_draw needs curses to be initialized.
+ */
+#ifndef FLAMETOP_TUI_H
+#define FLAMETOP_TUI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "keys.h"
+#include "profile.h"
+
+/* ---- Live sampling hooks --------------------------------------------- */
+
+/*
+ * A live source (the sampler) plugs into the view through these calls; all
+ * are optional (NULL).  ctx is passed back unchanged.
+ */
+struct tui_live_ops {
+	/*
+	 * Called about every 100 ms while the view is open: add what was
+	 * sampled to p (and profile_finish it); true when p changed, and the
+	 * view lays out again, keeping selection, zoom and search.
+	 */
+	bool (*tick)(void *ctx, struct profile *p);
+	/*
+	 * A live action (ACT_LIVE_*): rate up/down, window, freeze, reset,
+	 * save.  Writes a message for the status line into msg; true when p
+	 * changed.
+	 */
+	bool (*action)(void *ctx, enum tui_action a, struct profile *p,
+		       char *msg, size_t msgcap);
+	/* The header's live text: target, frequency, samples/s, lost, CPU. */
+	void (*status)(void *ctx, char *buf, size_t cap);
+};
+
+/* ---- Running --------------------------------------------------------- */
+
+struct tui_opts {
+	const char *title;        /* the input's name, or NULL */
+	bool flame;               /* root at the bottom */
+	const char *search;       /* a regex to start with, or NULL */
+	bool icase;
+	const char *theme;        /* theme name or path; NULL: the default */
+	const char *message;      /* shown in the status line at start */
+	const struct tui_live_ops *live;  /* NULL for a saved profile */
+	void *live_ctx;
+};
+
+/*
+ * Run the view until the user quits.  Returns 0, 1 when the terminal
+ * could not be opened, 2 for a bad option (unknown theme, bad regex), with
+ * the message on stderr.
+ */
+int tui_run(struct profile *p, const struct tui_opts *o);
+
+/*
+ * A read_progress_fn for loading before the view opens: after half a
+ * second it shows "bytes read / total" on standard error when that is a
+ * terminal.  ctx is a struct tui_progress, zeroed by the caller.
+ */
+struct tui_progress {
+	double start;
+	double last;
+	const char *name;
+	bool shown;
+};
+void tui_load_progress(void *ctx, uint64_t done, uint64_t total);
+/* Erase the progress line if one was shown. */
+void tui_load_progress_done(struct tui_progress *pr);
+
+/* ---- The view without a terminal (tests, benchmarks) ----------------- */
+
+struct tui;
+
+/* NULL with a message in err when the theme or the regex is bad. */
+struct tui *tui_create(struct profile *p, const struct tui_opts *o,
+		       char *err, size_t errcap);
+void tui_destroy(struct tui *t);
+
+void tui_set_size(struct tui *t, unsigned rows, unsigned cols);
+/* Perform one action; returns false when the view should close. */
+bool tui_do(struct tui *t, enum tui_action a);
+/* A key as typed (through the key table). */
+bool tui_key(struct tui *t, int key);
+/* Apply a search as if typed at the "/" prompt. */
+void tui_search(struct tui *t, const char *pattern);
+/* Poll the live source; true when the profile changed. */
+bool tui_tick(struct tui *t);
+/* A mouse event at screen (row, col); double: a double click. */
+void tui_click(struct tui *t, int row, int col, bool dbl);
+
+uint32_t tui_selected(const struct tui *t);
+uint32_t tui_zoom(const struct tui *t);
+bool tui_timeline_focused(const struct tui *t);
+const char *tui_message(const struct tui *t);
+/* The header and status lines as plain text (what tui_draw shows). */
+void tui_header_text(struct tui *t, char *buf, size_t cap);
+void tui_status_text(struct tui *t, char *buf, size_t cap);
+
+/* Draw the whole screen with curses (initialized by the caller). */
+void tui_draw(struct tui *t);
+
+#endif

@@ -1,0 +1,194 @@
+/*
+ * tui-keys.c - the key table: every binding of the TUI, with the text the
+ * help overlay, --help-keys and the man page show for it.
+ *
+ * Contexts are searched in order: the timeline's bindings shadow the view's
+ * while the strip has the focus, and live bindings only answer when a live
+ * source drives the view.
+ */
+#include <curses.h>
+#include <string.h>
+
+#include "keys.h"
+#include "util.h"
+
+#define CTRL(c) ((c) & 0x1f)
+
+static const struct key_binding table[] = {
+	{ KCTX_VIEW, ACT_UP, "Up, k", "move up: parent (icicle) or child (flame)",
+	  { KEY_UP, 'k', 0 } },
+	{ KCTX_VIEW, ACT_DOWN, "Down, j", "move down: child under the selection, or parent",
+	  { KEY_DOWN, 'j', 0 } },
+	{ KCTX_VIEW, ACT_LEFT, "Left, h", "previous frame on the same row",
+	  { KEY_LEFT, 'h', 0 } },
+	{ KCTX_VIEW, ACT_RIGHT, "Right, l", "next frame on the same row",
+	  { KEY_RIGHT, 'l', 0 } },
+	{ KCTX_VIEW, ACT_TOP, "g", "select the top row", { 'g', 0 } },
+	{ KCTX_VIEW, ACT_BOTTOM, "G", "select the bottom row", { 'G', 0 } },
+	{ KCTX_VIEW, ACT_PGUP, "PgUp", "scroll up one screen", { KEY_PPAGE, 0 } },
+	{ KCTX_VIEW, ACT_PGDN, "PgDn", "scroll down one screen", { KEY_NPAGE, 0 } },
+	{ KCTX_VIEW, ACT_ZOOM, "Enter", "zoom into the selected frame",
+	  { '\n', '\r', KEY_ENTER, 0 } },
+	{ KCTX_VIEW, ACT_UNZOOM, "Backspace, u", "zoom out one level (history)",
+	  { KEY_BACKSPACE, 127, 8, 'u' } },
+	{ KCTX_VIEW, ACT_RESET, "Esc, Home, r", "reset the zoom",
+	  { 27, KEY_HOME, 'r', 0 } },
+	{ KCTX_VIEW, ACT_SEARCH, "/", "search frames with a pcre2 regex (empty: clear)",
+	  { '/', 0 } },
+	{ KCTX_VIEW, ACT_NEXT, "n", "select the next matching frame", { 'n', 0 } },
+	{ KCTX_VIEW, ACT_PREV, "N", "select the previous matching frame", { 'N', 0 } },
+	{ KCTX_VIEW, ACT_SEARCH_NAME, "#", "search for the selected frame's name",
+	  { '#', 0 } },
+	{ KCTX_VIEW, ACT_ICASE, "i", "toggle case-insensitive search", { 'i', 0 } },
+	{ KCTX_VIEW, ACT_TIMELINE, "t", "show the timeline and select a time range",
+	  { 't', 0 } },
+	{ KCTX_VIEW, ACT_RANGE_CLEAR, "T", "show all samples again (no time range)",
+	  { 'T', 0 } },
+	{ KCTX_VIEW, ACT_THEME, "c", "next color theme", { 'c', 0 } },
+	{ KCTX_VIEW, ACT_FLIP, "f", "flip between icicle and flame", { 'f', 0 } },
+	{ KCTX_VIEW, ACT_HELP, "?", "show or hide this help", { '?', KEY_F(1), 0 } },
+	{ KCTX_VIEW, ACT_REDRAW, "Ctrl-L", "redraw the screen", { CTRL('l'), 0 } },
+	{ KCTX_VIEW, ACT_QUIT, "q", "quit", { 'q', 0 } },
+	{ KCTX_TIMELINE, ACT_TL_LEFT, "Left, h", "move the time cursor left",
+	  { KEY_LEFT, 'h', 0 } },
+	{ KCTX_TIMELINE, ACT_TL_RIGHT, "Right, l", "move the time cursor right",
+	  { KEY_RIGHT, 'l', 0 } },
+	{ KCTX_TIMELINE, ACT_TL_FAST_LEFT, "H, PgUp", "move the time cursor 10 slices left",
+	  { 'H', KEY_PPAGE, KEY_SLEFT, 0 } },
+	{ KCTX_TIMELINE, ACT_TL_FAST_RIGHT, "L, PgDn", "move the time cursor 10 slices right",
+	  { 'L', KEY_NPAGE, KEY_SRIGHT, 0 } },
+	{ KCTX_TIMELINE, ACT_TL_MARK, "Enter, Space",
+	  "mark the range's start, then its end (rebuilds the graph)",
+	  { '\n', '\r', ' ', KEY_ENTER } },
+	{ KCTX_TIMELINE, ACT_RANGE_CLEAR, "T", "show all samples again", { 'T', 0 } },
+	{ KCTX_TIMELINE, ACT_TL_LEAVE, "Esc, t, q", "cancel the mark, or leave the timeline",
+	  { 27, 't', 'q', 0 } },
+	{ KCTX_LIVE, ACT_LIVE_RATE_UP, "+", "live: raise the sampling rate", { '+', '=', 0 } },
+	{ KCTX_LIVE, ACT_LIVE_RATE_DOWN, "-", "live: lower the sampling rate", { '-', 0 } },
+	{ KCTX_LIVE, ACT_LIVE_WINDOW, "w", "live: next time window (1 s, 5 s, 30 s, all)",
+	  { 'w', 0 } },
+	{ KCTX_LIVE, ACT_LIVE_FREEZE, "Space, z", "live: freeze or resume", { ' ', 'z', 0 } },
+	{ KCTX_LIVE, ACT_LIVE_RESET, "x", "live: forget the samples so far", { 'x', 0 } },
+	{ KCTX_LIVE, ACT_LIVE_SAVE, "s", "live: save the view as a folded file", { 's', 0 } },
+	{ KCTX_MOUSE, ACT_MOUSE_DOC, "click", "select a frame; on the timeline, mark", { 0 } },
+	{ KCTX_MOUSE, ACT_MOUSE_DOC, "double-click", "zoom into a frame", { 0 } },
+	{ KCTX_MOUSE, ACT_MOUSE_DOC, "wheel", "scroll up and down", { 0 } },
+};
+
+static const char *const action_names[ACT_COUNT] = {
+	[ACT_NONE] = "none", [ACT_UP] = "up", [ACT_DOWN] = "down",
+	[ACT_LEFT] = "left", [ACT_RIGHT] = "right", [ACT_TOP] = "top",
+	[ACT_BOTTOM] = "bottom", [ACT_PGUP] = "page-up",
+	[ACT_PGDN] = "page-down", [ACT_ZOOM] = "zoom",
+	[ACT_UNZOOM] = "zoom-out", [ACT_RESET] = "reset",
+	[ACT_SEARCH] = "search", [ACT_NEXT] = "next-match",
+	[ACT_PREV] = "previous-match", [ACT_SEARCH_NAME] = "search-name",
+	[ACT_ICASE] = "ignore-case", [ACT_TIMELINE] = "timeline",
+	[ACT_RANGE_CLEAR] = "all-time", [ACT_TL_LEFT] = "time-left",
+	[ACT_TL_RIGHT] = "time-right", [ACT_TL_FAST_LEFT] = "time-left-10",
+	[ACT_TL_FAST_RIGHT] = "time-right-10", [ACT_TL_MARK] = "time-mark",
+	[ACT_TL_LEAVE] = "time-leave", [ACT_THEME] = "theme",
+	[ACT_FLIP] = "flip", [ACT_HELP] = "help", [ACT_REDRAW] = "redraw",
+	[ACT_QUIT] = "quit", [ACT_LIVE_RATE_UP] = "rate-up",
+	[ACT_LIVE_RATE_DOWN] = "rate-down", [ACT_LIVE_WINDOW] = "window",
+	[ACT_LIVE_FREEZE] = "freeze", [ACT_LIVE_RESET] = "live-reset",
+	[ACT_LIVE_SAVE] = "save", [ACT_MOUSE_DOC] = "mouse",
+};
+
+const struct key_binding *keys_table(size_t *n)
+{
+	*n = ARRAY_SIZE(table);
+	return table;
+}
+
+const char *keys_action_name(enum tui_action a)
+{
+	return a < ACT_COUNT && action_names[a] ? action_names[a] : "?";
+}
+
+static enum tui_action find(enum key_context ctx, int key)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(table); i++) {
+		if (table[i].ctx != ctx)
+			continue;
+		for (size_t k = 0; k < ARRAY_SIZE(table[i].keys) &&
+				   table[i].keys[k]; k++)
+			if (table[i].keys[k] == key)
+				return table[i].action;
+	}
+	return ACT_NONE;
+}
+
+enum tui_action keys_lookup(enum key_context ctx, int key, bool live)
+{
+	enum tui_action a = ACT_NONE;
+
+	if (ctx == KCTX_TIMELINE)
+		a = find(KCTX_TIMELINE, key);
+	if (a == ACT_NONE && live)
+		a = find(KCTX_LIVE, key);
+	if (a == ACT_NONE && ctx != KCTX_TIMELINE)
+		a = find(KCTX_VIEW, key);
+	if (a == ACT_NONE && ctx == KCTX_TIMELINE && key != 27) {
+		/* Keys the strip does not use keep their view meaning. */
+		a = find(KCTX_VIEW, key);
+	}
+	return a;
+}
+
+static const char *ctx_title(enum key_context c)
+{
+	switch (c) {
+	case KCTX_VIEW: return "Flame graph";
+	case KCTX_TIMELINE: return "Timeline (after t)";
+	case KCTX_LIVE: return "Live sampling";
+	case KCTX_MOUSE: return "Mouse";
+	}
+	return "";
+}
+
+void keys_print_help(FILE *out)
+{
+	int last = -1;
+
+	for (size_t i = 0; i < ARRAY_SIZE(table); i++) {
+		if ((int)table[i].ctx != last) {
+			last = (int)table[i].ctx;
+			fprintf(out, "%s%s:\n", i ? "\n" : "",
+				ctx_title(table[i].ctx));
+		}
+		fprintf(out, "  %-16s %s\n", table[i].label, table[i].help);
+	}
+}
+
+/* Write s for troff: a leading dot or quote and backslashes escaped. */
+static void troff_text(FILE *out, const char *s)
+{
+	if (*s == '.' || *s == '\'')
+		fputs("\\&", out);
+	for (; *s; s++) {
+		if (*s == '\\')
+			fputs("\\e", out);
+		else if (*s == '-')
+			fputs("\\-", out);
+		else
+			fputc(*s, out);
+	}
+}
+
+void keys_print_man(FILE *out)
+{
+	int last = -1;
+
+	for (size_t i = 0; i < ARRAY_SIZE(table); i++) {
+		if ((int)table[i].ctx != last) {
+			last = (int)table[i].ctx;
+			fprintf(out, ".SS %s\n", ctx_title(table[i].ctx));
+		}
+		fputs(".TP\n.B ", out);
+		troff_text(out, table[i].label);
+		fputc('\n', out);
+		troff_text(out, table[i].help);
+		fputc('\n', out);
+	}
+}
