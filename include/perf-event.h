@@ -74,6 +74,7 @@ struct pe_format {
 	uint64_t read_format;      /* PERF_FORMAT_* bits (PERF_SAMPLE_READ) */
 	uint64_t regs_user;        /* sample_regs_user mask */
 	uint64_t regs_intr;        /* sample_regs_intr mask */
+	bool branch_hw_index;      /* branch stacks carry hw_idx */
 	bool sample_id_all;        /* non-sample records carry a trailer */
 };
 
@@ -252,6 +253,11 @@ struct pe_machine *pe_machine_create(struct symbolizer *sy,
 				     struct profile *p,
 				     const struct read_opts *o);
 void pe_machine_destroy(struct pe_machine *m);
+/*
+ * Keep a process's maps after it exits (perf.data: records are sorted by
+ * time, nothing of it comes later; live mode frees them at once).
+ */
+void pe_machine_keep_exited(struct pe_machine *m, bool keep);
 
 /*
  * Apply a decoded MMAP/MMAP2, COMM, FORK or EXIT (other types are

@@ -58,6 +58,8 @@ int read_folded(struct profile *p, struct input *in,
 		const struct read_opts *o, struct diag *d);
 int read_perf_script(struct profile *p, struct input *in,
 		     const struct read_opts *o, struct diag *d);
+int read_perf_data(struct profile *p, struct input *in,
+		   const struct read_opts *o, struct diag *d);
 
 /* Call o->progress at most every few megabytes. */
 void read_report_progress(const struct read_opts *o, struct input *in);

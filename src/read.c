@@ -19,6 +19,7 @@ static const struct {
 } readers[] = {
 	{ FMT_FOLDED, "folded stacks", read_folded },
 	{ FMT_PERF_SCRIPT, "perf script output", read_perf_script },
+	{ FMT_PERF_DATA, "perf.data", read_perf_data },
 };
 
 const char *read_format_name(enum input_format f)

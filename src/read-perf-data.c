@@ -1,0 +1,675 @@
+/*
+ * read-perf-data.c - perf.data files, in file mode and pipe mode.
+ *
+ * File mode: a 104-byte header points at the attrs (each with its ids),
+ * the data section (the records) and, after the data, a table of feature
+ * sections (build-ids, event names, ...).  Pipe mode (`perf record -o -`):
+ * a 16-byte header, then records only; attrs and features come as
+ * HEADER_ATTR and HEADER_FEATURE records.  Both are read from memory.
+ *
+ * Reading is two passes.  The first walks the records in file order:
+ * metadata records (attrs, features, event names) take effect at once,
+ * PERF_RECORD_COMPRESSED payloads are unpacked (zstd) and walked in turn,
+ * and every kernel record is put in an index with its timestamp.  The
+ * index is then sorted by time (per-CPU buffers are written one after the
+ * other, so a child's first samples may come before its parent's FORK),
+ * and the second pass feeds the records in time order to the tracker and
+ * the samples of the chosen event to the profile.
+ *
+ * Nothing in the file is trusted: every offset and size is checked against
+ * the bytes there are; a bad record ends the walk with a message and what
+ * was read so far is kept.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zstd.h>
+
+#include "perf-event.h"
+#include "read.h"
+#include "symbols.h"
+#include "util.h"
+
+#define HEADER_SIZE 104
+#define FEAT_BUILD_ID 2
+#define FEAT_EVENT_DESC 12
+#define FEAT_DIR_FORMAT 24
+#define FEAT_LAST 32
+#define EVENT_UPDATE_NAME 2
+
+struct rec_ref {
+	uint64_t time;
+	const unsigned char *rec;
+	uint32_t seq;
+};
+
+struct pdata {
+	struct profile *p;
+	const struct read_opts *o;
+	struct diag *d;
+	const char *name;
+	struct pe_evlist *el;
+	struct symbolizer *sy;
+	struct pe_machine *m;
+	struct rec_ref *idx;
+	size_t nidx, capidx;
+	uint64_t last_time;
+	bool unsorted;
+	/* zstd */
+	ZSTD_DStream *zs;
+	unsigned char **bufs;
+	size_t nbufs, capbufs;
+	unsigned char *pending;
+	size_t npending;
+	uint64_t unpacked, unpack_limit;
+	/* results */
+	const struct pe_event *chosen;
+	uint64_t samples, other_samples, bad;
+	bool stop;
+};
+
+static uint64_t get64(const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+static uint32_t get32(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static void bad_record(struct pdata *pd, uint64_t off, const char *why)
+{
+	pd->bad++;
+	diag_badf(pd->d, pd->name, 0, "record at byte %llu: %s",
+		  (unsigned long long)off, why);
+}
+
+/* ---- Features ------------------------------------------------------------ */
+
+/* A perf string {u32 len; char[len]} at *p; advances. */
+static bool get_str(const unsigned char **p, const unsigned char *end,
+		    const char **s, size_t *len)
+{
+	uint32_t n;
+
+	if ((size_t)(end - *p) < 4)
+		return false;
+	n = get32(*p);
+	if (n > (size_t)(end - *p) - 4)
+		return false;
+	*s = (const char *)*p + 4;
+	*len = strnlen(*s, n);
+	*p += 4 + (size_t)n;
+	return true;
+}
+
+static void feat_build_id(struct pdata *pd, const unsigned char *p,
+			  size_t len)
+{
+	const unsigned char *end = p + len;
+
+	while ((size_t)(end - p) >= 8 + 4 + 24) {
+		uint16_t misc, size;
+		const unsigned char *bid = p + 12;
+		const char *fn = (const char *)p + 36;
+		size_t blen = 20, fnlen;
+
+		memcpy(&misc, p + 4, 2);
+		memcpy(&size, p + 6, 2);
+		if (size < 36 || size > (size_t)(end - p))
+			break;
+		if (misc & 0x8000)
+			blen = bid[20] > 20 ? 20 : bid[20];
+		fnlen = strnlen(fn, size - 36u);
+		if (fnlen == 17 && memcmp(fn, "[kernel.kallsyms]", 17) == 0)
+			sym_set_kernel_build_id(pd->sy, bid, blen);
+		else if (fnlen)
+			sym_add_build_id(pd->sy, fn, fnlen, bid, blen);
+		p += size;
+	}
+}
+
+static void feat_event_desc(struct pdata *pd, const unsigned char *p,
+			    size_t len)
+{
+	const unsigned char *end = p + len;
+	uint32_t nr, asz;
+
+	if (len < 8)
+		return;
+	nr = get32(p);
+	asz = get32(p + 4);
+	p += 8;
+	for (uint32_t i = 0; i < nr; i++) {
+		uint32_t nids;
+		const char *name;
+		size_t nlen;
+		struct pe_event *ev = NULL;
+
+		if (asz > (size_t)(end - p) || (size_t)(end - p) - asz < 4)
+			return;
+		p += asz;
+		nids = get32(p);
+		p += 4;
+		if (!get_str(&p, end, &name, &nlen))
+			return;
+		if (nids > (size_t)(end - p) / 8)
+			return;
+		if (nids)
+			ev = pe_evlist_by_id(pd->el, get64(p));
+		if (!ev)
+			ev = pe_evlist_at(pd->el, i);
+		if (ev)
+			pe_event_set_name(ev, name, nlen);
+		p += (size_t)nids * 8;
+	}
+}
+
+static void feature(struct pdata *pd, unsigned id, const unsigned char *p,
+		    size_t len)
+{
+	switch (id) {
+	case FEAT_BUILD_ID:
+		feat_build_id(pd, p, len);
+		break;
+	case FEAT_EVENT_DESC:
+		feat_event_desc(pd, p, len);
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---- First pass: walk and index ------------------------------------------ */
+
+static void index_record(struct pdata *pd, const unsigned char *rec,
+			 size_t len)
+{
+	const struct pe_event *ev = pe_evlist_for_record(pd->el, rec, len);
+	struct pe_record r;
+	const char *why;
+	uint64_t t;
+	struct rec_ref *ref;
+
+	if (pe_decode(rec, len, ev ? &ev->fmt : NULL, &r, &why) == 0 &&
+	    pe_record_time(&r, &t) && (t || r.type == PERF_RECORD_SAMPLE)) {
+		if (t < pd->last_time)
+			pd->unsorted = true;
+		pd->last_time = t;
+	}
+	GROW(pd->idx, pd->capidx, pd->nidx + 1);
+	ref = &pd->idx[pd->nidx];
+	ref->time = pd->last_time;
+	ref->rec = rec;
+	ref->seq = (uint32_t)pd->nidx;
+	pd->nidx++;
+}
+
+static size_t walk(struct pdata *pd, const unsigned char *buf, size_t len,
+		   uint64_t base, bool packed);
+
+/* Unpack a COMPRESSED record's zstd bytes and walk the records inside. */
+static void unpack(struct pdata *pd, const unsigned char *z, size_t zlen,
+		   uint64_t off)
+{
+	unsigned char *out;
+	size_t cap, n;
+	ZSTD_inBuffer in = { z, zlen, 0 };
+
+	if (!pd->zs) {
+		pd->zs = ZSTD_createDStream();
+		if (!pd->zs || ZSTD_isError(ZSTD_initDStream(pd->zs))) {
+			diag_warn(pd->d, "%s: cannot start zstd", pd->name);
+			pd->stop = true;
+			return;
+		}
+	}
+	cap = pd->npending + zlen * 4 + 4096;
+	out = xmalloc(cap);
+	memcpy(out, pd->pending, pd->npending);
+	n = pd->npending;
+	while (in.pos < in.size) {
+		ZSTD_outBuffer ob;
+		size_t r;
+
+		if (cap - n < 65536) {
+			if (pd->unpacked + cap > pd->unpack_limit) {
+				diag_warn(pd->d, "%s: compressed records unpack "
+					  "to more than %llu MB; the rest is "
+					  "skipped", pd->name,
+					  (unsigned long long)(pd->unpack_limit >> 20));
+				free(out);
+				pd->stop = true;
+				return;
+			}
+			cap *= 2;
+			out = xrealloc(out, cap);
+		}
+		ob.dst = out;
+		ob.size = cap;
+		ob.pos = n;
+		r = ZSTD_decompressStream(pd->zs, &ob, &in);
+		if (ZSTD_isError(r)) {
+			bad_record(pd, off, "corrupt zstd data in a compressed "
+					    "record");
+			free(out);
+			pd->stop = true;
+			return;
+		}
+		if (ob.pos == n && in.pos < in.size && ob.pos < ob.size)
+			break;  /* no progress */
+		n = ob.pos;
+	}
+	pd->unpacked += n;
+	GROW(pd->bufs, pd->capbufs, pd->nbufs + 1);
+	pd->bufs[pd->nbufs++] = out;
+	{
+		size_t used = walk(pd, out, n, off, true);
+
+		free(pd->pending);
+		pd->pending = NULL;
+		pd->npending = n - used;
+		if (pd->npending) {
+			pd->pending = xmalloc(pd->npending);
+			memcpy(pd->pending, out + used, pd->npending);
+		}
+	}
+}
+
+/*
+ * Walk the records in buf[0..len) (base: their offset in the file, for
+ * messages).  In packed data (unpacked from COMPRESSED) a record may
+ * continue in the next chunk: returns how many bytes were used.
+ */
+static size_t walk(struct pdata *pd, const unsigned char *buf, size_t len,
+		   uint64_t base, bool packed)
+{
+	size_t off = 0;
+
+	while (off < len && !pd->stop) {
+		struct perf_event_header h;
+		size_t left = len - off;
+		const unsigned char *rec = buf + off;
+		size_t extra = 0;
+
+		if (left < sizeof(h)) {
+			if (!packed)
+				diag_warn(pd->d, "%s: truncated: %zu stray bytes "
+					  "at the end of the data", pd->name,
+					  left);
+			return off;
+		}
+		memcpy(&h, rec, sizeof(h));
+		if (h.size < sizeof(h)) {
+			bad_record(pd, base + off, "record size smaller than "
+						   "its header; the rest of "
+						   "the data is skipped");
+			pd->stop = true;
+			return off;
+		}
+		if (h.size > left) {
+			if (!packed)
+				diag_warn(pd->d, "%s: truncated: the last record "
+					  "is cut short (the file was not "
+					  "written completely)", pd->name);
+			return off;
+		}
+		switch (h.type) {
+		case PE_HEADER_ATTR: {
+			uint32_t asz;
+
+			if (h.size < 8 + PERF_ATTR_SIZE_VER0) {
+				bad_record(pd, base + off, "attr record too short");
+				break;
+			}
+			asz = get32(rec + 8 + 4);
+			if (asz < PERF_ATTR_SIZE_VER0 || asz > h.size - 8u)
+				asz = h.size - 8u;
+			if (!pe_evlist_add(pd->el, rec + 8, asz,
+					   (const uint64_t *)NULL, 0))
+				break;
+			pe_evlist_add_ids(pd->el,
+					  pe_evlist_at(pd->el,
+						       pe_evlist_count(pd->el) - 1),
+					  rec + 8 + asz, (h.size - 8u - asz) / 8);
+			break;
+		}
+		case PE_HEADER_FEATURE:
+			if (h.size >= 16) {
+				uint64_t id = get64(rec + 8);
+
+				if (id < FEAT_LAST)
+					feature(pd, (unsigned)id, rec + 16,
+						h.size - 16u);
+			}
+			break;
+		case PE_EVENT_UPDATE:
+			if (h.size >= 24 && get64(rec + 8) == EVENT_UPDATE_NAME) {
+				struct pe_event *ev =
+					pe_evlist_by_id(pd->el, get64(rec + 16));
+
+				if (ev)
+					pe_event_set_name(ev, (const char *)rec + 24,
+							  h.size - 24u);
+			}
+			break;
+		case PE_TRACING_DATA:
+			if (h.size >= 12)
+				extra = get32(rec + 8);
+			break;
+		case PE_AUXTRACE:
+			if (h.size >= 16)
+				extra = get64(rec + 8);
+			break;
+		case PE_COMPRESSED:
+			if (packed) {
+				bad_record(pd, base + off, "compressed record "
+							   "inside compressed data");
+				break;
+			}
+			unpack(pd, rec + 8, h.size - 8u, base + off);
+			break;
+		case PE_FINISHED_ROUND:
+			break;
+		default:
+			if (h.type < PE_HEADER_ATTR)
+				index_record(pd, rec, h.size);
+			break;
+		}
+		if (extra > left - h.size) {
+			diag_warn(pd->d, "%s: truncated: the data after a "
+				  "tracing/auxtrace record is cut short",
+				  pd->name);
+			return len;
+		}
+		off += h.size + extra;
+	}
+	return off;
+}
+
+/* ---- Second pass --------------------------------------------------------- */
+
+static int cmp_ref(const void *a, const void *b)
+{
+	const struct rec_ref *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static bool name_matches(const char *name, const char *want)
+{
+	size_t n;
+
+	if (!name)
+		return false;
+	if (strcmp(name, want) == 0)
+		return true;
+	n = strcspn(name, ":");
+	return strlen(want) == n && memcmp(name, want, n) == 0;
+}
+
+static void process(struct pdata *pd)
+{
+	if (pd->unsorted)
+		qsort(pd->idx, pd->nidx, sizeof(*pd->idx), cmp_ref);
+	for (size_t i = 0; i < pd->nidx; i++) {
+		const unsigned char *rec = pd->idx[i].rec;
+		struct perf_event_header h;
+		const struct pe_event *ev;
+		struct pe_record r;
+		const char *why;
+
+		memcpy(&h, rec, sizeof(h));
+		ev = pe_evlist_for_record(pd->el, rec, h.size);
+		if (pe_decode(rec, h.size, ev ? &ev->fmt : NULL, &r, &why) < 0) {
+			pd->bad++;
+			diag_badf(pd->d, pd->name, 0, "record of type %u: %s",
+				  h.type, why);
+			continue;
+		}
+		if (r.type == PERF_RECORD_SAMPLE) {
+			const struct pe_sample *s = &r.u.sample;
+
+			if (!pd->chosen && !pd->o->event_filter)
+				pd->chosen = ev;
+			if (ev != pd->chosen) {
+				pd->other_samples++;
+				continue;
+			}
+			if (pe_machine_add_sample(pd->m, s,
+						  s->has_period ? s->period : 1) ==
+			    ADD_OK)
+				pd->samples++;
+			continue;
+		}
+		if ((r.type == PERF_RECORD_MMAP || r.type == PERF_RECORD_MMAP2) &&
+		    r.u.mmap.pid == UINT32_MAX) {
+			/* Kernel and modules: kallsyms resolves them. */
+			if (r.u.mmap.filename_len >= 17 &&
+			    memcmp(r.u.mmap.filename, "[kernel.kallsyms]",
+				   17) == 0)
+				sym_set_kernel_text(pd->sy, r.u.mmap.pgoff);
+			continue;
+		}
+		pe_machine_apply(pd->m, &r);
+	}
+}
+
+/* ---- Headers ---------------------------------------------------------------- */
+
+static bool section_ok(uint64_t off, uint64_t size, size_t len)
+{
+	return off <= len && size <= len - off;
+}
+
+/* File mode: attrs, features; returns the data section's bounds. */
+static int file_header(struct pdata *pd, const unsigned char *b, size_t len,
+		       uint64_t *doff, uint64_t *dsize)
+{
+	uint64_t hsize = get64(b + 8), asz = get64(b + 16);
+	uint64_t aoff = get64(b + 24), alen = get64(b + 32);
+	uint64_t flags[4];
+
+	*doff = get64(b + 40);
+	*dsize = get64(b + 48);
+	memcpy(flags, b + 72, sizeof(flags));
+	if (hsize < HEADER_SIZE || len < HEADER_SIZE) {
+		diag_warn(pd->d, "%s: not a perf.data file flametop can read "
+			  "(header of %llu bytes)", pd->name,
+			  (unsigned long long)hsize);
+		return -1;
+	}
+	if (asz < PERF_ATTR_SIZE_VER0 + 16 || !section_ok(aoff, alen, len)) {
+		diag_warn(pd->d, "%s: corrupt perf.data header (attribute "
+			  "section)", pd->name);
+		return -1;
+	}
+	for (uint64_t a = 0; a + asz <= alen; a += asz) {
+		const unsigned char *at = b + aoff + a;
+		uint64_t ioff = get64(at + asz - 16), isz = get64(at + asz - 8);
+		struct pe_event *ev = pe_evlist_add(pd->el, at, asz - 16, NULL,
+						    0);
+
+		if (ev && section_ok(ioff, isz, len))
+			pe_evlist_add_ids(pd->el, ev, b + ioff, isz / 8);
+	}
+	if (pe_evlist_count(pd->el) == 0) {
+		diag_warn(pd->d, "%s: perf.data without any event", pd->name);
+		return -1;
+	}
+	if (*doff > len) {
+		diag_warn(pd->d, "%s: truncated: the data section starts past "
+			  "the end of the file", pd->name);
+		return -1;
+	}
+	if (*dsize == 0 || *dsize > len - *doff) {
+		diag_warn(pd->d, "%s: the file was not closed properly "
+			  "(perf record killed?): reading what is there",
+			  pd->name);
+		*dsize = len - *doff;
+		return 0;
+	}
+	if (flags[FEAT_DIR_FORMAT / 64] & (1ULL << (FEAT_DIR_FORMAT % 64))) {
+		diag_warn(pd->d, "%s: perf.data directories (perf record "
+			  "--threads) are not supported", pd->name);
+		return -1;
+	}
+	/* The feature table follows the data: one section per set bit. */
+	{
+		uint64_t t = *doff + *dsize;
+		unsigned k = 0;
+
+		for (unsigned bit = 0; bit < 256; bit++) {
+			uint64_t foff, fsz;
+
+			if (!(flags[bit / 64] & (1ULL << (bit % 64))))
+				continue;
+			if (!section_ok(t + 16ULL * k, 16, len))
+				break;
+			foff = get64(b + t + 16 * k);
+			fsz = get64(b + t + 16 * k + 8);
+			k++;
+			if (section_ok(foff, fsz, len) && bit < FEAT_LAST)
+				feature(pd, bit, b + foff, fsz);
+		}
+	}
+	return 0;
+}
+
+static const char *event_name(const struct pe_event *ev)
+{
+	return ev && ev->name ? ev->name : "(unnamed event)";
+}
+
+static int pick_event(struct pdata *pd)
+{
+	const char *want = pd->o->event_filter;
+
+	if (!want)
+		return 0;
+	for (size_t i = 0; i < pe_evlist_count(pd->el); i++) {
+		struct pe_event *ev = pe_evlist_at(pd->el, i);
+
+		if (name_matches(ev->name, want)) {
+			pd->chosen = ev;
+			return 0;
+		}
+	}
+	{
+		char list[512];
+		size_t n = 0;
+
+		list[0] = 0;
+		for (size_t i = 0; i < pe_evlist_count(pd->el) && n < 400; i++)
+			n += (size_t)snprintf(list + n, sizeof(list) - n,
+					      "%s%s", i ? ", " : "",
+					      event_name(pe_evlist_at(pd->el, i)));
+		diag_warn(pd->d, "%s: no event named \"%s\" (events: %s)",
+			  pd->name, want, list);
+	}
+	return -1;
+}
+
+int read_perf_data(struct profile *p, struct input *in,
+		   const struct read_opts *o, struct diag *d)
+{
+	struct pdata pd = { 0 };
+	struct sym_opts so = { .demangle = true };
+	size_t len;
+	unsigned char *b = input_slurp(in, &len);
+	uint64_t doff = 0, dsize = 0;
+	int rc = -1;
+
+	pd.p = p;
+	pd.o = o;
+	pd.d = d;
+	pd.name = input_name(in);
+	if (!b) {
+		diag_warn(d, "%s", input_error(in) ? input_error(in)
+						   : "cannot read input");
+		return -1;
+	}
+	if (input_error(in))
+		diag_warn(d, "%s", input_error(in));
+	if (len < 16) {
+		diag_warn(d, "%s: truncated perf.data (%zu bytes)", pd.name,
+			  len);
+		free(b);
+		return -1;
+	}
+	if (memcmp(b, "2ELIFREP", 8) == 0) {
+		diag_warn(d, "%s: perf.data written on a machine of the other "
+			  "byte order is not supported", pd.name);
+		free(b);
+		return -1;
+	}
+	if (memcmp(b, "PERFILE2", 8) != 0) {
+		diag_warn(d, "%s: not a perf.data file (bad magic; old "
+			  "PERFFILE version 1 files are not supported)",
+			  pd.name);
+		free(b);
+		return -1;
+	}
+	pd.el = pe_evlist_create();
+	pd.sy = sym_create(&so);
+	pd.unpack_limit = (uint64_t)len * 256 + (64u << 20);
+	if (pd.unpack_limit > (8ULL << 30))
+		pd.unpack_limit = 8ULL << 30;
+	if (get64(b + 8) == 16) {
+		walk(&pd, b + 16, len - 16, 16, false);
+	} else if (file_header(&pd, b, len, &doff, &dsize) == 0) {
+		walk(&pd, b + doff, (size_t)dsize, doff, false);
+	} else {
+		goto out;
+	}
+	if (pe_evlist_count(pd.el) == 0) {
+		diag_warn(d, "%s: no event attributes in the stream", pd.name);
+		goto out;
+	}
+	if (pick_event(&pd) < 0)
+		goto out;
+	pd.m = pe_machine_create(pd.sy, p, o);
+	pe_machine_keep_exited(pd.m, true);
+	process(&pd);
+	{
+		const struct pe_machine_stats *st = pe_machine_stats(pd.m);
+
+		if (st->lost)
+			diag_warn(d, "%s: %llu samples were lost while "
+				  "recording (perf could not keep up)",
+				  pd.name, (unsigned long long)st->lost);
+	}
+	if (pd.other_samples)
+		diag_warn(d, "%s: %llu samples of other events skipped; shown: "
+			  "%s (--event-filter=NAME to choose)", pd.name,
+			  (unsigned long long)pd.other_samples,
+			  event_name(pd.chosen));
+	sym_report(pd.sy, d);
+	if (pd.samples)
+		rc = 0;
+	else
+		diag_warn(d, "%s: no samples%s", pd.name,
+			  pd.o->event_filter ? " of that event" : "");
+out:
+	pe_machine_destroy(pd.m);
+	sym_destroy(pd.sy);
+	pe_evlist_destroy(pd.el);
+	if (pd.zs)
+		ZSTD_freeDStream(pd.zs);
+	for (size_t i = 0; i < pd.nbufs; i++)
+		free(pd.bufs[i]);
+	free(pd.bufs);
+	free(pd.pending);
+	free(pd.idx);
+	free(b);
+	return rc;
+}
