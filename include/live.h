@@ -86,6 +86,13 @@ unsigned sampler_nrings(const struct sampler *s);
 unsigned sampler_nfds(const struct sampler *s);
 /* Notes to show the user once ("kernel frames unavailable ..."), or NULL. */
 const char *sampler_notes(const struct sampler *s);
+/* The attr the events were opened with (for decoding their records). */
+struct perf_event_attr;
+const struct perf_event_attr *sampler_attr(const struct sampler *s);
+/* True when timestamps are CLOCK_MONOTONIC (comparable with "now"). */
+bool sampler_monotonic(const struct sampler *s);
+/* Stop or resume sampling on every event (the rings stay mapped). */
+void sampler_enable(struct sampler *s, bool on);
 
 /*
  * Wait up to timeout_ms for a ring to fill past its watermark.  Returns 1

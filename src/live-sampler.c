@@ -974,6 +974,23 @@ const char *sampler_notes(const struct sampler *s)
 	return s->notes[0] ? s->notes : NULL;
 }
 
+const struct perf_event_attr *sampler_attr(const struct sampler *s)
+{
+	return &s->attr;
+}
+
+bool sampler_monotonic(const struct sampler *s)
+{
+	return s->attr.use_clockid && s->attr.clockid == CLOCK_MONOTONIC;
+}
+
+void sampler_enable(struct sampler *s, bool on)
+{
+	for (size_t i = 0; i < s->nfds; i++)
+		ioctl(s->fds[i], on ? PERF_EVENT_IOC_ENABLE :
+				      PERF_EVENT_IOC_DISABLE, 0);
+}
+
 int sampler_wait(struct sampler *s, int timeout_ms)
 {
 	struct epoll_event ev[16];

@@ -10,6 +10,7 @@
 
 #include "diag.h"
 #include "export.h"
+#include "live.h"
 #include "options.h"
 #include "profile.h"
 #include "read.h"
@@ -113,6 +114,12 @@ int main(int argc, char **argv)
 		printf("flametop %s\n", FLAMETOP_VERSION);
 		options_free(&c);
 		return 0;
+	}
+	if (live_requested(&c)) {
+		/* -p, -a or -- COMMAND: sample instead of reading files. */
+		rc = live_main(&c);
+		options_free(&c);
+		return rc;
 	}
 	if (c.nfiles == 0) {
 		if (isatty(0)) {

@@ -1,0 +1,1058 @@
+/*
+ * live.c - live mode: sampled records become stacks in the profile, shown
+ * as a rolling window in the TUI or printed after a fixed duration.
+ *
+ * The loop.  Every tick (about 100 ms, from the TUI or from our own wait)
+ * the rings are drained in time order.  Side-band records go to the
+ * process tracker (perf-event.h) at once; each sample is symbolized at
+ * once too, while the maps it needs are current, but its stack (frame ids)
+ * is only queued.  Every --interval the queue goes into the profile with
+ * the samples' timestamps, the rolling window is applied with
+ * profile_set_range, and the view redraws.  Adding stacks only at a
+ * refresh keeps the tree that the TUI draws consistent between refreshes.
+ *
+ * Pre-existing processes.  The kernel reports mappings made after the
+ * events were opened; what a process mapped before (its binary, libc, the
+ * vdso) is read from /proc/PID/maps: for -p at start, for -a the first
+ * time a pid is sampled (and again, at most once a second, when a sampled
+ * address falls outside every known mapping).  Thread names come from
+ * /proc/PID/task/TID/comm the first time a thread is seen without a COMM
+ * or FORK record.
+ *
+ * When the target is gone.  The tasks sampled (the -p threads or the
+ * command) are kept in a set, grown by FORK and shrunk by EXIT records, and
+ * checked against /proc once a second in case an EXIT was lost; when it is
+ * empty the target has exited: a fixed-duration run stops and prints, the
+ * view stays open with what was collected.
+ *
+ * Weights are the samples' periods, as stackcollapse-perf.pl uses them
+ * (nanoseconds of CPU for cpu-clock), so a rate change does not skew the
+ * shares of a window that spans it.
+ */
+#include "live.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "export.h"
+#include "perf-event.h"
+#include "search.h"
+#include "symbols.h"
+#include "tui.h"
+#include "util.h"
+
+#define TICK_MS 100
+#define MAPS_RETRY_NS 1000000000ull
+
+/* ---- A set of u32 (pids, tids) ------------------------------------------- */
+
+/* Open addressing, key+1 stored (0: empty), deletion by backward shift. */
+struct u32set {
+	uint32_t *k;
+	uint64_t *v;       /* a value per key (last /proc read, ns) */
+	size_t mask, n;
+};
+
+static size_t set_slot(const struct u32set *s, uint32_t key)
+{
+	return (size_t)hash_u64(key) & s->mask;
+}
+
+static void set_grow(struct u32set *s)
+{
+	struct u32set o = *s;
+
+	s->mask = o.mask ? o.mask * 2 + 1 : 63;
+	s->k = xcalloc(s->mask + 1, sizeof(*s->k));
+	s->v = xcalloc(s->mask + 1, sizeof(*s->v));
+	s->n = 0;
+	for (size_t i = 0; o.k && i <= o.mask; i++)
+		if (o.k[i]) {
+			size_t j = set_slot(s, o.k[i] - 1);
+
+			while (s->k[j])
+				j = (j + 1) & s->mask;
+			s->k[j] = o.k[i];
+			s->v[j] = o.v[i];
+			s->n++;
+		}
+	free(o.k);
+	free(o.v);
+}
+
+static uint64_t *set_find(const struct u32set *s, uint32_t key)
+{
+	size_t j;
+
+	if (!s->k)
+		return NULL;
+	for (j = set_slot(s, key); s->k[j]; j = (j + 1) & s->mask)
+		if (s->k[j] == key + 1)
+			return &s->v[j];
+	return NULL;
+}
+
+/* Add key (value 0 if new); returns its value slot. */
+static uint64_t *set_add(struct u32set *s, uint32_t key)
+{
+	uint64_t *v = set_find(s, key);
+	size_t j;
+
+	if (v)
+		return v;
+	if ((s->n + 1) * 2 > s->mask)
+		set_grow(s);
+	for (j = set_slot(s, key); s->k[j]; j = (j + 1) & s->mask)
+		;
+	s->k[j] = key + 1;
+	s->v[j] = 0;
+	s->n++;
+	return &s->v[j];
+}
+
+static void set_del(struct u32set *s, uint32_t key)
+{
+	size_t i, j;
+
+	if (!s->k)
+		return;
+	for (i = set_slot(s, key); s->k[i]; i = (i + 1) & s->mask)
+		if (s->k[i] == key + 1)
+			break;
+	if (!s->k[i])
+		return;
+	s->k[i] = 0;
+	s->n--;
+	/* Shift back the entries that probed past the hole. */
+	for (j = (i + 1) & s->mask; s->k[j]; j = (j + 1) & s->mask) {
+		size_t want = set_slot(s, s->k[j] - 1);
+
+		if ((j > i && (want <= i || want > j)) ||
+		    (j < i && (want <= i && want > j))) {
+			s->k[i] = s->k[j];
+			s->v[i] = s->v[j];
+			s->k[j] = 0;
+			i = j;
+		}
+	}
+}
+
+static void set_free(struct u32set *s)
+{
+	free(s->k);
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
+
+/* ---- The session ---------------------------------------------------------- */
+
+static const double windows[] = { 1, 5, 30, 0 };   /* 0: everything */
+
+struct live {
+	struct config *c;
+	struct sampler_opts so;
+	struct sampler *s;
+	pid_t *pids;
+	size_t npids;
+	char target[160];            /* for the header */
+
+	struct symbolizer *sy;
+	struct pe_machine *m;
+	struct pe_format fmt;
+	struct profile *p;
+
+	struct u32set seen_tid;      /* threads whose name we know */
+	struct u32set synth_pid;     /* pids whose /proc maps were read (ns) */
+	struct u32set tasks;         /* target tasks alive (not for -a) */
+	bool track_tasks;
+	bool target_gone;
+	uint64_t last_prune_ns;
+
+	/* Stacks waiting for the next refresh: [n, time lo, time hi, w lo,
+	 * w hi, ids...] repeated. */
+	uint32_t *pend;
+	size_t npend, cappend;
+	size_t pend_samples;
+	uint32_t *ids;
+	size_t capids;
+
+	double window;               /* seconds; 0: everything */
+	double interval;
+	double started, last_refresh;
+	bool frozen;
+	uint64_t freeze_first, freeze_last;
+	bool sampling_stopped;       /* -d elapsed in the view */
+
+	/* figures for the header */
+	double rate_t0;
+	uint64_t rate_n0;
+	double sps;
+	double cpu_t0, cpu_used0;
+	double cpu_pct;
+	uint64_t bad_records;
+};
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static double cpu_seconds(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru) != 0)
+		return 0;
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+}
+
+/* Read a small /proc file into buf (NUL-terminated); its length or -1. */
+static ssize_t read_small(const char *path, char *buf, size_t cap)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, cap - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = 0;
+	return n;
+}
+
+/* The name of thread tid of pid from /proc (without its newline). */
+static void learn_comm(struct live *L, uint32_t pid, uint32_t tid)
+{
+	char path[64], comm[64];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%u/task/%u/comm", pid, tid);
+	n = read_small(path, comm, sizeof(comm));
+	if (n <= 0)
+		return;
+	while (n > 0 && comm[n - 1] == '\n')
+		n--;
+	pe_machine_set_comm(L->m, pid, tid, comm, (size_t)n);
+}
+
+/* Give the tracker the executable mappings of pid from /proc/PID/maps. */
+static void synth_maps(struct live *L, uint32_t pid)
+{
+	char path[64], *line = NULL;
+	size_t cap = 0;
+	FILE *f;
+
+	*set_add(&L->synth_pid, pid) = mono_ns();
+	if (pid == 0)
+		return;
+	snprintf(path, sizeof(path), "/proc/%u/maps", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (getline(&line, &cap, f) > 0) {
+		unsigned long long start, end, off, ino;
+		unsigned maj, min;
+		char perms[8];
+		int pos = 0;
+		struct pe_mmap id = { 0 };
+		const char *name;
+		size_t len;
+
+		if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &start, &end,
+			   perms, &off, &maj, &min, &ino, &pos) < 7 ||
+		    !strchr(perms, 'x') || end <= start)
+			continue;
+		name = line + pos;
+		len = strcspn(name, "\n");
+		id.pid = id.tid = pid;
+		id.start = start;
+		id.len = end - start;
+		id.pgoff = off;
+		id.mmap2 = true;
+		id.maj = maj;
+		id.min = min;
+		id.ino = ino;
+		id.prot = PROT_EXEC | (perms[0] == 'r' ? PROT_READ : 0);
+		id.filename = name;
+		id.filename_len = len;
+		pe_machine_add_map(L->m, pid, start, end - start, off, name, len,
+				   &id);
+	}
+	free(line);
+	fclose(f);
+}
+
+/* Is task tid alive (not a zombie)?  Our own command is reaped first. */
+static bool task_alive(struct live *L, uint32_t tid)
+{
+	char path[64], buf[512], *p;
+
+	if (L->so.target == LIVE_COMMAND && (pid_t)tid == sampler_child(L->s) &&
+	    sampler_child_done(L->s, NULL))
+		return false;
+	snprintf(path, sizeof(path), "/proc/%u/stat", tid);
+	if (read_small(path, buf, sizeof(buf)) <= 0)
+		return false;
+	p = strrchr(buf, ')');
+	return !(p && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X'));
+}
+
+static void prune_tasks(struct live *L, uint64_t now)
+{
+	if (!L->track_tasks || L->target_gone)
+		return;
+	if (now - L->last_prune_ns >= 1000000000ull || L->tasks.n == 0) {
+		L->last_prune_ns = now;
+		for (size_t i = 0; L->tasks.k && i <= L->tasks.mask; i++) {
+			uint32_t tid;
+
+			if (!L->tasks.k[i])
+				continue;
+			tid = L->tasks.k[i] - 1;
+			if (!task_alive(L, tid)) {
+				set_del(&L->tasks, tid);
+				i--;   /* an entry may have shifted into slot i */
+			}
+		}
+	}
+	if (L->tasks.n == 0)
+		L->target_gone = true;
+}
+
+/* ---- Records --------------------------------------------------------------- */
+
+static void pend_push(struct live *L, const uint32_t *ids, size_t n,
+		      uint64_t time, uint64_t w)
+{
+	uint32_t *e;
+
+	GROW(L->pend, L->cappend, L->npend + 5 + n);
+	e = L->pend + L->npend;
+	e[0] = (uint32_t)n;
+	e[1] = (uint32_t)time;
+	e[2] = (uint32_t)(time >> 32);
+	e[3] = (uint32_t)w;
+	e[4] = (uint32_t)(w >> 32);
+	memcpy(e + 5, ids, n * sizeof(*ids));
+	L->npend += 5 + n;
+	L->pend_samples++;
+}
+
+/* A user address of the sample outside every known mapping? */
+static bool has_map_miss(struct live *L, const struct pe_sample *s)
+{
+	struct pe_proc *pr = pe_machine_proc(L->m, s->pid);
+	bool user = s->cpumode == PERF_RECORD_MISC_USER;
+
+	if (!s->has_callchain || s->nr == 0)
+		return user && !pe_proc_find_map(pr, s->ip);
+	for (uint64_t i = 0; i < s->nr; i++) {
+		uint64_t v = pe_chain_at(s, i);
+
+		if (v >= PE_CONTEXT_MAX) {
+			user = v == (uint64_t)PERF_CONTEXT_USER;
+			continue;
+		}
+		if (user && !pe_proc_find_map(pr, v))
+			return true;
+	}
+	return false;
+}
+
+static void on_sample(struct live *L, const struct pe_sample *s)
+{
+	size_t n;
+
+	if (s->pid != 0 && !set_find(&L->seen_tid, s->tid)) {
+		set_add(&L->seen_tid, s->tid);
+		if (!set_find(&L->seen_tid, s->pid) && s->pid != s->tid) {
+			set_add(&L->seen_tid, s->pid);
+			learn_comm(L, s->pid, s->pid);
+		}
+		learn_comm(L, s->pid, s->tid);
+	}
+	if (L->so.target != LIVE_COMMAND && s->pid != 0) {
+		uint64_t *when = set_find(&L->synth_pid, s->pid);
+
+		if (!when)
+			synth_maps(L, s->pid);
+		else if (mono_ns() - *when > MAPS_RETRY_NS && has_map_miss(L, s))
+			synth_maps(L, s->pid);
+	} else if (L->so.target == LIVE_COMMAND && s->pid != 0) {
+		uint64_t *when = set_find(&L->synth_pid, s->pid);
+
+		if ((!when || mono_ns() - *when > MAPS_RETRY_NS) &&
+		    has_map_miss(L, s))
+			synth_maps(L, s->pid);
+	}
+	n = pe_machine_stack(L->m, s, L->ids, L->capids);
+	if (n > L->capids) {
+		GROW(L->ids, L->capids, n);
+		n = pe_machine_stack(L->m, s, L->ids, L->capids);
+	}
+	if (n > PROFILE_MAX_DEPTH - 1)
+		n = PROFILE_MAX_DEPTH - 1;
+	pend_push(L, L->ids, n, s->time, s->has_period ? s->period : 1);
+}
+
+static void on_record(void *ctx, const struct perf_event_header *h)
+{
+	struct live *L = ctx;
+	struct pe_record r;
+	const char *why;
+
+	if (pe_decode(h, h->size, &L->fmt, &r, &why) < 0) {
+		L->bad_records++;
+		return;
+	}
+	switch (r.type) {
+	case PERF_RECORD_SAMPLE:
+		on_sample(L, &r.u.sample);
+		return;
+	case PERF_RECORD_COMM:
+		set_add(&L->seen_tid, r.u.comm.tid);
+		break;
+	case PERF_RECORD_FORK:
+		/* A child of a process not read from /proc yet: read the
+		 * parent first, so the child inherits its mappings. */
+		if (L->so.target == LIVE_ALL_CPUS && r.u.task.ppid != 0 &&
+		    r.u.task.pid != r.u.task.ppid &&
+		    !set_find(&L->synth_pid, r.u.task.ppid))
+			synth_maps(L, r.u.task.ppid);
+		if (r.u.task.pid != r.u.task.ppid)
+			*set_add(&L->synth_pid, r.u.task.pid) = mono_ns();
+		set_add(&L->seen_tid, r.u.task.tid);
+		if (L->track_tasks && !L->target_gone)
+			set_add(&L->tasks, r.u.task.tid);
+		break;
+	case PERF_RECORD_EXIT:
+		set_del(&L->seen_tid, r.u.task.tid);
+		if (r.u.task.pid == r.u.task.tid)
+			set_del(&L->synth_pid, r.u.task.pid);
+		if (L->track_tasks)
+			set_del(&L->tasks, r.u.task.tid);
+		break;
+	default:
+		break;
+	}
+	pe_machine_apply(L->m, &r);
+}
+
+/* Drain the rings; true when anything arrived. */
+static bool drain(struct live *L)
+{
+	size_t n = sampler_drain(L->s, on_record, L);
+
+	prune_tasks(L, mono_ns());
+	return n > 0;
+}
+
+/* ---- Refresh ---------------------------------------------------------------- */
+
+/* Move the queued stacks into the profile. */
+static void flush(struct live *L)
+{
+	size_t i = 0;
+
+	while (i < L->npend) {
+		const uint32_t *e = L->pend + i;
+		struct weight w = { 0, 0, 0 };
+		struct sample_meta meta;
+
+		meta.time_ns = (uint64_t)e[1] | (uint64_t)e[2] << 32;
+		meta.has_time = true;
+		w.v = (uint64_t)e[3] | (uint64_t)e[4] << 32;
+		profile_add_stack(L->p, e + 5, e[0], &w, &meta);
+		i += 5 + e[0];
+	}
+	L->npend = 0;
+	L->pend_samples = 0;
+}
+
+/* "Now" on the samples' clock. */
+static uint64_t sample_now(struct live *L)
+{
+	uint64_t first, last;
+
+	if (sampler_monotonic(L->s))
+		return mono_ns();
+	return profile_time_bounds(L->p, &first, &last) ? last : 0;
+}
+
+/* Apply the window (or the frozen range) and recompute the totals. */
+static void apply_window(struct live *L)
+{
+	if (L->frozen) {
+		profile_set_range(L->p, L->freeze_first, L->freeze_last);
+		return;
+	}
+	if (L->window > 0) {
+		uint64_t now = sample_now(L), span = (uint64_t)(L->window * 1e9);
+		uint64_t first = now > span ? now - span : 0, tf, tl;
+
+		/* Clamped to the samples there are, for the header's sake. */
+		if (profile_time_bounds(L->p, &tf, &tl)) {
+			if (first < tf)
+				first = tf;
+			if (now < tl)
+				now = tl;
+		}
+		profile_set_range(L->p, first, now);
+	} else {
+		profile_clear_range(L->p);
+	}
+}
+
+static void update_figures(struct live *L)
+{
+	double t = now_seconds();
+	struct sampler_stats st;
+
+	sampler_get_stats(L->s, &st);
+	if (t - L->rate_t0 >= 1.0) {
+		double cpu = cpu_seconds();
+
+		L->sps = (double)(st.samples - L->rate_n0) / (t - L->rate_t0);
+		L->cpu_pct = 100.0 * (cpu - L->cpu_used0) / (t - L->cpu_t0);
+		L->rate_t0 = L->cpu_t0 = t;
+		L->rate_n0 = st.samples;
+		L->cpu_used0 = cpu;
+	}
+}
+
+/* ---- TUI hooks -------------------------------------------------------------- */
+
+static bool live_tick(void *ctx, struct profile *p)
+{
+	struct live *L = ctx;
+	double t = now_seconds();
+
+	(void)p;
+	drain(L);
+	update_figures(L);
+	if (!L->sampling_stopped && L->c->duration > 0 &&
+	    t - L->started >= L->c->duration) {
+		sampler_enable(L->s, false);
+		L->sampling_stopped = true;
+	}
+	if (L->frozen || t - L->last_refresh < L->interval)
+		return false;
+	L->last_refresh = t;
+	flush(L);
+	apply_window(L);
+	return true;
+}
+
+static void window_name(double w, char *buf, size_t cap)
+{
+	if (w > 0)
+		snprintf(buf, cap, "last %g s", w);
+	else
+		snprintf(buf, cap, "everything");
+}
+
+/* Save the current view as folded stacks; the path in msg. */
+static void save_view(struct live *L, char *msg, size_t cap)
+{
+	char name[96], path[512];
+	time_t now = time(NULL);
+	struct tm tm;
+	FILE *f;
+	size_t n;
+
+	localtime_r(&now, &tm);
+	strftime(name, sizeof(name), "flametop-live-%Y%m%d-%H%M%S.folded", &tm);
+	snprintf(path, sizeof(path), "%s", name);
+	f = fopen(path, "wx");
+	if (!f && errno == EEXIST) {
+		for (int i = 2; i < 100 && !f; i++) {
+			snprintf(path, sizeof(path), "%.*s-%d.folded",
+				 (int)(strlen(name) - 7), name, i);
+			f = fopen(path, "wx");
+		}
+	}
+	if (!f) {
+		snprintf(path, sizeof(path), "/tmp/%s", name);
+		f = fopen(path, "w");
+	}
+	if (!f) {
+		snprintf(msg, cap, "cannot save: %s", strerror(errno));
+		return;
+	}
+	n = export_collapse(f, L->p);
+	if (fclose(f) != 0) {
+		snprintf(msg, cap, "cannot save %s: %s", path, strerror(errno));
+		return;
+	}
+	{
+		char cwd[256];
+
+		if (path[0] != '/' && getcwd(cwd, sizeof(cwd)))
+			snprintf(msg, cap, "saved %zu stacks to %s/%s", n, cwd,
+				 path);
+		else
+			snprintf(msg, cap, "saved %zu stacks to %s", n, path);
+	}
+}
+
+static bool live_action(void *ctx, enum tui_action a, struct profile *p,
+			char *msg, size_t cap)
+{
+	struct live *L = ctx;
+	char wn[32];
+
+	(void)p;
+	switch (a) {
+	case ACT_LIVE_RATE_UP:
+	case ACT_LIVE_RATE_DOWN: {
+		unsigned want = live_rate_step(sampler_freq(L->s),
+					       a == ACT_LIVE_RATE_UP ? 1 : -1);
+		unsigned got = sampler_set_freq(L->s, want);
+
+		/* Inherited events keep the rate they were created with. */
+		snprintf(msg, cap, "sampling at %u Hz%s", got,
+			 L->so.target == LIVE_COMMAND ? " (children already "
+			 "running keep theirs)" : "");
+		return false;
+	}
+	case ACT_LIVE_WINDOW: {
+		size_t i = 0;
+
+		while (i < ARRAY_SIZE(windows) && windows[i] != L->window)
+			i++;
+		if (i == ARRAY_SIZE(windows)) {
+			/* A --window outside the cycle: the next larger one. */
+			i = 0;
+			while (windows[i] > 0 && windows[i] <= L->window)
+				i++;
+		} else {
+			i = (i + 1) % ARRAY_SIZE(windows);
+		}
+		L->window = windows[i];
+		window_name(L->window, wn, sizeof(wn));
+		snprintf(msg, cap, "window: %s", wn);
+		if (L->frozen)
+			return false;
+		flush(L);
+		apply_window(L);
+		return true;
+	}
+	case ACT_LIVE_FREEZE:
+		if (!L->frozen) {
+			uint64_t now = sample_now(L), first = 0, last = 0;
+			uint64_t span = (uint64_t)(L->window * 1e9);
+
+			flush(L);
+			profile_time_bounds(L->p, &first, &last);
+			L->frozen = true;
+			L->freeze_last = now > last ? now : last;
+			L->freeze_first = first;
+			if (L->window > 0 && now > span && now - span > first)
+				L->freeze_first = now - span;
+			apply_window(L);
+			snprintf(msg, cap, "frozen (sampling goes on); space "
+				 "resumes");
+		} else {
+			L->frozen = false;
+			flush(L);
+			apply_window(L);
+			L->last_refresh = now_seconds();
+			snprintf(msg, cap, "resumed");
+		}
+		return true;
+	case ACT_LIVE_RESET:
+		L->npend = 0;
+		L->pend_samples = 0;
+		profile_reset_weights(L->p);
+		if (L->frozen) {
+			L->frozen = false;
+			apply_window(L);
+		}
+		snprintf(msg, cap, "counts reset");
+		return true;
+	case ACT_LIVE_SAVE:
+		save_view(L, msg, cap);
+		return false;
+	default:
+		return false;
+	}
+}
+
+static void live_status(void *ctx, char *buf, size_t cap)
+{
+	struct live *L = ctx;
+	struct sampler_stats st;
+	char wn[32];
+
+	sampler_get_stats(L->s, &st);
+	window_name(L->window, wn, sizeof(wn));
+	/* The title already names the target. */
+	snprintf(buf, cap, "%s%s %u Hz | %.0f samples/s | lost %llu | %s | "
+		 "CPU %.1f%%%s",
+		 L->target_gone ? "exited | " : "",
+		 sampler_event_name(L->s), sampler_freq(L->s), L->sps,
+		 (unsigned long long)st.lost, wn, L->cpu_pct,
+		 L->frozen ? " | FROZEN" : L->sampling_stopped ? " | stopped" :
+		 "");
+}
+
+/* ---- Setting up ------------------------------------------------------------- */
+
+bool live_requested(const struct config *c)
+{
+	return c->attach || c->all_cpus || c->ncommand > 0;
+}
+
+static int usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "flametop: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	options_usage(stderr);
+	return 2;
+}
+
+static int parse_pids(struct live *L, const char *arg)
+{
+	const char *s = arg;
+	size_t cap = 0;
+
+	while (*s) {
+		char *end;
+		unsigned long v;
+
+		if (!isdigit((unsigned char)*s))
+			return usage("-p: bad process id in '%s'", arg);
+		errno = 0;
+		v = strtoul(s, &end, 10);
+		if (errno || v == 0 || v > 0x3fffffff || (*end && *end != ','))
+			return usage("-p: bad process id in '%s'", arg);
+		GROW(L->pids, cap, L->npids + 1);
+		L->pids[L->npids++] = (pid_t)v;
+		s = *end ? end + 1 : end;
+	}
+	if (!L->npids)
+		return usage("-p: no process id");
+	return 0;
+}
+
+/* Check the options and fill L->so; 0 or the exit status. */
+static int setup(struct live *L, struct config *c)
+{
+	int targets = !!c->attach + !!c->all_cpus + (c->ncommand > 0);
+
+	if (targets > 1)
+		return usage("choose one of -p PID, -a and -- COMMAND");
+	if (c->nfiles > 0)
+		return usage("files and live sampling do not go together");
+	if (c->user_only && c->kernel_only)
+		return usage("--user-only and --kernel-only do not go together");
+	if (c->call_graph && strcmp(c->call_graph, "fp") != 0) {
+		if (strcmp(c->call_graph, "dwarf") == 0)
+			return usage("--call-graph dwarf is not supported yet; "
+				     "use fp (frame pointers, the default)");
+		return usage("--call-graph: unknown mode '%s' (fp)",
+			     c->call_graph);
+	}
+	L->so.cycles = false;
+	if (c->event && strcmp(c->event, "cpu-clock") != 0) {
+		if (strcmp(c->event, "cycles") == 0 ||
+		    strcmp(c->event, "cpu-cycles") == 0)
+			L->so.cycles = true;
+		else
+			return usage("-e: unknown event '%s' (cpu-clock, cycles)",
+				     c->event);
+	}
+	if (c->ncommand == 0 && c->command && c->command[0] == NULL &&
+	    !c->attach && !c->all_cpus)
+		return usage("no command after --");
+	L->so.freq = c->freq ? c->freq : 99;
+	L->so.stacks = c->user_only ? STACKS_USER :
+		       c->kernel_only ? STACKS_KERNEL : STACKS_BOTH;
+	if (c->attach) {
+		int rc = parse_pids(L, c->attach);
+
+		if (rc)
+			return rc;
+		L->so.target = LIVE_PIDS;
+		L->so.pids = L->pids;
+		L->so.npids = L->npids;
+		if (L->npids == 1)
+			snprintf(L->target, sizeof(L->target), "pid %d",
+				 (int)L->pids[0]);
+		else
+			snprintf(L->target, sizeof(L->target), "pids %s",
+				 c->attach);
+	} else if (c->all_cpus) {
+		L->so.target = LIVE_ALL_CPUS;
+		snprintf(L->target, sizeof(L->target), "all CPUs");
+	} else {
+		L->so.target = LIVE_COMMAND;
+		L->so.command = c->command;
+		snprintf(L->target, sizeof(L->target), "%s", c->command[0]);
+	}
+	L->window = c->window > 0 ? c->window : 5;
+	L->interval = c->interval > 0 ? c->interval : 1;
+	return 0;
+}
+
+/* Tasks to watch and what the tracker must know before sampling starts. */
+static void seed(struct live *L)
+{
+	L->track_tasks = L->so.target != LIVE_ALL_CPUS;
+	if (L->so.target == LIVE_COMMAND) {
+		set_add(&L->tasks, (uint32_t)sampler_child(L->s));
+		return;
+	}
+	if (L->so.target != LIVE_PIDS)
+		return;
+	for (size_t i = 0; i < L->npids; i++) {
+		char path[64];
+		DIR *d;
+		struct dirent *e;
+
+		synth_maps(L, (uint32_t)L->pids[i]);
+		snprintf(path, sizeof(path), "/proc/%d/task", (int)L->pids[i]);
+		d = opendir(path);
+		if (!d)
+			continue;
+		while ((e = readdir(d)) != NULL) {
+			uint32_t tid;
+
+			if (!isdigit((unsigned char)e->d_name[0]))
+				continue;
+			tid = (uint32_t)strtoul(e->d_name, NULL, 10);
+			learn_comm(L, (uint32_t)L->pids[i], tid);
+			set_add(&L->seen_tid, tid);
+			set_add(&L->tasks, tid);
+		}
+		closedir(d);
+	}
+}
+
+static void teardown(struct live *L)
+{
+	sampler_close(L->s);
+	pe_machine_destroy(L->m);
+	sym_destroy(L->sy);
+	profile_destroy(L->p);
+	set_free(&L->seen_tid);
+	set_free(&L->synth_pid);
+	set_free(&L->tasks);
+	free(L->pend);
+	free(L->ids);
+	free(L->pids);
+}
+
+/* Sample for the duration (or until the target exits or a signal). */
+static void run_fixed(struct live *L)
+{
+	double end = L->c->duration > 0 ? L->started + L->c->duration : 0;
+
+	while (!stop_requested && !L->target_gone) {
+		double t = now_seconds();
+		int ms = TICK_MS * 2;
+
+		if (end > 0) {
+			if (t >= end)
+				break;
+			if ((end - t) * 1000 < ms)
+				ms = (int)((end - t) * 1000) + 1;
+		}
+		sampler_wait(L->s, ms);
+		drain(L);
+	}
+	sampler_enable(L->s, false);
+	drain(L);
+	flush(L);
+	profile_finish(L->p);
+}
+
+static int print_result(struct live *L)
+{
+	struct config *c = L->c;
+
+	if (c->mode == MODE_COLLAPSE) {
+		export_collapse(stdout, L->p);
+	} else {
+		struct text_opts to = { 0 };
+		struct search *srch = NULL;
+		struct winsize ws;
+
+		to.width = c->width ? c->width :
+			   isatty(1) && ioctl(1, TIOCGWINSZ, &ws) == 0 &&
+			   ws.ws_col ? ws.ws_col : 100;
+		to.height = c->height;
+		to.flame = c->flame;
+		to.zoom = NODE_ROOT;
+		to.title = L->target;
+		if (c->search) {
+			char err[300];
+
+			srch = search_create();
+			if (search_set(srch, c->search, c->icase, err,
+				       sizeof(err)) < 0) {
+				fprintf(stderr, "flametop: --search: %s\n", err);
+				search_destroy(srch);
+				return 2;
+			}
+			to.search = srch;
+		}
+		export_text(stdout, L->p, &to);
+		search_destroy(srch);
+	}
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "flametop: error writing output\n");
+		return 1;
+	}
+	return 0;
+}
+
+static void report(struct live *L)
+{
+	struct sampler_stats st;
+	struct diag d;
+
+	sampler_get_stats(L->s, &st);
+	diag_init(&d);
+	if (st.lost)
+		diag_warn(&d, "%llu samples lost (the rings were full); "
+			  "try a lower -F", (unsigned long long)st.lost);
+	if (st.corrupt)
+		diag_warn(&d, "%llu corrupt ring reads skipped",
+			  (unsigned long long)st.corrupt);
+	if (L->bad_records)
+		diag_warn(&d, "%llu records could not be decoded",
+			  (unsigned long long)L->bad_records);
+	if (L->target_gone && L->so.target == LIVE_PIDS &&
+	    now_seconds() - L->started < L->c->duration - 0.5)
+		diag_warn(&d, "%s after %.1f s", L->npids == 1 ?
+			  "the process exited" : "the processes exited",
+			  now_seconds() - L->started);
+	if (L->target_gone && L->so.target == LIVE_COMMAND) {
+		int ws = 0;
+
+		if (sampler_child_done(L->s, &ws) && WIFEXITED(ws) &&
+		    WEXITSTATUS(ws))
+			diag_warn(&d, "the command exited with status %d",
+				  WEXITSTATUS(ws));
+		else if (sampler_child_done(L->s, &ws) && WIFSIGNALED(ws))
+			diag_warn(&d, "the command was killed by signal %d",
+				  WTERMSIG(ws));
+	}
+	sym_report(L->sy, &d);
+	diag_print(&d, stderr, "flametop");
+	diag_free(&d);
+}
+
+int live_main(struct config *c)
+{
+	struct live L;
+	struct sym_opts syo = { 0 };
+	char err[512];
+	bool tui = c->mode == MODE_TUI && isatty(1);
+	int rc;
+
+	memset(&L, 0, sizeof(L));
+	L.c = c;
+	rc = setup(&L, c);
+	if (rc) {
+		free(L.pids);
+		return rc;
+	}
+	if (!tui && c->duration <= 0 && L.so.target != LIVE_COMMAND) {
+		free(L.pids);
+		return usage("without a terminal, live sampling needs -d SECS "
+			     "(and --collapse or --text)");
+	}
+	L.so.command_quiet = tui;
+	L.so.command_out_to_err = !tui;
+	L.s = sampler_open(&L.so, err, sizeof(err));
+	if (!L.s) {
+		fprintf(stderr, "flametop: %s\n", err);
+		free(L.pids);
+		return 1;
+	}
+	if (sampler_notes(L.s))
+		fprintf(stderr, "flametop: %s\n", sampler_notes(L.s));
+	syo.demangle = true;
+	L.sy = sym_create(&syo);
+	L.p = profile_create();
+	L.m = pe_machine_create(L.sy, L.p, &c->read);
+	pe_format_from_attr(&L.fmt, sampler_attr(L.s));
+	seed(&L);
+	signal(SIGPIPE, SIG_IGN);
+	if (sampler_start(L.s, err, sizeof(err)) < 0) {
+		fprintf(stderr, "flametop: %s\n", err);
+		teardown(&L);
+		return 1;
+	}
+	L.started = L.last_refresh = L.rate_t0 = L.cpu_t0 = now_seconds();
+	L.cpu_used0 = cpu_seconds();
+
+	if (tui) {
+		static const struct tui_live_ops ops = {
+			live_tick, live_action, live_status,
+		};
+		struct tui_opts to = { 0 };
+
+		to.title = L.target;
+		to.flame = c->flame;
+		to.search = c->search;
+		to.icase = c->icase;
+		to.theme = c->colors;
+		to.message = sampler_notes(L.s);
+		to.live = &ops;
+		to.live_ctx = &L;
+		profile_finish(L.p);
+		rc = tui_run(L.p, &to);
+	} else {
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_signal;
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+		run_fixed(&L);
+		rc = print_result(&L);
+		report(&L);
+	}
+	teardown(&L);
+	return rc;
+}
