@@ -1208,8 +1208,12 @@ static uint32_t kernel_frame(struct pe_machine *m, uint64_t addr, bool ret)
 			fn ? -1 : SYM_MISS_KERNEL);
 }
 
+/*
+ * Return addresses are looked up as they are, as perf does (after a call
+ * that ends a function the frame is named after what follows).
+ */
 static uint32_t user_frame(struct pe_machine *m, struct pe_proc *pr,
-			   struct pe_thread *t, uint64_t addr, bool ret)
+			   struct pe_thread *t, uint64_t addr)
 {
 	const struct pe_map *map = pe_proc_find_map(pr, addr);
 	bool java = t && t->java;
@@ -1217,8 +1221,6 @@ static uint32_t user_frame(struct pe_machine *m, struct pe_proc *pr,
 	struct fc_slot *slot;
 	char jitmod[64];
 
-	if (map && ret && addr == map->start)
-		ret = false;    /* a return to a mapping's first byte */
 	if (!map) {
 		m->st.unknown_frames++;
 		if (m->sy)
@@ -1233,7 +1235,7 @@ static uint32_t user_frame(struct pe_machine *m, struct pe_proc *pr,
 	}
 	if (map->anon_exec) {
 		const char *fn = m->sy ? sym_jit_lookup(m->sy, pr->pid,
-							addr - ret) : NULL;
+							addr) : NULL;
 
 		snprintf(jitmod, sizeof(jitmod), "/tmp/perf-%u.map", pr->pid);
 		if (!fn) {
@@ -1243,8 +1245,7 @@ static uint32_t user_frame(struct pe_machine *m, struct pe_proc *pr,
 		}
 		return make_name(m, fn, jitmod, addr, true, java);
 	}
-	tag = (uint64_t)(uintptr_t)map->dso | (ret ? TAG_RET : 0) |
-	      (java ? TAG_JAVA : 0);
+	tag = (uint64_t)(uintptr_t)map->dso | (java ? TAG_JAVA : 0);
 	off = map->pgoff + (addr - map->start);
 	slot = fc_find(m, tag, off);
 	if (slot->id)
@@ -1255,13 +1256,8 @@ static uint32_t user_frame(struct pe_machine *m, struct pe_proc *pr,
 		const char *fn = NULL;
 
 		if (map->dso && m->sy) {
-			fn = sym_dso_lookup(m->sy, map->dso, off - ret, &vaddr,
+			fn = sym_dso_lookup(m->sy, map->dso, off, &vaddr,
 					    &why);
-			if (fn || !ret)
-				vaddr += ret;
-			else    /* a call as a symbol's last bytes: as perf */
-				fn = sym_dso_lookup(m->sy, map->dso, off,
-						    &vaddr, &why);
 		}
 		return fc_store(m, tag, off,
 				make_name(m, fn,
@@ -1335,8 +1331,7 @@ size_t pe_machine_stack(struct pe_machine *m, const struct pe_sample *s,
 	      s->cpumode == PERF_RECORD_MISC_USER ? CTX_USER : CTX_OTHER;
 	if (nr == 0) {
 		m->ids[n++] = ctx == CTX_KERNEL ? kernel_frame(m, s->ip, false)
-						: user_frame(m, pr, t, s->ip,
-							     false);
+						: user_frame(m, pr, t, s->ip);
 	}
 	for (uint64_t i = 0; i < nr; i++) {
 		uint64_t v = pe_chain_at(s, i);
@@ -1359,7 +1354,7 @@ size_t pe_machine_stack(struct pe_machine *m, const struct pe_sample *s,
 		if (ctx == CTX_KERNEL)
 			m->ids[n++] = kernel_frame(m, v, !first);
 		else
-			m->ids[n++] = user_frame(m, pr, t, v, !first);
+			m->ids[n++] = user_frame(m, pr, t, v);
 		first = false;
 	}
 	m->st.frames += n;

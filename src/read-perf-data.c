@@ -235,11 +235,11 @@ static void unpack(struct pdata *pd, const unsigned char *z, size_t zlen,
 	out = xmalloc(cap);
 	memcpy(out, pd->pending, pd->npending);
 	n = pd->npending;
-	while (in.pos < in.size) {
+	for (bool full = true; in.pos < in.size || full;) {
 		ZSTD_outBuffer ob;
 		size_t r;
 
-		if (cap - n < 65536) {
+		while (cap - n < 65536) {
 			if (pd->unpacked + cap > pd->unpack_limit) {
 				diag_warn(pd->d, "%s: compressed records unpack "
 					  "to more than %llu MB; the rest is "
@@ -263,7 +263,9 @@ static void unpack(struct pdata *pd, const unsigned char *z, size_t zlen,
 			pd->stop = true;
 			return;
 		}
-		if (ob.pos == n && in.pos < in.size && ob.pos < ob.size)
+		/* A full output buffer may leave bytes inside zstd. */
+		full = ob.pos == ob.size;
+		if (ob.pos == n && in.pos < in.size && !full)
 			break;  /* no progress */
 		n = ob.pos;
 	}

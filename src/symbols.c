@@ -584,9 +584,19 @@ static void dso_load(struct symbolizer *sy, struct sym_dso *d)
 		char *dn, *at;
 		struct fsym *f;
 
-		if (!nm || !*nm || shndx == SHN_UNDEF ||
-		    (type != STT_FUNC && type != STT_GNU_IFUNC))
+		if (!nm || !*nm || shndx == SHN_UNDEF || shndx == SHN_ABS)
 			continue;
+		if (type == STT_NOTYPE) {
+			/* Labels in code (_start, _dl_start_user) count. */
+			GElf_Shdr sh;
+			Elf_Scn *scn = selfe ? elf_getscn(selfe, shndx) : NULL;
+
+			if (!scn || !gelf_getshdr(scn, &sh) ||
+			    !(sh.sh_flags & SHF_EXECINSTR))
+				continue;
+		} else if (type != STT_FUNC && type != STT_GNU_IFUNC) {
+			continue;
+		}
 		f = &syms[cap];
 		dn = NULL;
 		at = strchr(nm, '@');
