@@ -946,9 +946,10 @@ int read_perf_script(struct profile *p, struct input *in,
 		diag_warn(d, "%s", input_error(in));
 	if (r.other_events && r.event_defaulted)
 		diag_warn(d, "%s: kept the samples of event '%s' only (the "
-			  "first seen); %llu samples of other events left out "
-			  "(--event-filter=EVENT chooses)", input_name(in),
-			  r.event, (unsigned long long)r.other_events);
+			  "first seen); %llu sample%s of other events left "
+			  "out (--event-filter=EVENT chooses)", input_name(in),
+			  r.event, (unsigned long long)r.other_events,
+			  r.other_events == 1 ? "" : "s");
 	if (!r.good && !d->bad) {
 		if (r.other_events && !r.event_defaulted)
 			diag_warn(d, "%s: no samples of event '%s'",
