@@ -385,14 +385,17 @@ static void next_match(struct tui *t, int dir)
 		/* Nothing further in the zoomed view: zoom out and go on. */
 		set_zoom(t, NODE_ROOT, true);
 		set_msg(t, false, "zoomed out to find more matches");
-		if (dir > 0)
-			d = 0, col = 0;
+		cur = tui_rect_of(t, t->sel);
+		d = cur >= 0 ? t->lay.rects[cur].depth : 0;
+		col = cur >= 0 ? t->lay.rects[cur].col : 0;
 		for (size_t k = 0; k < t->lay.n && found < 0; k++) {
 			size_t i = dir > 0 ? k : t->lay.n - 1 - k;
 			const struct layout_rect *r = &t->lay.rects[i];
 
 			if (search_node_matches(t->search, t->p, r->node) &&
-			    (dir > 0 || before(r, d, col)))
+			    (dir > 0 ? !before(r, d, col) &&
+				       (r->depth != d || r->col != col)
+				     : before(r, d, col)))
 				found = (ssize_t)i;
 		}
 	}

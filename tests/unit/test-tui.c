@@ -1,0 +1,426 @@
+/*
+ * test-tui.c - the interactive view without a terminal: moving, zoom and
+ * its history, search and n/N, the header and status texts, time ranges
+ * through the timeline keys, and the live hooks driven by a fake sampler
+ * (ticks that add samples keep selection, zoom and search; live keys reach
+ * the action hook only in live mode).  A last test draws into a curses
+ * screen on /dev/null at several sizes, to catch crashes under ASan.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <curses.h>
+
+#include "profile.h"
+#include "tui.h"
+
+static void add_at(struct profile *p, const char *stack, uint64_t w,
+		   bool timed, uint64_t t)
+{
+	uint32_t syms[32];
+	size_t n = 0;
+	const char *s = stack;
+	struct weight wt = { w, 0, 0 };
+	struct sample_meta m = { t, timed };
+
+	for (;;) {
+		const char *e = strchr(s, ';');
+		size_t len = e ? (size_t)(e - s) : strlen(s);
+
+		syms[n++] = profile_intern(p, s, len);
+		if (!e)
+			break;
+		s = e + 1;
+	}
+	assert_int_equal(profile_add_stack(p, syms, n, &wt, &m), ADD_OK);
+}
+
+static void add(struct profile *p, const char *stack, uint64_t w)
+{
+	add_at(p, stack, w, false, 0);
+}
+
+static struct profile *sample(void)
+{
+	struct profile *p = profile_create();
+
+	add(p, "main;alpha;leaf", 30);
+	add(p, "main;alpha;other", 10);
+	add(p, "main;beta;leaf", 40);
+	add(p, "main;beta", 10);
+	add(p, "init", 10);
+	profile_finish(p);
+	return p;
+}
+
+static uint32_t find(const struct profile *p, const char *path)
+{
+	uint32_t n = NODE_ROOT;
+	char buf[256], *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *tok = strtok_r(buf, ";", &save); tok;
+	     tok = strtok_r(NULL, ";", &save)) {
+		uint32_t c;
+
+		for (c = profile_node(p, n)->child; c != NODE_NONE;
+		     c = profile_node(p, c)->next)
+			if (strcmp(profile_name(p, c), tok) == 0)
+				break;
+		if (c == NODE_NONE)
+			fail_msg("no frame %s", path);
+		n = c;
+	}
+	return n;
+}
+
+static struct tui *open_view(struct profile *p, const struct tui_opts *o)
+{
+	char err[256] = "";
+	struct tui *t = tui_create(p, o, err, sizeof(err));
+
+	if (!t)
+		fail_msg("tui_create: %s", err);
+	tui_set_size(t, 30, 100);
+	return t;
+}
+
+static void test_move_and_zoom(void **state)
+{
+	struct profile *p = sample();
+	struct tui_opts o = { .title = "t.folded" };
+	struct tui *t = open_view(p, &o);
+	char buf[1024];
+
+	(void)state;
+	tui_status_text(t, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "all | 100 samples (self 0) | 100.00% of all"));
+	tui_header_text(t, buf, sizeof(buf));
+	assert_string_equal(buf, "t.folded | 100 samples");
+	/* Down (icicle) goes to the child under the selection's middle. */
+	assert_true(tui_do(t, ACT_DOWN));
+	assert_int_equal(tui_selected(t), find(p, "main"));
+	assert_true(tui_do(t, ACT_DOWN));
+	assert_int_equal(tui_selected(t), find(p, "main;beta"));
+	assert_true(tui_do(t, ACT_LEFT));
+	assert_int_equal(tui_selected(t), find(p, "main;alpha"));
+	assert_true(tui_do(t, ACT_LEFT));     /* first on the row: stays */
+	assert_int_equal(tui_selected(t), find(p, "main;alpha"));
+	assert_true(tui_do(t, ACT_RIGHT));
+	assert_int_equal(tui_selected(t), find(p, "main;beta"));
+	tui_status_text(t, buf, sizeof(buf));
+	assert_string_equal(buf, "beta | 50 samples (self 10) | 50.00% of all | "
+			    "50.00% of zoom");
+	/* Up to the parent, and down again lands where the eye was. */
+	tui_do(t, ACT_UP);
+	assert_int_equal(tui_selected(t), find(p, "main"));
+	tui_do(t, ACT_DOWN);
+	assert_int_equal(tui_selected(t), find(p, "main;beta"));
+	/* Zoom twice, out once (history), then reset. */
+	tui_do(t, ACT_UP);
+	tui_do(t, ACT_ZOOM);
+	assert_int_equal(tui_zoom(t), find(p, "main"));
+	tui_do(t, ACT_DOWN);
+	tui_do(t, ACT_ZOOM);
+	assert_int_equal(tui_zoom(t), find(p, "main;beta"));
+	tui_status_text(t, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "50.00% of all | 100.00% of zoom"));
+	tui_header_text(t, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "zoom: all > main > beta"));
+	tui_do(t, ACT_UNZOOM);
+	assert_int_equal(tui_zoom(t), find(p, "main"));
+	tui_do(t, ACT_ZOOM);
+	tui_do(t, ACT_RESET);
+	assert_int_equal(tui_zoom(t), NODE_ROOT);
+	tui_do(t, ACT_UNZOOM);
+	assert_string_equal(tui_message(t), "not zoomed in");
+	/* g and G: top and bottom rows; flipped, they swap. */
+	tui_do(t, ACT_BOTTOM);
+	assert_int_equal(profile_depth(p, tui_selected(t)), 3);
+	tui_do(t, ACT_TOP);
+	assert_int_equal(tui_selected(t), NODE_ROOT);
+	tui_do(t, ACT_FLIP);
+	tui_do(t, ACT_UP);    /* flame: up is toward the leaves */
+	assert_int_equal(tui_selected(t), find(p, "main"));
+	tui_do(t, ACT_DOWN);
+	assert_int_equal(tui_selected(t), NODE_ROOT);
+	assert_false(tui_do(t, ACT_QUIT));
+	tui_destroy(t);
+	profile_destroy(p);
+}
+
+static void test_search(void **state)
+{
+	struct profile *p = sample();
+	struct tui_opts o = { .title = "t", .search = "^leaf$" };
+	struct tui *t = open_view(p, &o);
+	char buf[1024];
+
+	(void)state;
+	tui_header_text(t, buf, sizeof(buf));
+	assert_string_equal(buf, "t | 100 samples | Matched: 70 samples (70.00%)");
+	/* n walks the matches in layout order and wraps. */
+	tui_do(t, ACT_NEXT);
+	assert_int_equal(tui_selected(t), find(p, "main;alpha;leaf"));
+	tui_do(t, ACT_NEXT);
+	assert_int_equal(tui_selected(t), find(p, "main;beta;leaf"));
+	tui_do(t, ACT_NEXT);
+	assert_int_equal(tui_selected(t), find(p, "main;alpha;leaf"));
+	assert_string_equal(tui_message(t), "search wrapped around");
+	tui_do(t, ACT_PREV);
+	assert_int_equal(tui_selected(t), find(p, "main;beta;leaf"));
+	/* Zoomed into alpha, n beyond its match zooms out. */
+	tui_do(t, ACT_TOP);
+	tui_do(t, ACT_DOWN);
+	tui_do(t, ACT_DOWN);
+	tui_do(t, ACT_LEFT);
+	assert_int_equal(tui_selected(t), find(p, "main;alpha"));
+	tui_do(t, ACT_ZOOM);
+	tui_do(t, ACT_NEXT);
+	assert_int_equal(tui_selected(t), find(p, "main;alpha;leaf"));
+	tui_do(t, ACT_NEXT);
+	assert_int_equal(tui_zoom(t), NODE_ROOT);
+	assert_int_equal(tui_selected(t), find(p, "main;beta;leaf"));
+	/* A bad regex: pcre2's message, the old search stays. */
+	tui_search(t, "le(af");
+	assert_non_null(strstr(tui_message(t), "bad regex /le(af/: missing closing parenthesis"));
+	assert_non_null(strstr(tui_message(t), "offset 5"));
+	tui_header_text(t, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "Matched: 70 samples (70.00%)"));
+	/* Case: "LEAF" matches only with i. */
+	tui_search(t, "LEAF");
+	assert_string_equal(tui_message(t), "no frame matches");
+	tui_do(t, ACT_ICASE);
+	tui_header_text(t, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "Matched: 70 samples (70.00%)"));
+	/* # searches the selected name literally. */
+	tui_do(t, ACT_UP);
+	tui_do(t, ACT_SEARCH_NAME);
+	tui_header_text(t, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "Matched: 50 samples (50.00%)"));
+	/* Empty clears. */
+	tui_search(t, "");
+	tui_header_text(t, buf, sizeof(buf));
+	assert_null(strstr(buf, "Matched"));
+	tui_destroy(t);
+	profile_destroy(p);
+}
+
+static void test_timeline(void **state)
+{
+	struct profile *p = profile_create();
+	struct tui_opts o = { .title = "timed" };
+	struct tui *t;
+	char buf[1024];
+
+	(void)state;
+	/* First second: all in "early"; second second: all in "late". */
+	for (int i = 0; i < 100; i++)
+		add_at(p, i < 50 ? "main;early" : "main;late", 1, true,
+		       1000000000ull + (uint64_t)i * 20000000ull);
+	profile_finish(p);
+	t = open_view(p, &o);
+	assert_true(tui_do(t, ACT_TIMELINE));
+	assert_true(tui_timeline_focused(t));
+	/* Mark slice 0, move to the middle (minus one), mark: first half. */
+	tui_key(t, '\r');
+	for (int i = 0; i < 49; i++)
+		tui_key(t, 'l');
+	tui_key(t, ' ');
+	assert_false(tui_timeline_focused(t));
+	assert_int_equal(profile_total(p, NODE_ROOT), 50);
+	assert_int_equal(profile_total(p, find(p, "main;early")), 50);
+	assert_int_equal(profile_total(p, find(p, "main;late")), 0);
+	tui_header_text(t, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "timed | 50 samples | time 0.000-"));
+	assert_non_null(strstr(buf, " s of 1.980 s"));
+	/* T: all samples again. */
+	tui_key(t, 'T');
+	assert_int_equal(profile_total(p, NODE_ROOT), 100);
+	/* A range that empties the selected frame moves it to an ancestor. */
+	tui_do(t, ACT_TOP);
+	tui_do(t, ACT_DOWN);
+	tui_do(t, ACT_DOWN);
+	tui_do(t, ACT_RIGHT);
+	assert_int_equal(tui_selected(t), find(p, "main;late"));
+	tui_key(t, 't');
+	for (int i = 0; i < 5; i++)   /* the cursor stayed at 49: back to 0 */
+		tui_key(t, 'H');
+	tui_key(t, '\r');
+	tui_key(t, 'l');
+	tui_key(t, '\r');
+	assert_int_equal(tui_selected(t), find(p, "main"));
+	tui_destroy(t);
+	profile_destroy(p);
+
+	/* Without timestamps: a message, no strip. */
+	p = sample();
+	t = open_view(p, &o);
+	tui_do(t, ACT_TIMELINE);
+	assert_false(tui_timeline_focused(t));
+	assert_non_null(strstr(tui_message(t), "no timestamps"));
+	tui_destroy(t);
+	profile_destroy(p);
+}
+
+/* ---- A fake live source ---------------------------------------------- */
+
+struct fake {
+	int ticks, actions;
+	enum tui_action last;
+	bool frozen;
+};
+
+static bool fake_tick(void *ctx, struct profile *p)
+{
+	struct fake *f = ctx;
+
+	f->ticks++;
+	if (f->frozen)
+		return false;
+	add(p, "main;beta;leaf", 10);
+	add(p, "main;gamma", 5);
+	profile_finish(p);
+	return true;
+}
+
+static bool fake_action(void *ctx, enum tui_action a, struct profile *p,
+			char *msg, size_t cap)
+{
+	struct fake *f = ctx;
+
+	f->actions++;
+	f->last = a;
+	if (a == ACT_LIVE_FREEZE)
+		f->frozen = !f->frozen;
+	if (a == ACT_LIVE_RESET) {
+		profile_reset_weights(p);
+		snprintf(msg, cap, "reset");
+		return true;
+	}
+	snprintf(msg, cap, "did %s", keys_action_name(a));
+	return false;
+}
+
+static void fake_status(void *ctx, char *buf, size_t cap)
+{
+	struct fake *f = ctx;
+
+	snprintf(buf, cap, "pid 42, 99 Hz, %d ticks", f->ticks);
+}
+
+static const struct tui_live_ops fake_ops = {
+	fake_tick, fake_action, fake_status,
+};
+
+static void test_live_hooks(void **state)
+{
+	struct profile *p = sample();
+	struct fake f = { 0 };
+	struct tui_opts o = { .title = "live", .search = "leaf",
+			      .live = &fake_ops, .live_ctx = &f };
+	struct tui *t = open_view(p, &o);
+	uint32_t beta = find(p, "main;beta");
+	char buf[1024];
+
+	(void)state;
+	tui_do(t, ACT_DOWN);
+	tui_do(t, ACT_ZOOM);
+	tui_do(t, ACT_DOWN);
+	assert_int_equal(tui_selected(t), beta);
+	assert_true(tui_tick(t));
+	assert_int_equal(f.ticks, 1);
+	/* The tree grew: selection, zoom and search carry over. */
+	assert_int_equal(tui_selected(t), beta);
+	assert_int_equal(tui_zoom(t), find(p, "main"));
+	tui_header_text(t, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "live | 115 samples | Matched: 80 samples"));
+	assert_non_null(strstr(buf, "pid 42, 99 Hz, 1 ticks"));
+	tui_status_text(t, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "beta | 60 samples"));
+	/* Space freezes: the action hook sees it; ticks change nothing. */
+	tui_key(t, ' ');
+	assert_int_equal(f.last, ACT_LIVE_FREEZE);
+	assert_string_equal(tui_message(t), "did freeze");
+	assert_false(tui_tick(t));
+	for (const char *k = "+-wzs"; *k; k++)
+		tui_key(t, *k);
+	assert_int_equal(f.actions, 6);
+	assert_int_equal(f.last, ACT_LIVE_SAVE);
+	/* x: the hook resets the profile; the view follows. */
+	tui_key(t, 'x');
+	assert_int_equal(profile_total(p, NODE_ROOT), 0);
+	assert_int_equal(tui_zoom(t), NODE_ROOT);
+	tui_destroy(t);
+	profile_destroy(p);
+
+	/* Not live: the live keys do nothing, no hook is called. */
+	p = sample();
+	o.live = NULL;
+	t = open_view(p, &o);
+	tui_key(t, 'x');
+	tui_key(t, '+');
+	assert_false(tui_tick(t));
+	assert_int_equal(f.actions, 7);
+	tui_destroy(t);
+	profile_destroy(p);
+}
+
+static void test_draw(void **state)
+{
+	struct profile *p = sample();
+	struct tui_opts o = { .title = "draw\x1b[2J", .search = "a" };
+	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
+	SCREEN *s;
+	struct tui *t;
+	static const unsigned sizes[][2] = {
+		{ 24, 80 }, { 60, 200 }, { 3, 10 }, { 1, 1 }, { 5, 20 },
+	};
+
+	(void)state;
+	s = newterm("xterm-256color", out, in);
+	assert_non_null(s);
+	t = open_view(p, &o);
+	add(p, "main;\x1b]0;evil\x07;\xff\xfe", 5);
+	profile_finish(p);
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		resizeterm((int)sizes[i][0], (int)sizes[i][1]);
+		tui_set_size(t, sizes[i][0], sizes[i][1]);
+		tui_draw(t);
+		tui_do(t, ACT_BOTTOM);
+		tui_do(t, ACT_HELP);
+		tui_draw(t);
+		tui_key(t, 'x');
+		tui_do(t, ACT_FLIP);
+		tui_draw(t);
+		tui_do(t, ACT_THEME);
+		tui_draw(t);
+		tui_click(t, 3, 5, true);
+		tui_draw(t);
+	}
+	tui_destroy(t);
+	endwin();
+	delscreen(s);
+	fclose(out);
+	fclose(in);
+	profile_destroy(p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_move_and_zoom),
+		cmocka_unit_test(test_search),
+		cmocka_unit_test(test_timeline),
+		cmocka_unit_test(test_live_hooks),
+		cmocka_unit_test(test_draw),
+	};
+
+	setenv("XDG_CONFIG_HOME", "/nonexistent", 1);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
