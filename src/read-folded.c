@@ -129,6 +129,12 @@ static uint32_t build_path(struct profile *p, struct path_cache *c,
 		const char *semi = memchr(f, ';', n - pos);
 		size_t flen = semi ? (size_t)(semi - f) : n - pos;
 
+		if (c->depth >= PROFILE_MAX_DEPTH - 1) {
+			/* Too deep: forget the partial path, add nothing. */
+			c->depth = c->len = 0;
+			*depth_out = PROFILE_MAX_DEPTH;
+			return NODE_NONE;
+		}
 		node = profile_child(p, node, profile_intern(p, f, flen));
 		if (c->depth + 1 > c->capdepth) {
 			GROW(c->node, c->capdepth, c->depth + 1);
@@ -200,7 +206,7 @@ static const char *parse_line(struct profile *p, struct path_cache *c,
 		return "empty stack";
 	*first = false;
 	node = build_path(p, c, s, n, &depth);
-	if (depth > PROFILE_MAX_DEPTH - 1)
+	if (node == NODE_NONE)
 		return "stack is deeper than 65534 frames";
 	st = profile_add_at(p, node, &w, NULL);
 	if (st == ADD_OVERFLOW)

@@ -57,12 +57,33 @@ static bool ends_in_count(const char *s, size_t n)
  */
 static bool looks_binary(const unsigned char *s, size_t len)
 {
-	size_t ctl = 0;
+	size_t ctl = 0, nul = 0, bad8 = 0;
 
-	for (size_t i = 0; i < len; i++)
-		if (s[i] < 0x20 && s[i] != '\n' && s[i] != '\r' && s[i] != '\t')
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = s[i];
+		size_t k = 0;
+
+		nul += !c;
+		if (c < 0x20 && c != '\n' && c != '\r' && c != '\t')
 			ctl++;
-	return ctl * 20 > len;
+		if (c < 0x80)
+			continue;
+		/* A well-formed UTF-8 sequence is text; stray high bytes are not. */
+		if (c >= 0xc2 && c <= 0xf4)
+			k = c < 0xe0 ? 1 : c < 0xf0 ? 2 : 3;
+		if (k && i + k < len) {
+			size_t j = 1;
+
+			while (j <= k && (s[i + j] & 0xc0) == 0x80)
+				j++;
+			if (j > k) {
+				i += k;
+				continue;
+			}
+		}
+		bad8++;
+	}
+	return nul * 10 > len || ctl * 10 > len * 3 || bad8 * 10 > len;
 }
 
 /*
@@ -104,6 +125,8 @@ enum input_format read_detect(const void *buf, size_t len)
 
 		if (!nl && lines > 0)
 			break;      /* a partial last line says little */
+		if (!nl && n == len && len >= 4096 && !memchr(s, ':', 256))
+			return FMT_FOLDED;  /* one huge first line: a deep stack */
 		lines++;
 		if (n >= 2 && s[0] == '#' && (s[1] == ' ' || s[1] == '#' ||
 					       s[1] == '=' || s[1] == '\t')) {
