@@ -1,0 +1,104 @@
+#!/bin/sh
+# bench-perf-script.sh - perf script text to folded stacks (--collapse)
+# throughput, on one core.
+#
+# usage: tests/bench/bench-perf-script.sh BUILDDIR BIN
+#
+# Builds (once) BUILDDIR/bench/perf-script-real.txt, about 200 MB, by
+# repeating the real `perf script` recordings in samples/ (made on this
+# machine with perf 6.1: offsets, timestamps, periods, kernel and user
+# frames), and, when ../shared/conformance is beside the clone,
+# BUILDDIR/bench/perf-script-mix.txt from the real perf script files of the
+# stackcollapse-perf conformance suite (Java, Node.js, kernel, iperf, NUMA,
+# MirageOS; those with the cpu-clock event).  Then times
+# BIN --collapse FILE >/dev/null, best of 3 wall-clock runs with the page
+# cache warm, and prints MB/s beside the target (400 MB/s) and
+# stackcollapse-perf.pl's figure on this machine (32 MB/s, issue 4).
+# Reports; never fails on a slow figure.
+build=${1:?usage: $0 BUILDDIR BIN}
+bin=${2:?usage: $0 BUILDDIR BIN}
+top=$(cd "$(dirname "$0")/../.." && pwd)
+dir=$build/bench
+target_mb=200
+export LC_ALL=C
+
+mkdir -p "$dir" || exit 1
+
+# repeat OUT FILE...: OUT holds the files (decompressed, each ending in a
+# blank line) again and again until it reaches $target_mb MB.
+repeat() {
+	out=$1
+	shift
+	[ -s "$out" ] && return 0
+	one=$out.one
+	: >"$one"
+	for f in "$@"; do
+		case $f in
+		*.gz) gzip -dc "$f" ;;
+		*.zst) zstd -qdc "$f" ;;
+		*) cat "$f" ;;
+		esac >>"$one" || { rm -f "$one"; return 1; }
+		echo >>"$one"
+	done
+	size=$(wc -c <"$one")
+	[ "$size" -gt 0 ] || { rm -f "$one"; return 1; }
+	n=$(( (target_mb * 1000000 + size - 1) / size ))
+	i=0
+	while [ "$i" -lt "$n" ]; do
+		cat "$one"
+		i=$((i + 1))
+	done >"$out.tmp" && mv "$out.tmp" "$out"
+	rm -f "$one"
+}
+
+# measure LABEL FILE ARGS...: best of 3 wall times of BIN ARGS FILE.
+measure() {
+	label=$1
+	file=$2
+	shift 2
+	best=
+	for run in 1 2 3; do
+		t0=$(date +%s%N)
+		"$bin" "$@" "$file" >/dev/null 2>"$dir/err" || {
+			echo "   $label: failed: $(head -n 3 "$dir/err")"
+			return
+		}
+		t1=$(date +%s%N)
+		t=$((t1 - t0))
+		if [ -z "$best" ] || [ "$t" -lt "$best" ]; then best=$t; fi
+	done
+	bytes=$(wc -c <"$file")
+	awk -v l="$label" -v b="$bytes" -v t="$best" 'BEGIN {
+		mbs = b / 1e6 / (t / 1e9)
+		printf "   %-34s %6.3f s  %6.0f MB/s  (%.1fx stackcollapse-perf.pl)\n",
+		       l, t / 1e9, mbs, mbs / 32
+	}'
+}
+
+real=$dir/perf-script-real.txt
+if ! repeat "$real" "$top/samples/python.perf-script.zst" \
+	"$top/samples/gzip.perf-script.gz"; then
+	echo "   SKIP: cannot read the perf script recordings in samples/"
+	exit 0
+fi
+printf '   input: %s, %.0f MB of real perf script samples repeated\n' \
+	"$real" "$(awk -v b="$(wc -c <"$real")" 'BEGIN { print b / 1e6 }')"
+echo "   target: >= 400 MB/s on one core; stackcollapse-perf.pl: 32 MB/s here"
+measure "--collapse (samples/ recordings)" "$real" --collapse
+measure "--collapse --all --tid" "$real" --collapse --all --tid
+measure "--collapse --time 25%/2" "$real" --collapse --time 25%/2
+
+conf=$top/../shared/conformance/stackcollapse-perf
+if [ -d "$conf" ]; then
+	mix=$dir/perf-script-mix.txt
+	if repeat "$mix" "$conf/perf-vertx-stacks-01.txt" \
+		"$conf/perf-iperf-stacks-pidtid-01.txt" \
+		"$conf/perf-numa-stacks-01.txt" \
+		"$conf/perf-mirageos-stacks-01.txt" \
+		"$conf/perf-funcab-cmd-01.txt" "$conf/perf-dd-stacks-01.txt" \
+		"$conf/perf-js-stacks-01.txt"; then
+		measure "--collapse (conformance mix)" "$mix" --collapse
+	fi
+else
+	echo "   (../shared/conformance not found: the conformance mix is skipped)"
+fi
