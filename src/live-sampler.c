@@ -231,8 +231,10 @@ void live_explain_errno(int err, const char *what, int paranoid, char *buf,
 				 "sampling (kernel.perf_event_paranoid=%d): %s",
 				 paranoid, f);
 		else if (strstr(what, "another user"))
-			snprintf(buf, cap, "no permission to sample %s: %s", what,
-				 f);
+			snprintf(buf, cap, "no permission to sample %s: run as "
+				 "root or as its owner, or grant the binary "
+				 "CAP_PERFMON (setcap cap_perfmon,cap_ipc_lock,"
+				 "cap_sys_ptrace,cap_syslog=ep flametop)", what);
 		else if (err == EPERM && paranoid <= 1)
 			snprintf(buf, cap, "perf_event_open is refused for %s "
 				 "(EPERM; a container's seccomp policy?): %s", what,

@@ -69,15 +69,28 @@ __attribute__((noinline)) static void spin_cold(unsigned n)
 	sink = x;
 }
 
-__attribute__((noinline)) static void work_hot(void)
+/*
+ * The amount of work varies from round to round (the same for both paths
+ * of a round), so the loop has no fixed period that a sampling timer could
+ * fall in step with.
+ */
+static __thread unsigned long seed = 12345;
+
+static unsigned chunk(void)
 {
-	spin_hot(2 * CHUNK);
+	seed = seed * 6364136223846793005ul + 1442695040888963407ul;
+	return CHUNK / 2 + (unsigned)((seed >> 33) % CHUNK);
+}
+
+__attribute__((noinline)) static void work_hot(unsigned n)
+{
+	spin_hot(2 * n);
 	sink++;   /* not a tail call: keep work_hot in the chain */
 }
 
-__attribute__((noinline)) static void work_cold(void)
+__attribute__((noinline)) static void work_cold(unsigned n)
 {
-	spin_cold(CHUNK);
+	spin_cold(n);
 	sink++;
 }
 
@@ -86,8 +99,10 @@ __attribute__((noinline)) static void run_worker(void)
 	double end = now() + seconds;
 
 	while (now() < end) {
-		work_hot();
-		work_cold();
+		unsigned n = chunk();
+
+		work_hot(n);
+		work_cold(n);
 	}
 	sink++;
 }

@@ -1,0 +1,56 @@
+# lib.sh - shared by the live-mode tests (sourced, not run).
+#
+# Sets BIN (absolute), builds live-target with frame pointers into $work,
+# and exits with "SKIP: reason" when this machine does not allow sampling.
+
+BIN=${1:?usage: $0 FLAMETOP_BINARY}
+case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/flametop-live.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+check() {   # check DESCRIPTION COMMAND...
+	desc=$1
+	shift
+	if "$@"; then ok; else bad "$desc"; fi
+}
+finish() {
+	echo "$pass passed, $fail failed"
+	[ "$fail" -eq 0 ]
+	exit
+}
+
+CC=${CC:-cc}
+if ! command -v "$CC" >/dev/null 2>&1; then
+	echo "SKIP: no C compiler to build the test target"
+	exit 0
+fi
+# gcc gives frameless leaf functions no frame pointer; the target avoids
+# leaves in its hot paths, and -O1 keeps its functions apart.
+if ! "$CC" -O1 -g -fno-omit-frame-pointer -pthread \
+	"$here/live-target.c" -o "$work/live-target" 2>"$work/cc.err"; then
+	echo "SKIP: cannot build live-target: $(head -n 1 "$work/cc.err")"
+	exit 0
+fi
+TARGET=$work/live-target
+
+# Can we sample at all here?
+if ! "$BIN" -d 0.2 --collapse -- true >/dev/null 2>"$work/probe.err"; then
+	echo "SKIP: perf_event_open not permitted here: $(head -n 1 "$work/probe.err")"
+	exit 0
+fi
+
+# share FILE PATTERN: percent of the weight in lines matching PATTERN.
+share() {
+	awk -v pat="$2" '{ w = $NF; t += w; if ($0 ~ pat) m += w }
+		END { if (t == 0) print -1; else printf "%.1f\n", 100 * m / t }' "$1"
+}
+
+# within VALUE LOW HIGH (decimals allowed)
+within() {
+	awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v >= lo && v <= hi) }'
+}
