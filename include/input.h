@@ -51,6 +51,13 @@ size_t input_peek(struct input *in, const void **buf, size_t want);
 ssize_t input_read(struct input *in, void *buf, size_t n);
 /* Read everything that is left into a malloc'd buffer; NULL on an error. */
 void *input_slurp(struct input *in, size_t *len);
+/*
+ * The whole input in place, without copying, when it is a plain
+ * (uncompressed) regular file or memory and nothing was read yet but a
+ * peek: a read-only mapping owned by the input.  NULL otherwise (then use
+ * input_slurp).
+ */
+const void *input_map(struct input *in, size_t *len);
 
 /* The error message after a -1 (NULL if none). */
 const char *input_error(const struct input *in);

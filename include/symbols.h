@@ -109,6 +109,12 @@ const char *sym_dso_lookup(struct symbolizer *sy, struct sym_dso *d,
  */
 void sym_set_kernel_build_id(struct symbolizer *sy, const uint8_t *bid,
 			     size_t len);
+/*
+ * Start reading kallsyms on another thread (it costs the kernel ~50 ms to
+ * print); the first kernel lookup waits for it.  Call after the kernel's
+ * build-id is known.
+ */
+void sym_preload_kernel(struct symbolizer *sy);
 /* Kernel text address relocation seen in the profile (_text as recorded). */
 void sym_set_kernel_text(struct symbolizer *sy, uint64_t text_start);
 

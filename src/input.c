@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -57,6 +58,8 @@ struct input {
 	bool started;                /* a line or block was consumed */
 	bool truncated;
 	char *err;
+	void *map;                   /* input_map's mapping */
+	size_t maplen;
 };
 
 static void set_err(struct input *in, const char *fmt, ...)
@@ -228,6 +231,8 @@ void input_close(struct input *in)
 {
 	if (!in)
 		return;
+	if (in->map)
+		munmap(in->map, in->maplen);
 	if (in->close_fd)
 		close(in->fd);
 	if (in->z_init)
@@ -443,6 +448,30 @@ ssize_t input_read(struct input *in, void *buf, size_t n)
 	memcpy(buf, in->data + in->start, n);
 	in->start += n;
 	return (ssize_t)n;
+}
+
+const void *input_map(struct input *in, size_t *len)
+{
+	if (in->codec != CODEC_NONE || in->start != 0 || in->limit ||
+	    in->produced > in->end)
+		return NULL;
+	if (in->fd < 0) {
+		*len = in->memlen;
+		return in->mem;
+	}
+	if (in->raw_size == 0 || in->raw_size > SIZE_MAX)
+		return NULL;
+	if (!in->map) {
+		void *m = mmap(NULL, (size_t)in->raw_size, PROT_READ,
+			       MAP_PRIVATE, in->fd, 0);
+
+		if (m == MAP_FAILED)
+			return NULL;
+		in->map = m;
+		in->maplen = (size_t)in->raw_size;
+	}
+	*len = in->maplen;
+	return in->map;
 }
 
 void *input_slurp(struct input *in, size_t *len)

@@ -419,10 +419,58 @@ static bool name_matches(const char *name, const char *want)
 	return strlen(want) == n && memcmp(name, want, n) == 0;
 }
 
+/*
+ * Sort the index by time, keeping file order among equal times: an LSD
+ * radix sort on the time minus the smallest, 11 bits a pass, skipping the
+ * passes where every digit is the same (a recording spans few bits).
+ */
+static void sort_index(struct pdata *pd)
+{
+	size_t n = pd->nidx;
+	uint64_t lo = UINT64_MAX, hi = 0;
+	struct rec_ref *tmp, *a = pd->idx, *b;
+
+	if (n < 2)
+		return;
+	if (n < 64) {
+		qsort(pd->idx, n, sizeof(*pd->idx), cmp_ref);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		lo = a[i].time < lo ? a[i].time : lo;
+		hi = a[i].time > hi ? a[i].time : hi;
+	}
+	tmp = xmalloc(n * sizeof(*tmp));
+	b = tmp;
+	for (unsigned shift = 0; shift < 64 && ((hi - lo) >> shift); shift += 11) {
+		size_t count[2048] = { 0 }, sum = 0;
+
+		for (size_t i = 0; i < n; i++)
+			count[((a[i].time - lo) >> shift) & 2047]++;
+		for (size_t k = 0; k < 2048; k++) {
+			size_t c = count[k];
+
+			count[k] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			b[count[((a[i].time - lo) >> shift) & 2047]++] = a[i];
+		{
+			struct rec_ref *t = a;
+
+			a = b;
+			b = t;
+		}
+	}
+	if (a != pd->idx)
+		memcpy(pd->idx, a, n * sizeof(*a));
+	free(tmp);
+}
+
 static void process(struct pdata *pd)
 {
 	if (pd->unsorted)
-		qsort(pd->idx, pd->nidx, sizeof(*pd->idx), cmp_ref);
+		sort_index(pd);
 	for (size_t i = 0; i < pd->nidx; i++) {
 		const unsigned char *rec = pd->idx[i].rec;
 		struct perf_event_header h;
@@ -587,7 +635,8 @@ int read_perf_data(struct profile *p, struct input *in,
 	struct pdata pd = { 0 };
 	struct sym_opts so = { .demangle = true };
 	size_t len;
-	unsigned char *b = input_slurp(in, &len);
+	const unsigned char *b = input_map(in, &len);
+	unsigned char *owned = NULL;
 	uint64_t doff = 0, dsize = 0;
 	int rc = -1;
 
@@ -595,6 +644,8 @@ int read_perf_data(struct profile *p, struct input *in,
 	pd.o = o;
 	pd.d = d;
 	pd.name = input_name(in);
+	if (!b)
+		b = owned = input_slurp(in, &len);
 	if (!b) {
 		diag_warn(d, "%s", input_error(in) ? input_error(in)
 						   : "cannot read input");
@@ -605,20 +656,20 @@ int read_perf_data(struct profile *p, struct input *in,
 	if (len < 16) {
 		diag_warn(d, "%s: truncated perf.data (%zu bytes)", pd.name,
 			  len);
-		free(b);
+		free(owned);
 		return -1;
 	}
 	if (memcmp(b, "2ELIFREP", 8) == 0) {
 		diag_warn(d, "%s: perf.data written on a machine of the other "
 			  "byte order is not supported", pd.name);
-		free(b);
+		free(owned);
 		return -1;
 	}
 	if (memcmp(b, "PERFILE2", 8) != 0) {
 		diag_warn(d, "%s: not a perf.data file (bad magic; old "
 			  "PERFFILE version 1 files are not supported)",
 			  pd.name);
-		free(b);
+		free(owned);
 		return -1;
 	}
 	pd.el = pe_evlist_create();
@@ -629,6 +680,7 @@ int read_perf_data(struct profile *p, struct input *in,
 	if (get64(b + 8) == 16) {
 		walk(&pd, b + 16, len - 16, 16, false);
 	} else if (file_header(&pd, b, len, &doff, &dsize) == 0) {
+		sym_preload_kernel(pd.sy);
 		walk(&pd, b + doff, (size_t)dsize, doff, false);
 	} else {
 		goto out;
@@ -672,6 +724,6 @@ out:
 	free(pd.bufs);
 	free(pd.pending);
 	free(pd.idx);
-	free(b);
+	free(owned);
 	return rc;
 }

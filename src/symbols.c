@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,8 +37,10 @@
 
 struct fsym {
 	uint64_t start, end;
-	const char *name;
+	const char *name;       /* as in the ELF until demangled */
+	uint32_t len;
 	unsigned char bind;     /* STB_* */
+	bool demangled;         /* name checked for mangling */
 };
 
 struct seg {
@@ -60,6 +63,8 @@ struct sym_dso {
 	struct seg *segs;
 	size_t nsegs;
 	char *loaded_from;      /* the file actually read */
+	char **dm;              /* demangled names (malloc'd) */
+	size_t ndm, capdm;
 	struct sym_dso *next;   /* hash chain */
 };
 
@@ -109,7 +114,10 @@ struct symbolizer {
 	uint8_t kbid[20];
 	size_t kbid_len;
 	uint64_t ktext_recorded;  /* _text as recorded, 0: unknown */
+	uint64_t ktext_now;       /* _text in the running kernel */
 	int64_t kdelta;
+	pthread_t kthread;        /* loading kallsyms in the background */
+	bool kthread_on;
 	/* statistics */
 	uint64_t misses[SYM_MISS_COUNT];
 	const char *miss_file[SYM_MISS_COUNT];
@@ -117,6 +125,8 @@ struct symbolizer {
 };
 
 static char *debuginfo_path;
+
+static void kernel_join(struct symbolizer *sy);
 
 static const Dwfl_Callbacks offline_cb = {
 	.find_elf = dwfl_build_id_find_elf,
@@ -146,6 +156,9 @@ static void dso_free(struct sym_dso *d)
 	free(d->names);
 	free(d->segs);
 	free(d->loaded_from);
+	for (size_t i = 0; i < d->ndm; i++)
+		free(d->dm[i]);
+	free(d->dm);
 	free(d);
 }
 
@@ -153,6 +166,7 @@ void sym_destroy(struct symbolizer *sy)
 {
 	if (!sy)
 		return;
+	kernel_join(sy);
 	for (size_t i = 0; i < sy->nbuckets; i++) {
 		struct sym_dso *d = sy->buckets[i], *nx;
 
@@ -490,7 +504,6 @@ static void dso_load(struct symbolizer *sy, struct sym_dso *d)
 	int nsym;
 	size_t names_len = 0, cap = 0;
 	struct fsym *syms = NULL;
-	char **tmpnames = NULL;
 
 	d->state = -1;
 	want = want_bid(sy, d, &wantlen);
@@ -567,10 +580,8 @@ static void dso_load(struct symbolizer *sy, struct sym_dso *d)
 		}
 	}
 	nsym = dwfl_module_getsymtab(mod);
-	if (nsym > 0) {
-		tmpnames = xcalloc((size_t)nsym, sizeof(*tmpnames));
+	if (nsym > 0)
 		syms = xcalloc((size_t)nsym, sizeof(*syms));
-	}
 	for (int i = 1; i < nsym; i++) {
 		GElf_Sym sym;
 		GElf_Addr addr;
@@ -581,7 +592,7 @@ static void dso_load(struct symbolizer *sy, struct sym_dso *d)
 							 &shndx, &selfe,
 							 &sbias);
 		int type = GELF_ST_TYPE(sym.st_info);
-		char *dn, *at;
+		const char *at;
 		struct fsym *f;
 
 		if (!nm || !*nm || shndx == SHN_UNDEF || shndx == SHN_ABS)
@@ -597,50 +608,34 @@ static void dso_load(struct symbolizer *sy, struct sym_dso *d)
 		} else if (type != STT_FUNC && type != STT_GNU_IFUNC) {
 			continue;
 		}
-		f = &syms[cap];
-		dn = NULL;
+		f = &syms[cap++];
+		/* "memcpy@@GLIBC_2.14": the version goes. */
 		at = strchr(nm, '@');
-		if (at && at != nm) {
-			char *cut = xstrndup(nm, (size_t)(at - nm));
-
-			if (sy->o.demangle)
-				dn = sym_demangle(cut);
-			if (!dn)
-				dn = cut;
-			else
-				free(cut);
-		} else if (sy->o.demangle) {
-			dn = sym_demangle(nm);
-		}
-		tmpnames[cap] = dn ? dn : xstrdup(nm);
-		names_len += strlen(tmpnames[cap]) + 1;
+		f->len = (uint32_t)(at && at != nm ? (size_t)(at - nm)
+						   : strlen(nm));
+		f->name = nm;           /* Dwfl's until copied below */
 		f->start = addr - bias;
 		f->end = f->start + sym.st_size;
 		f->bind = GELF_ST_BIND(sym.st_info);
-		f->name = (const char *)(uintptr_t)cap;   /* index for now */
-		cap++;
 	}
 	if (cap) {
 		char *w;
 
+		d->nsyms = finish_table(syms, cap);
+		for (size_t i = 0; i < d->nsyms; i++)
+			names_len += syms[i].len + 1u;
 		d->names = xmalloc(names_len);
 		w = d->names;
-		for (size_t i = 0; i < cap; i++) {
-			size_t idx = (size_t)(uintptr_t)syms[i].name;
-			size_t l = strlen(tmpnames[idx]) + 1;
-
-			memcpy(w, tmpnames[idx], l);
+		for (size_t i = 0; i < d->nsyms; i++) {
+			memcpy(w, syms[i].name, syms[i].len);
+			w[syms[i].len] = 0;
 			syms[i].name = w;
-			w += l;
+			w += syms[i].len + 1u;
 		}
-		for (size_t i = 0; i < cap; i++)
-			free(tmpnames[i]);
-		d->nsyms = finish_table(syms, cap);
 		d->syms = syms;
 	} else {
 		free(syms);
 	}
-	free(tmpnames);
 	dwfl_end(dwfl);
 	d->loaded_from = from;
 	d->state = 1;
@@ -690,8 +685,22 @@ const char *sym_dso_lookup(struct symbolizer *sy, struct sym_dso *d,
 		else
 			hi = mid;
 	}
-	if (lo && a < d->syms[lo - 1].end)
-		return d->syms[lo - 1].name;
+	if (lo && a < d->syms[lo - 1].end) {
+		struct fsym *f = &d->syms[lo - 1];
+
+		if (!f->demangled) {
+			/* Demangled on first use: most symbols never are. */
+			char *dn = sy->o.demangle ? sym_demangle(f->name) : NULL;
+
+			f->demangled = true;
+			if (dn) {
+				GROW(d->dm, d->capdm, d->ndm + 1);
+				d->dm[d->ndm++] = dn;
+				f->name = dn;
+			}
+		}
+		return f->name;
+	}
 	*why = d->nsyms ? SYM_MISS_NO_SYMBOL : SYM_MISS_STRIPPED;
 	if (!sy->miss_file[*why])
 		sy->miss_file[*why] = d->path;
@@ -839,9 +848,33 @@ static void kernel_load(struct symbolizer *sy)
 	qsort(sy->ksyms, n, sizeof(*sy->ksyms), cmp_ksym);
 	sy->nksyms = n;
 	sy->ktext = text;
-	if (sy->ktext_recorded && text_now)
-		sy->kdelta = (int64_t)(text_now - sy->ktext_recorded);
+	sy->ktext_now = text_now;
 	sy->kstate = 1;
+}
+
+static void *kernel_thread(void *arg)
+{
+	kernel_load(arg);
+	return NULL;
+}
+
+void sym_preload_kernel(struct symbolizer *sy)
+{
+	if (sy->kstate != 0 || sy->kthread_on)
+		return;
+	sy->kstate = 2;         /* loading; read only after the join */
+	if (pthread_create(&sy->kthread, NULL, kernel_thread, sy) == 0)
+		sy->kthread_on = true;
+	else
+		sy->kstate = 0;
+}
+
+static void kernel_join(struct symbolizer *sy)
+{
+	if (sy->kthread_on) {
+		pthread_join(sy->kthread, NULL);
+		sy->kthread_on = false;
+	}
 }
 
 const char *sym_kernel_lookup(struct symbolizer *sy, uint64_t addr,
@@ -850,10 +883,14 @@ const char *sym_kernel_lookup(struct symbolizer *sy, uint64_t addr,
 	size_t lo = 0, hi;
 
 	*mod = "[kernel.kallsyms]";
+	kernel_join(sy);
 	if (sy->kstate == 0)
 		kernel_load(sy);
 	if (sy->kstate < 0)
 		return NULL;
+	/* KASLR: the profile's kernel may sit elsewhere than ours. */
+	if (sy->ktext_recorded && sy->ktext_now)
+		sy->kdelta = (int64_t)(sy->ktext_now - sy->ktext_recorded);
 	addr += (uint64_t)sy->kdelta;
 	hi = sy->nksyms;
 	while (lo < hi) {
