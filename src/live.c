@@ -716,14 +716,13 @@ static void live_status(void *ctx, char *buf, size_t cap)
 
 	sampler_get_stats(L->s, &st);
 	window_name(L->window, wn, sizeof(wn));
-	/* The title already names the target. */
-	snprintf(buf, cap, "%s%s %u Hz | %.0f samples/s | lost %llu | %s | "
-		 "CPU %.1f%%%s",
-		 L->target_gone ? "exited | " : "",
+	/* The title already names the target; what changes goes first. */
+	snprintf(buf, cap, "%s%s%s %u Hz | %.0f/s | lost %llu | %s | CPU %.1f%%",
+		 L->frozen ? "FROZEN | " : "",
+		 L->target_gone ? "exited | " :
+		 L->sampling_stopped ? "stopped | " : "",
 		 sampler_event_name(L->s), sampler_freq(L->s), L->sps,
-		 (unsigned long long)st.lost, wn, L->cpu_pct,
-		 L->frozen ? " | FROZEN" : L->sampling_stopped ? " | stopped" :
-		 "");
+		 (unsigned long long)st.lost, wn, L->cpu_pct);
 }
 
 /* ---- Setting up ------------------------------------------------------------- */

@@ -1,0 +1,90 @@
+#!/bin/sh
+# test-live-tui.sh - the live view in a private tmux server: the graph
+# appears and refreshes, space freezes it while sampling goes on, w, +, s
+# and x do what they say, q quits and stops the command.
+#
+# usage: tests/live/test-live-tui.sh FLAMETOP_BINARY
+. "$(dirname "$0")/lib.sh"
+
+if ! command -v tmux >/dev/null 2>&1; then
+	echo "SKIP: tmux not installed"
+	exit 0
+fi
+T="tmux -L ftlive$$ -f /dev/null"
+trap '$T kill-server 2>/dev/null; rm -rf "$work"' EXIT
+
+screen() { $T capture-pane -p -t live; }
+# The header's own part (before the live status), which moves on refresh.
+head_part() { screen | head -n 1 | sed 's/ | FROZEN.*//; s/ | cpu-clock.*//'; }
+# wait_for PATTERN [TRIES]: poll the screen (0.1 s steps).
+wait_for() {
+	n=${2:-100}
+	while [ "$n" -gt 0 ]; do
+		if screen | grep -q -- "$1"; then return 0; fi
+		sleep 0.1
+		n=$((n - 1))
+	done
+	return 1
+}
+key() { $T send-keys -t live "$@"; }
+
+cd "$work" || exit 1
+$T new-session -d -s live -x 170 -y 30 \
+	"TERM=xterm-256color '$BIN' --interval 0.3 -- '$TARGET' 60; echo FLAMETOP-EXITED \$?; sleep 30"
+
+check "the graph shows the hot path" wait_for "spin_hot"
+check "and the cold path" wait_for "spin_cold"
+check "the header shows the event and rate" wait_for "cpu-clock 99 Hz"
+check "the header shows lost samples" wait_for "lost 0"
+check "the header shows flametop's CPU" wait_for "CPU [0-9.]*%"
+fpid=$(pgrep -f -- "--interval 0.3 -- $TARGET" | head -n 1)
+tpid=$(pgrep -P "$fpid" | head -n 1)
+check "the command runs as flametop's child" [ -n "$tpid" ]
+
+# Refreshing: the header's totals move.
+a=$(head_part)
+sleep 1.2
+b=$(head_part)
+check "the view refreshes ($a / $b)" [ "$a" != "$b" ]
+
+# Freeze: the view stays put while sampling goes on.
+key Space
+check "space freezes" wait_for "frozen"
+sleep 0.5
+a=$(head_part)
+sleep 1.2
+b=$(head_part)
+check "frozen view does not change ($a / $b)" [ "$a" = "$b" ]
+check "the header says FROZEN" wait_for "FROZEN"
+key Space
+check "space resumes" wait_for "resumed"
+sleep 1.2
+c=$(head_part)
+check "resumed view moves again" [ "$b" != "$c" ]
+
+# Window, rate, save, reset.
+key w
+check "w cycles the window" wait_for "window: last 30 s"
+key w
+check "w again: everything" wait_for "window: everything"
+key +
+check "+ raises the rate" wait_for "sampling at 497 Hz"
+check "header follows the rate" wait_for "cpu-clock 497 Hz"
+key -
+check "- lowers it" wait_for "sampling at 99 Hz"
+key s
+check "s saves and says where" wait_for "saved [0-9]* stacks to $work/flametop-live-"
+saved=$(ls "$work"/flametop-live-*.folded 2>/dev/null | head -n 1)
+check "the saved file exists" [ -s "$saved" ]
+check "the saved file is folded stacks of the view" \
+	grep -q "^live-target;.*work_hot;spin_hot [0-9]*$" "$saved"
+key x
+check "x resets the counts" wait_for "counts reset"
+
+# q quits; the command flametop started is stopped with it.
+key q
+check "q quits" wait_for "FLAMETOP-EXITED 0"
+sleep 0.3
+check "the command is gone" sh -c "! kill -0 $tpid 2>/dev/null"
+
+finish
