@@ -424,7 +424,8 @@ void tui_draw(struct tui *t)
 	erase();
 	if (t->rows < 4 || t->cols < 16) {
 		attr_set(A_NORMAL, 0, NULL);
-		mvaddnstr(0, 0, "terminal too small", (int)t->cols);
+		mvaddnstr(0, 0, t->cols >= 18 ? "terminal too small" :
+			  "too small", (int)t->cols);
 		if (t->rows > 1)
 			mvaddnstr(1, 0, "(q quits)", (int)t->cols);
 		refresh();

@@ -804,11 +804,11 @@ void tui_header_text(struct tui *t, char *buf, size_t cap)
 	char num[64], name[512];
 	size_t len = 0;
 	uint64_t total = profile_total(t->p, NODE_ROOT), a, b;
+	const char *title = !t->title ? "flametop" :
+			    strcmp(t->title, "-") == 0 ? "stdin" : t->title;
 
 	ensure_layout(t);
-	textfmt_escape(t->title ? t->title : "flametop",
-		       strlen(t->title ? t->title : "flametop"), name,
-		       sizeof(name));
+	textfmt_escape(title, strlen(title), name, sizeof(name));
 	profile_format_weight(t->p, total, num, sizeof(num));
 	len = append(buf, cap, len, "%s | %s samples", name, num);
 	if (profile_range(t->p, &a, &b)) {
@@ -903,6 +903,7 @@ struct tui *tui_create(struct profile *p, const struct tui_opts *o,
 		       char *err, size_t errcap)
 {
 	struct tui *t = xcalloc(1, sizeof(*t));
+	char *path = NULL;
 
 	t->p = p;
 	t->title = o->title;
@@ -916,13 +917,27 @@ struct tui *tui_create(struct profile *p, const struct tui_opts *o,
 	t->dirty = true;
 	layout_init(&t->lay);
 	t->search = search_create();
+	theme_default(&t->theme);
+	if (o->theme && !strchr(o->theme, '/') && strcmp(o->theme, THEME_DEFAULT) &&
+	    !(path = theme_find(o->theme))) {
+		char **names;
+		size_t n = theme_names(&names), len = 0;
+
+		len += (size_t)snprintf(err, errcap, "-c: no theme '%s' (have:",
+					o->theme);
+		for (size_t i = 0; i < n && len < errcap; i++)
+			len += (size_t)snprintf(err + len, errcap - len, " %s",
+						names[i]);
+		if (len < errcap)
+			snprintf(err + len, errcap - len, ")");
+		theme_names_free(names, n);
+		tui_destroy(t);
+		return NULL;
+	}
+	free(path);
 	if (load_theme(&t->theme, o->theme ? o->theme : THEME_DEFAULT, err,
 		       errcap) < 0) {
-		if (o->theme) {
-			tui_destroy(t);
-			return NULL;
-		}
-		/* A broken default theme file: the built-in one, and say so. */
+		/* A broken theme file: the default stays, and the user is told. */
 		set_msg(t, true, "%s", err);
 		theme_default(&t->theme);
 	}

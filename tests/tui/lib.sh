@@ -1,0 +1,139 @@
+# lib.sh - helpers for the TUI tests: a private tmux server per test
+# script, keys sent with send-keys, the screen read with capture-pane, and
+# polling until the screen shows what is expected (no fixed sleeps).
+#
+#   . tests/tui/lib.sh          (after setting BIN)
+#   tui_start [-x W] [-y H] [ENV=VALUE...] -- ARGS...   run "$BIN ARGS"
+#   tui_keys KEYS...            tmux send-keys
+#   tui_wait REGEX [SECONDS]    until the screen matches (extended grep)
+#   tui_settle                  until the screen stops changing
+#   tui_poll COMMAND...         until the command succeeds
+#   tui_screen                  the screen as text
+#   ok NAME / bad NAME WHY      count a check
+#   tui_done                    print "N passed, N failed" and exit
+#
+# The command runs as `$BIN ARGS; echo "__EXIT:$?"`, so tui_wait '__EXIT:0'
+# checks the exit status, and tui_restored that the terminal was left in
+# its normal state (alternate screen off, cursor visible).
+
+TUI_SOCK="ft-$$-$(basename "$0" .sh)"
+TUI_TIMEOUT=${TUI_TIMEOUT:-20}
+pass=0
+fail=0
+
+tmux_() { tmux -L "$TUI_SOCK" -f /dev/null "$@"; }
+
+tui_cleanup() { tmux_ kill-server >/dev/null 2>&1; }
+trap tui_cleanup EXIT
+
+if ! command -v tmux >/dev/null 2>&1; then
+	echo "SKIP: tmux is not installed"
+	exit 0
+fi
+
+ok() { pass=$((pass + 1)); }
+bad() {
+	fail=$((fail + 1))
+	echo "FAIL $1: $2"
+	echo "---- screen:"
+	tui_screen | sed 's/^/    |/' | head -n 40
+}
+check() {   # check NAME COMMAND...
+	name=$1
+	shift
+	if "$@"; then ok; else bad "$name" "$*"; fi
+}
+
+tui_screen() { tmux_ capture-pane -p -t ft 2>/dev/null; }
+
+# Start the binary in a new private session (the previous one is killed).
+tui_start() {
+	w=120 h=30 envs=""
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-x) w=$2; shift 2 ;;
+		-y) h=$2; shift 2 ;;
+		--) shift; break ;;
+		*) envs="$envs $1"; shift ;;
+		esac
+	done
+	tui_cleanup
+	cmd="env LC_ALL=C.UTF-8 TERM=tmux-256color$envs"
+	for a in "$BIN" "$@"; do
+		cmd="$cmd '$(printf '%s' "$a" | sed "s/'/'\\\\''/g")'"
+	done
+	tmux_ new-session -d -s ft -x "$w" -y "$h" \
+		"cd '$PWD' && $cmd; echo \"__EXIT:\$?\"; sleep 600"
+	tmux_ set-option -t ft remain-on-exit on >/dev/null 2>&1
+}
+
+# A shell pipeline instead of the binary's arguments.
+tui_start_sh() {
+	w=120 h=30
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-x) w=$2; shift 2 ;;
+		-y) h=$2; shift 2 ;;
+		--) shift; break ;;
+		*) break ;;
+		esac
+	done
+	tui_cleanup
+	tmux_ new-session -d -s ft -x "$w" -y "$h" \
+		"cd '$PWD' && export LC_ALL=C.UTF-8 TERM=tmux-256color && $1; echo \"__EXIT:\$?\"; sleep 600"
+}
+
+tui_keys() { tmux_ send-keys -t ft "$@"; }
+
+tui_wait() {
+	re=$1
+	limit=${2:-$TUI_TIMEOUT}
+	start=$(date +%s)
+	while :; do
+		if tui_screen | grep -E -q -- "$re"; then return 0; fi
+		if [ $(( $(date +%s) - start )) -ge "$limit" ]; then return 1; fi
+		sleep 0.05
+	done
+}
+
+# Until COMMAND... succeeds (polled), or the timeout.
+tui_poll() {
+	start=$(date +%s)
+	until "$@"; do
+		if [ $(( $(date +%s) - start )) -ge "$TUI_TIMEOUT" ]; then return 1; fi
+		sleep 0.05
+	done
+}
+
+# Until three captures 60 ms apart are the same.
+tui_settle() {
+	prev=$(tui_screen)
+	same=0
+	start=$(date +%s)
+	while [ "$same" -lt 2 ]; do
+		sleep 0.06
+		cur=$(tui_screen)
+		if [ "$cur" = "$prev" ]; then same=$((same + 1)); else same=0; fi
+		prev=$cur
+		if [ $(( $(date +%s) - start )) -ge "$TUI_TIMEOUT" ]; then return 1; fi
+	done
+	return 0
+}
+
+# Send keys, then wait for the screen to settle.
+tui_type() { tui_keys "$@"; tui_settle; }
+
+# The terminal is back to normal: alternate screen off, cursor shown.
+tui_restored() {
+	[ "$(tmux_ display-message -p -t ft '#{alternate_on}')" = 0 ] &&
+		[ "$(tmux_ display-message -p -t ft '#{cursor_flag}')" = 1 ]
+}
+
+# Line N (1-based) of the screen.
+tui_line() { tui_screen | sed -n "${1}p"; }
+
+tui_done() {
+	echo "$pass passed, $fail failed"
+	[ "$fail" -eq 0 ]
+	exit $?
+}
