@@ -84,7 +84,11 @@ static char *store(struct symtab *st, const char *name, size_t len)
 		size_t sz = len + 1 > want ? len + 1 : want;
 
 		GROW(st->chunks, st->capchunks, st->nchunks + 1);
-		st->cur = st->chunks[st->nchunks++] = xmalloc(sz);
+		/*
+		 * Zeroed: pcre2's JIT reads names a word at a time, past
+		 * their NUL, and valgrind flags the unwritten bytes.
+		 */
+		st->cur = st->chunks[st->nchunks++] = xcalloc(1, sz);
 		st->curleft = sz;
 	}
 	p = st->cur;
