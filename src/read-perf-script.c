@@ -82,6 +82,11 @@ static inline bool is_word(unsigned char c)
 	return cclass[c] & C_WORD;
 }
 
+static inline bool is_hex(unsigned char c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
 /*
  * The hash of a frame line's tail: two independent lanes of 8 bytes, so
  * the multiplications of one overlap the other's (this runs on every
@@ -195,6 +200,8 @@ struct reader {
 	size_t nsids, capsids;
 
 	uint64_t good;
+	uint64_t extra;          /* indented non-frame lines in samples */
+	uint64_t first_extra;    /* the line number of the first */
 };
 
 static void bad(struct reader *r, const char *what)
@@ -444,7 +451,7 @@ struct frame_line {
  * "ADDR SYMBOL (MODULE)" with stackcollapse-perf.pl's reading of it: ADDR
  * is a word, MODULE the last " (...)" whose text has no blank, SYMBOL what
  * lies between (at least one character, even if that means borrowing one
- * from the blanks or from ADDR).
+ * from the blanks).
  */
 static bool match_frame(const char *s, size_t n, struct frame_line *f)
 {
@@ -485,10 +492,14 @@ static bool match_frame(const char *s, size_t n, struct frame_line *f)
 	} else if (P >= b + 1) {
 		f->func = s + P - 1;
 		f->funclen = 1;
-	} else if (P == b && b - a >= 2) {
-		f->pclen--;
-		f->func = s + b - 1;
-		f->funclen = 1;
+	} else if (P == b) {
+		/*
+		 * "ADDR (MODULE)": perf script -F without sym.  The regex would
+		 * take ADDR's last digit as the symbol; an unknown symbol (the
+		 * module's name) says more.
+		 */
+		f->func = "[unknown]";
+		f->funclen = 9;
 	} else {
 		return false;
 	}
@@ -906,6 +917,37 @@ static void one_line(struct reader *r, const char *s, size_t n)
 			       "before it)");
 		return;
 	}
+	/*
+	 * Indented lines within a sample that are not frames are the extra
+	 * fields perf script can print per frame (-F +srcline: "  file.c:12"):
+	 * not frames, but not damage either.
+	 */
+	if (r->in_sample && is_ws((unsigned char)s[0])) {
+		/* "ADDR SYMBOL" without a module: perf script -F without dso. */
+		size_t a = 0, b, c, end = n;
+
+		while (a < n && is_ws((unsigned char)s[a]))
+			a++;
+		for (b = a; b < n && is_hex((unsigned char)s[b]); b++)
+			;
+		for (c = b; c < n && is_ws((unsigned char)s[c]); c++)
+			;
+		while (end > c && is_ws((unsigned char)s[end - 1]))
+			end--;
+		if (b > a && c > b && end > c) {
+			f.pc = s + a;
+			f.pclen = b - a;
+			f.func = s + c;
+			f.funclen = end - c;
+			f.mod = "";
+			f.modlen = 0;
+			frame_line(r, &f, NULL, 0, 0);
+			return;
+		}
+		if (!r->extra++)
+			r->first_extra = input_lineno(r->in);
+		return;
+	}
 	bad(r, "neither an event line nor a frame line");
 }
 
@@ -944,6 +986,13 @@ int read_perf_script(struct profile *p, struct input *in,
 			  "(truncated input?): left out", input_name(in));
 	if (input_error(in))
 		diag_warn(d, "%s", input_error(in));
+	if (r.extra)
+		diag_warn(d, "%s:%llu: %llu indented line%s in samples %s "
+			  "(extra perf script fields such as srcline?): "
+			  "ignored", input_name(in),
+			  (unsigned long long)r.first_extra,
+			  (unsigned long long)r.extra, r.extra == 1 ? "" : "s",
+			  r.extra == 1 ? "is not a frame" : "are not frames");
 	if (r.other_events && r.event_defaulted)
 		diag_warn(d, "%s: kept the samples of event '%s' only (the "
 			  "first seen); %llu sample%s of other events left "

@@ -380,15 +380,41 @@ static void odd_event_lines(void **state)
 	done(&r);
 }
 
-/* The symbol takes a character from the blanks when it has none. */
-static void symbol_borrows(void **state)
+/*
+ * A symbol of two blanks keeps one as its name (as stackcollapse-perf.pl
+ * does); no symbol at all (perf script -F without sym) is an unknown one.
+ */
+static void symbol_missing(void **state)
+{
+	struct result r;
+	struct read_opts o = { 0 };
+
+	(void)state;
+	load(&r, "ab 1 1.0: 1 c:\n\t ffff  ([kernel.kallsyms])\n"
+		 "\t abcd (/usr/lib/libc.so.6)\n\n");
+	assert_string_equal(r.collapsed, "ab;[libc.so.6];  1\n");
+	done(&r);
+	o.addrs = true;
+	load_opts(&r, "ab 1 1.0: 1 c:\n\t abcd (/usr/lib/libc.so.6)\n\n", &o);
+	assert_string_equal(r.collapsed, "ab;[libc.so.6 <abcd>] 1\n");
+	done(&r);
+}
+
+/* perf script -F without dso, and -F +srcline's extra lines. */
+static void no_module_and_srcline(void **state)
 {
 	struct result r;
 
 	(void)state;
-	load(&r, "ab 1 1.0: 1 c:\n\t ffff  ([kernel.kallsyms])\n"
-		 "\t abcd ([kernel.kallsyms])\n\n");
-	assert_string_equal(r.collapsed, "ab;d;  1\n");
+	load(&r, "demo 7 1.0: 2 cpu-clock:\n"
+		 "\t 1170 leaf+0x1b\n"
+		 "  prog.c:3\n"
+		 "\t 11ed main\n"
+		 "  ??:0\n\n");
+	assert_string_equal(r.collapsed, "demo;main;leaf 2\n");
+	assert_int_equal(r.d.bad, 0);
+	assert_true(warned(&r, "t.perf:3: 2 indented lines in samples are not "
+			   "frames"));
 	done(&r);
 }
 
@@ -410,7 +436,8 @@ int main(void)
 		cmocka_unit_test(bad_lines),
 		cmocka_unit_test(nothing_to_read),
 		cmocka_unit_test(odd_event_lines),
-		cmocka_unit_test(symbol_borrows),
+		cmocka_unit_test(symbol_missing),
+		cmocka_unit_test(no_module_and_srcline),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
