@@ -243,6 +243,8 @@ struct pe_machine_stats {
 	uint64_t truncated;        /* callchains that hit the depth limit */
 	uint64_t frames;           /* frames resolved (kernel and user) */
 	uint64_t unknown_frames;   /* frames shown as [unknown] or [module] */
+	uint64_t dwarf_stacks;     /* samples with a stack copy, unwound */
+	uint64_t dwarf_truncated;  /* ... whose unwinding stopped early */
 };
 
 /*
@@ -298,6 +300,13 @@ enum add_status pe_machine_add_sample(struct pe_machine *m,
  */
 size_t pe_machine_stack(struct pe_machine *m, const struct pe_sample *s,
 			uint32_t *ids, size_t cap);
+/*
+ * The same frames in the machine's scratch (valid until its next call):
+ * one call whatever the depth.  A sample with registers and a stack copy
+ * (--call-graph dwarf) has its user part unwound here (unwind.h).
+ */
+const uint32_t *pe_machine_build(struct pe_machine *m,
+				 const struct pe_sample *s, size_t *n);
 
 const struct pe_machine_stats *pe_machine_stats(const struct pe_machine *m);
 

@@ -69,6 +69,8 @@ static const struct opt_def opts[] = {
 	  "--kernel and --jit" },
 	{ "addrs", 0, OPT_FLAG, NULL, OFF(read.addrs), 0, 0, "perf input",
 	  "show unknown symbols as raw addresses" },
+	{ "no-inline", 0, OPT_FLAG, NULL, OFF(read.no_inline), 0, 0,
+	  "perf input", "DWARF stacks: no frames for inlined functions" },
 	{ "event-filter", 0, OPT_STR, "EVENT", OFF(read.event_filter), 0, 0,
 	  "perf input", "keep samples of EVENT only (default: the first seen)" },
 	{ "time", 0, OPT_STR, "RANGE", OFF(time), 0, 0, "perf input",
@@ -93,7 +95,8 @@ static const struct opt_def opts[] = {
 	{ "kernel-only", 0, OPT_FLAG, NULL, OFF(kernel_only), 0, 0,
 	  "Live sampling", "kernel frames only" },
 	{ "call-graph", 0, OPT_STR, "MODE", OFF(call_graph), 0, 0,
-	  "Live sampling", "fp: frame pointers (the default)" },
+	  "Live sampling", "fp: frame pointers (the default); dwarf[,SIZE]: "
+	  "unwind a SIZE-byte stack copy (default 16K, at most 64K)" },
 	{ "interval", 0, OPT_SECS, "SECS", OFF(interval), 0, 3600,
 	  "Live sampling", "refresh the view every SECS (default 1)" },
 	{ "window", 0, OPT_SECS, "SECS", OFF(window), 0, 31536000,

@@ -23,6 +23,7 @@
 #include <sys/mman.h>
 
 #include "symbols.h"
+#include "unwind.h"
 #include "util.h"
 
 /* ---- Reading fields ------------------------------------------------------ */
@@ -698,6 +699,7 @@ struct pe_machine {
 	size_t capbuf;
 	bool keep_exited;
 	struct pe_machine_stats st;
+	struct unwinder *uw;    /* DWARF unwinder, made on the first stack copy */
 };
 
 struct pe_machine *pe_machine_create(struct symbolizer *sy,
@@ -748,6 +750,7 @@ void pe_machine_destroy(struct pe_machine *m)
 	free(m->ids);
 	free(m->out);
 	free(m->buf);
+	unwind_destroy(m->uw);
 	free(m);
 }
 
@@ -1306,8 +1309,52 @@ static uint32_t root_frame(struct pe_machine *m, struct pe_thread *t,
 	}
 }
 
-size_t pe_machine_stack(struct pe_machine *m, const struct pe_sample *s,
-			uint32_t *ids, size_t cap)
+/* An inlined function's frame: its name marked "_[i]". */
+static uint32_t inline_frame(struct pe_machine *m, const char *name)
+{
+	size_t n = strlen(name);
+
+	buf_need(m, n + 8);
+	memcpy(m->buf, name, n);
+	n = tidy(m->buf, n, false);
+	memcpy(m->buf + n, "_[i]", 4);
+	return profile_intern(m->p, m->buf, n + 4);
+}
+
+/*
+ * The user frames of a sample with a stack copy (--call-graph dwarf),
+ * unwound in the process's Dwfl, leaf first; *ninl gets how many inlined
+ * frames they add.  0: nothing unwound (use the callchain or the IP).
+ */
+static size_t unwind_user(struct pe_machine *m, struct pe_proc *pr,
+			  const struct pe_sample *s,
+			  const struct unwind_frame **uf, size_t *ninl)
+{
+	enum unwind_result r;
+	size_t n;
+
+	if (!m->uw) {
+		struct unwind_opts uo = { 0, !m->o.no_inline };
+
+		m->uw = unwind_create(&uo);
+	}
+	n = unwind_sample(m->uw, sym_proc_dwfl(m->sy, pr), s, uf, &r);
+	m->st.dwarf_stacks++;
+	if (r != UNWIND_COMPLETE)
+		m->st.dwarf_truncated++;
+	*ninl = 0;
+	for (size_t i = 0; i < n; i++)
+		*ninl += (*uf)[i].ninline;
+	return n;
+}
+
+/*
+ * Build s's stack into m->out, root first; returns its length.  With a
+ * stack copy, the user part is unwound and joined below the kernel part
+ * of the callchain, as perf does (perf's DWARF mode records no user
+ * callchain; a user callchain present is replaced).
+ */
+static size_t build_stack(struct pe_machine *m, const struct pe_sample *s)
 {
 	struct pe_thread *t = pmap_get(&m->threads, s->tid);
 	struct pe_proc *pr = pmap_get(&m->procs, s->pid);
@@ -1315,6 +1362,8 @@ size_t pe_machine_stack(struct pe_machine *m, const struct pe_sample *s,
 	bool first = true;
 	size_t n = 0, total;
 	uint64_t nr = s->has_callchain ? s->nr : 0;
+	const struct unwind_frame *uf = NULL;
+	size_t nu = 0, ninl = 0;
 
 	if (!t && s->pid != s->tid) {
 		/* An unknown thread of a known process takes its name. */
@@ -1325,11 +1374,13 @@ size_t pe_machine_stack(struct pe_machine *m, const struct pe_sample *s,
 					    strlen(leader->comm));
 		t = pmap_get(&m->threads, s->tid);
 	}
-	if (nr + 1 > m->capids)
-		GROW(m->ids, m->capids, nr + 1);
+	if (s->stack && s->stack_dyn_size && s->regs && pr && m->sy)
+		nu = unwind_user(m, pr, s, &uf, &ninl);
+	if (nr + 1 + nu + ninl > m->capids)
+		GROW(m->ids, m->capids, nr + 1 + nu + ninl);
 	ctx = s->cpumode == PERF_RECORD_MISC_KERNEL ? CTX_KERNEL :
 	      s->cpumode == PERF_RECORD_MISC_USER ? CTX_USER : CTX_OTHER;
-	if (nr == 0) {
+	if (nr == 0 && (ctx == CTX_KERNEL || !nu)) {
 		m->ids[n++] = ctx == CTX_KERNEL ? kernel_frame(m, s->ip, false)
 						: user_frame(m, pr, t, s->ip);
 	}
@@ -1353,17 +1404,41 @@ size_t pe_machine_stack(struct pe_machine *m, const struct pe_sample *s,
 		}
 		if (ctx == CTX_KERNEL)
 			m->ids[n++] = kernel_frame(m, v, !first);
-		else
+		else if (ctx != CTX_USER || !nu)
 			m->ids[n++] = user_frame(m, pr, t, v);
 		first = false;
 	}
+	for (size_t i = 0; i < nu; i++) {
+		/* A return address: the call is the byte before (as perf). */
+		uint64_t pc = uf[i].activation ? uf[i].pc : uf[i].pc - 1;
+
+		for (unsigned k = 0; k < uf[i].ninline; k++)
+			m->ids[n++] = inline_frame(m, uf[i].inlined[k]);
+		m->ids[n++] = user_frame(m, pr, t, pc);
+	}
 	m->st.frames += n;
 	total = n + 1;
-	if (cap > 0) {
-		ids[0] = root_frame(m, t, s->pid, s->tid);
-		for (size_t i = 0; i < n && i + 1 < cap; i++)
-			ids[i + 1] = m->ids[n - 1 - i];
-	}
+	if (total > m->capout)
+		GROW(m->out, m->capout, total);
+	m->out[0] = root_frame(m, t, s->pid, s->tid);
+	for (size_t i = 0; i < n; i++)
+		m->out[i + 1] = m->ids[n - 1 - i];
+	return total;
+}
+
+const uint32_t *pe_machine_build(struct pe_machine *m,
+				 const struct pe_sample *s, size_t *n)
+{
+	*n = build_stack(m, s);
+	return m->out;
+}
+
+size_t pe_machine_stack(struct pe_machine *m, const struct pe_sample *s,
+			uint32_t *ids, size_t cap)
+{
+	size_t total = build_stack(m, s);
+
+	memcpy(ids, m->out, (total < cap ? total : cap) * sizeof(*ids));
 	return total;
 }
 
@@ -1371,15 +1446,12 @@ enum add_status pe_machine_add_sample(struct pe_machine *m,
 				      const struct pe_sample *s,
 				      uint64_t weight)
 {
-	uint64_t nr = s->has_callchain ? s->nr : 0;
-	size_t need = (size_t)nr + 2, n;
+	size_t n;
 	struct weight w = { weight, 0, 0 };
 	struct sample_meta meta = { s->time, s->has_time };
 	enum add_status st;
 
-	if (need > m->capout)
-		GROW(m->out, m->capout, need);
-	n = pe_machine_stack(m, s, m->out, need);
+	n = build_stack(m, s);
 	if (n > PROFILE_MAX_DEPTH)
 		n = PROFILE_MAX_DEPTH;
 	st = profile_add_stack(m->p, m->out, n, &w, &meta);

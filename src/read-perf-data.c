@@ -701,6 +701,13 @@ int read_perf_data(struct profile *p, struct input *in,
 			diag_warn(d, "%s: %llu samples were lost while "
 				  "recording (perf could not keep up)",
 				  pd.name, (unsigned long long)st->lost);
+		if (st->dwarf_truncated)
+			diag_warn(d, "%s: %llu of %llu DWARF-unwound stacks "
+				  "stopped early (no CFI, or the stack copy "
+				  "was too small); their partial stacks are "
+				  "kept", pd.name,
+				  (unsigned long long)st->dwarf_truncated,
+				  (unsigned long long)st->dwarf_stacks);
 	}
 	if (pd.other_samples)
 		diag_warn(d, "%s: %llu samples of other events skipped; shown: "
