@@ -9,7 +9,8 @@
  * The tracker keeps, per pid, a sorted array of non-overlapping mappings
  * (a new mapping cuts the ones it overlaps, as mmap does), and per tid the
  * thread's name.  A fork copies the parent's mappings (a fork writes no
- * MMAP records); an exec (COMM with the exec flag) drops them.
+ * MMAP records); after an exec (COMM with the exec flag) the new image's
+ * mappings replace the old ones as they come.
  *
  * Frame names cost a symbol lookup and a name interning; both are cached
  * per (file, address): a profile's samples hit the same few thousand
@@ -967,13 +968,13 @@ void pe_machine_apply(struct pe_machine *m, const struct pe_record *r)
 		if (r->u.comm.exec && r->u.comm.pid == r->u.comm.tid) {
 			struct pe_proc *pr = pmap_get(&m->procs, r->u.comm.pid);
 
-			if (pr) {
-				/* Drop the old image's maps and symbol state. */
-				if (pr->sym_state && m->sy)
-					sym_proc_release(m->sy, pr->sym_state);
-				pr->sym_state = NULL;
-				pr->nmaps = 0;
-			}
+			/*
+			 * The old image's maps stay until the new image's
+			 * mappings replace them, as perf keeps them: samples
+			 * taken inside execve still return to the old libc.
+			 */
+			if (pr && pr->sym_state && m->sy)
+				sym_proc_maps_changed(m->sy, pr);
 			if (m->sy)
 				sym_jit_forget(m->sy, r->u.comm.pid);
 		}
@@ -1205,8 +1206,10 @@ static uint32_t kernel_frame(struct pe_machine *m, uint64_t addr, bool ret)
 
 	if (slot->id)
 		return fc_hit(m, slot);
+	/* Return addresses are looked up as they are, as perf does. */
+	(void)ret;
 	if (m->sy)
-		fn = sym_kernel_lookup(m->sy, addr - ret, &mod);
+		fn = sym_kernel_lookup(m->sy, addr, &mod);
 	return fc_store(m, tag, addr, make_name(m, fn, mod, addr, false, false),
 			fn ? -1 : SYM_MISS_KERNEL);
 }
@@ -1283,7 +1286,7 @@ static uint32_t root_frame(struct pe_machine *m, struct pe_thread *t,
 	if (t && t->comm) {
 		comm = t->comm;
 	} else {
-		snprintf(tmp, sizeof(tmp), ":%u", tid);
+		snprintf(tmp, sizeof(tmp), ":%d", (int)tid);
 		comm = tmp;
 	}
 	cl = strlen(comm);
@@ -1395,9 +1398,21 @@ static size_t build_stack(struct pe_machine *m, const struct pe_sample *s)
 			case PERF_CONTEXT_USER:
 				ctx = CTX_USER;
 				break;
-			default:
+			case PERF_CONTEXT_HV:
+			case PERF_CONTEXT_GUEST:
+			case PERF_CONTEXT_GUEST_KERNEL:
+			case PERF_CONTEXT_GUEST_USER:
 				ctx = CTX_OTHER;
 				break;
+			default:
+				/*
+				 * Not a context: a corrupt chain (a frame
+				 * pointer of -1).  perf drops the whole chain;
+				 * so does flametop, to show the same stacks.
+				 */
+				n = 0;
+				i = nr;
+				continue;
 			}
 			first = true;
 			continue;

@@ -90,6 +90,7 @@ struct jit_map {
 
 struct ksym {
 	uint64_t start;
+	size_t seq;             /* line number: of aliases, the last wins */
 	const char *name;
 	const char *mod;        /* "[kernel.kallsyms]" or "[ext4]" */
 };
@@ -470,7 +471,7 @@ static int open_dso(struct symbolizer *sy, struct sym_dso *d, char **from)
 	return fd;
 }
 
-/* perf's build-id cache: ~/.debug/.build-id/xx/rest */
+/* perf's build-id cache: ~/.debug/.build-id/xx/rest/elf */
 static int open_bid_cache(const uint8_t *bid, size_t len, char **from)
 {
 	const char *home = getenv("HOME");
@@ -481,14 +482,103 @@ static int open_bid_cache(const uint8_t *bid, size_t len, char **from)
 	if (!home || len == 0)
 		return -1;
 	bid_hex(hex, bid, len);
-	p = xasprintf("%s/.debug/.build-id/%.2s/%s", home, hex, hex + 2);
-	fd = open(p, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
+	/* The link names a directory holding "elf" (or "vdso"). */
+	for (int i = 0; i < 2; i++) {
+		struct stat sb;
+
+		p = xasprintf("%s/.debug/.build-id/%.2s/%s/%s", home, hex,
+			      hex + 2, i ? "vdso" : "elf");
+		fd = open(p, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0 && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode)) {
+			*from = p;
+			return fd;
+		}
+		if (fd >= 0)
+			close(fd);
 		free(p);
-		return -1;
 	}
-	*from = p;
-	return fd;
+	return -1;
+}
+
+/*
+ * Name the PLT's entries "func@plt" from the PLT relocations, as perf
+ * does: entry i (after the header) jumps to the symbol of relocation i.
+ * Appends to syms[*n..], growing it; the names are malloc'd into *plt.
+ */
+static void add_plt(Elf *elf, struct fsym **syms, size_t *n, size_t *cap,
+		    char ***plt, size_t *nplt, size_t *pltcap)
+{
+	size_t shstr;
+	Elf_Scn *scn = NULL, *pltscn = NULL, *relscn = NULL;
+	GElf_Shdr pltsh = { 0 }, relsh = { 0 }, symsh;
+	Elf_Data *rel, *dsym;
+	Elf_Scn *symscn;
+	uint64_t at, ent;
+	size_t nrel;
+
+	if (!elf || elf_getshdrstrndx(elf, &shstr) != 0)
+		return;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *nm;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		nm = elf_strptr(elf, shstr, sh.sh_name);
+		if (!nm)
+			continue;
+		if (strcmp(nm, ".plt") == 0) {
+			pltscn = scn;
+			pltsh = sh;
+		} else if (strcmp(nm, ".rela.plt") == 0 && sh.sh_type == SHT_RELA) {
+			relscn = scn;
+			relsh = sh;
+		}
+	}
+	if (!pltscn || !relscn || pltsh.sh_type == SHT_NOBITS)
+		return;
+	symscn = elf_getscn(elf, relsh.sh_link);
+	if (!symscn || !gelf_getshdr(symscn, &symsh))
+		return;
+	rel = elf_getdata(relscn, NULL);
+	dsym = elf_getdata(symscn, NULL);
+	if (!rel || !dsym || relsh.sh_entsize == 0)
+		return;
+	ent = pltsh.sh_entsize ? pltsh.sh_entsize : 16;
+	at = pltsh.sh_addr + ent;       /* the header is one entry */
+	nrel = relsh.sh_size / relsh.sh_entsize;
+	for (size_t i = 0; i < nrel; i++) {
+		GElf_Rela ra;
+		GElf_Sym sym;
+		const char *nm = "";
+		char *full;
+
+		if (!gelf_getrela(rel, (int)i, &ra))
+			break;
+		if (GELF_R_SYM(ra.r_info) &&
+		    gelf_getsym(dsym, (int)GELF_R_SYM(ra.r_info), &sym)) {
+			nm = elf_strptr(elf, symsh.sh_link, sym.st_name);
+			if (!nm)
+				nm = "";
+		}
+		{
+			char *dn = sym_demangle(nm);
+
+			full = xasprintf("%s@plt", dn ? dn : nm);
+			free(dn);
+		}
+		GROW(*syms, *cap, *n + 1);
+		GROW(*plt, *pltcap, *nplt + 1);
+		(*plt)[(*nplt)++] = full;
+		(*syms)[*n].start = at;
+		(*syms)[*n].end = at + ent;
+		(*syms)[*n].name = full;
+		(*syms)[*n].len = (uint32_t)strlen(full);
+		(*syms)[*n].bind = STB_GLOBAL;
+		(*syms)[*n].demangled = true;
+		(*n)++;
+		at += ent;
+	}
 }
 
 static void dso_load(struct symbolizer *sy, struct sym_dso *d)
@@ -502,14 +592,22 @@ static void dso_load(struct symbolizer *sy, struct sym_dso *d)
 	Elf *elf;
 	GElf_Addr bias;
 	int nsym;
-	size_t names_len = 0, cap = 0;
+	size_t names_len = 0, cap = 0, symcap = 0;
 	struct fsym *syms = NULL;
+	char **plt = NULL;
+	size_t nplt = 0, pltcap = 0;
 
 	d->state = -1;
 	want = want_bid(sy, d, &wantlen);
-	fd = open_dso(sy, d, &from);
-	if (fd < 0 && want && (fd = open_bid_cache(want, wantlen, &from)) >= 0)
+	/*
+	 * perf record keeps a copy of each binary it saw in its build-id
+	 * cache: that copy is the right file even after a rebuild.
+	 */
+	fd = want ? open_bid_cache(want, wantlen, &from) : -1;
+	if (fd >= 0)
 		want = NULL;     /* the cache is keyed by the build-id */
+	else
+		fd = open_dso(sy, d, &from);
 	if (fd < 0)
 		return;
 	dwfl = dwfl_begin(&offline_cb);
@@ -580,8 +678,10 @@ static void dso_load(struct symbolizer *sy, struct sym_dso *d)
 		}
 	}
 	nsym = dwfl_module_getsymtab(mod);
-	if (nsym > 0)
-		syms = xcalloc((size_t)nsym, sizeof(*syms));
+	if (nsym > 0) {
+		symcap = (size_t)nsym;
+		syms = xcalloc(symcap, sizeof(*syms));
+	}
 	for (int i = 1; i < nsym; i++) {
 		GElf_Sym sym;
 		GElf_Addr addr;
@@ -618,6 +718,7 @@ static void dso_load(struct symbolizer *sy, struct sym_dso *d)
 		f->end = f->start + sym.st_size;
 		f->bind = GELF_ST_BIND(sym.st_info);
 	}
+	add_plt(elf, &syms, &cap, &symcap, &plt, &nplt, &pltcap);
 	if (cap) {
 		char *w;
 
@@ -636,6 +737,9 @@ static void dso_load(struct symbolizer *sy, struct sym_dso *d)
 	} else {
 		free(syms);
 	}
+	for (size_t i = 0; i < nplt; i++)
+		free(plt[i]);
+	free(plt);
 	dwfl_end(dwfl);
 	d->loaded_from = from;
 	d->state = 1;
@@ -762,7 +866,7 @@ static int cmp_ksym(const void *a, const void *b)
 
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
-	return strcmp(x->name, y->name);
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 static void kernel_load(struct symbolizer *sy)
@@ -823,10 +927,16 @@ static void kernel_load(struct symbolizer *sy)
 				nonzero = true;
 			if (strcmp(name, "_text") == 0 && !mod)
 				text_now = a;
-			if ((type == 'T' || type == 't' || type == 'W' ||
-			     type == 'w') && strncmp(name, "__pfx_", 6) != 0) {
+			/*
+			 * __pfx_* (the padding before a function) stay, as
+			 * in perf: a return address after a noreturn call
+			 * lands there.
+			 */
+			if (type == 'T' || type == 't' || type == 'W' ||
+			    type == 'w') {
 				GROW(sy->ksyms, capk, n + 1);
 				sy->ksyms[n].start = a;
+				sy->ksyms[n].seq = n;
 				sy->ksyms[n].name = name;
 				sy->ksyms[n].mod = mod;
 				n++;
