@@ -1,0 +1,65 @@
+#!/bin/sh
+# test-live-perf.sh - flametop's own sampling agrees with perf: the same
+# program sampled at the same time by `flametop -a -d N --collapse` and by
+# `perf record -a -g` + `perf script` (folded by flametop's perf script
+# reader) gives the same paths with shares within a few percent.
+#
+# usage: tests/live/test-live-perf.sh FLAMETOP_BINARY
+. "$(dirname "$0")/lib.sh"
+
+if ! command -v perf >/dev/null 2>&1; then
+	echo "SKIP: perf not installed"
+	exit 0
+fi
+if ! perf record -q -o "$work/probe.data" -- true >/dev/null 2>&1; then
+	echo "SKIP: perf record does not work here"
+	exit 0
+fi
+
+# The paths of one program with at least 3% of its weight, and their
+# shares of it: "path share" lines, sorted.
+paths() {
+	grep "^$2;" "$1" | awk '{ w = $NF; sub(/ [0-9.]+$/, ""); s[$0] += w; t += w }
+		END { for (k in s) if (100 * s[k] / t >= 3)
+			printf "%s %.1f\n", k, 100 * s[k] / t }' | LC_ALL=C sort
+}
+
+"$TARGET" 6 &
+tpid=$!
+sleep 0.3
+perf record -q -N -a -g -F 497 -o "$work/perf.data" -- sleep 4 \
+	>/dev/null 2>"$work/perf.err" &
+ppid=$!
+"$BIN" -a -F 497 -d 4 --collapse >"$work/live.folded" 2>"$work/live.err"
+rc=$?
+wait "$ppid"
+check "flametop -a: status 0" [ "$rc" -eq 0 ]
+perf script -i "$work/perf.data" >"$work/perf.txt" 2>/dev/null
+"$BIN" --collapse "$work/perf.txt" >"$work/perf.folded" 2>"$work/read.err"
+check "perf script folded by flametop" [ -s "$work/perf.folded" ]
+wait "$tpid"
+
+paths "$work/live.folded" live-target >"$work/live.paths"
+# perf itself now and then leaves a few frames of the program unresolved
+# ("[live-target]"); those are perf's, not ours, and are left out.
+grep -v '\[live-target\]' "$work/perf.folded" >"$work/perf.resolved"
+paths "$work/perf.resolved" live-target >"$work/perf.paths"
+cut -d' ' -f1 "$work/live.paths" >"$work/live.names"
+cut -d' ' -f1 "$work/perf.paths" >"$work/perf.names"
+check "same paths as perf: $(tr '\n' ' ' <"$work/live.names") vs $(tr '\n' ' ' <"$work/perf.names")" \
+	cmp -s "$work/live.names" "$work/perf.names"
+check "the hot path is among them" grep -q "work_hot;spin_hot" "$work/live.names"
+join "$work/live.paths" "$work/perf.paths" >"$work/both"
+check "shares within 6 points: $(tr '\n' ' ' <"$work/both")" \
+	awk '{ d = $2 - $3; if (d < 0) d = -d; if (d > 6) bad = 1 } END { exit bad }' \
+	"$work/both"
+
+# The whole machine: the share of the program itself agrees as well, more
+# loosely: each tool's own CPU shows differently in the other's view (the
+# time perf spends writing perf.data appears under "perf" only in ours).
+lt=$(share "$work/live.folded" "^live-target;")
+pt=$(share "$work/perf.folded" "^live-target;")
+d=$(awk -v a="$lt" -v b="$pt" 'BEGIN { d = a - b; if (d < 0) d = -d; print d }')
+check "live-target's share of the machine: $lt% vs perf $pt%" within "$d" 0 10
+
+finish
