@@ -52,6 +52,8 @@ struct sampler_opts {
 	enum live_stacks stacks;
 	unsigned ring_pages;         /* data pages per ring (power of 2); 0: 128 */
 	unsigned max_stack;          /* 0: the kernel's limit (127) */
+	unsigned dwarf_stack;        /* --call-graph dwarf: user stack bytes
+					copied per sample; 0: frame pointers */
 };
 
 struct sampler;

@@ -68,12 +68,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "unwind.h"
 #include "util.h"
 
 #define SAMPLE_TYPE (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
 		     PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | \
 		     PERF_SAMPLE_CALLCHAIN)
 #define DEFAULT_RING_PAGES 128u
+#define DWARF_RING_PAGES 1024u
 #define MIN_RING_PAGES 2u
 #define SCRATCH_SIZE (65536u + 8u)
 
@@ -399,6 +401,14 @@ static void setup_attr(struct sampler *s)
 		s->event_name = "cpu-clock";
 	}
 	a->sample_type = SAMPLE_TYPE;
+	if (s->o.dwarf_stack && s->o.stacks != STACKS_KERNEL) {
+		/* User registers and stack for unwind.h; the user part of
+		 * the callchain would only repeat it (perf does the same). */
+		a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		a->sample_regs_user = UNWIND_REGS_MASK;
+		a->sample_stack_user = s->o.dwarf_stack;
+		a->exclude_callchain_user = 1;
+	}
 	a->disabled = 1;
 	a->sample_id_all = 1;
 	a->mmap = 1;
@@ -758,6 +768,9 @@ struct sampler *sampler_open(const struct sampler_opts *o, char *err,
 	s->go_fd = s->status_fd = -1;
 	if (!s->o.ring_pages || (s->o.ring_pages & (s->o.ring_pages - 1)))
 		s->o.ring_pages = DEFAULT_RING_PAGES;
+	/* A DWARF sample is the whole stack copy: rings of 4 MiB or more. */
+	if (s->o.dwarf_stack && s->o.ring_pages < DWARF_RING_PAGES)
+		s->o.ring_pages = DWARF_RING_PAGES;
 	s->paranoid = read_int_file("/proc/sys/kernel/perf_event_paranoid",
 				    -100);
 	if (s->paranoid == -100 &&

@@ -55,6 +55,7 @@
 #include "search.h"
 #include "symbols.h"
 #include "tui.h"
+#include "unwind.h"
 #include "util.h"
 
 #define TICK_MS 100
@@ -391,6 +392,7 @@ static bool has_map_miss(struct live *L, const struct pe_sample *s)
 
 static void on_sample(struct live *L, const struct pe_sample *s)
 {
+	const uint32_t *ids;
 	size_t n;
 
 	if (s->pid != 0 && !set_find(&L->seen_tid, s->tid)) {
@@ -415,14 +417,10 @@ static void on_sample(struct live *L, const struct pe_sample *s)
 		    has_map_miss(L, s))
 			synth_maps(L, s->pid);
 	}
-	n = pe_machine_stack(L->m, s, L->ids, L->capids);
-	if (n > L->capids) {
-		GROW(L->ids, L->capids, n);
-		n = pe_machine_stack(L->m, s, L->ids, L->capids);
-	}
+	ids = pe_machine_build(L->m, s, &n);
 	if (n > PROFILE_MAX_DEPTH - 1)
 		n = PROFILE_MAX_DEPTH - 1;
-	pend_push(L, L->ids, n, s->time, s->has_period ? s->period : 1);
+	pend_push(L, ids, n, s->time, s->has_period ? s->period : 1);
 }
 
 static void on_record(void *ctx, const struct perf_event_header *h)
@@ -723,6 +721,16 @@ static void live_status(void *ctx, char *buf, size_t cap)
 		 L->sampling_stopped ? "stopped | " : "",
 		 sampler_event_name(L->s), sampler_freq(L->s), L->sps,
 		 (unsigned long long)st.lost, wn, L->cpu_pct);
+	if (L->so.dwarf_stack) {
+		size_t k = strlen(buf);
+
+		if (k < cap)
+			snprintf(buf + k, cap - k, " | truncated %llu/%llu",
+				 (unsigned long long)
+				 pe_machine_stats(L->m)->dwarf_truncated,
+				 (unsigned long long)
+				 pe_machine_stats(L->m)->dwarf_stacks);
+	}
 }
 
 /* ---- Setting up ------------------------------------------------------------- */
@@ -783,11 +791,17 @@ static int setup(struct live *L, struct config *c)
 	if (c->user_only && c->kernel_only)
 		return usage("--user-only and --kernel-only do not go together");
 	if (c->call_graph && strcmp(c->call_graph, "fp") != 0) {
+		char err[160];
+
 		if (strcmp(c->call_graph, "dwarf") == 0)
-			return usage("--call-graph dwarf is not supported yet; "
-				     "use fp (frame pointers, the default)");
-		return usage("--call-graph: unknown mode '%s' (fp)",
-			     c->call_graph);
+			L->so.dwarf_stack = UNWIND_STACK_DEFAULT;
+		else if (strncmp(c->call_graph, "dwarf,", 6) != 0)
+			return usage("--call-graph: unknown mode '%s' "
+				     "(fp, dwarf[,SIZE])", c->call_graph);
+		else if (unwind_parse_stack_size(c->call_graph + 6,
+						 &L->so.dwarf_stack, err,
+						 sizeof(err)) < 0)
+			return usage("%s", err);
 	}
 	L->so.cycles = false;
 	if (c->event && strcmp(c->event, "cpu-clock") != 0) {
@@ -959,6 +973,13 @@ static void report(struct live *L)
 	if (L->bad_records)
 		diag_warn(&d, "%llu records could not be decoded",
 			  (unsigned long long)L->bad_records);
+	if (pe_machine_stats(L->m)->dwarf_truncated)
+		diag_warn(&d, "%llu of %llu DWARF-unwound stacks stopped early "
+			  "(no CFI, or the stack copy was too small: try "
+			  "--call-graph dwarf,32K); their partial stacks are "
+			  "kept",
+			  (unsigned long long)pe_machine_stats(L->m)->dwarf_truncated,
+			  (unsigned long long)pe_machine_stats(L->m)->dwarf_stacks);
 	if (L->target_gone && L->so.target == LIVE_PIDS &&
 	    now_seconds() - L->started < L->c->duration - 0.5)
 		diag_warn(&d, "%s after %.1f s", L->npids == 1 ?
