@@ -20,6 +20,8 @@ echo "  machine: $(nproc) CPUs, ${cpu:-unknown CPU}, ${mem:-? GB} RAM"
 echo "  kernel:  $(uname -sr)"
 echo "  binary:  $bin ($("$bin" --version 2>/dev/null | head -n 1))"
 echo "  date:    $(date -u '+%Y-%m-%d %H:%M UTC')"
+# Other work on the machine skews every figure: say how busy it was.
+echo "  load:    $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null) (1, 5, 15 min; figures are best of 3 but suffer above ~0.5)"
 for b in tests/bench/bench-*.sh; do
 	[ -e "$b" ] || continue
 	echo
