@@ -16,7 +16,9 @@
 # checks the exit status, and tui_restored that the terminal was left in
 # its normal state (alternate screen off, cursor visible).
 
-TUI_SOCK="ft-$$-$(basename "$0" .sh)"
+TUI_BASE="ft-$$-$(basename "$0" .sh)"
+TUI_N=0
+TUI_SOCK="$TUI_BASE-0"
 TUI_TIMEOUT=${TUI_TIMEOUT:-20}
 pass=0
 fail=0
@@ -58,6 +60,8 @@ tui_start() {
 		esac
 	done
 	tui_cleanup
+	TUI_N=$((TUI_N + 1))
+	TUI_SOCK="$TUI_BASE-$TUI_N"
 	cmd="env LC_ALL=C.UTF-8 TERM=tmux-256color$envs"
 	for a in "$BIN" "$@"; do
 		cmd="$cmd '$(printf '%s' "$a" | sed "s/'/'\\\\''/g")'"
@@ -79,6 +83,8 @@ tui_start_sh() {
 		esac
 	done
 	tui_cleanup
+	TUI_N=$((TUI_N + 1))
+	TUI_SOCK="$TUI_BASE-$TUI_N"
 	tmux_ new-session -d -s ft -x "$w" -y "$h" \
 		"cd '$PWD' && export LC_ALL=C.UTF-8 TERM=tmux-256color && $1; echo \"__EXIT:\$?\"; sleep 600"
 }

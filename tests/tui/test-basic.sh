@@ -10,7 +10,7 @@ case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
 . "$(dirname "$0")/lib.sh"
 
 IN=tests/golden/basic.folded
-total=$("$BIN" --collapse "$IN" | awk '{ s += $NF } END { print s }')
+total=$("$BIN" --collapse "$IN" | awk '{ s += $NF } END { printf "%.0f\n", s }')
 
 # The frame rows of the screen (lines 2..N+1) and of --text, trimmed.
 frames_screen() { tui_screen | sed -n "2,$(( $1 + 1 ))p" | sed 's/ *$//'; }
