@@ -201,6 +201,8 @@ struct reader {
 
 	uint64_t good;
 	uint64_t extra;          /* indented non-frame lines in samples */
+	uint64_t events, blanks; /* event lines and blank lines seen */
+	uint64_t oneline;        /* samples without call chains */
 	uint64_t first_extra;    /* the line number of the first */
 };
 
@@ -865,6 +867,21 @@ static void reader_free(struct reader *r)
 	free(r->sids);
 }
 
+/*
+ * perf script of a recording without call chains: one line per sample,
+ * the command right-aligned ("    demo   730  1683.98: 1 cpu-clock: ...").
+ */
+static bool indented_event(const char *s, size_t n)
+{
+	struct event_line e;
+	size_t a = 0;
+
+	while (a < n && is_ws((unsigned char)s[a]))
+		a++;
+	return a > 0 && match_event(s + a, n - a, &e) &&
+	       memmem(s, n, ": ", 2) != NULL;
+}
+
 static void one_line(struct reader *r, const char *s, size_t n)
 {
 	struct event_line e;
@@ -875,6 +892,7 @@ static void one_line(struct reader *r, const char *s, size_t n)
 	const struct fentry *x;
 
 	if (n == 0) {
+		r->blanks++;
 		end_sample(r);
 		return;
 	}
@@ -886,6 +904,7 @@ static void one_line(struct reader *r, const char *s, size_t n)
 	}
 	/* Frame lines are indented; the event-line test fails fast on them. */
 	if (!is_ws((unsigned char)s[0]) && match_event(s, n, &e)) {
+		r->events++;
 		match_period(s, n, &e);
 		event_line(r, s, n, &e);
 		return;
@@ -908,6 +927,10 @@ static void one_line(struct reader *r, const char *s, size_t n)
 			push_frames(r, x->ids, x->n);
 			return;
 		}
+	}
+	if (!r->in_sample && !r->filtered && indented_event(s, n)) {
+		r->oneline++;
+		return;
 	}
 	if (match_frame(s, n, &f)) {
 		if (r->in_sample)
@@ -999,12 +1022,22 @@ int read_perf_script(struct profile *p, struct input *in,
 			  "out (--event-filter=EVENT chooses)", input_name(in),
 			  r.event, (unsigned long long)r.other_events,
 			  r.other_events == 1 ? "" : "s");
-	if (!r.good && !d->bad) {
+	if (!r.good && r.oneline)
+		diag_warn(d, "%s: %llu sample%s without call chains, one line "
+			  "each: a recording made without -g? (perf record -g "
+			  "records the stacks a flame graph needs)",
+			  input_name(in), (unsigned long long)r.oneline,
+			  r.oneline == 1 ? "" : "s");
+	else if (!r.good && !d->bad) {
 		if (r.other_events && !r.event_defaulted)
 			diag_warn(d, "%s: no samples of event '%s'",
 				  input_name(in), r.event);
 		else
-			diag_warn(d, "%s: no samples in input", input_name(in));
+			diag_warn(d, "%s: no samples in input%s", input_name(in),
+				  r.events > 1 && !r.blanks ?
+				  " (no blank line ends a sample: a recording "
+				  "without call chains? perf record -g records "
+				  "them)" : "");
 	}
 	rc = r.good ? 0 : -1;
 	reader_free(&r);
