@@ -22,6 +22,7 @@ struct config {
 	enum run_mode mode;
 	bool text, collapse;
 	bool help, version;
+	bool help_keys;              /* --help-keys: the TUI's key table */
 
 	unsigned width, height;      /* --text size; 0: automatic, all */
 	bool flame;                  /* root at the bottom */

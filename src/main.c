@@ -10,6 +10,7 @@
 
 #include "diag.h"
 #include "export.h"
+#include "keys.h"
 #include "live.h"
 #include "options.h"
 #include "profile.h"
@@ -107,6 +108,11 @@ int main(int argc, char **argv)
 	}
 	if (c.help) {
 		options_help(stdout);
+		options_free(&c);
+		return 0;
+	}
+	if (c.help_keys) {
+		keys_print_help(stdout);
 		options_free(&c);
 		return 0;
 	}

@@ -103,6 +103,8 @@ static const struct opt_def opts[] = {
 	  "Live sampling", "show the last SECS of samples (default 5)" },
 	{ "help", 'h', OPT_FLAG, NULL, OFF(help), 0, 0, "Other",
 	  "show this help" },
+	{ "help-keys", 0, OPT_FLAG, NULL, OFF(help_keys), 0, 0, "Other",
+	  "list the keys of the interactive view" },
 	{ "version", 'V', OPT_FLAG, NULL, OFF(version), 0, 0, "Other",
 	  "show the version" },
 };
