@@ -1,0 +1,715 @@
+/*
+ * test-perf-data.c - the perf.data reader and the record decoding under it:
+ * files recorded here (tests/data, see its README), pipe mode, zstd,
+ * several events, and synthetic streams built record by record to check
+ * the tracker (fork, exec, exit, time order), the names (stackcollapse-perf
+ * options) and every kind of damage (truncation, lying sizes, huge counts,
+ * foreign byte order).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "diag.h"
+#include "export.h"
+#include "input.h"
+#include "perf-event.h"
+#include "profile.h"
+#include "read.h"
+#include "symbols.h"
+
+struct result {
+	struct profile *p;
+	struct diag d;
+	int rc;
+	char out[65536];
+	char err[8192];
+};
+
+static void finish(struct result *r)
+{
+	FILE *f;
+
+	profile_finish(r->p);
+	f = fmemopen(r->out, sizeof(r->out), "w");
+	assert_non_null(f);
+	export_collapse(f, r->p);
+	fclose(f);
+	f = fmemopen(r->err, sizeof(r->err), "w");
+	assert_non_null(f);
+	diag_print(&r->d, f, "flametop");
+	fclose(f);
+}
+
+static void load_mem(struct result *r, const void *buf, size_t len,
+		     const struct read_opts *o)
+{
+	struct read_opts none = { 0 };
+	struct input *in = input_open_mem(buf, len, "t.data");
+
+	r->p = profile_create();
+	diag_init(&r->d);
+	r->rc = read_perf_data(r->p, in, o ? o : &none, &r->d);
+	input_close(in);
+	finish(r);
+}
+
+static void load_file(struct result *r, const char *path,
+		      const struct read_opts *o)
+{
+	struct read_opts none = { 0 };
+
+	r->p = profile_create();
+	diag_init(&r->d);
+	r->rc = read_profile(r->p, path, o ? o : &none, &r->d);
+	finish(r);
+}
+
+static void done(struct result *r)
+{
+	diag_free(&r->d);
+	profile_destroy(r->p);
+}
+
+/* The weight of the line whose stack ends with suffix (0: none). */
+static uint64_t weight_of(const char *out, const char *suffix)
+{
+	uint64_t sum = 0;
+	size_t sl = strlen(suffix);
+
+	for (const char *l = out; *l;) {
+		const char *nl = strchr(l, '\n');
+		const char *sp;
+		size_t n = nl ? (size_t)(nl - l) : strlen(l);
+
+		for (sp = l + n; sp > l && sp[-1] != ' '; sp--)
+			;
+		if (sp > l && (size_t)(sp - 1 - l) >= sl &&
+		    memcmp(sp - 1 - sl, suffix, sl) == 0)
+			sum += strtoull(sp, NULL, 10);
+		l += n + (nl != NULL);
+	}
+	return sum;
+}
+
+static uint64_t total_of(const char *out)
+{
+	return weight_of(out, "");
+}
+
+/* ---- Files recorded here ------------------------------------------------ */
+
+/* The fixture's binary where perf saw it, so its symbols resolve. */
+static void install_prog(void)
+{
+	FILE *in = fopen("tests/data/prog", "rb"), *out;
+	char buf[65536];
+	size_t n;
+
+	if (!in)
+		return;
+	mkdir("/tmp/flametop-fixture", 0755);
+	out = fopen("/tmp/flametop-fixture/prog.tmp", "wb");
+	if (out) {
+		while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+			fwrite(buf, 1, n, out);
+		fclose(out);
+		rename("/tmp/flametop-fixture/prog.tmp",
+		       "/tmp/flametop-fixture/prog");
+	}
+	fclose(in);
+}
+
+static void test_file_mode(void **state)
+{
+	struct result r;
+	uint64_t a, b, all;
+
+	(void)state;
+	install_prog();
+	load_file(&r, "tests/data/fp.data", NULL);
+	assert_int_equal(r.rc, 0);
+	/* 119 samples of cpu-clock at 1000 Hz: 1 ms (1000000 ns) each. */
+	all = total_of(r.out);
+	assert_int_equal(all, 119000000);
+	a = weight_of(r.out, ";main;work;path_a;burn");
+	b = weight_of(r.out, ";main;work;path_b;burn");
+	/* path_a burns twice what path_b does. */
+	assert_true(a > 0 && b > 0);
+	assert_true(a * 100 / all >= 60 && a * 100 / all <= 72);
+	assert_true(b * 100 / all >= 28 && b * 100 / all <= 40);
+	/* Every stack starts with the process name. */
+	assert_true(strncmp(r.out, "prog;", 5) == 0);
+	assert_null(strstr(r.out, "\nprog-"));
+	assert_null(strstr(r.err, "unresolved in files missing"));
+	done(&r);
+}
+
+static void test_pid_tid_kernel(void **state)
+{
+	struct result r;
+	struct read_opts o = { .tid = true, .kernel = true };
+	const char *l;
+
+	(void)state;
+	install_prog();
+	load_file(&r, "tests/data/fp.data", &o);
+	assert_int_equal(r.rc, 0);
+	/* "prog-PID/TID" roots, the same pid and tid for this program. */
+	assert_true(strncmp(r.out, "prog-", 5) == 0);
+	l = strchr(r.out, '/');
+	assert_non_null(l);
+	{
+		unsigned pid = (unsigned)strtoul(r.out + 5, NULL, 10);
+		unsigned tid = (unsigned)strtoul(l + 1, NULL, 10);
+
+		assert_true(pid > 0);
+		assert_int_equal(pid, tid);
+	}
+	/* A timer interrupt in the kernel, marked _[k]. */
+	assert_non_null(strstr(r.out, "asm_sysvec_apic_timer_interrupt_[k]"));
+	done(&r);
+}
+
+static void test_pipe_mode(void **state)
+{
+	struct result r;
+
+	(void)state;
+	install_prog();
+	load_file(&r, "tests/data/pipe.data", NULL);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(total_of(r.out), 88000000);
+	assert_true(weight_of(r.out, ";work;path_a;burn") >
+		    weight_of(r.out, ";work;path_b;burn"));
+	done(&r);
+}
+
+static void test_pipe_from_memory_in_pieces(void **state)
+{
+	/* The same stream read through the generic input (no mapping). */
+	FILE *f = fopen("tests/data/pipe.data", "rb");
+	static unsigned char buf[1 << 16];
+	size_t n;
+	struct result r;
+
+	(void)state;
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	load_mem(&r, buf, n, NULL);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(total_of(r.out), 88000000);
+	done(&r);
+}
+
+static void test_zstd(void **state)
+{
+	struct result r;
+
+	(void)state;
+	install_prog();
+	load_file(&r, "tests/data/zstd.data", NULL);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(total_of(r.out), 89000000);
+	assert_true(weight_of(r.out, ";main;work;path_a;burn") > 0);
+	done(&r);
+}
+
+static void test_two_events(void **state)
+{
+	struct result r;
+	struct read_opts o = { .event_filter = "task-clock" };
+
+	(void)state;
+	install_prog();
+	load_file(&r, "tests/data/two-events.data", NULL);
+	assert_int_equal(r.rc, 0);
+	/* The first event (cpu-clock) only, and the user is told. */
+	assert_int_equal(total_of(r.out), 89000000);
+	assert_non_null(strstr(r.err, "89 samples of other events skipped; "
+				      "shown: cpu-clock"));
+	done(&r);
+	load_file(&r, "tests/data/two-events.data", &o);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(total_of(r.out), 89000000);
+	assert_non_null(strstr(r.err, "shown: task-clock"));
+	done(&r);
+	o.event_filter = "cycles";
+	load_file(&r, "tests/data/two-events.data", &o);
+	assert_int_equal(r.rc, -1);
+	assert_non_null(strstr(r.err, "no event named \"cycles\" (events: "
+				      "cpu-clock, task-clock)"));
+	done(&r);
+}
+
+static void test_timestamps(void **state)
+{
+	struct result r;
+	uint64_t first, last;
+
+	(void)state;
+	load_file(&r, "tests/data/fp.data", NULL);
+	assert_true(profile_has_timeline(r.p));
+	assert_true(profile_time_bounds(r.p, &first, &last));
+	/* As `perf script -F time` prints them: 1658.269725 .. 1658.526318 */
+	assert_int_equal(first / 1000, 1658269725ULL);
+	assert_int_equal(last / 1000, 1658526318ULL);
+	done(&r);
+}
+
+/* Every prefix of a real file: never a crash, a message when cut. */
+static void test_truncated_files(void **state)
+{
+	static unsigned char buf[1 << 16];
+	const char *files[] = { "tests/data/fp.data", "tests/data/pipe.data",
+				"tests/data/zstd.data" };
+
+	(void)state;
+	for (size_t k = 0; k < 3; k++) {
+		FILE *f = fopen(files[k], "rb");
+		size_t n;
+
+		assert_non_null(f);
+		n = fread(buf, 1, sizeof(buf), f);
+		fclose(f);
+		for (size_t cut = 0; cut < n; cut += cut < 256 ? 1 : 97) {
+			struct result r;
+
+			load_mem(&r, buf, cut, NULL);
+			if (r.rc == 0)
+				assert_true(total_of(r.out) > 0);
+			else
+				assert_true(r.err[0] != 0);
+			done(&r);
+		}
+	}
+}
+
+/* ---- Synthetic streams --------------------------------------------------- */
+
+struct sb {
+	unsigned char b[1 << 16];
+	size_t n;
+};
+
+static void put(struct sb *s, const void *p, size_t n)
+{
+	assert_true(s->n + n <= sizeof(s->b));
+	memcpy(s->b + s->n, p, n);
+	s->n += n;
+}
+
+static void put64(struct sb *s, uint64_t v) { put(s, &v, 8); }
+
+static void put2x32(struct sb *s, uint32_t a, uint32_t b)
+{
+	put(s, &a, 4);
+	put(s, &b, 4);
+}
+
+static size_t rec_begin(struct sb *s, uint32_t type, uint16_t misc)
+{
+	struct perf_event_header h = { type, misc, 0 };
+	size_t at = s->n;
+
+	put(s, &h, sizeof(h));
+	return at;
+}
+
+static void rec_end(struct sb *s, size_t at)
+{
+	uint16_t size;
+
+	while ((s->n - at) % 8)
+		s->b[s->n++] = 0;
+	size = (uint16_t)(s->n - at);
+	memcpy(s->b + at + 6, &size, 2);
+}
+
+static void put_str(struct sb *s, const char *str)
+{
+	put(s, str, strlen(str) + 1);
+}
+
+/* The trailer of IP|TID|TIME|PERIOD|CALLCHAIN with sample_id_all. */
+static void trailer(struct sb *s, uint32_t pid, uint32_t tid, uint64_t t)
+{
+	put2x32(s, pid, tid);
+	put64(s, t);
+}
+
+#define STYPE (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+	       PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN)
+
+static void pipe_header(struct sb *s, uint64_t sample_type)
+{
+	struct perf_event_attr a;
+	size_t at;
+
+	put(s, "PERFILE2", 8);
+	put64(s, 16);
+	memset(&a, 0, sizeof(a));
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_CPU_CLOCK;
+	a.size = sizeof(a);
+	a.sample_type = sample_type;
+	a.sample_id_all = 1;
+	at = rec_begin(s, PE_HEADER_ATTR, 0);
+	put(s, &a, sizeof(a));
+	put64(s, 1);     /* its id */
+	rec_end(s, at);
+}
+
+static void comm(struct sb *s, uint32_t pid, uint32_t tid, const char *name,
+		 bool exec, uint64_t t)
+{
+	size_t at = rec_begin(s, PERF_RECORD_COMM,
+			      exec ? PERF_RECORD_MISC_COMM_EXEC : 0);
+
+	put2x32(s, pid, tid);
+	put_str(s, name);
+	while ((s->n - at) % 8)
+		s->b[s->n++] = 0;
+	trailer(s, pid, tid, t);
+	rec_end(s, at);
+}
+
+static void mmap2(struct sb *s, uint32_t pid, uint64_t start, uint64_t len,
+		  const char *path, uint64_t t)
+{
+	size_t at = rec_begin(s, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER);
+
+	put2x32(s, pid, pid);
+	put64(s, start);
+	put64(s, len);
+	put64(s, 0);
+	put2x32(s, 8, 1);        /* maj, min */
+	put64(s, 1234);          /* ino */
+	put64(s, 0);
+	put2x32(s, 5, 2);        /* PROT_READ|PROT_EXEC, MAP_PRIVATE */
+	put_str(s, path);
+	while ((s->n - at) % 8)
+		s->b[s->n++] = 0;
+	trailer(s, pid, pid, t);
+	rec_end(s, at);
+}
+
+static void task(struct sb *s, uint32_t type, uint32_t pid, uint32_t ppid,
+		 uint32_t tid, uint32_t ptid, uint64_t t)
+{
+	size_t at = rec_begin(s, type, 0);
+
+	put2x32(s, pid, ppid);
+	put2x32(s, tid, ptid);
+	put64(s, t);
+	trailer(s, pid, tid, t);
+	rec_end(s, at);
+}
+
+/* A user-mode sample whose chain is ips (leaf first, after USER). */
+static void sample(struct sb *s, uint32_t pid, uint32_t tid, uint64_t t,
+		   uint64_t period, const uint64_t *ips, size_t n)
+{
+	size_t at = rec_begin(s, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+
+	put64(s, n ? ips[0] : 0);
+	put2x32(s, pid, tid);
+	put64(s, t);
+	put64(s, period);
+	put64(s, n + 1);
+	put64(s, (uint64_t)PERF_CONTEXT_USER);
+	for (size_t i = 0; i < n; i++)
+		put64(s, ips[i]);
+	rec_end(s, at);
+}
+
+static const uint64_t chain_ab[] = { 0x401010, 0x402020 };
+
+static void test_synthetic_names(void **state)
+{
+	static struct sb s;
+	struct result r;
+	struct read_opts o = { .pid = true };
+	struct read_opts ad = { .addrs = true };
+
+	(void)state;
+	s.n = 0;
+	pipe_header(&s, STYPE);
+	comm(&s, 100, 100, "my prog", false, 1);
+	mmap2(&s, 100, 0x400000, 0x10000, "/nonexistent/dir/prog", 2);
+	sample(&s, 100, 100, 10, 7, chain_ab, 2);
+	sample(&s, 100, 100, 11, 5, chain_ab, 2);
+	/* An address in no mapping. */
+	sample(&s, 100, 100, 12, 1, (const uint64_t[]){ 0x900000 }, 1);
+	load_mem(&r, s.b, s.n, NULL);
+	assert_int_equal(r.rc, 0);
+	/* Spaces in names become '_'; unknown symbols are [module]. */
+	assert_string_equal(r.out, "my_prog;[prog];[prog] 12\n"
+				   "my_prog;[unknown] 1\n");
+	assert_non_null(strstr(r.err, "4 frames unresolved in files missing "
+				      "on this machine (/nonexistent/dir/prog)"));
+	done(&r);
+	load_mem(&r, s.b, s.n, &o);
+	assert_string_equal(r.out, "my_prog-100;[prog];[prog] 12\n"
+				   "my_prog-100;[unknown] 1\n");
+	done(&r);
+	load_mem(&r, s.b, s.n, &ad);
+	/* Addresses relative to the file, as perf prints them. */
+	assert_string_equal(r.out, "my_prog;[prog <2020>];[prog <1010>] 12\n"
+				   "my_prog;[unknown <900000>] 1\n");
+	done(&r);
+}
+
+static void test_synthetic_fork_exec_exit(void **state)
+{
+	static struct sb s;
+	struct result r;
+	struct read_opts o = { .tid = true };
+
+	(void)state;
+	s.n = 0;
+	pipe_header(&s, STYPE);
+	comm(&s, 100, 100, "parent", false, 1);
+	mmap2(&s, 100, 0x400000, 0x10000, "/nonexistent/parent", 2);
+	/* A child process: it inherits the maps and the name. */
+	task(&s, PERF_RECORD_FORK, 200, 100, 200, 100, 3);
+	sample(&s, 200, 200, 4, 1, chain_ab, 2);
+	/* A thread of the parent. */
+	task(&s, PERF_RECORD_FORK, 100, 100, 101, 100, 5);
+	sample(&s, 100, 101, 6, 1, chain_ab, 2);
+	/* The child execs: new name, then its new image is mapped. */
+	comm(&s, 200, 200, "child", true, 7);
+	mmap2(&s, 200, 0x400000, 0x8000, "/nonexistent/child", 8);
+	sample(&s, 200, 200, 9, 1, chain_ab, 2);
+	/* The old image's mapping above the new one is still there. */
+	sample(&s, 200, 200, 10, 1, (const uint64_t[]){ 0x408000 }, 1);
+	task(&s, PERF_RECORD_EXIT, 200, 100, 200, 100, 11);
+	load_mem(&r, s.b, s.n, &o);
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.out,
+			    "child-200/200;[child];[child] 1\n"
+			    "child-200/200;[parent] 1\n"
+			    "parent-100/101;[parent];[parent] 1\n"
+			    "parent-200/200;[parent];[parent] 1\n");
+	done(&r);
+}
+
+static void test_synthetic_time_order(void **state)
+{
+	static struct sb s;
+	struct result r;
+
+	(void)state;
+	s.n = 0;
+	pipe_header(&s, STYPE);
+	/* Written out of order (another CPU's buffer came first). */
+	sample(&s, 300, 300, 50, 3, chain_ab, 2);
+	comm(&s, 300, 300, "late", false, 10);
+	mmap2(&s, 300, 0x400000, 0x10000, "/nonexistent/late", 20);
+	load_mem(&r, s.b, s.n, NULL);
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.out, "late;[late];[late] 3\n");
+	done(&r);
+}
+
+static void test_synthetic_kernel_chain(void **state)
+{
+	struct symbolizer *sy;
+	char path[] = "/tmp/flametop-kallsyms-XXXXXX";
+	int fd = mkstemp(path);
+	struct sym_opts so = { .demangle = true, .kallsyms = path };
+	struct profile *p = profile_create();
+	struct read_opts o = { .kernel = true };
+	struct pe_machine *m;
+	struct pe_sample smp = { 0 };
+	uint64_t chain[] = { (uint64_t)PERF_CONTEXT_KERNEL,
+			     0xffffffff81000120, 0xffffffff81000210,
+			     (uint64_t)PERF_CONTEXT_USER, 0x401000 };
+	uint32_t ids[16];
+	size_t n;
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+
+	(void)state;
+	assert_non_null(f);
+	fputs("ffffffff81000000 T _text\n"
+	      "ffffffff81000100 T leaf_func\n"
+	      "ffffffff81000200 t caller_func\n"
+	      "ffffffff81000300 T next_func\n"
+	      "ffffffffc0000000 t mod_func\t[mymod]\n", f);
+	fclose(f);
+	sy = sym_create(&so);
+	m = pe_machine_create(sy, p, &o);
+	pe_machine_set_comm(m, 5, 5, "k", 1);
+	smp.pid = smp.tid = 5;
+	smp.cpumode = PERF_RECORD_MISC_KERNEL;
+	smp.nr = 5;
+	smp.callchain = chain;
+	smp.has_callchain = true;
+	n = pe_machine_stack(m, &smp, ids, 16);
+	assert_int_equal(n, 4);
+	assert_string_equal(symtab_name(profile_symtab(p), ids[0]), "k");
+	assert_string_equal(symtab_name(profile_symtab(p), ids[1]),
+			    "[unknown]");
+	assert_string_equal(symtab_name(profile_symtab(p), ids[2]),
+			    "caller_func_[k]");
+	assert_string_equal(symtab_name(profile_symtab(p), ids[3]),
+			    "leaf_func_[k]");
+	/* A module's function, and an unknown context marker. */
+	chain[1] = 0xffffffffc0000010;
+	chain[2] = (uint64_t)-1;
+	n = pe_machine_stack(m, &smp, ids, 16);
+	/* A chain holding a value that is no context: dropped, as perf. */
+	assert_int_equal(n, 1);
+	chain[2] = 0xffffffff81000210;
+	n = pe_machine_stack(m, &smp, ids, 16);
+	assert_string_equal(symtab_name(profile_symtab(p), ids[3]),
+			    "mod_func_[k]");
+	pe_machine_destroy(m);
+	sym_destroy(sy);
+	profile_destroy(p);
+	unlink(path);
+}
+
+/* ---- Damage ---------------------------------------------------------------- */
+
+static void test_bad_magic_and_byte_order(void **state)
+{
+	struct result r;
+	unsigned char buf[128] = "2ELIFREP";
+
+	(void)state;
+	load_mem(&r, buf, sizeof(buf), NULL);
+	assert_int_equal(r.rc, -1);
+	assert_non_null(strstr(r.err, "other byte order is not supported"));
+	done(&r);
+	memcpy(buf, "PERFFILE", 8);
+	load_mem(&r, buf, sizeof(buf), NULL);
+	assert_int_equal(r.rc, -1);
+	assert_non_null(strstr(r.err, "not a perf.data file"));
+	done(&r);
+	memcpy(buf, "PERFILE2", 8);
+	memset(buf + 8, 0xff, 96);    /* a header of lies */
+	load_mem(&r, buf, sizeof(buf), NULL);
+	assert_int_equal(r.rc, -1);
+	assert_true(r.err[0] != 0);
+	done(&r);
+}
+
+static void test_lying_sizes(void **state)
+{
+	static struct sb s;
+	struct result r;
+	size_t at;
+
+	(void)state;
+	s.n = 0;
+	pipe_header(&s, STYPE);
+	comm(&s, 100, 100, "p", false, 1);
+	sample(&s, 100, 100, 2, 1, chain_ab, 2);
+	/* A sample claiming 2^60 callchain entries. */
+	at = rec_begin(&s, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+	put64(&s, 1);
+	put2x32(&s, 100, 100);
+	put64(&s, 3);
+	put64(&s, 1);
+	put64(&s, 1ULL << 60);
+	put64(&s, 0x401000);
+	rec_end(&s, at);
+	/* A record whose size is below its header's: the walk stops. */
+	at = rec_begin(&s, PERF_RECORD_SAMPLE, 0);
+	s.b[at + 6] = 4;
+	s.b[at + 7] = 0;
+	sample(&s, 100, 100, 4, 1, chain_ab, 2);
+	load_mem(&r, s.b, s.n, NULL);
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.out, "p;[unknown];[unknown] 1\n");
+	assert_non_null(strstr(r.err, "callchain longer than its record"));
+	assert_non_null(strstr(r.err, "record size smaller than its header"));
+	done(&r);
+}
+
+static void test_lost_and_unknown_records(void **state)
+{
+	static struct sb s;
+	struct result r;
+	size_t at;
+
+	(void)state;
+	s.n = 0;
+	pipe_header(&s, STYPE);
+	comm(&s, 100, 100, "p", false, 1);
+	at = rec_begin(&s, PERF_RECORD_LOST, 0);
+	put64(&s, 1);
+	put64(&s, 42);
+	trailer(&s, 100, 100, 2);
+	rec_end(&s, at);
+	/* A type from the future: skipped by its size. */
+	at = rec_begin(&s, 250, 0);
+	put64(&s, 0xdeadbeef);
+	rec_end(&s, at);
+	/* Tracing data: its payload follows the record, outside its size. */
+	at = rec_begin(&s, PE_TRACING_DATA, 0);
+	put2x32(&s, 16, 0);
+	rec_end(&s, at);
+	put64(&s, 0x0909090909090909ULL);
+	put64(&s, 0x0909090909090909ULL);
+	sample(&s, 100, 100, 3, 2, chain_ab, 2);
+	load_mem(&r, s.b, s.n, NULL);
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.out, "p;[unknown];[unknown] 2\n");
+	assert_non_null(strstr(r.err, "42 samples were lost while recording"));
+	done(&r);
+}
+
+static void test_decode_bounds(void **state)
+{
+	struct pe_format f = { .sample_type = STYPE | PERF_SAMPLE_REGS_USER |
+			       PERF_SAMPLE_STACK_USER, .regs_user = 0xff0fff };
+	unsigned char rec[48] = { 0 };
+	struct perf_event_header h = { PERF_RECORD_SAMPLE, 0, sizeof(rec) };
+	struct pe_record r;
+	const char *why;
+
+	(void)state;
+	memcpy(rec, &h, sizeof(h));
+	/* Shorter than its fields. */
+	assert_int_equal(pe_decode(rec, sizeof(rec), &f, &r, &why), -1);
+	assert_non_null(why);
+	/* Size past the bytes given. */
+	assert_int_equal(pe_decode(rec, 40, &f, &r, &why), -1);
+	assert_string_equal(why, "record runs past the end of the data");
+	/* Fewer bytes than a header. */
+	assert_int_equal(pe_decode(rec, 4, &f, &r, &why), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_file_mode),
+		cmocka_unit_test(test_pid_tid_kernel),
+		cmocka_unit_test(test_pipe_mode),
+		cmocka_unit_test(test_pipe_from_memory_in_pieces),
+		cmocka_unit_test(test_zstd),
+		cmocka_unit_test(test_two_events),
+		cmocka_unit_test(test_timestamps),
+		cmocka_unit_test(test_truncated_files),
+		cmocka_unit_test(test_synthetic_names),
+		cmocka_unit_test(test_synthetic_fork_exec_exit),
+		cmocka_unit_test(test_synthetic_time_order),
+		cmocka_unit_test(test_synthetic_kernel_chain),
+		cmocka_unit_test(test_bad_magic_and_byte_order),
+		cmocka_unit_test(test_lying_sizes),
+		cmocka_unit_test(test_lost_and_unknown_records),
+		cmocka_unit_test(test_decode_bounds),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
