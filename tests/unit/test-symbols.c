@@ -1,0 +1,339 @@
+/*
+ * test-symbols.c - the symbolizer on real files of this process (its own
+ * executable and libc, found through /proc/self/maps), demangling, kallsyms
+ * and JIT map parsing from files written here, the reasons for misses and
+ * the per-process Dwfl an unwinder uses.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "diag.h"
+#include "perf-event.h"
+#include "profile.h"
+#include "symbols.h"
+
+__attribute__((noinline)) int flametop_test_marker(int x);
+__attribute__((noinline)) int flametop_test_marker(int x)
+{
+	return x * 3 + 1;
+}
+
+struct mapping {
+	uint64_t start, end, pgoff;
+	char path[512];
+};
+
+/* The mapping of this process that holds addr. */
+static bool find_mapping(uint64_t addr, struct mapping *m)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[1024];
+	bool found = false;
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		unsigned long long a, b, off;
+		char perms[8];
+		int pos = 0;
+
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s%n", &a, &b, perms,
+			   &off, &pos) < 4)
+			continue;
+		if (addr < a || addr >= b)
+			continue;
+		m->start = a;
+		m->end = b;
+		m->pgoff = off;
+		{
+			const char *p = line + pos;
+
+			while (*p == ' ')
+				p++;
+			snprintf(m->path, sizeof(m->path), "%s", p);
+			m->path[strcspn(m->path, "\n")] = 0;
+		}
+		found = true;
+	}
+	fclose(f);
+	return found;
+}
+
+static const char *lookup_own(struct symbolizer *sy, uint64_t addr,
+			      enum sym_miss *why)
+{
+	struct mapping m;
+	struct sym_dso *d;
+	uint64_t vaddr;
+
+	if (!find_mapping(addr, &m))
+		return NULL;
+	d = sym_dso_get(sy, m.path, strlen(m.path), NULL);
+	return sym_dso_lookup(sy, d, m.pgoff + addr - m.start, &vaddr, why);
+}
+
+static void test_own_executable(void **state)
+{
+	struct sym_opts o = { .demangle = true };
+	struct symbolizer *sy = sym_create(&o);
+	enum sym_miss why = SYM_MISS_COUNT;
+	uint64_t a = (uint64_t)(uintptr_t)&flametop_test_marker;
+
+	(void)state;
+	assert_string_equal(lookup_own(sy, a, &why), "flametop_test_marker");
+	/* Inside the function, not only at its start. */
+	assert_string_equal(lookup_own(sy, a + 3, &why), "flametop_test_marker");
+	assert_int_equal(flametop_test_marker(1), 4);
+	sym_destroy(sy);
+}
+
+static void test_libc(void **state)
+{
+	struct sym_opts o = { .demangle = true };
+	struct symbolizer *sy = sym_create(&o);
+	enum sym_miss why = SYM_MISS_COUNT;
+	const char *name;
+
+	(void)state;
+	/* qsort has no aliases: the name is certain. */
+	name = lookup_own(sy, (uint64_t)(uintptr_t)&qsort, &why);
+	assert_non_null(name);
+	assert_non_null(strstr(name, "qsort"));
+	/* No version suffix ("@@GLIBC_2.2.5") in any name. */
+	name = lookup_own(sy, (uint64_t)(uintptr_t)&fopen, &why);
+	assert_non_null(name);
+	assert_null(strchr(name, '@'));
+	sym_destroy(sy);
+}
+
+static void test_misses(void **state)
+{
+	struct sym_opts o = { .demangle = true };
+	struct symbolizer *sy = sym_create(&o);
+	struct diag d;
+	enum sym_miss why = SYM_MISS_COUNT;
+	uint64_t vaddr;
+	struct sym_dso *gone = sym_dso_get(sy, "/nonexistent/lib.so", 19, NULL);
+	struct mapping m;
+	uint8_t wrong[20];
+	struct sym_file_id id = { .build_id = wrong, .build_id_len = 20 };
+	char text[1024];
+	FILE *f;
+
+	(void)state;
+	assert_null(sym_dso_lookup(sy, gone, 0x1000, &vaddr, &why));
+	assert_int_equal(why, SYM_MISS_NO_FILE);
+	sym_count_miss(sy, why);
+	/* This executable with a build-id that is not its own. */
+	memset(wrong, 0x5a, sizeof(wrong));
+	assert_true(find_mapping((uint64_t)(uintptr_t)&flametop_test_marker,
+				 &m));
+	{
+		struct sym_dso *other = sym_dso_get(sy, m.path, strlen(m.path),
+						    &id);
+
+		assert_null(sym_dso_lookup(sy, other, m.pgoff, &vaddr, &why));
+		assert_int_equal(why, SYM_MISS_BUILD_ID);
+		sym_count_miss(sy, why);
+	}
+	assert_int_equal(sym_misses(sy, SYM_MISS_NO_FILE), 1);
+	assert_int_equal(sym_misses(sy, SYM_MISS_BUILD_ID), 1);
+	diag_init(&d);
+	sym_report(sy, &d);
+	f = fmemopen(text, sizeof(text), "w");
+	diag_print(&d, f, "flametop");
+	fclose(f);
+	assert_non_null(strstr(text, "1 frames unresolved in files missing on "
+				     "this machine (/nonexistent/lib.so)"));
+	assert_non_null(strstr(text, "1 frames unresolved in files that differ "
+				     "from the profiled ones (build-id mismatch"));
+	diag_free(&d);
+	sym_destroy(sy);
+}
+
+static void test_demangle(void **state)
+{
+	char *s;
+
+	(void)state;
+	assert_null(sym_demangle("main"));
+	assert_null(sym_demangle("_Znot_really"));
+#ifdef HAVE_LIBIBERTY
+	s = sym_demangle("_ZNSt6vectorIiSaIiEE9push_backERKi");
+	assert_string_equal(s, "std::vector<int, std::allocator<int> >::push_back");
+	free(s);
+	s = sym_demangle("_ZN4core3fmt5write17h0123456789abcdefE");
+	assert_string_equal(s, "core::fmt::write");
+	free(s);
+	s = sym_demangle("_RNvCs15kBYyAo9fc_7mycrate7example");
+	assert_string_equal(s, "mycrate::example");
+	free(s);
+#else
+	(void)s;
+	skip();
+#endif
+}
+
+static char *write_temp(const char *text, char *path)
+{
+	int fd = mkstemp(path);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+static void test_kallsyms(void **state)
+{
+	char path[] = "/tmp/flametop-ksyms-XXXXXX";
+	struct sym_opts o = { .kallsyms = write_temp(
+		"ffffffff81000000 T _text\n"
+		"ffffffff81000100 T memcpy\n"
+		"ffffffff81000100 T __pi_memcpy\n"
+		"ffffffff81000180 t __pfx_helper\n"
+		"ffffffff81000190 t helper\n"
+		"ffffffff81000200 D some_data\n"
+		"ffffffff81000300 T last_text\n"
+		"ffffffffc0001000 t mod_fn\t[ext4]\n"
+		"garbage line\n", path) };
+	struct symbolizer *sy = sym_create(&o);
+	const char *mod;
+
+	(void)state;
+	/* Of two names at one address, the later one, as perf shows. */
+	assert_string_equal(sym_kernel_lookup(sy, 0xffffffff81000105, &mod),
+			    "__pi_memcpy");
+	assert_string_equal(mod, "[kernel.kallsyms]");
+	assert_string_equal(sym_kernel_lookup(sy, 0xffffffff81000184, &mod),
+			    "__pfx_helper");
+	/* Data symbols are not functions: helper reaches last_text. */
+	assert_string_equal(sym_kernel_lookup(sy, 0xffffffff81000250, &mod),
+			    "helper");
+	assert_string_equal(sym_kernel_lookup(sy, 0xffffffffc0001004, &mod),
+			    "mod_fn");
+	assert_string_equal(mod, "[ext4]");
+	assert_null(sym_kernel_lookup(sy, 0xffffffff80000000, &mod));
+	sym_destroy(sy);
+	unlink(path);
+}
+
+static void test_kallsyms_hidden(void **state)
+{
+	char path[] = "/tmp/flametop-ksyms-XXXXXX";
+	struct sym_opts o = { .kallsyms = write_temp(
+		"0000000000000000 T _text\n"
+		"0000000000000000 T memcpy\n", path) };
+	struct symbolizer *sy = sym_create(&o);
+	const char *mod;
+
+	(void)state;
+	/* kptr_restrict: all zeros, nothing resolves. */
+	assert_null(sym_kernel_lookup(sy, 0xffffffff81000105, &mod));
+	sym_destroy(sy);
+	unlink(path);
+}
+
+static void test_jit_map(void **state)
+{
+	char dir[] = "/tmp/flametop-jit-XXXXXX";
+	char *path;
+	FILE *f;
+	struct sym_opts o = { 0 };
+	struct symbolizer *sy;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	path = malloc(strlen(dir) + 32);
+	sprintf(path, "%s/perf-4242.map", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("7f0000001000 100 LazyCompile:~foo app.js:1\n"
+	      "7f0000002000 80 bar\n"
+	      "not a line\n"
+	      "7f0000001000 100 recompiled_foo\n", f);
+	fclose(f);
+	o.jit_dir = dir;
+	sy = sym_create(&o);
+	/* Later lines win over earlier ones for the same code. */
+	assert_string_equal(sym_jit_lookup(sy, 4242, 0x7f0000001010),
+			    "recompiled_foo");
+	assert_string_equal(sym_jit_lookup(sy, 4242, 0x7f000000207f), "bar");
+	assert_null(sym_jit_lookup(sy, 4242, 0x7f0000002080));
+	assert_null(sym_jit_lookup(sy, 4243, 0x7f0000001010));
+	sym_jit_forget(sy, 4242);
+	sym_destroy(sy);
+	unlink(path);
+	rmdir(dir);
+	free(path);
+}
+
+/* A Dwfl of this very process, built from its maps as the tracker has them. */
+static void test_proc_dwfl(void **state)
+{
+	struct sym_opts o = { .demangle = true };
+	struct symbolizer *sy = sym_create(&o);
+	struct profile *p = profile_create();
+	struct pe_machine *m = pe_machine_create(sy, p, NULL);
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[1024];
+	uint32_t pid = (uint32_t)getpid();
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	Dwarf_Addr a = (Dwarf_Addr)(uintptr_t)&flametop_test_marker;
+
+	(void)state;
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long s, e, off;
+		char perms[8];
+		int pos = 0;
+		const char *path;
+
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s%n", &s, &e, perms,
+			   &off, &pos) < 4 || perms[2] != 'x')
+			continue;
+		path = line + pos;
+		while (*path == ' ')
+			path++;
+		if (*path != '/')
+			continue;
+		pe_machine_add_map(m, pid, s, e - s, off, path,
+				   strcspn(path, "\n"), NULL);
+	}
+	fclose(f);
+	dwfl = sym_proc_dwfl(sy, pe_machine_proc(m, pid));
+	assert_non_null(dwfl);
+	mod = dwfl_addrmodule(dwfl, a);
+	assert_non_null(mod);
+	assert_string_equal(dwfl_module_addrname(mod, a), "flametop_test_marker");
+	/* The same Dwfl again while the maps do not change. */
+	assert_ptr_equal(sym_proc_dwfl(sy, pe_machine_proc(m, pid)), dwfl);
+	pe_machine_destroy(m);
+	profile_destroy(p);
+	sym_destroy(sy);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_own_executable),
+		cmocka_unit_test(test_libc),
+		cmocka_unit_test(test_misses),
+		cmocka_unit_test(test_demangle),
+		cmocka_unit_test(test_kallsyms),
+		cmocka_unit_test(test_kallsyms_hidden),
+		cmocka_unit_test(test_jit_map),
+		cmocka_unit_test(test_proc_dwfl),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
