@@ -1,0 +1,69 @@
+#!/bin/sh
+# test-doc.sh - the man page does not drift from the program: its KEYS
+# section lists exactly the key table (flametop --help-keys, the same
+# table the keys and the ? overlay use), and every option of --help is
+# documented in it.
+BIN=${1:?usage: test-doc.sh FLAMETOP}
+case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
+MAN=doc/flametop.1
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# The man page's key list as "section|label|help" lines.
+sed -n '/^\.\\" keys: begin/,/^\.\\" keys: end/p' "$MAN" |
+awk '
+	/^\.SS / { sec = substr($0, 5); next }
+	/^\.TP/ { want = 1; next }
+	/^\.B / && want == 1 { label = substr($0, 4); want = 2; next }
+	want == 2 { print sec "|" label "|" $0; want = 0 }
+' | sed -e 's/\\-/-/g' -e 's/\\e/\\/g' -e 's/\\&//g' >"$tmp/man"
+
+# The program's, the same way.
+"$BIN" --help-keys |
+awk '
+	/^[^ ].*:$/ { sec = substr($0, 1, length($0) - 1); next }
+	/^  / {
+		line = substr($0, 3)
+		i = index(line, "  ")
+		label = substr(line, 1, i - 1)
+		rest = substr(line, i)
+		sub(/^ +/, "", rest)
+		print sec "|" label "|" rest
+	}
+' >"$tmp/prog"
+
+if [ -s "$tmp/prog" ] && cmp -s "$tmp/man" "$tmp/prog"; then
+	ok
+else
+	bad "man page KEYS section differs from --help-keys (regenerate it from keys_print_man):"
+	diff "$tmp/man" "$tmp/prog" | head -n 20
+fi
+n=$(wc -l <"$tmp/prog")
+if [ "$n" -ge 30 ]; then ok; else bad "--help-keys lists only $n keys"; fi
+
+# Every option of --help is in the man page.
+for o in $("$BIN" --help | grep -o -E -- '--[a-z][a-z-]*' | sort -u); do
+	esc=$(printf '%s' "$o" | sed 's/-/\\\\-/g')
+	if grep -q -- "$esc" "$MAN"; then ok; else bad "option $o is not in $MAN"; fi
+done
+for o in $("$BIN" --help | grep -o -E -- '^  -[a-zA-Z],' | tr -d ' ,'); do
+	esc=$(printf '%s' "$o" | sed 's/-/\\\\-/g')
+	if grep -q -- "^\.BR $esc " "$MAN"; then ok; else bad "short option $o is not in $MAN"; fi
+done
+
+# The man page is well-formed troff (when man is installed).
+if command -v man >/dev/null 2>&1; then
+	if MANWIDTH=80 man -l "$MAN" 2>"$tmp/err" | grep -q 'KEYS' && [ ! -s "$tmp/err" ]; then
+		ok
+	else
+		bad "man -l $MAN: $(head -n 3 "$tmp/err")"
+	fi
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
