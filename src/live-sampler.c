@@ -250,12 +250,19 @@ void live_explain_errno(int err, const char *what, int paranoid, char *buf,
 		snprintf(buf, cap, "%s does not exist", what);
 		return;
 	case EMFILE:
-	case ENFILE:
-		snprintf(buf, cap, "too many open files sampling %s: threads x "
-			 "CPUs exceed the limit (ulimit -n %s); raise it or "
-			 "sample fewer threads", what,
-			 err == ENFILE ? "and fs.file-max" : "");
+	case ENFILE: {
+		struct rlimit rl;
+		char lim[32] = "";
+
+		if (getrlimit(RLIMIT_NOFILE, &rl) == 0)
+			snprintf(lim, sizeof(lim), " %llu",
+				 (unsigned long long)rl.rlim_cur);
+		snprintf(buf, cap, "too many open files sampling %s: one event "
+			 "per thread and CPU exceeds the limit (ulimit -n%s%s); "
+			 "raise it or sample fewer threads", what, lim,
+			 err == ENFILE ? ", or fs.file-max" : "");
 		return;
+	}
 	case ENOSYS:
 		snprintf(buf, cap, "this kernel has no perf events "
 			 "(perf_event_open is not available)");

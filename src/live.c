@@ -447,6 +447,11 @@ static void on_record(void *ctx, const struct perf_event_header *h)
 		    r.u.task.pid != r.u.task.ppid &&
 		    !set_find(&L->synth_pid, r.u.task.ppid))
 			synth_maps(L, r.u.task.ppid);
+		/* The same for its name, which the child inherits. */
+		if (r.u.task.ptid != 0 && !set_find(&L->seen_tid, r.u.task.ptid)) {
+			set_add(&L->seen_tid, r.u.task.ptid);
+			learn_comm(L, r.u.task.ppid, r.u.task.ptid);
+		}
 		if (r.u.task.pid != r.u.task.ppid)
 			*set_add(&L->synth_pid, r.u.task.pid) = mono_ns();
 		set_add(&L->seen_tid, r.u.task.tid);
