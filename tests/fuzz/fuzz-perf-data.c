@@ -1,0 +1,42 @@
+/*
+ * fuzz-perf-data.c - the perf.data reader (file and pipe mode, zstd
+ * records, the tracker and the symbolizer behind it) on arbitrary bytes,
+ * then the exporters on what it read.
+ */
+#include <stdint.h>
+#include <stdio.h>
+
+#include "diag.h"
+#include "export.h"
+#include "input.h"
+#include "profile.h"
+#include "read.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct profile *p = profile_create();
+	struct input *in = input_open_mem(data, size, "fuzz");
+	struct read_opts o = { .kernel = true, .jit = true };
+	struct diag d;
+	FILE *null = fopen("/dev/null", "w");
+	struct text_opts t = { .width = 80, .zoom = NODE_ROOT };
+
+	/* Vary the naming options with the input's last byte. */
+	if (size && (data[size - 1] & 1))
+		o.tid = true;
+	if (size && (data[size - 1] & 2))
+		o.addrs = true;
+	diag_init(&d);
+	read_perf_data(p, in, &o, &d);
+	profile_finish(p);
+	if (null) {
+		export_collapse(null, p);
+		export_text(null, p, &t);
+		diag_print(&d, null, "fuzz");
+		fclose(null);
+	}
+	input_close(in);
+	diag_free(&d);
+	profile_destroy(p);
+	return 0;
+}

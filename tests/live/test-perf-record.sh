@@ -1,0 +1,157 @@
+#!/bin/sh
+# test-perf-record.sh - perf.data files recorded here and now by perf
+# record, read by flametop: a program with known call paths (one burning
+# about 2/3 of the time, one about 1/3), built with frame pointers, in
+# file mode, pipe mode (perf record -o - | flametop), zstd mode (-z) and
+# system-wide (-a); the shares must come out right, the stacks must match
+# what flametop's perf script reader makes of `perf script` on the same
+# file, and a truncated copy must still load with a message.
+#
+# usage: tests/live/test-perf-record.sh FLAMETOP_BINARY
+BIN=${1:?usage: $0 FLAMETOP_BINARY}
+case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
+work=$(mktemp -d "${TMPDIR:-/tmp}/flametop-precord.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+pass=0
+fail=0
+export LC_ALL=C
+
+check() {   # check DESCRIPTION COMMAND...
+	desc=$1
+	shift
+	if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $desc"; fi
+}
+
+if ! command -v perf >/dev/null 2>&1; then
+	echo "SKIP: perf is not installed"
+	exit 0
+fi
+if ! command -v cc >/dev/null 2>&1; then
+	echo "SKIP: no C compiler to build the test program"
+	exit 0
+fi
+if ! perf record -q -g -o "$work/probe.data" -- true >/dev/null 2>"$work/probe.err"; then
+	echo "SKIP: perf record is not permitted here: $(head -n 1 "$work/probe.err")"
+	exit 0
+fi
+
+cat >"$work/prog.c" <<'EOF'
+#include <stdlib.h>
+volatile unsigned long sink;
+/* No frameless leaves: each function calls another after its loop. */
+__attribute__((noinline)) void touch(void) { sink++; }
+__attribute__((noinline)) void burn(unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++)
+		sink += i * i;
+	touch();
+}
+__attribute__((noinline)) void path_a(void) { burn(2000000); touch(); }
+__attribute__((noinline)) void path_b(void) { burn(1000000); touch(); }
+__attribute__((noinline)) void work(void) { path_a(); path_b(); touch(); }
+int main(int argc, char **argv)
+{
+	double secs = argc > 1 ? atof(argv[1]) : 1;
+
+	for (long k = 0; k < (long)(secs * 200); k++)
+		work();
+	return 0;
+}
+EOF
+if ! cc -O1 -g -fno-omit-frame-pointer -o "$work/prog" "$work/prog.c"; then
+	echo "SKIP: cannot build the test program"
+	exit 0
+fi
+
+A='main;work;path_a;burn'
+B='main;work;path_b;burn'
+
+# share FILE PATTERN [ROOT]: percent of ROOT's weight in lines matching.
+share() {
+	awk -v pat="$2" -v root="${3:-}" '
+		root != "" && index($0, root ";") != 1 { next }
+		{ w = $NF; t += w; if (index($0, pat " ") || index($0, pat ";")) m += w }
+		END { if (t == 0) print -1; else printf "%.1f\n", 100 * m / t }' "$1"
+}
+within() {
+	awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v >= lo && v <= hi) }'
+}
+shares_ok() {   # shares_ok LABEL FILE [ROOT]
+	a=$(share "$2" "$A" "${3:-}")
+	b=$(share "$2" "$B" "${3:-}")
+	check "$1: path_a share $a% is about 2/3" within "$a" 58 75
+	check "$1: path_b share $b% is about 1/3" within "$b" 25 42
+}
+
+# ---- file mode -------------------------------------------------------------
+(cd "$work" && perf record -q -g -F 999 -o fp.data ./prog 2 >/dev/null 2>&1)
+"$BIN" --collapse "$work/fp.data" >"$work/fp.folded" 2>"$work/fp.err"
+rc=$?
+check "file mode: status 0 ($(head -n 1 "$work/fp.err"))" [ "$rc" -eq 0 ]
+check "file mode: the root frame is the process name" \
+	grep -q "^prog;__libc_start_call_main;$A [0-9]*$" "$work/fp.folded"
+shares_ok "file mode" "$work/fp.folded"
+check "file mode: sorted output" sort -c "$work/fp.folded"
+# cpu-clock at 999 Hz: each sample weighs its period, 1001001 ns.
+check "file mode: weights are whole periods" awk \
+	'{ if ($NF % 1001001 != 0) bad = 1 } END { exit bad }' "$work/fp.folded"
+n=$(perf report -i "$work/fp.data" --stats 2>/dev/null | awk '/SAMPLE events:/ { print $3; exit }')
+t=$(awk '{ t += $NF } END { print t / 1001001 }' "$work/fp.folded")
+check "file mode: every sample counted ($t of $n)" [ "$t" = "$n" ]
+
+# The same stacks as perf script, folded by flametop's perf script reader.
+perf script -i "$work/fp.data" 2>/dev/null >"$work/fp.txt"
+"$BIN" --collapse "$work/fp.txt" >"$work/fp-script.folded" 2>/dev/null
+grep "$A \|$B " "$work/fp.folded" >"$work/mine"
+grep "$A \|$B " "$work/fp-script.folded" >"$work/theirs"
+check "file mode: program stacks equal perf script's" cmp -s "$work/mine" "$work/theirs"
+
+# --pid / --tid roots.
+"$BIN" --collapse --tid "$work/fp.data" >"$work/tid.folded" 2>/dev/null
+check "--tid: comm-PID/TID roots" grep -q "^prog-[0-9]*/[0-9]*;.*$A " "$work/tid.folded"
+"$BIN" --collapse --pid --kernel "$work/fp.data" >"$work/pid.folded" 2>/dev/null
+check "--pid: comm-PID roots" grep -q "^prog-[0-9]*;.*$A " "$work/pid.folded"
+
+# --text draws it.
+"$BIN" --text --width 120 "$work/fp.data" >"$work/fp.text" 2>/dev/null
+check "--text: shows path_a" grep -q "path_a" "$work/fp.text"
+
+# ---- pipe mode, from standard input ------------------------------------------
+(cd "$work" && perf record -q -g -F 999 -o - ./prog 2 2>/dev/null) |
+	"$BIN" --collapse >"$work/pipe.folded" 2>"$work/pipe.err"
+check "pipe mode: read from stdin ($(head -n 1 "$work/pipe.err"))" \
+	grep -q "^prog;.*$A " "$work/pipe.folded"
+shares_ok "pipe mode" "$work/pipe.folded"
+
+# ---- zstd ----------------------------------------------------------------------
+if (cd "$work" && perf record -q -z -g -F 999 -o z.data ./prog 2 >/dev/null 2>&1); then
+	"$BIN" --collapse "$work/z.data" >"$work/z.folded" 2>"$work/z.err"
+	check "zstd: status 0" [ -s "$work/z.folded" ]
+	shares_ok "zstd" "$work/z.folded"
+	n=$(perf report -i "$work/z.data" --stats 2>/dev/null | awk '/SAMPLE events:/ { print $3; exit }')
+	t=$(awk '{ t += $NF } END { print t / 1001001 }' "$work/z.folded")
+	check "zstd: every sample counted ($t of $n)" [ "$t" = "$n" ]
+fi
+
+# ---- system-wide, with other processes around -----------------------------
+"$work/prog" 3 &
+p=$!
+perf record -q -a -g -F 499 -o "$work/all.data" -- sleep 2 >/dev/null 2>&1
+wait "$p"
+"$BIN" --collapse "$work/all.data" >"$work/all.folded" 2>"$work/all.err"
+check "-a: status 0" [ -s "$work/all.folded" ]
+shares_ok "-a" "$work/all.folded" prog
+roots=$(cut -d';' -f1 "$work/all.folded" | sed 's/ [0-9]*$//' | sort -u | wc -l)
+check "-a: other processes are there too ($roots roots)" [ "$roots" -ge 2 ]
+
+# ---- a truncated copy still loads ----------------------------------------------
+size=$(wc -c <"$work/fp.data")
+head -c $((size * 2 / 3)) "$work/fp.data" >"$work/cut.data"
+"$BIN" --collapse "$work/cut.data" >"$work/cut.folded" 2>"$work/cut.err"
+rc=$?
+check "truncated: status 0 with what was read" [ "$rc" -eq 0 ]
+check "truncated: says so" grep -q "not closed properly\|truncated" "$work/cut.err"
+check "truncated: stacks kept" grep -q "$A " "$work/cut.folded"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
