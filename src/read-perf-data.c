@@ -233,7 +233,8 @@ static void unpack(struct pdata *pd, const unsigned char *z, size_t zlen,
 	}
 	cap = pd->npending + zlen * 4 + 4096;
 	out = xmalloc(cap);
-	memcpy(out, pd->pending, pd->npending);
+	if (pd->npending)
+		memcpy(out, pd->pending, pd->npending);
 	n = pd->npending;
 	for (bool full = true; in.pos < in.size || full;) {
 		ZSTD_outBuffer ob;
