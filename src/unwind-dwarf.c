@@ -52,6 +52,7 @@ struct cur_sample {
 	uint64_t sp;              /* address of stack[0] */
 	const unsigned char *stack;
 	uint64_t stack_len;       /* valid bytes (dyn_size) */
+	bool read_failed;         /* a read fell outside the copy */
 };
 
 /* Inline cache: (file key, address) -> names[first .. first + n). */
@@ -146,12 +147,17 @@ static bool cb_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result,
 	const struct cur_sample *c = &u->cur;
 	uint64_t off;
 
+
 	(void)dwfl;
-	if (addr < c->sp)
+	if (addr < c->sp) {
+		u->cur.read_failed = true;
 		return false;
+	}
 	off = addr - c->sp;
-	if (off > c->stack_len || c->stack_len - off < 8)
+	if (off > c->stack_len || c->stack_len - off < 8) {
+		u->cur.read_failed = true;
 		return false;
+	}
 	memcpy(result, c->stack + off, 8);
 	return true;
 }
@@ -260,6 +266,19 @@ static void inline_lookup(struct unwinder *u, Dwfl_Module *mod, uint64_t a,
 	u->st.inline_lookups++;
 	slot->first = (uint32_t)u->nnames;
 	slot->n = 0;
+	/*
+	 * libdw finds the CU through .debug_aranges, which clang does not
+	 * write: then try each CU's ranges (once per address: cached).
+	 */
+	if (!cu) {
+		Dwarf_Die *c = NULL;
+
+		while ((c = dwfl_module_nextcu(mod, c, &bias)) != NULL)
+			if (dwarf_haspc(c, a - bias) > 0) {
+				cu = c;
+				break;
+			}
+	}
 	if (!cu)
 		return;
 	n = dwarf_getscopes(cu, a - bias, &scopes);
@@ -435,11 +454,12 @@ size_t unwind_sample(struct unwinder *u, Dwfl *dwfl,
 	c->sp = c->regs[DW_SP];
 	c->stack = s->stack;
 	c->stack_len = s->stack_dyn_size;
+	c->read_failed = false;
 	rc = dwfl_getthread_frames(dwfl, (pid_t)(c->tid ? c->tid : 1),
 				   frame_cb, u);
 	if (u->nframes == 0)
 		r = UNWIND_NONE;
-	else if (rc == 0)
+	else if (rc == 0 && !c->read_failed)
 		r = UNWIND_COMPLETE;
 	else if (rc == DWARF_CB_ABORT && u->ncollect > u->o.max_depth)
 		r = UNWIND_DEPTH;

@@ -98,10 +98,11 @@ check "bad pid: usage error" [ "$rc" -eq 2 ]
 "$BIN" -a -p 1 -d 1 --collapse >/dev/null 2>"$work/u2.err"
 rc=$?
 check "two targets: usage error" [ "$rc" -eq 2 ]
-"$BIN" -a --call-graph dwarf -d 1 --collapse >/dev/null 2>"$work/u3.err"
+"$BIN" -a --call-graph lbr -d 1 --collapse >/dev/null 2>"$work/u3.err"
 rc=$?
-check "dwarf: usage error" [ "$rc" -eq 2 ]
-check "dwarf: says so" grep -q "dwarf is not supported yet" "$work/u3.err"
+check "unknown call graph mode: usage error" [ "$rc" -eq 2 ]
+check "unknown call graph mode: says so" grep -q "unknown mode 'lbr'" \
+	"$work/u3.err"
 "$BIN" -a --collapse >/dev/null 2>"$work/u4.err"
 rc=$?
 check "-a without -d and no terminal: usage error" [ "$rc" -eq 2 ]
