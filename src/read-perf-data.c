@@ -384,6 +384,15 @@ static size_t walk(struct pdata *pd, const unsigned char *buf, size_t len,
 		default:
 			if (h.type < PE_HEADER_ATTR)
 				index_record(pd, rec, h.size);
+			/*
+			 * The kernel's map comes first in the data: start
+			 * reading kallsyms beside the rest of this walk.
+			 */
+			if (h.type == PERF_RECORD_MMAP && h.size > 48 &&
+			    get32(rec + 8) == UINT32_MAX &&
+			    memmem(rec + 40, h.size - 40u, "[kernel.kallsyms]",
+				   17))
+				sym_preload_kernel(pd->sy);
 			break;
 		}
 		if (extra > left - h.size) {
@@ -526,14 +535,22 @@ static bool section_ok(uint64_t off, uint64_t size, size_t len)
 static int file_header(struct pdata *pd, const unsigned char *b, size_t len,
 		       uint64_t *doff, uint64_t *dsize)
 {
-	uint64_t hsize = get64(b + 8), asz = get64(b + 16);
-	uint64_t aoff = get64(b + 24), alen = get64(b + 32);
+	uint64_t hsize, asz, aoff, alen;
 	uint64_t flags[4];
 
+	if (len < HEADER_SIZE) {
+		diag_warn(pd->d, "%s: truncated perf.data header (%zu bytes)",
+			  pd->name, len);
+		return -1;
+	}
+	hsize = get64(b + 8);
+	asz = get64(b + 16);
+	aoff = get64(b + 24);
+	alen = get64(b + 32);
 	*doff = get64(b + 40);
 	*dsize = get64(b + 48);
 	memcpy(flags, b + 72, sizeof(flags));
-	if (hsize < HEADER_SIZE || len < HEADER_SIZE) {
+	if (hsize < HEADER_SIZE) {
 		diag_warn(pd->d, "%s: not a perf.data file flametop can read "
 			  "(header of %llu bytes)", pd->name,
 			  (unsigned long long)hsize);
@@ -681,7 +698,6 @@ int read_perf_data(struct profile *p, struct input *in,
 	if (get64(b + 8) == 16) {
 		walk(&pd, b + 16, len - 16, 16, false);
 	} else if (file_header(&pd, b, len, &doff, &dsize) == 0) {
-		sym_preload_kernel(pd.sy);
 		walk(&pd, b + doff, (size_t)dsize, doff, false);
 	} else {
 		goto out;
