@@ -144,6 +144,7 @@ int main(int argc, char **argv)
 		c.read.progress = tui_load_progress;
 		c.read.progress_ctx = &progress;
 		progress.name = c.nfiles == 1 ? c.files[0] : NULL;
+		progress.start = now_seconds();
 	}
 	rc = load(p, &c, &d);
 	tui_load_progress_done(&progress);

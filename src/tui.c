@@ -1003,10 +1003,8 @@ void tui_load_progress(void *ctx, uint64_t done, uint64_t total)
 	double now = now_seconds();
 	char a[32], b[32];
 
-	if (!pr->start) {
-		pr->start = now;
-		return;
-	}
+	if (!pr->start)
+		pr->start = now;   /* the caller should have set it */
 	if (now - pr->start < 0.5 || now - pr->last < 0.1 || !isatty(2))
 		return;
 	pr->last = now;
