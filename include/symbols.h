@@ -61,6 +61,14 @@ enum sym_miss {
 	SYM_MISS_COUNT
 };
 
+/*
+ * The options readers create their symbolizers with: demangling on, the
+ * rest default, unless sym_set_defaults changed them (tests and fuzzers
+ * point root and kallsyms elsewhere).
+ */
+void sym_default_opts(struct sym_opts *o);
+void sym_set_defaults(const struct sym_opts *o);
+
 struct symbolizer *sym_create(const struct sym_opts *o);
 void sym_destroy(struct symbolizer *sy);
 

@@ -651,13 +651,14 @@ int read_perf_data(struct profile *p, struct input *in,
 		   const struct read_opts *o, struct diag *d)
 {
 	struct pdata pd = { 0 };
-	struct sym_opts so = { .demangle = true };
+	struct sym_opts so;
 	size_t len;
 	const unsigned char *b = input_map(in, &len);
 	unsigned char *owned = NULL;
 	uint64_t doff = 0, dsize = 0;
 	int rc = -1;
 
+	sym_default_opts(&so);
 	pd.p = p;
 	pd.o = o;
 	pd.d = d;

@@ -136,6 +136,18 @@ static const Dwfl_Callbacks offline_cb = {
 	.debuginfo_path = &debuginfo_path,
 };
 
+static struct sym_opts default_opts = { .demangle = true };
+
+void sym_default_opts(struct sym_opts *o)
+{
+	*o = default_opts;
+}
+
+void sym_set_defaults(const struct sym_opts *o)
+{
+	default_opts = *o;
+}
+
 struct symbolizer *sym_create(const struct sym_opts *o)
 {
 	struct symbolizer *sy = xcalloc(1, sizeof(*sy));

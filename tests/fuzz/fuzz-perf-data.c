@@ -5,12 +5,14 @@
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "diag.h"
 #include "export.h"
 #include "input.h"
 #include "profile.h"
 #include "read.h"
+#include "symbols.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -21,6 +23,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FILE *null = fopen("/dev/null", "w");
 	struct text_opts t = { .width = 80, .zoom = NODE_ROOT };
 
+	/*
+	 * No file of this machine: the paths in the input name nothing
+	 * (every run would otherwise load libc's symbols), no kallsyms.
+	 */
+	static const struct sym_opts none = {
+		.demangle = true, .root = "/nonexistent-fuzz-root",
+		.kallsyms = "/nonexistent-fuzz-root/kallsyms",
+		.jit_dir = "/nonexistent-fuzz-root",
+	};
+
+	sym_set_defaults(&none);
+	setenv("HOME", "/nonexistent-fuzz-root", 1);   /* perf's build-id cache */
 	/* Vary the naming options with the input's last byte. */
 	if (size && (data[size - 1] & 1))
 		o.tid = true;
