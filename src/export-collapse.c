@@ -1,11 +1,19 @@
 /*
  * export-collapse.c - the profile as folded stacks.
  *
- * Every node with self weight ends one distinct stack.  The lines are built
- * by a depth-first walk and then sorted as whole stacks in byte order, which
- * is the order of `sort` and of stackcollapse-perf.pl's output; sorting by
- * sibling name alone would differ when one name is a prefix of another
- * ("foo" and "foo bar").
+ * Every node with self weight ends one distinct stack, and the lines must
+ * come out sorted as whole stacks in byte order, the order of `sort` and of
+ * stackcollapse-perf.pl's output.  Walking the tree in sibling (name) order
+ * is not enough: with siblings "foo" and "foo::bar", byte order puts
+ * "a;foo::bar;x" (':' is 0x3a) between "a;foo" and "a;foo;y" (';' is
+ * 0x3b).  So each node stands in its parent's list as two items: its own
+ * stack, keyed by its name followed by the end of the string, and its
+ * children's stacks, keyed by its name followed by ';'.  Two stacks first
+ * differ within one frame, and under that frame's parent their items
+ * compare as the whole stacks do; so sorting each node's items and walking
+ * them depth-first writes the stacks in byte order, one path at a time,
+ * without holding the text of every stack in memory (that took as much
+ * again as the tree on a 300 MB profile).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -13,102 +21,127 @@
 #include "export.h"
 #include "util.h"
 
-struct line {
-	size_t off;       /* in the text buffer */
-	size_t stack_len;
-	size_t len;       /* with the counts */
+struct item {
+	const char *name;
+	uint32_t len;
+	uint32_t node;
+	int next;            /* the key's byte after the name: -1 (end) or ';' */
 };
 
-static const char *text_base;
+struct frame {
+	size_t next, end;    /* its items left to walk, in the item stack */
+	size_t pathlen;      /* length of the frame's node's path */
+	unsigned depth;      /* of the frame's node (root 0) */
+};
 
-static int cmp_line(const void *a, const void *b)
+static int cmp_item(const void *a, const void *b)
 {
-	const struct line *x = a, *y = b;
-	size_t n = x->stack_len < y->stack_len ? x->stack_len : y->stack_len;
-	int c = memcmp(text_base + x->off, text_base + y->off, n);
+	const struct item *x = a, *y = b;
+	uint32_t n = x->len < y->len ? x->len : y->len;
+	int c = memcmp(x->name, y->name, n), cx, cy;
 
 	if (c)
 		return c;
-	return (x->stack_len > y->stack_len) - (x->stack_len < y->stack_len);
+	cx = x->len > n ? (unsigned char)x->name[n] : x->next;
+	cy = y->len > n ? (unsigned char)y->name[n] : y->next;
+	return (cx > cy) - (cx < cy);
 }
 
-static void append(char **buf, size_t *len, size_t *cap, const char *s,
-		   size_t n)
+static void push_item(struct item **items, size_t *n, size_t *cap,
+		      const struct item *it)
 {
-	if (!n)
-		return;
-	GROW(*buf, *cap, *len + n);
-	memcpy(*buf + *len, s, n);
-	*len += n;
+	GROW(*items, *cap, *n + 1);
+	(*items)[(*n)++] = *it;
+}
+
+/* Push the sorted items of node's children; returns how many. */
+static size_t push_items(const struct profile *p, uint32_t node, bool diff,
+			 struct item **items, size_t *n, size_t *cap)
+{
+	size_t start = *n;
+
+	for (uint32_t c = profile_node(p, node)->child; c != NODE_NONE;
+	     c = profile_node(p, c)->next) {
+		struct item it = { profile_name(p, c),
+				   (uint32_t)profile_name_len(p, c), c, -1 };
+
+		if (profile_self(p, c) || (diff && profile_self2(p, c)))
+			push_item(items, n, cap, &it);
+		/* Weight below c: its children's stacks. */
+		if (profile_total(p, c) > profile_self(p, c) ||
+		    (diff && profile_total2(p, c) > profile_self2(p, c))) {
+			it.next = ';';
+			push_item(items, n, cap, &it);
+		}
+	}
+	if (*n - start > 1)
+		qsort(*items + start, *n - start, sizeof(**items), cmp_item);
+	return *n - start;
 }
 
 size_t export_collapse(FILE *out, const struct profile *p)
 {
-	char *text = NULL, *path = NULL;
-	size_t tlen = 0, tcap = 0, plen = 0, pcap = 0;
-	struct line *lines = NULL;
-	size_t nlines = 0, caplines = 0;
-	size_t *plens = NULL, capplens = 0;
-	uint32_t *stack = NULL;
-	size_t top = 0, capstack = 0;
+	struct item *items = NULL;
+	struct frame *st = NULL;
+	size_t nitems = 0, capitems = 0, top = 0, capst = 0, lines = 0;
+	char *line = NULL;
+	size_t cap = 0;
 	bool diff = profile_is_differential(p);
-	char num[48];
 
-	/* Depth-first; plens[d] is the path length at depth d. */
-	GROW(stack, capstack, 1);
-	stack[top++] = NODE_ROOT;
+	/*
+	 * A stack of frames, one per node on the current path, each with its
+	 * children's items; the items of the deepest frame are the last on
+	 * the item stack.  line[0..pathlen) is the deepest frame's path.
+	 */
+	GROW(st, capst, 1);
+	st[0] = (struct frame){ 0, 0, 0, 0 };
+	st[0].end = push_items(p, NODE_ROOT, diff, &items, &nitems, &capitems);
+	top = 1;
 	while (top) {
-		uint32_t n = stack[--top];
-		unsigned d = profile_depth(p, n);
+		struct frame *f = &st[top - 1];
+		struct item it;
+		size_t len;
 
-		if (n != NODE_ROOT) {
-			GROW(plens, capplens, (size_t)d + 1);
-			plen = d > 1 ? plens[d - 1] : 0;
-			if (d > 1)
-				append(&path, &plen, &pcap, ";", 1);
-			append(&path, &plen, &pcap, profile_name(p, n),
-			       profile_name_len(p, n));
-			plens[d] = plen;
-			if (profile_self(p, n) || (diff && profile_self2(p, n))) {
-				struct line *l;
-				size_t k;
-
-				GROW(lines, caplines, nlines + 1);
-				l = &lines[nlines++];
-				l->off = tlen;
-				l->stack_len = plen;
-				append(&text, &tlen, &tcap, path, plen);
-				if (diff) {
-					append(&text, &tlen, &tcap, " ", 1);
-					k = profile_format_weight(p, profile_self2(p, n),
-								  num, sizeof(num));
-					append(&text, &tlen, &tcap, num, k);
-				}
-				append(&text, &tlen, &tcap, " ", 1);
-				k = profile_format_weight(p, profile_self(p, n), num,
-							  sizeof(num));
-				append(&text, &tlen, &tcap, num, k);
-				append(&text, &tlen, &tcap, "\n", 1);
-				l->len = tlen - l->off;
-			}
+		if (f->next == f->end) {
+			top--;
+			if (top)
+				nitems = st[top - 1].end;
+			continue;
 		}
-		for (uint32_t c = profile_node(p, n)->child; c != NODE_NONE;
-		     c = profile_node(p, c)->next) {
-			if (!profile_total(p, c) && !(diff && profile_total2(p, c)))
-				continue;
-			GROW(stack, capstack, top + 1);
-			stack[top++] = c;
+		it = items[f->next++];
+		len = f->pathlen + (f->depth ? 1 : 0) + it.len;
+		GROW(line, cap, len + 2 * 48 + 3);
+		if (f->depth)
+			line[f->pathlen] = ';';
+		memcpy(line + len - it.len, it.name, it.len);
+		if (it.next < 0) {
+			/* The stack ending at it.node: "path [COUNT2] COUNT". */
+			if (diff) {
+				line[len++] = ' ';
+				len += profile_format_weight(p, profile_self2(p, it.node),
+							     line + len, 48);
+			}
+			line[len++] = ' ';
+			len += profile_format_weight(p, profile_self(p, it.node),
+						     line + len, 48);
+			line[len++] = '\n';
+			fwrite(line, 1, len, out);
+			lines++;
+		} else {
+			size_t start = nitems, n;
+
+			n = push_items(p, it.node, diff, &items, &nitems,
+				       &capitems);
+			GROW(st, capst, top + 1);
+			st[top].next = start;
+			st[top].end = start + n;
+			st[top].pathlen = len;
+			st[top].depth = st[top - 1].depth + 1;
+			top++;
 		}
 	}
-	text_base = text;
-	if (nlines)
-		qsort(lines, nlines, sizeof(*lines), cmp_line);
-	for (size_t i = 0; i < nlines; i++)
-		fwrite(text + lines[i].off, 1, lines[i].len, out);
-	free(text);
-	free(path);
-	free(lines);
-	free(plens);
-	free(stack);
-	return nlines;
+	free(items);
+	free(st);
+	free(line);
+	return lines;
 }
