@@ -84,6 +84,8 @@ bool sampler_kernel_frames(const struct sampler *s);      /* not excluded */
 pid_t sampler_child(const struct sampler *s);             /* LIVE_COMMAND */
 /* Reap the command if it has exited: true (and its wait status) once it has. */
 bool sampler_child_done(struct sampler *s, int *status);
+/* Wait for the command to exit (it is known to be exiting); its status. */
+int sampler_child_wait(struct sampler *s);
 unsigned sampler_nrings(const struct sampler *s);
 unsigned sampler_nfds(const struct sampler *s);
 /* Notes to show the user once ("kernel frames unavailable ..."), or NULL. */

@@ -761,6 +761,12 @@ bool sampler_child_done(struct sampler *s, int *status)
 	return s->child_reaped;
 }
 
+int sampler_child_wait(struct sampler *s)
+{
+	reap_child(s, true);
+	return s->child_status;
+}
+
 /* ---- Open, start, close ------------------------------------------------ */
 
 struct sampler *sampler_open(const struct sampler_opts *o, char *err,

@@ -502,12 +502,16 @@ static void flush(struct live *L)
 	L->pend_samples = 0;
 }
 
-/* "Now" on the samples' clock. */
+/*
+ * "Now" on the samples' clock.  Once the target has exited or sampling has
+ * stopped, the window ends at the last sample, so the view keeps what was
+ * collected instead of sliding away from it.
+ */
 static uint64_t sample_now(struct live *L)
 {
 	uint64_t first, last;
 
-	if (sampler_monotonic(L->s))
+	if (sampler_monotonic(L->s) && !L->target_gone && !L->sampling_stopped)
 		return mono_ns();
 	return profile_time_bounds(L->p, &first, &last) ? last : 0;
 }
@@ -991,13 +995,13 @@ static void report(struct live *L)
 			  "the process exited" : "the processes exited",
 			  now_seconds() - L->started);
 	if (L->target_gone && L->so.target == LIVE_COMMAND) {
-		int ws = 0;
+		/* Its EXIT record can come before it is a zombie: wait. */
+		int ws = sampler_child_wait(L->s);
 
-		if (sampler_child_done(L->s, &ws) && WIFEXITED(ws) &&
-		    WEXITSTATUS(ws))
+		if (WIFEXITED(ws) && WEXITSTATUS(ws))
 			diag_warn(&d, "the command exited with status %d",
 				  WEXITSTATUS(ws));
-		else if (sampler_child_done(L->s, &ws) && WIFSIGNALED(ws))
+		else if (WIFSIGNALED(ws))
 			diag_warn(&d, "the command was killed by signal %d",
 				  WTERMSIG(ws));
 	}

@@ -87,4 +87,20 @@ check "q quits" wait_for "FLAMETOP-EXITED 0"
 sleep 0.3
 check "the command is gone" sh -c "! kill -0 $tpid 2>/dev/null"
 
+# A command that exits: the view says so and keeps its graph, even once
+# the window (1 s here) has passed.
+$T new-session -d -s short -x 170 -y 30 \
+	"TERM=xterm-256color '$BIN' --window 1 --interval 0.3 -- '$TARGET' 1; sleep 30"
+short() { $T capture-pane -p -t short; }
+n=100
+while [ "$n" -gt 0 ] && ! short | head -n 1 | grep -q "exited"; do
+	sleep 0.1
+	n=$((n - 1))
+done
+check "exited command: the header says exited" sh -c "$T capture-pane -p -t short | head -n 1 | grep -q exited"
+sleep 2.5
+check "exited command: the graph stays after the window" sh -c \
+	"$T capture-pane -p -t short | grep -q spin_hot"
+$T send-keys -t short q
+
 finish
