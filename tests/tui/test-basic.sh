@@ -77,6 +77,17 @@ check "c cycles the theme" tui_wait "^theme [a-z]+: "
 tui_keys q
 check "colors: exit 0" tui_wait "__EXIT:0"
 
+# Truecolor: COLORTERM=truecolor picks TERM's -direct flavor (24-bit SGR).
+if infocmp tmux-direct >/dev/null 2>&1; then
+	tui_start COLORTERM=truecolor -- "$IN"
+	tui_wait "basic.folded" >/dev/null
+	check "24-bit colors used" sh -c "tmux -L '$TUI_SOCK' capture-pane -e -p -t ft | grep -q '48;2;[0-9]*;[0-9]*;[0-9]*m'"
+	tui_keys q
+	check "truecolor: exit 0" tui_wait "__EXIT:0"
+else
+	echo "note: no tmux-direct terminfo (ncurses-term): truecolor not checked"
+fi
+
 # A deep graph in a short terminal scrolls, with a marker below.
 tui_start -y 12 NO_COLOR=1 -- samples/sort.folded
 check "deep: rows shown" tui_wait "\| rows 1-10 of 21"
