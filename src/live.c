@@ -646,10 +646,14 @@ static bool live_action(void *ctx, enum tui_action a, struct profile *p,
 					       a == ACT_LIVE_RATE_UP ? 1 : -1);
 		unsigned got = sampler_set_freq(L->s, want);
 
-		/* Inherited events keep the rate they were created with. */
+		/*
+		 * The kernel does not pass the change to inherited events:
+		 * threads and children started since sampling began keep the
+		 * old rate (their weights, periods, stay right).
+		 */
 		snprintf(msg, cap, "sampling at %u Hz%s", got,
-			 L->so.target == LIVE_COMMAND ? " (children already "
-			 "running keep theirs)" : "");
+			 L->so.target == LIVE_ALL_CPUS ? "" :
+			 " (tasks started since keep their rate)");
 		return false;
 	}
 	case ACT_LIVE_WINDOW: {
@@ -719,17 +723,21 @@ static void live_status(void *ctx, char *buf, size_t cap)
 {
 	struct live *L = ctx;
 	struct sampler_stats st;
-	char wn[32];
+	char wn[32], thr[24] = "";
 
 	sampler_get_stats(L->s, &st);
 	window_name(L->window, wn, sizeof(wn));
+	if (st.throttled)
+		snprintf(thr, sizeof(thr), "%llu", (unsigned long long)st.throttled);
 	/* The title already names the target; what changes goes first. */
-	snprintf(buf, cap, "%s%s%s %u Hz | %.0f/s | lost %llu | %s | CPU %.1f%%",
+	snprintf(buf, cap, "%s%s%s %u Hz | %.0f/s | lost %llu%s%s | %s | "
+		 "CPU %.1f%%",
 		 L->frozen ? "FROZEN | " : "",
 		 L->target_gone ? "exited | " :
 		 L->sampling_stopped ? "stopped | " : "",
 		 sampler_event_name(L->s), sampler_freq(L->s), L->sps,
-		 (unsigned long long)st.lost, wn, L->cpu_pct);
+		 (unsigned long long)st.lost, st.throttled ? ", throttled " : "",
+		 thr, wn, L->cpu_pct);
 	if (L->so.dwarf_stack) {
 		size_t k = strlen(buf);
 
