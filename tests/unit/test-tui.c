@@ -411,6 +411,83 @@ static void test_draw(void **state)
 	profile_destroy(p);
 }
 
+/*
+ * Random keys, clicks, searches, sizes and live ticks on a timed profile,
+ * drawn after each step: nothing may crash, and the selection and zoom are
+ * always drawable nodes.
+ */
+static void test_monkey(void **state)
+{
+	struct profile *p = profile_create();
+	struct fake f = { 0 };
+	struct tui_opts o = { .title = "monkey", .live = &fake_ops,
+			      .live_ctx = &f };
+	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
+	static const int extra[] = { KEY_UP, KEY_DOWN, KEY_LEFT, KEY_RIGHT,
+				     KEY_PPAGE, KEY_NPAGE, KEY_HOME, KEY_ENTER,
+				     KEY_BACKSPACE, 27, '\r', ' ', 'x', '?' };
+	static const char *const pats[] = { "a", "^main$", "(", "", "[x-a]",
+					     "e|l", "\\", "z*" };
+	uint64_t r = 88172645463325252ull;
+	size_t nk;
+	const struct key_binding *kb = keys_table(&nk);
+	SCREEN *s;
+	struct tui *t;
+
+	(void)state;
+	for (int i = 0; i < 300; i++) {
+		char st[64];
+
+		snprintf(st, sizeof(st), "main;f%d;g%d;h%d", i % 7, i % 5, i % 3);
+		add_at(p, st, 1 + (uint64_t)(i % 4), true, (uint64_t)i * 1000000u);
+	}
+	profile_finish(p);
+	s = newterm("xterm-256color", out, in);
+	assert_non_null(s);
+	t = open_view(p, &o);
+	for (int i = 0; i < 4000; i++) {
+		unsigned what;
+
+		r ^= r << 13;
+		r ^= r >> 7;
+		r ^= r << 17;
+		what = (unsigned)(r % 100);
+		if (what < 70) {
+			const struct key_binding *b = &kb[(r >> 8) % nk];
+			int key = b->keys[0] ? b->keys[(r >> 20) % 2 && b->keys[1] ?
+						       1 : 0] :
+				  extra[(r >> 8) % (sizeof(extra) / sizeof(extra[0]))];
+
+			if (key == 'q')
+				continue;
+			tui_key(t, key);
+		} else if (what < 80) {
+			tui_click(t, (int)((r >> 8) % 32) - 1,
+				  (int)((r >> 16) % 110) - 2, (r >> 30) & 1);
+		} else if (what < 86) {
+			tui_search(t, pats[(r >> 8) % (sizeof(pats) / sizeof(pats[0]))]);
+		} else if (what < 92) {
+			unsigned rows = 1 + (unsigned)((r >> 8) % 40);
+			unsigned cols = 1 + (unsigned)((r >> 16) % 150);
+
+			resizeterm((int)rows, (int)cols);
+			tui_set_size(t, rows, cols);
+		} else {
+			tui_tick(t);
+		}
+		tui_draw(t);
+		assert_true(profile_total(p, tui_zoom(t)) > 0 ||
+			    tui_zoom(t) == NODE_ROOT);
+		assert_true(tui_selected(t) < profile_node_count(p));
+	}
+	tui_destroy(t);
+	endwin();
+	delscreen(s);
+	fclose(out);
+	fclose(in);
+	profile_destroy(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -419,6 +496,7 @@ int main(void)
 		cmocka_unit_test(test_timeline),
 		cmocka_unit_test(test_live_hooks),
 		cmocka_unit_test(test_draw),
+		cmocka_unit_test(test_monkey),
 	};
 
 	setenv("XDG_CONFIG_HOME", "/nonexistent", 1);
