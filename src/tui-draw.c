@@ -517,6 +517,16 @@ void tui_draw(struct tui *t)
 					used += c;
 					off += step;
 				}
+				if (off < len) {
+					/* Break after a space when one is near. */
+					size_t sp = off;
+
+					while (sp > start && text[sp - 1] != ' ')
+						sp--;
+					if (sp > start && used > 8 &&
+					    off - sp < used / 2)
+						off = sp;
+				}
 				if (k + 1 == srows && off < len) {
 					char *b = rowbuf(t, t->cols);
 

@@ -799,30 +799,39 @@ static double pct(uint64_t a, uint64_t b)
 	return b ? 100.0 * (double)a / (double)b : 0.0;
 }
 
+/*
+ * The header: title | samples | time range | Matched | live | rows | zoom
+ * path.  When it does not fit, the rows part goes (the markers say it), the
+ * title becomes its base name, and the zoom path is cut from the left so
+ * that the zoomed frame stays readable.
+ */
 void tui_header_text(struct tui *t, char *buf, size_t cap)
 {
-	char num[64], name[512];
-	size_t len = 0;
+	char num[64], name[512], mid[1024], path[2048];
+	size_t len = 0, mlen = 0, plen = 0;
 	uint64_t total = profile_total(t->p, NODE_ROOT), a, b;
 	const char *title = !t->title ? "flametop" :
 			    strcmp(t->title, "-") == 0 ? "stdin" : t->title;
+	unsigned R;
 
 	ensure_layout(t);
-	textfmt_escape(title, strlen(title), name, sizeof(name));
+	R = tui_frame_rows(t);
 	profile_format_weight(t->p, total, num, sizeof(num));
-	len = append(buf, cap, len, "%s | %s samples", name, num);
+	mlen = append(mid, sizeof(mid), mlen, " | %s samples", num);
 	if (profile_range(t->p, &a, &b)) {
 		uint64_t f = 0, l = 0;
 
 		profile_time_bounds(t->p, &f, &l);
-		len = append(buf, cap, len, " | time %.3f-%.3f s of %.3f s",
-			     (double)(a - f) / 1e9, (double)(b - f) / 1e9,
-			     (double)(l - f) / 1e9);
+		mlen = append(mid, sizeof(mid), mlen,
+			      " | time %.3f-%.3f s of %.3f s",
+			      (double)(a - f) / 1e9, (double)(b - f) / 1e9,
+			      (double)(l - f) / 1e9);
 	}
 	if (search_active(t->search)) {
 		profile_format_weight(t->p, t->matched, num, sizeof(num));
-		len = append(buf, cap, len, " | Matched: %s samples (%.2f%%)",
-			     num, pct(t->matched, total));
+		mlen = append(mid, sizeof(mid), mlen,
+			      " | Matched: %s samples (%.2f%%)", num,
+			      pct(t->matched, total));
 	}
 	if (t->live && t->live->status) {
 		char live[256];
@@ -830,51 +839,56 @@ void tui_header_text(struct tui *t, char *buf, size_t cap)
 		live[0] = '\0';
 		t->live->status(t->live_ctx, live, sizeof(live));
 		if (live[0])
-			len = append(buf, cap, len, " | %s", live);
+			mlen = append(mid, sizeof(mid), mlen, " | %s", live);
 	}
-	if (t->lay.rows > tui_frame_rows(t) && tui_frame_rows(t))
-		len = append(buf, cap, len, " | rows %u-%u of %u", t->scroll + 1,
-			     t->scroll + tui_frame_rows(t), t->lay.rows);
 	if (t->zoom != NODE_ROOT) {
-		/* The zoom path, cut from the left to what fits. */
-		uint32_t path[64];
-		unsigned np = 0, used = (unsigned)textfmt_width(buf, len);
-		uint32_t n = t->zoom;
+		uint32_t chain[256];
+		unsigned nc = 0;
 
-		for (; n != NODE_NONE && np < ARRAY_SIZE(path);
+		for (uint32_t n = t->zoom; n != NODE_NONE && nc < ARRAY_SIZE(chain);
 		     n = profile_node(t->p, n)->parent)
-			path[np++] = n;
-		len = append(buf, cap, len, " | zoom:");
-		used += 7;
-		if (n != NODE_NONE || (t->cols && used < t->cols)) {
-			/* Drop leading path names until the rest fits. */
-			unsigned need = 0, first = np;
-
-			for (unsigned k = 0; k < np; k++) {
-				uint32_t x = path[k];
-				unsigned w = (unsigned)textfmt_width(
-					profile_name(t->p, x),
-					profile_name_len(t->p, x)) + 3;
-
-				if (t->cols && used + need + w + 3 > t->cols && k)
-					break;
-				need += w;
-				first = k + 1;
-			}
-			if (first < np || n != NODE_NONE)
-				len = append(buf, cap, len, " ..");
-			for (unsigned k = first; k-- > 0;) {
-				textfmt_escape(profile_name(t->p, path[k]),
-					       profile_name_len(t->p, path[k]),
-					       name, sizeof(name));
-				len = append(buf, cap, len, "%s%s",
-					     k + 1 == first &&
-					     !(first < np || n != NODE_NONE) ?
-					     " " : " > ", name);
-			}
+			chain[nc++] = n;
+		for (unsigned k = nc; k-- > 0;) {
+			textfmt_escape(profile_name(t->p, chain[k]),
+				       profile_name_len(t->p, chain[k]), name,
+				       sizeof(name));
+			plen = append(path, sizeof(path), plen, "%s%s",
+				      k + 1 == nc ? "" : " > ", name);
 		}
 	}
-	(void)len;
+	textfmt_escape(title, strlen(title), name, sizeof(name));
+	len = append(buf, cap, len, "%s%s", name, mid);
+	if (t->lay.rows > R && R)
+		len = append(buf, cap, len, " | rows %u-%u of %u", t->scroll + 1,
+			     t->scroll + R, t->lay.rows);
+	if (plen)
+		len = append(buf, cap, len, " | zoom: %s", path);
+	if (!t->cols || textfmt_width(buf, len) <= t->cols || !plen)
+		return;
+
+	/* Too long: a shorter title, no rows, the path cut from the left. */
+	{
+		const char *slash = strrchr(title, '/');
+		size_t used, avail, w, skip = 0;
+		char u[8];
+		size_t ul;
+		unsigned c;
+
+		if (slash && slash[1])
+			title = slash + 1;
+		textfmt_escape(title, strlen(title), name, sizeof(name));
+		len = 0;
+		len = append(buf, cap, len, "%s%s", name, mid);
+		used = textfmt_width(buf, len) + 9;    /* " | zoom: " */
+		avail = t->cols > used + 16 ? t->cols - used : 16;
+		w = textfmt_width(path, plen);
+		while (skip < plen && w + 2 > avail) {
+			skip += textfmt_unit(path + skip, plen - skip, u, &ul, &c);
+			w -= c;
+		}
+		len = append(buf, cap, len, " | zoom: %s%s", skip ? ".." : "",
+			     path + skip);
+	}
 }
 
 void tui_status_text(struct tui *t, char *buf, size_t cap)
