@@ -369,48 +369,68 @@ static void draw_timeline(struct tui *t, int y)
 	attr_set(A_NORMAL, 0, NULL);
 }
 
-static void draw_help(struct tui *t)
+/* The key table as the help overlay's lines; bold marks a section title. */
+static size_t help_lines(const struct tui *t, char (*lines)[256], bool *bold,
+			 size_t cap)
 {
-	size_t n;
+	static const char *const titles[] = {
+		"Flame graph", "Timeline (after t)", "Live sampling", "Mouse",
+	};
+	size_t n, k = 0;
 	const struct key_binding *kb = keys_table(&n);
-	unsigned w = t->cols > 74 ? 70 : t->cols > 4 ? t->cols - 4 : t->cols;
-	unsigned h = t->rows > 4 ? t->rows - 2 : t->rows;
-	unsigned x = (t->cols - w) / 2, y = 1, row = 0;
-	char text[256];
 	int last = -1;
 
-	use_slot(t, TS_HELP);
-	for (size_t i = 0; i < n && row < h; i++) {
+	for (size_t i = 0; i < n && k + 3 < cap; i++) {
 		if ((int)kb[i].ctx != last) {
-			static const char *const titles[] = {
-				"Flame graph", "Timeline (after t)",
-				"Live sampling", "Mouse",
-			};
-
-			if (last >= 0 && row + 1 < h) {
-				mvprintw((int)(y + row++), (int)x, "%*s", (int)w, "");
+			if (last >= 0) {
+				lines[k][0] = '\0';
+				bold[k++] = false;
 			}
 			last = (int)kb[i].ctx;
-			snprintf(text, sizeof(text), " %s%s", titles[last],
+			snprintf(lines[k], sizeof(lines[k]), " %s%s", titles[last],
 				 last == KCTX_LIVE && !t->live ?
 				 " (not active)" : "");
-			textfmt_fit(text, strlen(text), w, ' ', rowbuf(t, w));
-			attron(A_BOLD);
-			mvaddstr((int)(y + row++), (int)x, rowbuf(t, w));
-			attroff(A_BOLD);
-			if (row >= h)
-				break;
+			bold[k++] = true;
 		}
-		snprintf(text, sizeof(text), "   %-14s %s", kb[i].label,
+		snprintf(lines[k], sizeof(lines[k]), "   %-14s %s", kb[i].label,
 			 kb[i].help);
-		textfmt_fit(text, strlen(text), w, ' ', rowbuf(t, w));
-		mvaddstr((int)(y + row++), (int)x, rowbuf(t, w));
+		bold[k++] = false;
 	}
-	if (row < h) {
-		textfmt_fit(" any key closes this help", 25, w, ' ',
+	return k;
+}
+
+static void draw_help(struct tui *t)
+{
+	static char lines[128][256];
+	static bool bold[128];
+	size_t n = help_lines(t, lines, bold, 128);
+	unsigned w = t->cols > 74 ? 70 : t->cols > 4 ? t->cols - 4 : t->cols;
+	unsigned h = t->rows > 4 ? t->rows - 2 : t->rows;
+	unsigned x = (t->cols - w) / 2, y = 1, vis = h > 1 ? h - 1 : 1;
+	size_t top = t->help_top, max = n > vis ? n - vis : 0;
+	char foot[128];
+
+	if (top > max)
+		top = t->help_top = max;
+	use_slot(t, TS_HELP);
+	for (unsigned r = 0; r < vis && top + r < n; r++) {
+		textfmt_fit(lines[top + r], strlen(lines[top + r]), w, ' ',
 			    rowbuf(t, w));
-		mvaddstr((int)(y + row), (int)x, rowbuf(t, w));
+		if (bold[top + r])
+			attron(A_BOLD);
+		mvaddstr((int)(y + r), (int)x, rowbuf(t, w));
+		if (bold[top + r])
+			attroff(A_BOLD);
 	}
+	if (max)
+		snprintf(foot, sizeof(foot), " lines %zu-%zu of %zu: j/k, PgUp/PgDn "
+			 "scroll; other keys close", top + 1,
+			 top + vis < n ? top + vis : n, n);
+	else
+		snprintf(foot, sizeof(foot), " any key closes this help");
+	attron(A_REVERSE);
+	textfmt_fit(foot, strlen(foot), w, ' ', rowbuf(t, w));
+	mvaddstr((int)(y + (n < vis ? n : vis)), (int)x, rowbuf(t, w));
 	attr_set(A_NORMAL, 0, NULL);
 }
 

@@ -53,6 +53,7 @@ struct tui {
 	char msg[512];
 	bool msg_error;
 	bool help;
+	size_t help_top;              /* first line of the help shown */
 	bool prompting;
 	char prompt[1024];
 	size_t prompt_len;

@@ -698,6 +698,7 @@ bool tui_do(struct tui *t, enum tui_action a)
 		break;
 	case ACT_HELP:
 		t->help = !t->help;
+		t->help_top = 0;
 		break;
 	case ACT_REDRAW:
 		break;
@@ -727,7 +728,19 @@ bool tui_key(struct tui *t, int key)
 	enum key_context ctx = t->tl_focus ? KCTX_TIMELINE : KCTX_VIEW;
 
 	if (t->help) {
-		t->help = false;
+		/* The overlay scrolls; any other key closes it. */
+		size_t page = t->rows > 4 ? t->rows - 4 : 1;
+
+		if (key == 'j' || key == KEY_DOWN)
+			t->help_top++;
+		else if ((key == 'k' || key == KEY_UP) && t->help_top)
+			t->help_top--;
+		else if (key == KEY_NPAGE || key == ' ')
+			t->help_top += page;
+		else if (key == KEY_PPAGE)
+			t->help_top = t->help_top > page ? t->help_top - page : 0;
+		else
+			t->help = false;
 		return true;
 	}
 	return tui_do(t, keys_lookup(ctx, key, t->live != NULL));
