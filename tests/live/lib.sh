@@ -54,3 +54,25 @@ share() {
 within() {
 	awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v >= lo && v <= hi) }'
 }
+
+# near FILE PATTERN PERCENT PERIOD: is the share of the weight in lines
+# matching PATTERN within sampling error of PERCENT?  The number of samples
+# n is the weight over the period (ns per sample); the tolerance is 4.5
+# standard errors of a proportion plus 2 points, and n must be >= 100.
+# Prints "share% of n samples" and returns the verdict.
+near() {
+	awk -v pat="$2" -v want="$3" -v per="$4" '
+		{ w = $NF; t += w; if ($0 ~ pat) m += w }
+		END {
+			n = t / per
+			if (n < 1) { print "no samples"; exit 1 }
+			p = want / 100
+			got = m / t
+			tol = 4.5 * sqrt(p * (1 - p) / n) + 0.02
+			d = got - p; if (d < 0) d = -d
+			printf "%.1f%% of %d samples (want %s +- %.1f)\n", 100 * got, n, want, 100 * tol
+			exit !(n >= 100 && d <= tol)
+		}' "$1"
+}
+# The verdict of near without its message (for check).
+near_ok() { near "$@" >/dev/null; }

@@ -92,7 +92,7 @@ check "the command is gone" sh -c "! kill -0 $tpid 2>/dev/null"
 $T new-session -d -s short -x 170 -y 30 \
 	"TERM=xterm-256color '$BIN' --window 1 --interval 0.3 -- '$TARGET' 1; sleep 30"
 short() { $T capture-pane -p -t short; }
-n=100
+n=300
 while [ "$n" -gt 0 ] && ! short | head -n 1 | grep -q "exited"; do
 	sleep 0.1
 	n=$((n - 1))
