@@ -86,7 +86,7 @@ printf '   input: %s, %.0f MB of real perf script samples repeated\n' \
 echo "   target: >= 400 MB/s on one core; stackcollapse-perf.pl: 32 MB/s here"
 measure "--collapse (samples/ recordings)" "$real" --collapse
 measure "--collapse --all --tid" "$real" --collapse --all --tid
-measure "--collapse --time 25%/2" "$real" --collapse --time 25%/2
+measure "--collapse --time 50%-100%" "$real" --collapse --time 50%-100%
 
 conf=$top/../shared/conformance/stackcollapse-perf
 if [ -d "$conf" ]; then
