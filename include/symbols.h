@@ -118,6 +118,13 @@ const char *sym_dso_lookup(struct symbolizer *sy, struct sym_dso *d,
 void sym_set_kernel_build_id(struct symbolizer *sy, const uint8_t *bid,
 			     size_t len);
 /*
+ * The kernel release the profile was recorded on (OSRELEASE feature):
+ * without a kernel build-id, kallsyms is used only if it is the running
+ * kernel's.
+ */
+void sym_set_kernel_release(struct symbolizer *sy, const char *rel,
+			    size_t len);
+/*
  * Start reading kallsyms on another thread (it costs the kernel ~50 ms to
  * print); the first kernel lookup waits for it.  Call after the kernel's
  * build-id is known.

@@ -32,6 +32,7 @@
 
 #define HEADER_SIZE 104
 #define FEAT_BUILD_ID 2
+#define FEAT_OSRELEASE 4
 #define FEAT_EVENT_DESC 12
 #define FEAT_DIR_FORMAT 24
 #define FEAT_LAST 32
@@ -182,6 +183,14 @@ static void feature(struct pdata *pd, unsigned id, const unsigned char *p,
 	case FEAT_EVENT_DESC:
 		feat_event_desc(pd, p, len);
 		break;
+	case FEAT_OSRELEASE: {
+		const char *s;
+		size_t n;
+
+		if (get_str(&p, p + len, &s, &n))
+			sym_set_kernel_release(pd->sy, s, n);
+		break;
+	}
 	default:
 		break;
 	}

@@ -28,6 +28,7 @@
 #include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <elfutils/libdw.h>
@@ -95,9 +96,16 @@ struct ksym {
 	const char *mod;        /* "[kernel.kallsyms]" or "[ext4]" */
 };
 
+struct reported {
+	struct sym_dso *dso;
+	uint64_t bias;
+};
+
 struct proc_state {
 	Dwfl *dwfl;
 	bool stale;
+	struct reported *rep;   /* the files in dwfl, at their biases */
+	size_t nrep, caprep;
 };
 
 struct symbolizer {
@@ -114,6 +122,8 @@ struct symbolizer {
 	char *ktext;
 	uint8_t kbid[20];
 	size_t kbid_len;
+	char krelease[65];        /* uname -r of the recording, "" unknown */
+	char kmsg[160];
 	uint64_t ktext_recorded;  /* _text as recorded, 0: unknown */
 	uint64_t ktext_now;       /* _text in the running kernel */
 	int64_t kdelta;
@@ -832,6 +842,16 @@ void sym_set_kernel_build_id(struct symbolizer *sy, const uint8_t *bid,
 	memcpy(sy->kbid, bid, sy->kbid_len);
 }
 
+void sym_set_kernel_release(struct symbolizer *sy, const char *rel,
+			    size_t len)
+{
+	len = strnlen(rel, len);
+	if (len >= sizeof(sy->krelease))
+		len = sizeof(sy->krelease) - 1;
+	memcpy(sy->krelease, rel, len);
+	sy->krelease[len] = 0;
+}
+
 void sym_set_kernel_text(struct symbolizer *sy, uint64_t text_start)
 {
 	sy->ktext_recorded = text_start;
@@ -893,6 +913,16 @@ static void kernel_load(struct symbolizer *sy)
 	uint64_t text_now = 0;
 
 	sy->kstate = -1;
+	if (!sy->kbid_len && sy->krelease[0] && !sy->o.kallsyms) {
+		struct utsname u;
+
+		if (uname(&u) == 0 && strcmp(u.release, sy->krelease) != 0) {
+			snprintf(sy->kmsg, sizeof(sy->kmsg), "recorded on kernel "
+				 "%s, this is %s", sy->krelease, u.release);
+			sy->miss_file[SYM_MISS_KERNEL] = sy->kmsg;
+			return;
+		}
+	}
 	if (sy->kbid_len && !sy->o.kallsyms) {
 		uint8_t now[20];
 		size_t l = running_kernel_bid(now);
@@ -1158,12 +1188,29 @@ static const Dwfl_Callbacks proc_cb = {
 	.debuginfo_path = &debuginfo_path,
 };
 
+static bool was_reported(const struct proc_state *ps, const struct sym_dso *d,
+			 uint64_t bias)
+{
+	for (size_t i = 0; i < ps->nrep; i++)
+		if (ps->rep[i].dso == d && ps->rep[i].bias == bias)
+			return true;
+	return false;
+}
+
+/*
+ * Maps only added to since the last build: report the new files into the
+ * same Dwfl (its attached unwinder state and loaded CFI stay).  Anything
+ * else: a new Dwfl.  libdwfl cannot re-report a module it holds: a second
+ * dwfl_report_elf of the same file fails as an overlap and drops it.
+ */
 Dwfl *sym_proc_dwfl(struct symbolizer *sy, struct pe_proc *pr)
 {
 	void **slot = pe_proc_sym_slot(pr);
 	struct proc_state *ps = *slot;
 	const struct pe_map *maps;
-	size_t n, reported = 0;
+	struct reported *want = NULL;
+	size_t n, nwant = 0, capwant = 0;
+	bool add_only, new_image = false;
 
 	if (!ps) {
 		ps = xcalloc(1, sizeof(*ps));
@@ -1171,20 +1218,22 @@ Dwfl *sym_proc_dwfl(struct symbolizer *sy, struct pe_proc *pr)
 		*slot = ps;
 	}
 	if (!ps->stale)
-		return ps->dwfl;
-	if (!ps->dwfl)
-		ps->dwfl = dwfl_begin(&proc_cb);
-	if (!ps->dwfl)
-		return NULL;
+		return ps->nrep ? ps->dwfl : NULL;
 	maps = pe_proc_maps(pr, &n);
-	dwfl_report_begin(ps->dwfl);
+	/*
+	 * After an exec the old image's maps stay for symbols, but in the
+	 * Dwfl their modules would overlap the new image's: once the new
+	 * image has a file mapped, leave the old one out.
+	 */
+	for (size_t i = 0; i < n && !new_image; i++)
+		new_image = maps[i].dso && !maps[i].before_exec;
 	for (size_t i = 0; i < n; i++) {
 		struct sym_dso *d = maps[i].dso;
 		bool seen = false;
 		uint64_t bias = 0;
 		bool found = false;
 
-		if (!d)
+		if (!d || (new_image && maps[i].before_exec))
 			continue;
 		for (size_t k = 0; k < i; k++)
 			if (maps[k].dso == d)
@@ -1210,13 +1259,46 @@ Dwfl *sym_proc_dwfl(struct symbolizer *sy, struct pe_proc *pr)
 		}
 		if (!found)
 			bias = maps[i].start - maps[i].pgoff;
+		GROW(want, capwant, nwant + 1);
+		want[nwant].dso = d;
+		want[nwant++].bias = bias;
+	}
+	add_only = ps->dwfl != NULL;
+	for (size_t i = 0; i < ps->nrep && add_only; i++) {
+		bool kept = false;
+
+		for (size_t k = 0; k < nwant && !kept; k++)
+			kept = want[k].dso == ps->rep[i].dso &&
+			       want[k].bias == ps->rep[i].bias;
+		add_only = kept;
+	}
+	if (getenv("FT_UWDBG")) fprintf(stderr, "pid %u refresh add_only %d nwant %zu nrep %zu new_image %d\n", pe_proc_pid(pr), add_only, nwant, ps->nrep, new_image);
+	if (!add_only) {
+		if (ps->dwfl)
+			dwfl_end(ps->dwfl);
+		ps->dwfl = dwfl_begin(&proc_cb);
+		ps->nrep = 0;
+		if (!ps->dwfl) {
+			free(want);
+			return NULL;
+		}
+	}
+	dwfl_report_begin_add(ps->dwfl);
+	for (size_t i = 0; i < nwant; i++) {
+		struct sym_dso *d = want[i].dso;
+
+		if (was_reported(ps, d, want[i].bias))
+			continue;
 		if (dwfl_report_elf(ps->dwfl, d->base, d->loaded_from, -1,
-				    bias, true))
-			reported++;
+				    want[i].bias, true)) {
+			GROW(ps->rep, ps->caprep, ps->nrep + 1);
+			ps->rep[ps->nrep++] = want[i];
+		} else if (getenv("FT_UWDBG")) fprintf(stderr, "report %s bias %llx failed: %s\n", d->loaded_from, (unsigned long long)want[i].bias, dwfl_errmsg(-1));
 	}
 	dwfl_report_end(ps->dwfl, NULL, NULL);
+	free(want);
 	ps->stale = false;
-	return reported ? ps->dwfl : NULL;
+	return ps->nrep ? ps->dwfl : NULL;
 }
 
 void sym_proc_release(struct symbolizer *sy, void *state)
@@ -1228,6 +1310,7 @@ void sym_proc_release(struct symbolizer *sy, void *state)
 		return;
 	if (ps->dwfl)
 		dwfl_end(ps->dwfl);
+	free(ps->rep);
 	free(ps);
 }
 

@@ -578,6 +578,42 @@ static void test_synthetic_kernel_chain(void **state)
 	unlink(path);
 }
 
+static void test_other_kernel(void **state)
+{
+	static struct sb s;
+	struct result r;
+	size_t at;
+	const char rel[16] = "0.0.0-other";
+
+	(void)state;
+	s.n = 0;
+	pipe_header(&s, STYPE);
+	/* OSRELEASE: a kernel that is not this one, no kernel build-id. */
+	at = rec_begin(&s, PE_HEADER_FEATURE, 0);
+	put64(&s, 4);
+	put2x32(&s, sizeof(rel), 0);
+	s.n -= 4;
+	put(&s, rel, sizeof(rel));
+	rec_end(&s, at);
+	comm(&s, 100, 100, "p", false, 1);
+	at = rec_begin(&s, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL);
+	put64(&s, 0xffffffff81000010);
+	put2x32(&s, 100, 100);
+	put64(&s, 2);
+	put64(&s, 1);
+	put64(&s, 2);
+	put64(&s, (uint64_t)PERF_CONTEXT_KERNEL);
+	put64(&s, 0xffffffff81000010);
+	rec_end(&s, at);
+	load_mem(&r, s.b, s.n, NULL);
+	assert_int_equal(r.rc, 0);
+	/* Local kallsyms would give wrong names: none are given. */
+	assert_string_equal(r.out, "p;[[kernel.kallsyms]] 1\n");
+	assert_non_null(strstr(r.err, "1 frames unresolved in the kernel "
+				      "(recorded on kernel 0.0.0-other, this is "));
+	done(&r);
+}
+
 /* ---- Damage ---------------------------------------------------------------- */
 
 static void test_bad_magic_and_byte_order(void **state)
@@ -705,6 +741,7 @@ int main(void)
 		cmocka_unit_test(test_synthetic_fork_exec_exit),
 		cmocka_unit_test(test_synthetic_time_order),
 		cmocka_unit_test(test_synthetic_kernel_chain),
+		cmocka_unit_test(test_other_kernel),
 		cmocka_unit_test(test_bad_magic_and_byte_order),
 		cmocka_unit_test(test_lying_sizes),
 		cmocka_unit_test(test_lost_and_unknown_records),
