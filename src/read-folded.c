@@ -101,16 +101,33 @@ static void cache_store(struct path_cache *c, const char *s, size_t n)
 	c->len = n;
 }
 
+/* Length of the common prefix of a and b, n bytes at most: 8 at a time. */
+static size_t common_prefix(const char *a, const char *b, size_t n)
+{
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x, y;
+
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		if (x != y)
+			break;
+	}
+	while (i < n && a[i] == b[i])
+		i++;
+	return i;
+}
+
 /* Nodes for the stack s[0..n): reuse the previous stack's prefix. */
 static uint32_t build_path(struct profile *p, struct path_cache *c,
 			   const char *s, size_t n, size_t *depth_out)
 {
-	size_t common = 0, m = n < c->len ? n : c->len;
+	size_t m = n < c->len ? n : c->len;
+	size_t common = common_prefix(s, c->text, m);
 	size_t keep = 0, pos;
 	uint32_t node = NODE_ROOT;
 
-	while (common < m && s[common] == c->text[common])
-		common++;
 	/* Frames of the previous stack wholly inside the common prefix. */
 	while (keep < c->depth && c->end[keep] <= common) {
 		size_t e = c->end[keep];
