@@ -200,6 +200,7 @@ struct reader {
 	size_t nsids, capsids;
 
 	uint64_t good;
+	uint64_t lineno;         /* of the line being read */
 	uint64_t extra;          /* indented non-frame lines in samples */
 	uint64_t events, blanks; /* event lines and blank lines seen */
 	uint64_t oneline;        /* samples without call chains */
@@ -208,7 +209,7 @@ struct reader {
 
 static void bad(struct reader *r, const char *what)
 {
-	diag_bad(r->d, input_name(r->in), input_lineno(r->in), what);
+	diag_bad(r->d, input_name(r->in), r->lineno, what);
 }
 
 static void buf_reserve(struct reader *r, size_t n)
@@ -418,7 +419,7 @@ static void event_line(struct reader *r, const char *s, size_t n,
 	}
 	r->period = period;
 	r->meta.has_time = parse_time(s, n, e->rest, &r->meta.time_ns);
-	r->event_line = input_lineno(r->in);
+	r->event_line = r->lineno;
 
 	/* The root frame: "comm", "comm-pid" or "comm-pid/tid". */
 	buf_reserve(r, e->commlen + pidlen + tidlen + 3);
@@ -968,7 +969,7 @@ static void one_line(struct reader *r, const char *s, size_t n)
 			return;
 		}
 		if (!r->extra++)
-			r->first_extra = input_lineno(r->in);
+			r->first_extra = r->lineno;
 		return;
 	}
 	bad(r, "neither an event line nor a frame line");
@@ -978,8 +979,8 @@ int read_perf_script(struct profile *p, struct input *in,
 		     const struct read_opts *o, struct diag *d)
 {
 	struct reader r = { 0 };
-	const char *line;
-	size_t len;
+	const char *line, *map;
+	size_t len, maplen;
 	uint64_t tick = 0;
 	int rc;
 
@@ -991,14 +992,33 @@ int read_perf_script(struct profile *p, struct input *in,
 		r.event = xstrdup(o->event_filter);
 		r.eventlen = strlen(o->event_filter);
 	}
-	while ((rc = input_getline(in, &line, &len)) > 0) {
-		if (rc == 2)
-			diag_badf(d, input_name(in), input_lineno(in),
-				  "line is too long (%zu bytes)", len);
-		else
-			one_line(&r, line, len);
-		if (++tick % 65536 == 0)
-			read_report_progress(o, in);
+	map = input_map(in, &maplen);
+	if (map) {
+		/* A plain file, mapped: the lines are read in place. */
+		const char *at = map, *end = at + maplen;
+
+		while (at < end) {
+			const char *nl = memchr(at, '\n', (size_t)(end - at));
+			size_t n = nl ? (size_t)(nl - at) : (size_t)(end - at);
+
+			r.lineno++;
+			one_line(&r, at, n && at[n - 1] == '\r' ? n - 1 : n);
+			at += n + 1;
+			if (++tick % 65536 == 0 && o->progress)
+				o->progress(o->progress_ctx,
+					    (uint64_t)(at - map), maplen);
+		}
+	} else {
+		while ((rc = input_getline(in, &line, &len)) > 0) {
+			r.lineno = input_lineno(in);
+			if (rc == 2)
+				diag_badf(d, input_name(in), r.lineno,
+					  "line is too long (%zu bytes)", len);
+			else
+				one_line(&r, line, len);
+			if (++tick % 65536 == 0)
+				read_report_progress(o, in);
+		}
 	}
 	/*
 	 * A sample cut off by the end of the input (no blank line after it)
