@@ -173,6 +173,7 @@ struct reader {
 	size_t eventlen;
 	bool event_defaulted;
 	uint64_t other_events;
+	char *other;             /* the first other event seen */
 
 	/* The last root frame's text, to skip re-interning it. */
 	char *lastroot;
@@ -395,7 +396,8 @@ static void event_line(struct reader *r, const char *s, size_t n,
 			r->event_defaulted = true;
 		} else if (e->eventlen != r->eventlen ||
 			   memcmp(e->event, r->event, e->eventlen) != 0) {
-			r->other_events++;
+			if (!r->other_events++)
+				r->other = xstrndup(e->event, e->eventlen);
 			r->filtered = true;
 			return;
 		}
@@ -857,6 +859,7 @@ static void reader_free(struct reader *r)
 	free(r->frames);
 	free(r->stack);
 	free(r->event);
+	free(r->other);
 	free(r->lastroot);
 	free(r->buf);
 	free(r->fe);
@@ -1050,8 +1053,9 @@ int read_perf_script(struct profile *p, struct input *in,
 			  r.oneline == 1 ? "" : "s");
 	else if (!r.good && !d->bad) {
 		if (r.other_events && !r.event_defaulted)
-			diag_warn(d, "%s: no samples of event '%s'",
-				  input_name(in), r.event);
+			diag_warn(d, "%s: no samples of event '%s' (the "
+				  "first event in the input is '%s')",
+				  input_name(in), r.event, r.other);
 		else
 			diag_warn(d, "%s: no samples in input%s", input_name(in),
 				  r.events > 1 && !r.blanks ?
