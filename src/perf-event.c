@@ -973,6 +973,8 @@ void pe_machine_apply(struct pe_machine *m, const struct pe_record *r)
 			 * mappings replace them, as perf keeps them: samples
 			 * taken inside execve still return to the old libc.
 			 */
+			for (size_t i = 0; pr && i < pr->nmaps; i++)
+				pr->maps[i].before_exec = true;
 			if (pr && pr->sym_state && m->sy)
 				sym_proc_maps_changed(m->sy, pr);
 			if (m->sy)
@@ -1117,12 +1119,17 @@ static uint32_t make_name(struct pe_machine *m, const char *func,
 			base = sl ? sl + 1 : mod;
 		}
 		fl = strlen(base);
+		/* "[libfoo.so]", not "[libfoo.so (deleted)]" cut at '('. */
+		if (fl > 10 && strcmp(base + fl - 10, " (deleted)") == 0)
+			fl -= 10;
 		buf_need(m, fl + 48);
 		if (m->o.addrs)
-			n = (size_t)snprintf(m->buf, m->capbuf, "[%s <%llx>]",
-					     base, (unsigned long long)shown);
+			n = (size_t)snprintf(m->buf, m->capbuf, "[%.*s <%llx>]",
+					     (int)fl, base,
+					     (unsigned long long)shown);
 		else
-			n = (size_t)snprintf(m->buf, m->capbuf, "[%s]", base);
+			n = (size_t)snprintf(m->buf, m->capbuf, "[%.*s]",
+					     (int)fl, base);
 	}
 	n = tidy(m->buf, n, java);
 	buf_need(m, n + 8);
