@@ -231,6 +231,7 @@ struct pe_map {
 	struct sym_dso *dso;       /* the mapped file; NULL: anonymous/unknown */
 	uint32_t prot;
 	bool anon_exec;            /* //anon etc.: JIT code (perf-PID.map) */
+	bool before_exec;          /* the image the last exec replaced */
 };
 
 struct pe_proc;                /* one pid: maps, name, symbolizer state */

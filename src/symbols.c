@@ -1236,7 +1236,8 @@ Dwfl *sym_proc_dwfl(struct symbolizer *sy, struct pe_proc *pr)
 		if (!d || (new_image && maps[i].before_exec))
 			continue;
 		for (size_t k = 0; k < i; k++)
-			if (maps[k].dso == d)
+			if (maps[k].dso == d &&
+			    !(new_image && maps[k].before_exec))
 				seen = true;
 		if (seen)
 			continue;
@@ -1272,7 +1273,6 @@ Dwfl *sym_proc_dwfl(struct symbolizer *sy, struct pe_proc *pr)
 			       want[k].bias == ps->rep[i].bias;
 		add_only = kept;
 	}
-	if (getenv("FT_UWDBG")) fprintf(stderr, "pid %u refresh add_only %d nwant %zu nrep %zu new_image %d\n", pe_proc_pid(pr), add_only, nwant, ps->nrep, new_image);
 	if (!add_only) {
 		if (ps->dwfl)
 			dwfl_end(ps->dwfl);
@@ -1293,7 +1293,7 @@ Dwfl *sym_proc_dwfl(struct symbolizer *sy, struct pe_proc *pr)
 				    want[i].bias, true)) {
 			GROW(ps->rep, ps->caprep, ps->nrep + 1);
 			ps->rep[ps->nrep++] = want[i];
-		} else if (getenv("FT_UWDBG")) fprintf(stderr, "report %s bias %llx failed: %s\n", d->loaded_from, (unsigned long long)want[i].bias, dwfl_errmsg(-1));
+		}
 	}
 	dwfl_report_end(ps->dwfl, NULL, NULL);
 	free(want);
