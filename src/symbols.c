@@ -86,6 +86,8 @@ struct jit_map {
 	struct jit_sym *syms;
 	size_t n;
 	char *text;
+	size_t size;            /* bytes read: the file only grows */
+	double checked;         /* when its size was last looked at */
 	struct jit_map *next;
 };
 
@@ -1093,6 +1095,7 @@ static struct jit_map *jit_load(struct symbolizer *sy, uint32_t pid)
 
 	free(path);
 	j->pid = pid;
+	j->checked = now_seconds();
 	j->next = sy->jits;
 	sy->jits = j;
 	if (!f)
@@ -1103,6 +1106,7 @@ static struct jit_map *jit_load(struct symbolizer *sy, uint32_t pid)
 		len += got;
 	}
 	fclose(f);
+	j->size = len;
 	if (!j->text)
 		return j;
 	j->text[len] = 0;
@@ -1133,18 +1137,41 @@ static struct jit_map *jit_load(struct symbolizer *sy, uint32_t pid)
 	return j;
 }
 
+static const char *jit_find(const struct jit_map *j, uint64_t addr);
+
 const char *sym_jit_lookup(struct symbolizer *sy, uint32_t pid,
 			   uint64_t addr)
 {
 	struct jit_map *j;
-	const char *best = NULL;
-	size_t bestline = 0, lo = 0, hi;
+	const char *best;
 
 	for (j = sy->jits; j; j = j->next)
 		if (j->pid == pid)
 			break;
 	if (!j)
 		j = jit_load(sy, pid);
+	best = jit_find(j, addr);
+	/* A JIT appends as it compiles: reload a grown map, once a second. */
+	if (!best && now_seconds() - j->checked >= 1.0) {
+		char *path = xasprintf("%s/perf-%u.map", sy->o.jit_dir ?
+				       sy->o.jit_dir : "/tmp", pid);
+		struct stat sb;
+
+		j->checked = now_seconds();
+		if (stat(path, &sb) == 0 && (size_t)sb.st_size != j->size) {
+			sym_jit_forget(sy, pid);
+			best = jit_find(jit_load(sy, pid), addr);
+		}
+		free(path);
+	}
+	return best;
+}
+
+static const char *jit_find(const struct jit_map *j, uint64_t addr)
+{
+	const char *best = NULL;
+	size_t bestline = 0, lo = 0, hi;
+
 	hi = j->n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;

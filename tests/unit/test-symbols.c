@@ -269,6 +269,16 @@ static void test_jit_map(void **state)
 	assert_string_equal(sym_jit_lookup(sy, 4242, 0x7f000000207f), "bar");
 	assert_null(sym_jit_lookup(sy, 4242, 0x7f0000002080));
 	assert_null(sym_jit_lookup(sy, 4243, 0x7f0000001010));
+	/* The JIT compiles more: a grown map is read again (at most 1/s). */
+	f = fopen(path, "a");
+	assert_non_null(f);
+	fputs("7f0000003000 10 compiled_later\n", f);
+	fclose(f);
+	usleep(1100000);
+	assert_string_equal(sym_jit_lookup(sy, 4242, 0x7f0000003004),
+			    "compiled_later");
+	assert_string_equal(sym_jit_lookup(sy, 4242, 0x7f0000001010),
+			    "recompiled_foo");
 	sym_jit_forget(sy, 4242);
 	sym_destroy(sy);
 	unlink(path);
