@@ -572,12 +572,16 @@ static bool live_tick(void *ctx, struct profile *p)
 		sampler_enable(L->s, false);
 		L->sampling_stopped = true;
 	}
-	if (L->frozen || t - L->last_refresh < L->interval)
+	if (t - L->last_refresh < L->interval)
 		return false;
 	L->last_refresh = t;
 	flush(L);
 	apply_window(L);
-	return true;
+	/*
+	 * Frozen, the stacks still go in (the queue stays small) but land
+	 * outside the frozen range: what is drawn does not change.
+	 */
+	return !L->frozen;
 }
 
 static void window_name(double w, char *buf, size_t cap)
