@@ -190,8 +190,6 @@ struct live {
 	uint32_t *pend;
 	size_t npend, cappend;
 	size_t pend_samples;
-	uint32_t *ids;
-	size_t capids;
 
 	double window;               /* seconds; 0: everything */
 	double interval;
@@ -910,7 +908,6 @@ static void teardown(struct live *L)
 	set_free(&L->synth_pid);
 	set_free(&L->tasks);
 	free(L->pend);
-	free(L->ids);
 	free(L->pids);
 }
 
