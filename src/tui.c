@@ -522,6 +522,8 @@ static void timeline_mark(struct tui *t)
 static void timeline_move(struct tui *t, int n)
 {
 	long c = (long)t->tl_cur + n;
+	uint64_t a, b;
+	char num[64];
 
 	if (!t->tl_n)
 		return;
@@ -530,6 +532,14 @@ static void timeline_move(struct tui *t, int n)
 	if (c >= (long)t->tl_n)
 		c = (long)t->tl_n - 1;
 	t->tl_cur = (int)c;
+	/* Say where the cursor is: its slice's times and samples. */
+	tui_slice_times(t, (unsigned)c, &a, &b);
+	profile_format_weight(t->p, t->tl_weight[c], num, sizeof(num));
+	set_msg(t, false, "%.3f-%.3f s: %s samples%s",
+		(double)(a - t->tl_first) / 1e9,
+		(double)(b - t->tl_first) / 1e9, num,
+		t->tl_mark >= 0 ? "; Enter ends the range" :
+				  "; Enter starts a range");
 }
 
 /* ---- Themes ---------------------------------------------------------- */
@@ -919,6 +929,16 @@ void tui_status_text(struct tui *t, char *buf, size_t cap)
 	profile_format_weight(t->p, profile_self(t->p, s), self, sizeof(self));
 	len = append(buf, cap, len, "%s | %s samples (self %s) | %.2f%% of all",
 		     name, tot, self, pct(w, total));
+	if (profile_is_differential(t->p)) {
+		/* Two-count input: the first count beside the second. */
+		char before[64];
+		uint64_t w2 = profile_total2(t->p, s);
+
+		profile_format_weight(t->p, w2, before, sizeof(before));
+		len = append(buf, cap, len, " | before %s, %+.2f%%", before,
+			     w2 ? 100.0 * ((double)w - (double)w2) / (double)w2
+				: 0.0);
+	}
 	if (in_zoom)
 		len = append(buf, cap, len, " | %.2f%% of zoom", pct(w, z));
 	(void)len;
