@@ -33,6 +33,15 @@ check "Esc leaves" tui_poll no_range
 tui_keys q
 check "exit 0" tui_wait "__EXIT:0"
 
+# --time on the command line: the view opens on that range, T leaves it.
+n=$("$BIN" --collapse --time 1,2 "$IN" | awk '{ s += $NF } END { printf "%.0f\n", s }')
+tui_start NO_COLOR=1 -- --time 1,2 "$IN"
+check "--time: the range's samples" tui_wait "zst \| $n samples \| time 1.000-2.000 s of "
+tui_keys T
+check "--time: T shows all" tui_wait "zst \| $total samples"
+tui_keys q
+check "--time: exit 0" tui_wait "__EXIT:0"
+
 tui_start -- tests/golden/basic.folded
 tui_wait "basic.folded" >/dev/null
 tui_keys t
