@@ -227,11 +227,30 @@ static void use_slot(struct tui *t, enum theme_slot s)
 	use(t, st->fg, st->bg, ta_attrs(st->attrs));
 }
 
+/*
+ * Differential input: red where the second count grew against the first,
+ * blue where it shrank, the deeper the larger the change; white for none.
+ */
+static uint32_t diff_color(const struct profile *p, uint32_t node)
+{
+	double w = (double)profile_total(p, node);
+	double w2 = (double)profile_total2(p, node);
+	double m = w > w2 ? w : w2, d = m > 0 ? (w - w2) / m : 0;
+	unsigned fade = (unsigned)(40 + 215 * (1 - (d < 0 ? -d : d)));
+
+	if (d > 0)
+		return 0xff0000u | fade << 8 | fade;
+	return (uint32_t)fade << 16 | fade << 8 | 0xffu;
+}
+
 static uint32_t frame_color(struct tui *t, uint32_t node)
 {
 	struct draw_cache *c = cache(t);
 	uint32_t sym = profile_node(t->p, node)->sym;
 	const struct symtab *st = profile_symtab(t->p);
+
+	if (profile_is_differential(t->p))
+		return diff_color(t->p, node);
 
 	if (sym >= c->nsym) {
 		size_t n = symtab_count(st);

@@ -84,6 +84,15 @@ if infocmp tmux-direct >/dev/null 2>&1; then
 	check "24-bit colors used" sh -c "tmux -L '$TUI_SOCK' capture-pane -e -p -t ft | grep -q '48;2;[0-9]*;[0-9]*;[0-9]*m'"
 	tui_keys q
 	check "truecolor: exit 0" tui_wait "__EXIT:0"
+	# Differential input: grown frames red, shrunk blue, unchanged white.
+	tui_start COLORTERM=truecolor -- tests/golden/diff.folded
+	tui_wait "diff.folded" >/dev/null
+	row() { tmux -L "$TUI_SOCK" capture-pane -e -p -t ft | sed -n 4p; }
+	has() { row | grep -q "$1"; }
+	check "diff: grown is red" tui_poll has '48;2;255;40;40mnew'
+	check "diff: shrunk is blue" tui_poll has '48;2;[0-9]*;[0-9]*;255mold'
+	check "diff: unchanged is white" tui_poll has '48;2;255;255;255msame'
+	tui_keys q
 else
 	echo "note: no tmux-direct terminfo (ncurses-term): truecolor not checked"
 fi
