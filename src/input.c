@@ -265,6 +265,30 @@ const char *input_compression(const struct input *in)
 }
 
 /* Decompress (or copy) up to room bytes to dst; 0 at the end. */
+/*
+ * Plain input from a descriptor, once nothing waits in the raw buffer:
+ * read straight into dst, saving a copy of every byte.
+ */
+static size_t read_direct(struct input *in, unsigned char *dst, size_t room)
+{
+	ssize_t n;
+
+	do
+		n = read(in->fd, dst, room);
+	while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		set_err(in, "read error: %s", strerror(errno));
+		in->raw_eof = true;
+		return 0;
+	}
+	if (n == 0) {
+		in->raw_eof = true;
+		return 0;
+	}
+	in->raw_off += (uint64_t)n;
+	return (size_t)n;
+}
+
 static size_t produce(struct input *in, unsigned char *dst, size_t room)
 {
 	for (;;) {
@@ -273,6 +297,9 @@ static size_t produce(struct input *in, unsigned char *dst, size_t room)
 		if (in->codec == CODEC_NONE) {
 			size_t k;
 
+			if (in->fd >= 0 && in->rawpos == in->rawlen &&
+			    !in->raw_eof)
+				return read_direct(in, dst, room);
 			if (!fill_raw(in))
 				return 0;
 			k = in->rawlen - in->rawpos;
@@ -463,7 +490,7 @@ const void *input_map(struct input *in, size_t *len)
 		return NULL;
 	if (!in->map) {
 		void *m = mmap(NULL, (size_t)in->raw_size, PROT_READ,
-			       MAP_PRIVATE, in->fd, 0);
+			       MAP_PRIVATE | MAP_POPULATE, in->fd, 0);
 
 		if (m == MAP_FAILED)
 			return NULL;
