@@ -830,7 +830,7 @@ static double pct(uint64_t a, uint64_t b)
  */
 void tui_header_text(struct tui *t, char *buf, size_t cap)
 {
-	char num[64], name[512], mid[1024], path[2048];
+	char num[64], name[512], mid[1024], path[2048] = "";
 	size_t len = 0, mlen = 0, plen = 0;
 	uint64_t total = profile_total(t->p, NODE_ROOT), a, b;
 	const char *title = !t->title ? "flametop" :
@@ -886,7 +886,7 @@ void tui_header_text(struct tui *t, char *buf, size_t cap)
 			     t->scroll + R, t->lay.rows);
 	if (plen)
 		len = append(buf, cap, len, " | zoom: %s", path);
-	if (!t->cols || textfmt_width(buf, len) <= t->cols || !plen)
+	if (!t->cols || textfmt_width(buf, len) <= t->cols)
 		return;
 
 	/* Too long: a shorter title, no rows, the path cut from the left. */
@@ -909,8 +909,9 @@ void tui_header_text(struct tui *t, char *buf, size_t cap)
 			skip += textfmt_unit(path + skip, plen - skip, u, &ul, &c);
 			w -= c;
 		}
-		len = append(buf, cap, len, " | zoom: %s%s", skip ? ".." : "",
-			     path + skip);
+		if (plen)
+			len = append(buf, cap, len, " | zoom: %s%s",
+				     skip ? ".." : "", path + skip);
 	}
 }
 
