@@ -154,6 +154,38 @@ static void test_move_and_zoom(void **state)
 	profile_destroy(p);
 }
 
+/* A long title and zoom path are cut so that the zoomed frame shows. */
+static void test_header_fits(void **state)
+{
+	struct profile *p = profile_create();
+	struct tui_opts o = { .title = "/a/very/long/directory/name/profile.folded" };
+	struct tui *t;
+	char buf[1024];
+
+	(void)state;
+	add(p, "start_the_program;run_the_main_loop;handle_one_request;"
+	       "parse_the_request_body;decode_json_value", 5);
+	profile_finish(p);
+	t = open_view(p, &o);
+	tui_set_size(t, 24, 60);
+	for (int i = 0; i < 5; i++) {
+		tui_do(t, ACT_DOWN);
+		tui_do(t, ACT_ZOOM);
+	}
+	tui_header_text(t, buf, sizeof(buf));
+	assert_true(strncmp(buf, "profile.folded | 5 samples | zoom: ..", 37) == 0);
+	assert_non_null(strstr(buf, " > decode_json_value"));
+	assert_true(strlen(buf) <= 60);
+	tui_set_size(t, 24, 300);
+	tui_header_text(t, buf, sizeof(buf));
+	assert_string_equal(buf, "/a/very/long/directory/name/profile.folded | 5 samples"
+			    " | zoom: all > start_the_program > run_the_main_loop > "
+			    "handle_one_request > parse_the_request_body > "
+			    "decode_json_value");
+	tui_destroy(t);
+	profile_destroy(p);
+}
+
 static void test_search(void **state)
 {
 	struct profile *p = sample();
@@ -492,6 +524,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_move_and_zoom),
+		cmocka_unit_test(test_header_fits),
 		cmocka_unit_test(test_search),
 		cmocka_unit_test(test_timeline),
 		cmocka_unit_test(test_live_hooks),
