@@ -26,6 +26,7 @@
 #include <unistd.h>
 #include <wchar.h>
 
+#include "export.h"
 #include "textfmt.h"
 #include "tui-priv.h"
 #include "util.h"
@@ -1233,6 +1234,28 @@ int tui_run(struct profile *p, const struct tui_opts *o)
 		restore_terminal();
 		tui_destroy(t);
 		return 1;
+	}
+	{
+		/* A terminal that cannot move the cursor (dumb): print instead. */
+		const char *cup = tigetstr("cup");
+
+		if (!cup || cup == (const char *)-1) {
+			struct text_opts to = { 0 };
+			const char *term = getenv("TERM");
+
+			to.width = COLS > 0 ? (unsigned)COLS : 80;
+			to.flame = t->flame;
+			to.zoom = NODE_ROOT;
+			to.search = search_active(t->search) ? t->search : NULL;
+			to.title = t->title;
+			restore_terminal();
+			fprintf(stderr, "flametop: terminal '%s' cannot move the "
+				"cursor: printing the flame graph as text\n",
+				term ? term : "");
+			export_text(stdout, p, &to);
+			tui_destroy(t);
+			return 0;
+		}
 	}
 	util_set_teardown(restore_terminal);
 	got_signal = 0;

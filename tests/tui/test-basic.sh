@@ -116,4 +116,14 @@ tui_start -- -c no-such-theme "$IN"
 check "unknown theme: exit 2" tui_wait "__EXIT:2"
 check "unknown theme: message" tui_wait "no theme 'no-such-theme' \(have: .*hot"
 
+# A terminal that cannot move the cursor gets the text view; an unknown
+# terminal type is an error that says what to do.
+tui_start TERM=dumb -- "$IN"
+check "dumb: text instead" tui_wait "cannot move the cursor: printing the flame graph as text"
+check "dumb: the text view" tui_wait "^\[all +\]$"
+check "dumb: exit 0" tui_wait "__EXIT:0"
+tui_start TERM=no-such-terminal -- "$IN"
+check "unknown TERM: message" tui_wait "cannot use terminal type 'no-such-terminal'; use --text"
+check "unknown TERM: exit 1" tui_wait "__EXIT:1"
+
 tui_done
