@@ -1215,6 +1215,7 @@ int tui_run(struct profile *p, const struct tui_opts *o)
 	struct tui *t = tui_create(p, o, err, sizeof(err));
 	int rc = 0;
 	bool redraw = true;
+	double last_tick = now_seconds();
 
 	if (!t) {
 		fprintf(stderr, "flametop: %s\n", err);
@@ -1291,10 +1292,14 @@ int tui_run(struct profile *p, const struct tui_opts *o)
 			rc = 128 + got_signal;
 			break;
 		}
-		if (r == ERR) {
-			redraw = tui_tick(t);
-			continue;
+		/* The live tick, every 100 ms even while keys keep coming. */
+		if (now_seconds() - last_tick >= 0.1) {
+			last_tick = now_seconds();
+			if (tui_tick(t))
+				redraw = true;
 		}
+		if (r == ERR)
+			continue;
 		redraw = true;
 		if (r == KEY_CODE_YES && ch == KEY_RESIZE)
 			continue;
