@@ -244,6 +244,7 @@ struct pe_machine_stats {
 	uint64_t truncated;        /* callchains that hit the depth limit */
 	uint64_t frames;           /* frames resolved (kernel and user) */
 	uint64_t unknown_frames;   /* frames shown as [unknown] or [module] */
+	uint64_t maps_dropped;     /* mappings past a process's limit */
 	uint64_t dwarf_stacks;     /* samples with a stack copy, unwound */
 	uint64_t dwarf_truncated;  /* ... whose unwinding stopped early */
 };

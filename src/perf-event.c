@@ -826,53 +826,53 @@ const struct pe_map *pe_proc_find_map(const struct pe_proc *pr,
 	return addr < pr->maps[lo - 1].end ? &pr->maps[lo - 1] : NULL;
 }
 
-/* Insert nm, cutting the mappings it overlaps. */
+/* A process maps at most this many executable ranges (hostile files). */
+#define MAX_MAPS 16384
+
+/*
+ * Insert nm, cutting the mappings it overlaps: the overlapped run
+ * [i0, i1) is found by binary search (the maps are sorted and disjoint,
+ * so their ends are sorted too) and replaced by what is left of its first
+ * and last map around nm.
+ */
 static void proc_insert(struct pe_machine *m, struct pe_proc *pr,
 			const struct pe_map *nm)
 {
-	size_t i = 0, out = 0, n = pr->nmaps;
-	struct pe_map right;
-	bool have_right = false;
+	size_t lo = 0, hi = pr->nmaps, i0, i1, k = 0;
+	struct pe_map rep[3];
 
-	/* At most one map grows a right-hand remainder: reserve for it. */
-	GROW(pr->maps, pr->capmaps, n + 2);
-	for (i = 0; i < n; i++) {
-		struct pe_map e = pr->maps[i];
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
 
-		if (e.end <= nm->start || e.start >= nm->end) {
-			pr->maps[out++] = e;
-			continue;
-		}
-		if (e.end > nm->end) {
-			right = e;
-			right.pgoff += nm->end - e.start;
-			right.start = nm->end;
-			have_right = true;
-		}
-		if (e.start < nm->start) {
-			e.end = nm->start;
-			pr->maps[out++] = e;
-		}
+		if (pr->maps[mid].end <= nm->start)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	pr->nmaps = out;
-	/* Insert nm (and the remainder) in order. */
-	{
-		size_t at = 0;
-
-		while (at < pr->nmaps && pr->maps[at].start < nm->start)
-			at++;
-		memmove(&pr->maps[at + 1], &pr->maps[at],
-			(pr->nmaps - at) * sizeof(*pr->maps));
-		pr->maps[at] = *nm;
-		pr->nmaps++;
-		if (have_right) {
-			at++;
-			memmove(&pr->maps[at + 1], &pr->maps[at],
-				(pr->nmaps - at) * sizeof(*pr->maps));
-			pr->maps[at] = right;
-			pr->nmaps++;
-		}
+	i0 = lo;
+	for (i1 = i0; i1 < pr->nmaps && pr->maps[i1].start < nm->end; i1++)
+		;
+	if (i0 < i1 && pr->maps[i0].start < nm->start) {
+		rep[k] = pr->maps[i0];
+		rep[k++].end = nm->start;
 	}
+	rep[k++] = *nm;
+	if (i0 < i1 && pr->maps[i1 - 1].end > nm->end) {
+		struct pe_map r = pr->maps[i1 - 1];
+
+		r.pgoff += nm->end - r.start;
+		r.start = nm->end;
+		rep[k++] = r;
+	}
+	if (pr->nmaps - (i1 - i0) + k > MAX_MAPS) {
+		m->st.maps_dropped++;
+		return;
+	}
+	GROW(pr->maps, pr->capmaps, pr->nmaps - (i1 - i0) + k);
+	memmove(&pr->maps[i0 + k], &pr->maps[i1],
+		(pr->nmaps - i1) * sizeof(*pr->maps));
+	memcpy(&pr->maps[i0], rep, k * sizeof(*rep));
+	pr->nmaps = pr->nmaps - (i1 - i0) + k;
 	if (pr->sym_state && m->sy)
 		sym_proc_maps_changed(m->sy, pr);
 }

@@ -271,8 +271,14 @@ static void test_truncated_files(void **state)
 	static unsigned char buf[1 << 16];
 	const char *files[] = { "tests/data/fp.data", "tests/data/pipe.data",
 				"tests/data/zstd.data" };
+	/* Hundreds of loads: no kallsyms (100 ms of kernel time each). */
+	struct sym_opts quick = { .demangle = true,
+				  .kallsyms = "/nonexistent/kallsyms" };
+	struct sym_opts normal;
 
 	(void)state;
+	sym_default_opts(&normal);
+	sym_set_defaults(&quick);
 	for (size_t k = 0; k < 3; k++) {
 		FILE *f = fopen(files[k], "rb");
 		size_t n;
@@ -291,6 +297,7 @@ static void test_truncated_files(void **state)
 			done(&r);
 		}
 	}
+	sym_set_defaults(&normal);
 }
 
 /* ---- Synthetic streams --------------------------------------------------- */
@@ -614,6 +621,48 @@ static void test_other_kernel(void **state)
 	done(&r);
 }
 
+static void test_map_cutting(void **state)
+{
+	struct profile *p = profile_create();
+	struct pe_machine *m = pe_machine_create(NULL, p, NULL);
+	const struct pe_map *maps;
+	size_t n;
+
+	(void)state;
+	pe_machine_add_map(m, 7, 0x1000, 0x4000, 0x100000, "/a", 2, NULL);
+	pe_machine_add_map(m, 7, 0x8000, 0x1000, 0, "/c", 2, NULL);
+	/* Into the middle of /a: /a is cut in two around it. */
+	pe_machine_add_map(m, 7, 0x2000, 0x1000, 0, "/b", 2, NULL);
+	maps = pe_proc_maps(pe_machine_proc(m, 7), &n);
+	assert_int_equal(n, 4);
+	assert_int_equal(maps[0].start, 0x1000);
+	assert_int_equal(maps[0].end, 0x2000);
+	assert_int_equal(maps[0].pgoff, 0x100000);
+	assert_int_equal(maps[1].start, 0x2000);
+	assert_int_equal(maps[1].end, 0x3000);
+	assert_int_equal(maps[2].start, 0x3000);
+	assert_int_equal(maps[2].end, 0x5000);
+	assert_int_equal(maps[2].pgoff, 0x102000);
+	assert_int_equal(maps[3].start, 0x8000);
+	/* Over everything: one map is left. */
+	pe_machine_add_map(m, 7, 0x0, 0x10000, 0, "/d", 2, NULL);
+	maps = pe_proc_maps(pe_machine_proc(m, 7), &n);
+	assert_int_equal(n, 1);
+	assert_int_equal(maps[0].end, 0x10000);
+	assert_ptr_equal(pe_proc_find_map(pe_machine_proc(m, 7), 0xffff),
+			 &maps[0]);
+	assert_null(pe_proc_find_map(pe_machine_proc(m, 7), 0x10000));
+	/* A hostile file's millions of maps stop at a limit. */
+	for (uint64_t i = 0; i < 20000; i++)
+		pe_machine_add_map(m, 8, 0x100000000ULL - i * 0x1000, 0x1000,
+				   0, "/e", 2, NULL);
+	maps = pe_proc_maps(pe_machine_proc(m, 8), &n);
+	assert_int_equal(n, 16384);
+	assert_int_equal(pe_machine_stats(m)->maps_dropped, 20000 - 16384);
+	pe_machine_destroy(m);
+	profile_destroy(p);
+}
+
 /* ---- Damage ---------------------------------------------------------------- */
 
 static void test_bad_magic_and_byte_order(void **state)
@@ -742,6 +791,7 @@ int main(void)
 		cmocka_unit_test(test_synthetic_time_order),
 		cmocka_unit_test(test_synthetic_kernel_chain),
 		cmocka_unit_test(test_other_kernel),
+		cmocka_unit_test(test_map_cutting),
 		cmocka_unit_test(test_bad_magic_and_byte_order),
 		cmocka_unit_test(test_lying_sizes),
 		cmocka_unit_test(test_lost_and_unknown_records),
