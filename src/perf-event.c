@@ -172,7 +172,9 @@ struct pe_event *pe_evlist_add(struct pe_evlist *el, const void *attr,
 void pe_evlist_add_ids(struct pe_evlist *el, struct pe_event *ev,
 		       const void *ids, size_t nids)
 {
-	for (size_t i = 0; i < nids; i++) {
+	/* One id per event and CPU or thread: a million is past any real
+	 * file, and keeps a hostile one from reusing one id array forever. */
+	for (size_t i = 0; i < nids && el->nids < (1u << 20); i++) {
 		uint64_t id;
 
 		memcpy(&id, (const char *)ids + i * 8, 8);
@@ -699,6 +701,7 @@ struct pe_machine {
 	char *buf;              /* scratch for names */
 	size_t capbuf;
 	bool keep_exited;
+	size_t total_maps;      /* maps of every process */
 	struct pe_machine_stats st;
 	struct unwinder *uw;    /* DWARF unwinder, made on the first stack copy */
 };
@@ -726,6 +729,7 @@ static void proc_free(struct pe_machine *m, struct pe_proc *pr)
 		return;
 	if (pr->sym_state && m->sy)
 		sym_proc_release(m->sy, pr->sym_state);
+	m->total_maps -= pr->nmaps;
 	free(pr->maps);
 	free(pr);
 }
@@ -826,8 +830,13 @@ const struct pe_map *pe_proc_find_map(const struct pe_proc *pr,
 	return addr < pr->maps[lo - 1].end ? &pr->maps[lo - 1] : NULL;
 }
 
-/* A process maps at most this many executable ranges (hostile files). */
+/*
+ * A process maps at most this many executable ranges, all processes
+ * together this many (a hostile file forking a process of many maps
+ * again and again must not exhaust memory).
+ */
 #define MAX_MAPS 16384
+#define MAX_TOTAL_MAPS (1u << 21)
 
 /*
  * Insert nm, cutting the mappings it overlaps: the overlapped run
@@ -864,10 +873,12 @@ static void proc_insert(struct pe_machine *m, struct pe_proc *pr,
 		r.start = nm->end;
 		rep[k++] = r;
 	}
-	if (pr->nmaps - (i1 - i0) + k > MAX_MAPS) {
+	if (pr->nmaps - (i1 - i0) + k > MAX_MAPS ||
+	    m->total_maps + k > MAX_TOTAL_MAPS) {
 		m->st.maps_dropped++;
 		return;
 	}
+	m->total_maps = m->total_maps + k - (i1 - i0);
 	GROW(pr->maps, pr->capmaps, pr->nmaps - (i1 - i0) + k);
 	memmove(&pr->maps[i0 + k], &pr->maps[i1],
 		(pr->nmaps - i1) * sizeof(*pr->maps));
@@ -1003,7 +1014,11 @@ void pe_machine_apply(struct pe_machine *m, const struct pe_record *r)
 
 			proc_drop(m, tk->pid);
 			np = proc_get(m, tk->pid);
-			if (pp && pp->nmaps) {
+			if (pp && pp->nmaps &&
+			    m->total_maps + pp->nmaps > MAX_TOTAL_MAPS) {
+				m->st.maps_dropped += pp->nmaps;
+			} else if (pp && pp->nmaps) {
+				m->total_maps += pp->nmaps;
 				GROW(np->maps, np->capmaps, pp->nmaps);
 				memcpy(np->maps, pp->maps,
 				       pp->nmaps * sizeof(*pp->maps));
