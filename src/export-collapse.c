@@ -21,6 +21,8 @@
 #include "export.h"
 #include "util.h"
 
+#define OUT_CHUNK (1u << 20)
+
 struct item {
 	const char *name;
 	uint32_t len;
@@ -84,8 +86,8 @@ size_t export_collapse(FILE *out, const struct profile *p)
 	struct item *items = NULL;
 	struct frame *st = NULL;
 	size_t nitems = 0, capitems = 0, top = 0, capst = 0, lines = 0;
-	char *line = NULL;
-	size_t cap = 0;
+	char *line = NULL, *obuf = xmalloc(OUT_CHUNK);
+	size_t cap = 0, olen = 0;
 	bool diff = profile_is_differential(p);
 
 	/*
@@ -125,7 +127,17 @@ size_t export_collapse(FILE *out, const struct profile *p)
 			len += profile_format_weight(p, profile_self(p, it.node),
 						     line + len, 48);
 			line[len++] = '\n';
-			fwrite(line, 1, len, out);
+			/* Big writes: stdio's 4 KiB would be a system call each. */
+			if (olen + len > OUT_CHUNK) {
+				fwrite(obuf, 1, olen, out);
+				olen = 0;
+			}
+			if (len > OUT_CHUNK) {
+				fwrite(line, 1, len, out);
+			} else {
+				memcpy(obuf + olen, line, len);
+				olen += len;
+			}
 			lines++;
 		} else {
 			size_t start = nitems, n;
@@ -142,6 +154,8 @@ size_t export_collapse(FILE *out, const struct profile *p)
 	}
 	free(items);
 	free(st);
+	fwrite(obuf, 1, olen, out);
+	free(obuf);
 	free(line);
 	return lines;
 }
