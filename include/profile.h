@@ -107,6 +107,12 @@ bool profile_range(const struct profile *p, uint64_t *first, uint64_t *last);
 /* Number of timed samples in [first, last], weight summed into *weight. */
 size_t profile_count_range(const struct profile *p, uint64_t first,
 			   uint64_t last, uint64_t *weight);
+/*
+ * Forget the timeline before time t (live mode bounds its memory so).  The
+ * all-time weights stay: with no range selected the tree still shows every
+ * sample; ranges can only be taken from t on.
+ */
+void profile_forget_before(struct profile *p, uint64_t t);
 
 /* ---- Reading the tree ------------------------------------------------ */
 

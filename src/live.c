@@ -60,6 +60,7 @@
 
 #define TICK_MS 100
 #define MAPS_RETRY_NS 1000000000ull
+#define KEEP_SLACK_S 5.0          /* timeline kept beyond the longest window */
 
 /* ---- A set of u32 (pids, tids) ------------------------------------------- */
 
@@ -195,6 +196,7 @@ struct live {
 	double interval;
 	double started, last_refresh;
 	bool frozen;
+	bool freeze_all;             /* frozen showing everything: no adding */
 	uint64_t freeze_first, freeze_last;
 	bool sampling_stopped;       /* -d elapsed in the view */
 
@@ -518,8 +520,24 @@ static uint64_t sample_now(struct live *L)
 static void apply_window(struct live *L)
 {
 	if (L->frozen) {
-		profile_set_range(L->p, L->freeze_first, L->freeze_last);
+		if (L->freeze_all)
+			profile_clear_range(L->p);
+		else
+			profile_set_range(L->p, L->freeze_first, L->freeze_last);
 		return;
+	}
+	/*
+	 * Only the longest window is ever needed from the timeline ("all"
+	 * uses the all-time weights): forget what is older, so memory stays
+	 * bounded however long the view stays open.
+	 */
+	{
+		double keep = (L->window > windows[2] ? L->window : windows[2]) +
+			      KEEP_SLACK_S;
+		uint64_t now = sample_now(L), k = (uint64_t)(keep * 1e9);
+
+		if (now > k)
+			profile_forget_before(L->p, now - k);
 	}
 	if (L->window > 0) {
 		uint64_t now = sample_now(L), span = (uint64_t)(L->window * 1e9);
@@ -570,14 +588,15 @@ static bool live_tick(void *ctx, struct profile *p)
 		sampler_enable(L->s, false);
 		L->sampling_stopped = true;
 	}
-	if (t - L->last_refresh < L->interval)
+	if (t - L->last_refresh < L->interval || (L->frozen && L->freeze_all))
 		return false;
 	L->last_refresh = t;
 	flush(L);
 	apply_window(L);
 	/*
 	 * Frozen, the stacks still go in (the queue stays small) but land
-	 * outside the frozen range: what is drawn does not change.
+	 * outside the frozen range: what is drawn does not change.  (Frozen
+	 * on "everything", which has no range, they wait in the queue.)
 	 */
 	return !L->frozen;
 }
@@ -688,6 +707,7 @@ static bool live_action(void *ctx, enum tui_action a, struct profile *p,
 			flush(L);
 			profile_time_bounds(L->p, &first, &last);
 			L->frozen = true;
+			L->freeze_all = L->window <= 0;
 			L->freeze_last = now > last ? now : last;
 			L->freeze_first = first;
 			if (L->window > 0 && now > span && now - span > first)

@@ -525,6 +525,18 @@ void profile_clear_range(struct profile *p)
 	profile_finish(p);
 }
 
+void profile_forget_before(struct profile *p, uint64_t t)
+{
+	size_t k;
+
+	sort_timeline(p);
+	k = tl_lower(p, t);
+	if (!k)
+		return;
+	memmove(p->tl, p->tl + k, (p->ntl - k) * sizeof(*p->tl));
+	p->ntl -= k;
+}
+
 bool profile_range(const struct profile *p, uint64_t *first, uint64_t *last)
 {
 	if (p->range_on) {

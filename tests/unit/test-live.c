@@ -1,7 +1,8 @@
 /*
  * test-live.c - the parts of live mode that need no kernel: the ring read
  * protocol (records that wrap, a corrupt header, record timestamps), the
- * rate steps, CPU lists and the permission messages.
+ * rate steps, CPU lists, the permission messages, and the profile's
+ * timeline bound that the live window relies on.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +17,7 @@
 #include <linux/perf_event.h>
 
 #include "live.h"
+#include "profile.h"
 
 #define ST (PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU)
 
@@ -229,6 +231,39 @@ static void explains_errors_with_the_fix(void **state)
 	assert_non_null(strstr(m, "another user"));
 }
 
+/* Live mode bounds the timeline; the all-time weights must not change. */
+static void forgetting_the_timeline_keeps_all_time_weights(void **state)
+{
+	struct profile *p = profile_create();
+	uint32_t a = profile_intern(p, "a", 1), b = profile_intern(p, "b", 1);
+	uint32_t stack[2] = { a, b };
+	struct weight w = { 1, 0, 0 };
+	uint64_t first, last;
+
+	(void)state;
+	for (uint64_t t = 1; t <= 3; t++) {
+		struct sample_meta m = { t * 1000, true };
+
+		assert_int_equal(profile_add_stack(p, stack, 2, &w, &m), ADD_OK);
+	}
+	profile_finish(p);
+	profile_forget_before(p, 2000);
+	assert_true(profile_time_bounds(p, &first, &last));
+	assert_int_equal(first, 2000);
+	assert_int_equal(last, 3000);
+	assert_int_equal(profile_count_range(p, 0, 10000, NULL), 2);
+	profile_set_range(p, 0, 10000);
+	assert_int_equal(profile_total(p, NODE_ROOT), 2);
+	profile_clear_range(p);
+	assert_int_equal(profile_total(p, NODE_ROOT), 3);
+	/* Forgetting everything, or nothing, is fine. */
+	profile_forget_before(p, 0);
+	assert_int_equal(profile_count_range(p, 0, 10000, NULL), 2);
+	profile_forget_before(p, 99999);
+	assert_false(profile_time_bounds(p, &first, &last));
+	profile_destroy(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -239,6 +274,7 @@ int main(void)
 		cmocka_unit_test(rates_step_up_and_down),
 		cmocka_unit_test(parses_cpu_lists),
 		cmocka_unit_test(explains_errors_with_the_fix),
+		cmocka_unit_test(forgetting_the_timeline_keeps_all_time_weights),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
