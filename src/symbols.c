@@ -930,9 +930,20 @@ static void kernel_load(struct symbolizer *sy)
 		size_t l = running_kernel_bid(now);
 
 		if (l && (l != sy->kbid_len || memcmp(now, sy->kbid, l))) {
-			sy->miss_file[SYM_MISS_KERNEL] =
-				"the profile was recorded on another kernel";
-			return;
+			/* perf record keeps that kernel's kallsyms in its cache. */
+			const char *home = getenv("HOME");
+			char hex[41];
+
+			bid_hex(hex, sy->kbid, sy->kbid_len);
+			snprintf(sy->kmsg, sizeof(sy->kmsg),
+				 "%s/.debug/[kernel.kallsyms]/%s/kallsyms",
+				 home ? home : "", hex);
+			if (!home || access(sy->kmsg, R_OK) != 0) {
+				sy->miss_file[SYM_MISS_KERNEL] = "the profile was "
+					"recorded on another kernel";
+				return;
+			}
+			path = sy->kmsg;
 		}
 	}
 	f = fopen(path, "r");
@@ -1270,8 +1281,7 @@ Dwfl *sym_proc_dwfl(struct symbolizer *sy, struct pe_proc *pr)
 			continue;
 		if (d->state == 0)
 			dso_load(sy, d);
-		if (d->state < 0 || !d->loaded_from ||
-		    strcmp(d->loaded_from, "[vdso]") == 0)
+		if (d->state < 0 || !d->loaded_from)
 			continue;
 		/* The bias: where the segment holding pgoff was put. */
 		for (size_t s = 0; s < d->nsegs; s++) {
@@ -1314,9 +1324,15 @@ Dwfl *sym_proc_dwfl(struct symbolizer *sy, struct pe_proc *pr)
 	for (size_t i = 0; i < nwant; i++) {
 		struct sym_dso *d = want[i].dso;
 
+		int fd = -1;
+
 		if (was_reported(ps, d, want[i].bias))
 			continue;
-		if (dwfl_report_elf(ps->dwfl, d->base, d->loaded_from, -1,
+		/* The vdso has CFI too: ours, in memory (libdwfl owns fd). */
+		if (strcmp(d->loaded_from, "[vdso]") == 0 &&
+		    (fd = vdso_fd(sy)) < 0)
+			continue;
+		if (dwfl_report_elf(ps->dwfl, d->base, d->loaded_from, fd,
 				    want[i].bias, true)) {
 			GROW(ps->rep, ps->caprep, ps->nrep + 1);
 			ps->rep[ps->nrep++] = want[i];

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -242,6 +243,58 @@ static void test_kallsyms_hidden(void **state)
 	unlink(path);
 }
 
+/* Another kernel's profile: its kallsyms from perf's build-id cache. */
+static void test_kallsyms_from_cache(void **state)
+{
+	char home[] = "/tmp/flametop-home-XXXXXX";
+	char path[512];
+	const char *old = getenv("HOME");
+	char *saved = old ? strdup(old) : NULL;
+	uint8_t bid[20];
+	struct symbolizer *sy;
+	struct sym_opts o = { .demangle = true };
+	const char *mod;
+	FILE *f;
+
+	(void)state;
+	if (access("/sys/kernel/notes", R_OK) != 0) {
+		free(saved);
+		skip();
+	}
+	memset(bid, 0xab, sizeof(bid));
+	assert_non_null(mkdtemp(home));
+	snprintf(path, sizeof(path), "%s/.debug", home);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/.debug/[kernel.kallsyms]", home);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/.debug/[kernel.kallsyms]/"
+		 "abababababababababababababababababababab", home);
+	mkdir(path, 0755);
+	strcat(path, "/kallsyms");
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("ffffffff81000000 T _text\n"
+	      "ffffffff81000100 T other_kernel_fn\n", f);
+	fclose(f);
+	setenv("HOME", home, 1);
+	sy = sym_create(&o);
+	sym_set_kernel_build_id(sy, bid, sizeof(bid));
+	assert_string_equal(sym_kernel_lookup(sy, 0xffffffff81000110, &mod),
+			    "other_kernel_fn");
+	sym_destroy(sy);
+	if (saved)
+		setenv("HOME", saved, 1);
+	free(saved);
+	unlink(path);
+	*strrchr(path, '/') = 0;
+	rmdir(path);
+	*strrchr(path, '/') = 0;
+	rmdir(path);
+	*strrchr(path, '/') = 0;
+	rmdir(path);
+	rmdir(home);
+}
+
 static void test_jit_map(void **state)
 {
 	char dir[] = "/tmp/flametop-jit-XXXXXX";
@@ -341,6 +394,7 @@ int main(void)
 		cmocka_unit_test(test_demangle),
 		cmocka_unit_test(test_kallsyms),
 		cmocka_unit_test(test_kallsyms_hidden),
+		cmocka_unit_test(test_kallsyms_from_cache),
 		cmocka_unit_test(test_jit_map),
 		cmocka_unit_test(test_proc_dwfl),
 	};
