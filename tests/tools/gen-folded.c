@@ -6,7 +6,8 @@
  * Writes STACKS (default 300000) distinct stacks as "frame;frame;... COUNT"
  * lines, sorted by stack in byte order as stackcollapse scripts write them,
  * or in a random order with --shuffle (the same stacks and counts).  The
- * same seed gives the same bytes on every machine.  With the defaults the
+ * same seed gives the same bytes on every machine and with any compiler
+ * (random draws are sequenced; the floating point is plain IEEE double).  With the defaults the
  * file is about 300 MB.
  *
  * The profile imitates a large C++ server: a few hundred threads in a
@@ -294,15 +295,24 @@ static char *cxx_name(void)
 	case 6:                        /* a free function */
 		snprintf(buf, sizeof(buf), "%s::%s%s", ns, m, cls);
 		break;
-	case 7:                        /* a lambda */
+	case 7: {                      /* a lambda */
+		/* One random draw per statement: argument order is unspecified. */
+		const char *t = PICK(targs);
+		unsigned k = 1 + rndn(3);
+
 		snprintf(buf, sizeof(buf),
 			 "%s::%s::%s(%s)::{lambda()#%u}::operator()", ns, cls,
-			 m, PICK(targs), 1 + rndn(3));
+			 m, t, k);
 		break;
-	case 8:                        /* a template method */
+	}
+	case 8: {                      /* a template method */
+		const char *t1 = PICK(targs);
+		const char *t2 = PICK(targs);
+
 		snprintf(buf, sizeof(buf), "%s::%s::%s<%s, %s>", ns, cls, m,
-			 PICK(targs), PICK(targs));
+			 t1, t2);
 		break;
+	}
 	default:                       /* a nested class */
 		snprintf(buf, sizeof(buf), "%s::%s::%sImpl::%s", ns, cls,
 			 PICK(classes), m);
