@@ -1115,6 +1115,55 @@ static void catch_signals(bool on)
 		sigaction(sigs[i], &sa, NULL);
 }
 
+/*
+ * Is there a terminfo entry for name?  Asked before newterm, because a
+ * newterm that fails keeps memory it cannot give back; the directories
+ * are ncurses' own search list.
+ */
+static bool term_exists(const char *name)
+{
+	const char *env = getenv("TERMINFO"), *dirs = getenv("TERMINFO_DIRS");
+	const char *home = getenv("HOME");
+	static const char *const std[] = {
+		"/etc/terminfo", "/lib/terminfo", "/usr/share/terminfo",
+		"/usr/lib/terminfo", "/usr/share/lib/terminfo",
+	};
+	char path[4096];
+
+	if (!name || !*name || strchr(name, '/'))
+		return false;
+#define TRY(dir) do { \
+		snprintf(path, sizeof(path), "%s/%c/%s", (dir), name[0], name); \
+		if (access(path, R_OK) == 0) \
+			return true; \
+		snprintf(path, sizeof(path), "%s/%02x/%s", (dir), \
+			 (unsigned char)name[0], name); \
+		if (access(path, R_OK) == 0) \
+			return true; \
+	} while (0)
+	if (env && *env)
+		TRY(env);
+	if (home && *home) {
+		char h[2048];
+
+		snprintf(h, sizeof(h), "%s/.terminfo", home);
+		TRY(h);
+	}
+	while (dirs && *dirs) {
+		size_t n = strcspn(dirs, ":");
+		char d[2048];
+
+		snprintf(d, sizeof(d), "%.*s", (int)n, dirs);
+		if (n)
+			TRY(d);
+		dirs += n + (dirs[n] == ':');
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(std); i++)
+		TRY(std[i]);
+#undef TRY
+	return false;
+}
+
 /* COLORTERM promises 24-bit color: try the "-direct" flavor of TERM. */
 static SCREEN *open_screen(FILE *in)
 {
@@ -1128,9 +1177,10 @@ static SCREEN *open_screen(FILE *in)
 		size_t n = strcspn(term, "-");
 
 		snprintf(direct, sizeof(direct), "%.*s-direct", (int)n, term);
-		s = newterm(direct, stdout, in);
+		if (term_exists(direct))
+			s = newterm(direct, stdout, in);
 	}
-	if (!s)
+	if (!s && term_exists(term))
 		s = newterm(NULL, stdout, in);
 	return s;
 }
