@@ -595,10 +595,11 @@ static bool live_tick(void *ctx, struct profile *p)
 	apply_window(L);
 	/*
 	 * Frozen, the stacks still go in (the queue stays small) but land
-	 * outside the frozen range: what is drawn does not change.  (Frozen
+	 * outside the frozen range: what is drawn does not change, while the
+	 * header goes on showing the rate, lost samples and our CPU.  (Frozen
 	 * on "everything", which has no range, they wait in the queue.)
 	 */
-	return !L->frozen;
+	return true;
 }
 
 static void window_name(double w, char *buf, size_t cap)
