@@ -25,8 +25,8 @@ struct search {
 	size_t literal_len;
 	unsigned char *hit;     /* per symbol: 1 matches */
 	uint32_t nhit, caphit;
-	uint32_t *stack;        /* DFS stack for the matched weight */
-	size_t capstack;
+	unsigned char *state;   /* per node, for the matched weight */
+	size_t capstate;
 };
 
 struct search *search_create(void)
@@ -52,7 +52,7 @@ void search_destroy(struct search *s)
 		return;
 	search_clear(s);
 	free(s->hit);
-	free(s->stack);
+	free(s->state);
 	free(s);
 }
 
@@ -141,32 +141,39 @@ bool search_node_matches(const struct search *s, const struct profile *p,
 	return search_sym_matches(s, profile_node(p, node)->sym);
 }
 
+/*
+ * One pass over the node array instead of a walk: a parent's id is always
+ * smaller than its children's, so each node's state follows from its
+ * parent's: 0 outside root's subtree, 1 inside, 2 inside and matched (by
+ * itself or an ancestor), and a node adds its weight when it matches and
+ * its parent's state is 1.
+ */
 uint64_t search_matched_weight(struct search *s, const struct profile *p,
 			       uint32_t root)
 {
+	size_t n = profile_node_count(p);
 	uint64_t sum = 0;
-	size_t top = 0;
+	unsigned char *st;
 
-	if (!search_active(s))
+	if (!search_active(s) || root >= n)
 		return 0;
 	search_update(s, p);
-	/* Depth-first, not descending below a match. */
-	GROW(s->stack, s->capstack, 1);
-	s->stack[top++] = root;
-	while (top) {
-		uint32_t n = s->stack[--top];
+	GROW(s->state, s->capstate, n);
+	st = s->state;
+	st[root] = 1;
+	if (search_node_matches(s, p, root)) {
+		st[root] = 2;
+		sum = profile_total(p, root);
+	}
+	for (size_t i = (size_t)root + 1; i < n; i++) {
+		const struct pnode *nd = profile_node(p, (uint32_t)i);
+		unsigned char ps = nd->parent < root ? 0 : st[nd->parent];
 
-		if (search_node_matches(s, p, n)) {
-			sum += profile_total(p, n);
-			continue;
+		if (ps == 1 && search_sym_matches(s, nd->sym)) {
+			sum += profile_total(p, (uint32_t)i);
+			ps = 2;
 		}
-		for (uint32_t c = profile_node(p, n)->child; c != NODE_NONE;
-		     c = profile_node(p, c)->next) {
-			if (!profile_total(p, c))
-				continue;
-			GROW(s->stack, s->capstack, top + 1);
-			s->stack[top++] = c;
-		}
+		st[i] = ps;
 	}
 	return sum;
 }
