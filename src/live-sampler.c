@@ -61,6 +61,7 @@
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -714,6 +715,8 @@ static int fork_command(struct sampler *s, char *err, size_t errcap)
 			dup2(2, 1);
 		}
 		signal(SIGPIPE, SIG_DFL);
+		/* If flametop dies without closing properly, so does the command. */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);
 		execvp(s->o.command[0], s->o.command);
