@@ -121,6 +121,48 @@ check "eh dwarf: no inline frames without DWARF" \
 check "--no-inline: no inline frames" sh -c "! grep -q '_\[i\]' '$work/noinl.folded'"
 check "--no-inline: full stacks still" grep -q ";$PATH_HOT [0-9]*$" "$work/noinl.folded"
 
+# ---- through the vdso: clock_gettime in a loop ----------------------------
+cat >"$work/vdso-loop.c" <<'EOF'
+#include <time.h>
+
+__attribute__((noinline)) long poll_clock(int n)
+{
+	struct timespec ts;
+	long s = 0;
+
+	for (int i = 0; i < n; i++) {
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		s += ts.tv_nsec;
+	}
+	return s;
+}
+
+int main(void)
+{
+	struct timespec a, b;
+	volatile long s = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	do {
+		s += poll_clock(10000);
+		clock_gettime(CLOCK_MONOTONIC, &b);
+	} while ((b.tv_sec - a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec) <
+		 1500000000L);
+	return 0;
+}
+EOF
+if "$CC" -O2 -g -fomit-frame-pointer "$work/vdso-loop.c" -o "$work/vdso-loop" \
+	2>/dev/null; then
+	"$BIN" --call-graph dwarf -F 499 -d 10 --collapse -- "$work/vdso-loop" \
+		>"$work/vdso.folded" 2>"$work/vdso.err"
+	check "vdso: exit status 0" [ $? -eq 0 ]
+	v=$(share "$work/vdso.folded" '__vdso_clock_gettime')
+	check "vdso: samples in the vdso ($v%)" within "$v" 30 100
+	m=$(share "$work/vdso.folded" \
+		';main;poll_clock;clock_gettime;__vdso_clock_gettime')
+	check "vdso: all of them unwound to main ($m% of $v%)" within "$m" "$v" 100
+fi
+
 # ---- a stack copy too small: partial stacks kept and counted ------------
 "$BIN" --call-graph dwarf,16 -F 499 -d 10 --collapse -- "$work/dwarf-g" 0.5 \
 	>"$work/small.folded" 2>"$work/small.err"
