@@ -63,6 +63,13 @@ struct inl_slot {
 	bool used;
 };
 
+/* A file's DWARF, opened once for every process mapping the file. */
+struct inl_file {
+	uint64_t key;
+	Dwfl *dwfl;               /* NULL: the file could not be opened */
+	Dwfl_Module *mod;
+};
+
 struct unwinder {
 	struct unwind_opts o;
 	struct cur_sample cur;
@@ -76,6 +83,8 @@ struct unwinder {
 	size_t ninl, inlmask;
 	char **names;             /* inline names, back to back per slot */
 	size_t nnames, capnames;
+	struct inl_file *files;
+	size_t nfiles, capfiles;
 };
 
 /* ---- Registers ----------------------------------------------------------- */
@@ -254,18 +263,66 @@ static char *inline_name(Dwarf_Die *die)
 	return ln ? xstrdup(ln) : NULL;
 }
 
-/* Look up the inlined functions at lookup address a of mod. */
+static char *debuginfo_path;
+
+static const Dwfl_Callbacks file_cb = {
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = &debuginfo_path,
+};
+
+/*
+ * The DWARF of the file behind a process's module, in a Dwfl of its own
+ * at bias 0.  Loading debug information (libc's is tens of megabytes) in
+ * every process's Dwfl would cost that much again for each process.
+ */
+static struct inl_file *inline_file(struct unwinder *u, Dwfl_Module *mod,
+				    uint64_t key)
+{
+	const char *name, *mainfile = NULL;
+	struct inl_file *f;
+
+	for (size_t i = 0; i < u->nfiles; i++)
+		if (u->files[i].key == key)
+			return &u->files[i];
+	GROW(u->files, u->capfiles, u->nfiles + 1);
+	f = &u->files[u->nfiles++];
+	f->key = key;
+	f->dwfl = NULL;
+	f->mod = NULL;
+	name = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, &mainfile,
+				NULL);
+	if (!name || !mainfile || mainfile[0] == '[')
+		return f;
+	f->dwfl = dwfl_begin(&file_cb);
+	if (!f->dwfl)
+		return f;
+	dwfl_report_begin(f->dwfl);
+	f->mod = dwfl_report_elf(f->dwfl, name, mainfile, -1, 0, true);
+	dwfl_report_end(f->dwfl, NULL, NULL);
+	if (!f->mod) {
+		dwfl_end(f->dwfl);
+		f->dwfl = NULL;
+	}
+	return f;
+}
+
+/* Look up the inlined functions at ELF address a of the file's module. */
 static void inline_lookup(struct unwinder *u, Dwfl_Module *mod, uint64_t a,
 			  struct inl_slot *slot)
 {
 	Dwarf_Addr bias = 0;
-	Dwarf_Die *cu = dwfl_module_addrdie(mod, a, &bias);
+	Dwarf_Die *cu;
 	Dwarf_Die *scopes = NULL;
 	int n;
 
 	u->st.inline_lookups++;
 	slot->first = (uint32_t)u->nnames;
 	slot->n = 0;
+	if (!mod || !dwfl_module_getelf(mod, &bias))
+		return;
+	a += bias;
+	cu = dwfl_module_addrdie(mod, a, &bias);
 	/*
 	 * libdw finds the CU through .debug_aranges, which clang does not
 	 * write: then try each CU's ranges (once per address: cached).
@@ -303,21 +360,21 @@ static void frame_inlines(struct unwinder *u, Dwfl *dwfl,
 {
 	uint64_t a = f->activation ? f->pc : f->pc - 1;
 	Dwfl_Module *mod = dwfl_addrmodule(dwfl, a);
-	Dwarf_Addr start;
+	GElf_Addr bias;
 	struct inl_slot *slot;
 	uint64_t key;
 
-	if (!mod)
-		return;
-	if (!dwfl_module_info(mod, NULL, &start, NULL, NULL, NULL, NULL, NULL))
+	/* The module's ELF is loaded already: unwinding read its CFI. */
+	if (!mod || !dwfl_module_getelf(mod, &bias))
 		return;
 	key = module_key(mod);
-	slot = inl_find(u, key, a - start);
+	a -= bias;              /* the ELF's own address */
+	slot = inl_find(u, key, a);
 	if (!slot->used) {
 		slot->used = true;
 		slot->file = key;
-		slot->addr = a - start;
-		inline_lookup(u, mod, a, slot);
+		slot->addr = a;
+		inline_lookup(u, inline_file(u, mod, key)->mod, a, slot);
 		if (++u->ninl * 2 > u->inlmask) {
 			struct inl_slot keep = *slot;
 
@@ -352,6 +409,10 @@ void unwind_destroy(struct unwinder *u)
 	for (size_t i = 0; i < u->nnames; i++)
 		free(u->names[i]);
 	free(u->names);
+	for (size_t i = 0; i < u->nfiles; i++)
+		if (u->files[i].dwfl)
+			dwfl_end(u->files[i].dwfl);
+	free(u->files);
 	free(u->inl);
 	free(u->frames);
 	free(u->first);
