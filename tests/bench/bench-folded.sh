@@ -94,8 +94,13 @@ measure() {
 		'BEGIN { printf "%.0f", (t > 0 ? b / 1e6 / t : 0) }')
 	verdict=
 	if [ "$target" = yes ]; then
-		verdict=$(awk -v t="$best" -v m="$mb" \
-			'BEGIN { print (t <= 1.5 && m <= 600) ? "ok" : "MISSED" }')
+		# A wall-clock miss on a busy machine says little: say so.
+		load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null)
+		verdict=$(awk -v t="$best" -v c="$cpu" -v m="$mb" -v l="${load:-0}" \
+			'BEGIN { if (t <= 1.5 && m <= 600) print "ok"
+				 else if (c <= 1.5 && m <= 600 && l > 1)
+					print "MISSED (busy machine, load " l "; CPU time ok)"
+				 else print "MISSED" }')
 	fi
 	printf '   %-32s %6.2f s %6.2f s %6d MB %5s MB/s  %s\n' "$label" "$best" \
 		"$cpu" "$mb" "$rate" "$verdict"
