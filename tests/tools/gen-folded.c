@@ -201,7 +201,6 @@ static struct func *funcs;
 static uint32_t nfuncs;
 static size_t capfuncs;
 static uint32_t first_libc, first_kernel, first_thread, first_entry;
-static uint32_t nkernel;
 
 /* Names are distinct: a set of them, open addressing on hash_bytes. */
 static uint32_t *nameset;        /* func index + 1; 0: empty */
@@ -347,7 +346,6 @@ static void build_graph(void)
 				add_func(xstrdup(k), 0.08);
 		}
 	}
-	nkernel = nfuncs - first_kernel;
 	first_entry = nfuncs;
 	for (uint32_t k = 0; k < NTHREAD_KINDS; k++)
 		add_func(xasprintf("std::thread::_State_impl<std::thread::_Invoker<std::tuple<%s::%s::start()::{lambda()#1}> > >::_M_run",
