@@ -53,6 +53,8 @@ run_suite() {
 	build=$1
 	bin=$2
 	tag=$3
+	# An absolute path: "flametop" alone would be looked up in PATH.
+	case $bin in /*) ;; *) bin=$top/$bin ;; esac
 	group "unit [$tag]" tests/unit/run.sh "$build"
 	group "golden [$tag]" tests/golden/run.sh "$bin"
 	group "bad input [$tag]" tests/golden/run.sh "$bin" tests/bad
