@@ -43,6 +43,7 @@ void grow_array(void **p, size_t *cap, size_t need, size_t sz);
 /* ---- Hashing --------------------------------------------------------- */
 
 uint64_t hash_bytes(const void *p, size_t n);   /* fast, non-cryptographic */
+uint64_t hash_bytes_seed(const void *p, size_t n, uint64_t seed);
 static inline uint64_t hash_u64(uint64_t x)
 {
 	x ^= x >> 33;

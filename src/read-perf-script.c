@@ -87,38 +87,10 @@ static inline bool is_hex(unsigned char c)
 	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
-/*
- * The hash of a frame line's tail: two independent lanes of 8 bytes, so
- * the multiplications of one overlap the other's (this runs on every
- * frame line of the input).
- */
+/* The hash of a frame line's tail (this runs on every frame line). */
 static uint64_t line_hash(const char *p, size_t n, bool java)
 {
-	const unsigned char *s = (const unsigned char *)p;
-	uint64_t a = 0x9e3779b97f4a7c15ULL ^ n, b = 0xc2b2ae3d27d4eb4fULL + java;
-	uint64_t w, v;
-
-	while (n >= 16) {
-		memcpy(&w, s, 8);
-		memcpy(&v, s + 8, 8);
-		a = (a ^ w) * 0xbf58476d1ce4e5b9ULL;
-		b = (b ^ v) * 0x94d049bb133111ebULL;
-		a ^= a >> 31;
-		b ^= b >> 29;
-		s += 16;
-		n -= 16;
-	}
-	if (n >= 8) {
-		memcpy(&w, s, 8);
-		a = (a ^ w) * 0xbf58476d1ce4e5b9ULL;
-		a ^= a >> 31;
-		s += 8;
-		n -= 8;
-	}
-	w = 0;
-	memcpy(&w, s, n);
-	b = (b ^ w ^ ((uint64_t)n << 56)) * 0x94d049bb133111ebULL;
-	return hash_u64(a ^ (b >> 7) ^ (b << 57));
+	return hash_bytes_seed(p, n, java);
 }
 
 /* ---- Caches ---------------------------------------------------------- */

@@ -130,26 +130,43 @@ void grow_array(void **p, size_t *cap, size_t need, size_t sz)
 }
 
 /*
- * A word-at-a-time multiply-xorshift hash: frame names are hashed once
- * each when interned, so this is on the load's hot path.
+ * A multiply-xorshift hash over two independent 8-byte lanes, so the
+ * multiplications of one overlap the other's: frame names and perf script
+ * frame lines are hashed on the load's hot path.  The seed separates uses
+ * that must not collide (for instance two spellings of one line).
  */
-uint64_t hash_bytes(const void *p, size_t n)
+uint64_t hash_bytes_seed(const void *p, size_t n, uint64_t seed)
 {
 	const unsigned char *s = p;
-	uint64_t h = 0x9e3779b97f4a7c15ULL ^ (n * 0x100000001b3ULL);
-	uint64_t w;
+	uint64_t a = 0x9e3779b97f4a7c15ULL ^ n, b = 0xc2b2ae3d27d4eb4fULL + seed;
+	uint64_t w, v;
 
-	while (n >= 8) {
+	while (n >= 16) {
 		memcpy(&w, s, 8);
-		h = (h ^ w) * 0xbf58476d1ce4e5b9ULL;
-		h ^= h >> 29;
+		memcpy(&v, s + 8, 8);
+		a = (a ^ w) * 0xbf58476d1ce4e5b9ULL;
+		b = (b ^ v) * 0x94d049bb133111ebULL;
+		a ^= a >> 31;
+		b ^= b >> 29;
+		s += 16;
+		n -= 16;
+	}
+	if (n >= 8) {
+		memcpy(&w, s, 8);
+		a = (a ^ w) * 0xbf58476d1ce4e5b9ULL;
+		a ^= a >> 31;
 		s += 8;
 		n -= 8;
 	}
 	w = 0;
 	memcpy(&w, s, n);
-	h = (h ^ w ^ ((uint64_t)n << 56)) * 0x94d049bb133111ebULL;
-	return hash_u64(h);
+	b = (b ^ w ^ ((uint64_t)n << 56)) * 0x94d049bb133111ebULL;
+	return hash_u64(a ^ (b >> 7) ^ (b << 57));
+}
+
+uint64_t hash_bytes(const void *p, size_t n)
+{
+	return hash_bytes_seed(p, n, 0);
 }
 
 double now_seconds(void)

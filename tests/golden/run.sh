@@ -5,8 +5,8 @@
 #   NAME.out      optional: the exact standard output expected
 #   NAME.err      optional: the exact standard error expected
 #   NAME.status   optional: the exit status expected (default 0)
-# FLAMETOP in .args stands for the binary; "@IN" for NAME's input file
-# NAME.in when it exists.
+# With VALGRIND=1 in the environment every case runs under
+# valgrind --leak-check=full, and a memory error or leak fails the case.
 bin=${1:?usage: run.sh FLAMETOP [DIR]}
 dir=${2:-tests/golden}
 case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
@@ -21,17 +21,26 @@ for a in *.args; do
 	args=$(cat "$a")
 	want_status=0
 	[ -f "$name.status" ] && want_status=$(cat "$name.status")
-	if [ -f "$name.stdin" ]; then
-		eval "set -- $args"
-		"$bin" "$@" <"$name.stdin" >"$tmp/out" 2>"$tmp/err"
+	in=/dev/null
+	[ -f "$name.stdin" ] && in=$name.stdin
+	eval "set -- $args"
+	if [ -n "${VALGRIND:-}" ]; then
+		: >"$tmp/vg"
+		set -- valgrind -q --leak-check=full \
+			--errors-for-leak-kinds=definite,indirect \
+			--error-exitcode=97 --log-file="$tmp/vg" "$bin" "$@"
 	else
-		eval "set -- $args"
-		"$bin" "$@" </dev/null >"$tmp/out" 2>"$tmp/err"
+		set -- "$bin" "$@"
 	fi
+	"$@" <"$in" >"$tmp/out" 2>"$tmp/err"
 	status=$?
 	ok=1
 	why=""
-	if [ "$status" != "$want_status" ]; then ok=0; why="exit status $status, want $want_status"; fi
+	if [ -s "$tmp/vg" ] || { [ -n "${VALGRIND:-}" ] && [ "$status" = 97 ]; }; then
+		ok=0; why="valgrind found errors"
+	elif [ "$status" != "$want_status" ]; then
+		ok=0; why="exit status $status, want $want_status"
+	fi
 	if [ -f "$name.out" ] && ! cmp -s "$name.out" "$tmp/out"; then
 		ok=0; why="$why; stdout differs"
 	fi
@@ -46,6 +55,7 @@ for a in *.args; do
 		[ -f "$name.out" ] && diff -u "$name.out" "$tmp/out" | head -n 15
 		[ -f "$name.err" ] && diff -u "$name.err" "$tmp/err" | head -n 15
 		grep -E 'Sanitizer|runtime error' "$tmp/err" | head -n 5
+		[ -s "$tmp/vg" ] && head -n 40 "$tmp/vg"
 	fi
 done
 echo "$pass passed, $fail failed"

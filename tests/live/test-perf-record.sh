@@ -35,29 +35,8 @@ if ! perf record -q -g -o "$work/probe.data" -- true >/dev/null 2>"$work/probe.e
 	exit 0
 fi
 
-cat >"$work/prog.c" <<'EOF'
-#include <stdlib.h>
-volatile unsigned long sink;
-/* No frameless leaves: each function calls another after its loop. */
-__attribute__((noinline)) void touch(void) { sink++; }
-__attribute__((noinline)) void burn(unsigned long n)
-{
-	for (unsigned long i = 0; i < n; i++)
-		sink += i * i;
-	touch();
-}
-__attribute__((noinline)) void path_a(void) { burn(2000000); touch(); }
-__attribute__((noinline)) void path_b(void) { burn(1000000); touch(); }
-__attribute__((noinline)) void work(void) { path_a(); path_b(); touch(); }
-int main(int argc, char **argv)
-{
-	double secs = argc > 1 ? atof(argv[1]) : 1;
-
-	for (long k = 0; k < (long)(secs * 200); k++)
-		work();
-	return 0;
-}
-EOF
+# The program of tests/data: two call paths with known shares.
+cp "$(dirname "$0")/../data/prog.c" "$work/prog.c"
 if ! cc -O1 -g -fno-omit-frame-pointer -o "$work/prog" "$work/prog.c"; then
 	echo "SKIP: cannot build the test program"
 	exit 0
