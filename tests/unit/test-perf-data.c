@@ -688,6 +688,40 @@ static void test_bad_magic_and_byte_order(void **state)
 	done(&r);
 }
 
+/*
+ * A callchain far deeper than the kernel's sample_max_stack (127), as a
+ * crafted file may hold: read whole, one frame per entry, no crash.
+ */
+static void test_deeper_than_max_stack(void **state)
+{
+	static struct sb s;
+	static uint64_t ips[3000];
+	struct result r;
+	const char *line;
+	size_t semis = 0;
+
+	(void)state;
+	for (size_t i = 0; i < 3000; i++)
+		ips[i] = 0x401000 + 16 * i;
+	s.n = 0;
+	pipe_header(&s, STYPE);
+	comm(&s, 100, 100, "deep", false, 1);
+	mmap2(&s, 100, 0x400000, 0x10000, "/nonexistent/deep", 2);
+	sample(&s, 100, 100, 3, 1, ips, 3000);
+	sample(&s, 100, 100, 4, 1, chain_ab, 2);
+	load_mem(&r, s.b, s.n, NULL);
+	assert_int_equal(r.rc, 0);
+	/* The deep stack is the second line (sorted after the short one). */
+	line = strchr(r.out, '\n');
+	assert_non_null(line);
+	assert_true(strncmp(line + 1, "deep;", 5) == 0);
+	for (const char *c = line + 1; *c && *c != '\n'; c++)
+		semis += *c == ';';
+	assert_true(semis >= 128);
+	assert_int_equal(total_of(r.out), 2);
+	done(&r);
+}
+
 static void test_lying_sizes(void **state)
 {
 	static struct sb s;
@@ -794,6 +828,7 @@ int main(void)
 		cmocka_unit_test(test_map_cutting),
 		cmocka_unit_test(test_bad_magic_and_byte_order),
 		cmocka_unit_test(test_lying_sizes),
+		cmocka_unit_test(test_deeper_than_max_stack),
 		cmocka_unit_test(test_lost_and_unknown_records),
 		cmocka_unit_test(test_decode_bounds),
 	};
