@@ -24,6 +24,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
@@ -786,11 +787,39 @@ static uint64_t dso_vaddr(const struct sym_dso *d, uint64_t off)
 	return off;
 }
 
+/*
+ * How many entries of a table sorted by start begin at or before a: entry
+ * [result - 1] is the last that may cover a.  Every symbol table here
+ * (ELF, kernel, JIT) starts its entries with a uint64_t start.
+ */
+static size_t count_starting_by(const void *table, size_t n, size_t size,
+				uint64_t a)
+{
+	const unsigned char *t = table;
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint64_t start;
+
+		memcpy(&start, t + mid * size, sizeof(start));
+		if (start <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+_Static_assert(offsetof(struct fsym, start) == 0, "start comes first");
+_Static_assert(offsetof(struct ksym, start) == 0, "start comes first");
+_Static_assert(offsetof(struct jit_sym, start) == 0, "start comes first");
+
 const char *sym_dso_lookup(struct symbolizer *sy, struct sym_dso *d,
 			   uint64_t file_off, uint64_t *vaddr,
 			   enum sym_miss *why)
 {
-	size_t lo = 0, hi;
+	size_t lo;
 	uint64_t a;
 
 	if (d->state == 0)
@@ -804,15 +833,7 @@ const char *sym_dso_lookup(struct symbolizer *sy, struct sym_dso *d,
 	}
 	a = dso_vaddr(d, file_off);
 	*vaddr = a;
-	hi = d->nsyms;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (d->syms[mid].start <= a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = count_starting_by(d->syms, d->nsyms, sizeof(*d->syms), a);
 	if (lo && a < d->syms[lo - 1].end) {
 		struct fsym *f = &d->syms[lo - 1];
 
@@ -1045,7 +1066,7 @@ static void kernel_join(struct symbolizer *sy)
 const char *sym_kernel_lookup(struct symbolizer *sy, uint64_t addr,
 			      const char **mod)
 {
-	size_t lo = 0, hi;
+	size_t lo;
 
 	*mod = "[kernel.kallsyms]";
 	kernel_join(sy);
@@ -1057,15 +1078,8 @@ const char *sym_kernel_lookup(struct symbolizer *sy, uint64_t addr,
 	if (sy->ktext_recorded && sy->ktext_now)
 		sy->kdelta = (int64_t)(sy->ktext_now - sy->ktext_recorded);
 	addr += (uint64_t)sy->kdelta;
-	hi = sy->nksyms;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (sy->ksyms[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = count_starting_by(sy->ksyms, sy->nksyms, sizeof(*sy->ksyms),
+			       addr);
 	if (lo == 0)
 		return NULL;
 	{
@@ -1181,17 +1195,9 @@ const char *sym_jit_lookup(struct symbolizer *sy, uint32_t pid,
 static const char *jit_find(const struct jit_map *j, uint64_t addr)
 {
 	const char *best = NULL;
-	size_t bestline = 0, lo = 0, hi;
+	size_t bestline = 0, lo;
 
-	hi = j->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (j->syms[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = count_starting_by(j->syms, j->n, sizeof(*j->syms), addr);
 	/* Later lines win: look back over the entries that may cover addr. */
 	for (size_t i = lo, k = 0; i-- > 0 && k < 64; k++) {
 		if (addr < j->syms[i].end &&

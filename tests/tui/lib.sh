@@ -48,7 +48,18 @@ check() {   # check NAME COMMAND...
 
 tui_screen() { tmux_ capture-pane -p -t ft 2>/dev/null; }
 
-# Start the binary in a new private session (the previous one is killed).
+# Run a shell command line in a new private session of W x H (the
+# previous session is killed); the pane stays after it exits.
+tui_session() {
+	tui_cleanup
+	TUI_N=$((TUI_N + 1))
+	TUI_SOCK="$TUI_BASE-$TUI_N"
+	tmux_ new-session -d -s ft -x "$1" -y "$2" \
+		"cd '$PWD' && $3; echo \"__EXIT:\$?\"; sleep 600"
+	tmux_ set-option -t ft remain-on-exit on >/dev/null 2>&1
+}
+
+# Start the binary with ARGS (after --); ENV=VALUE words before -- are set.
 tui_start() {
 	w=120 h=30 envs=""
 	while [ $# -gt 0 ]; do
@@ -59,16 +70,11 @@ tui_start() {
 		*) envs="$envs $1"; shift ;;
 		esac
 	done
-	tui_cleanup
-	TUI_N=$((TUI_N + 1))
-	TUI_SOCK="$TUI_BASE-$TUI_N"
 	cmd="env LC_ALL=C.UTF-8 TERM=tmux-256color$envs"
 	for a in "$BIN" "$@"; do
 		cmd="$cmd '$(printf '%s' "$a" | sed "s/'/'\\\\''/g")'"
 	done
-	tmux_ new-session -d -s ft -x "$w" -y "$h" \
-		"cd '$PWD' && $cmd; echo \"__EXIT:\$?\"; sleep 600"
-	tmux_ set-option -t ft remain-on-exit on >/dev/null 2>&1
+	tui_session "$w" "$h" "$cmd"
 }
 
 # A shell pipeline instead of the binary's arguments.
@@ -82,11 +88,7 @@ tui_start_sh() {
 		*) break ;;
 		esac
 	done
-	tui_cleanup
-	TUI_N=$((TUI_N + 1))
-	TUI_SOCK="$TUI_BASE-$TUI_N"
-	tmux_ new-session -d -s ft -x "$w" -y "$h" \
-		"cd '$PWD' && export LC_ALL=C.UTF-8 TERM=tmux-256color && $1; echo \"__EXIT:\$?\"; sleep 600"
+	tui_session "$w" "$h" "export LC_ALL=C.UTF-8 TERM=tmux-256color && $1"
 }
 
 tui_keys() { tmux_ send-keys -t ft "$@"; }
