@@ -147,4 +147,21 @@ size_t profile_format_weight(const struct profile *p, uint64_t w, char *buf,
 /* w as a plain number (for percentages and display). */
 double profile_weight_value(const struct profile *p, uint64_t w);
 
+/* ---- What weights measure -------------------------------------------- */
+
+enum weight_unit {
+	UNIT_SAMPLES,        /* sample counts (folded counts, other periods) */
+	UNIT_NS,             /* CPU time in ns: cpu-clock/task-clock periods */
+};
+
+/*
+ * A reader says what its weights measure.  The first one decides; inputs
+ * that disagree make it UNIT_SAMPLES for good.
+ */
+void profile_note_unit(struct profile *p, enum weight_unit u);
+enum weight_unit profile_unit(const struct profile *p);
+/* w as a person reads it: "1234 samples", or "2.999 s CPU" for ns. */
+size_t profile_format_amount(const struct profile *p, uint64_t w, char *buf,
+			     size_t cap);
+
 #endif

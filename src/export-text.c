@@ -72,14 +72,14 @@ unsigned export_text(FILE *out, const struct profile *p,
 		render_row(p, &l, d, o->search, line, cell);
 		fprintf(out, "%s\n", line);
 	}
-	profile_format_weight(p, total, num, sizeof(num));
+	profile_format_amount(p, total, num, sizeof(num));
 	fprintf(out, "\n");
 	if (o->title) {
 		textfmt_escape(o->title, strlen(o->title), cell,
 			       (size_t)width * 8 + 1);
 		fprintf(out, "%s: ", cell);
 	}
-	fprintf(out, "%s samples, %zu distinct stacks, depth %u", num,
+	fprintf(out, "%s, %zu distinct stacks, depth %u", num,
 		profile_distinct_stacks(p), profile_max_depth(p));
 	if (o->zoom != NODE_ROOT) {
 		uint64_t z = profile_total(p, o->zoom);
@@ -94,8 +94,8 @@ unsigned export_text(FILE *out, const struct profile *p,
 	if (o->search && search_active(o->search)) {
 		uint64_t m = search_matched_weight(o->search, p, NODE_ROOT);
 
-		profile_format_weight(p, m, num, sizeof(num));
-		fprintf(out, "Matched: %s samples (%.2f%%)\n", num,
+		profile_format_amount(p, m, num, sizeof(num));
+		fprintf(out, "Matched: %s (%.2f%%)\n", num,
 			total ? 100.0 * (double)m / (double)total : 0.0);
 	}
 	rows = l.rows;

@@ -1073,6 +1073,9 @@ int live_main(struct config *c)
 	syo.demangle = true;
 	L.sy = sym_create(&syo);
 	L.p = profile_create();
+	/* cpu-clock periods are nanoseconds of CPU time; cycles are counts. */
+	profile_note_unit(L.p, strcmp(sampler_event_name(L.s), "cpu-clock") == 0
+				       ? UNIT_NS : UNIT_SAMPLES);
 	L.m = pe_machine_create(L.sy, L.p, &c->read);
 	pe_format_from_attr(&L.fmt, sampler_attr(L.s));
 	seed(&L);

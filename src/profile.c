@@ -65,6 +65,9 @@ struct profile {
 	bool range_on;
 	uint64_t range_first, range_last;
 
+	enum weight_unit unit;
+	bool unit_known, unit_mixed;
+
 	bool sorted;                /* siblings sorted since the last add */
 	size_t distinct;
 	unsigned max_depth;
@@ -624,4 +627,41 @@ size_t profile_format_weight(const struct profile *p, uint64_t w, char *buf,
 double profile_weight_value(const struct profile *p, uint64_t w)
 {
 	return (double)w / (double)pow10_tab[p->decimals];
+}
+
+void profile_note_unit(struct profile *p, enum weight_unit u)
+{
+	if (p->unit_mixed)
+		return;
+	if (p->unit_known && p->unit != u) {
+		p->unit = UNIT_SAMPLES;
+		p->unit_mixed = true;
+		return;
+	}
+	p->unit = u;
+	p->unit_known = true;
+}
+
+enum weight_unit profile_unit(const struct profile *p)
+{
+	return p->unit;
+}
+
+size_t profile_format_amount(const struct profile *p, uint64_t w, char *buf,
+			     size_t cap)
+{
+	size_t n;
+	int k;
+
+	if (p->unit == UNIT_NS) {
+		double s = profile_weight_value(p, w) / 1e9;
+
+		/* 0.9999996 s is "1.000 s", not "1000.000 ms". */
+		k = s >= 0.9995 || s == 0 ? snprintf(buf, cap, "%.3f s CPU", s)
+				     : snprintf(buf, cap, "%.3f ms CPU", s * 1e3);
+		return k < 0 ? 0 : (size_t)k;
+	}
+	n = profile_format_weight(p, w, buf, cap);
+	k = snprintf(buf + n, n < cap ? cap - n : 0, " samples");
+	return n + (k < 0 ? 0 : (size_t)k);
 }

@@ -276,5 +276,7 @@ int read_folded(struct profile *p, struct input *in,
 		return good ? 0 : -1;
 	if (!good && !d->bad)
 		diag_warn(d, "%s: no stacks in input", input_name(in));
+	if (good)
+		profile_note_unit(p, UNIT_SAMPLES);
 	return good ? 0 : -1;
 }

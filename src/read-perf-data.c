@@ -656,6 +656,15 @@ static int pick_event(struct pdata *pd)
 	return -1;
 }
 
+/* cpu-clock and task-clock sampled with periods: weights are ns of CPU. */
+static bool clock_event(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_SOFTWARE &&
+	       (a->config == PERF_COUNT_SW_CPU_CLOCK ||
+		a->config == PERF_COUNT_SW_TASK_CLOCK) &&
+	       (a->sample_type & PERF_SAMPLE_PERIOD);
+}
+
 int read_perf_data(struct profile *p, struct input *in,
 		   const struct read_opts *o, struct diag *d)
 {
@@ -742,9 +751,11 @@ int read_perf_data(struct profile *p, struct input *in,
 			  (unsigned long long)pd.other_samples,
 			  event_name(pd.chosen));
 	sym_report(pd.sy, d);
-	if (pd.samples)
+	if (pd.samples) {
 		rc = 0;
-	else
+		profile_note_unit(p, pd.chosen && clock_event(&pd.chosen->attr)
+					     ? UNIT_NS : UNIT_SAMPLES);
+	} else
 		diag_warn(d, "%s: no samples%s", pd.name,
 			  pd.o->event_filter ? " of that event" : "");
 out:

@@ -133,6 +133,7 @@ struct reader {
 	uint32_t pname;          /* root frame id */
 	bool java;               /* pname starts with "java" */
 	uint64_t period;
+	bool periods;            /* an event line carried a period */
 	struct sample_meta meta;
 	uint64_t event_line;
 	uint32_t *frames;        /* leaf first */
@@ -388,6 +389,7 @@ static void event_line(struct reader *r, const char *s, size_t n,
 				return;
 			}
 		}
+		r->periods = true;
 	} else {
 		period = 1;
 	}
@@ -950,6 +952,26 @@ static void one_line(struct reader *r, const char *s, size_t n)
 	bad(r, "neither an event line nor a frame line");
 }
 
+/*
+ * cpu-clock and task-clock count time: their periods are nanoseconds
+ * ("cpu-clock", "cpu-clock:ppp", "task-clock:u").
+ */
+static bool clock_event(const char *e, size_t n)
+{
+	static const char *const names[] = { "cpu-clock", "task-clock" };
+
+	if (!e)
+		return false;
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		size_t k = strlen(names[i]);
+
+		if (n >= k && memcmp(e, names[i], k) == 0 &&
+		    (n == k || e[k] == ':'))
+			return true;
+	}
+	return false;
+}
+
 int read_perf_script(struct profile *p, struct input *in,
 		     const struct read_opts *o, struct diag *d)
 {
@@ -1035,6 +1057,9 @@ int read_perf_script(struct profile *p, struct input *in,
 				  "without call chains? perf record -g records "
 				  "them)" : "");
 	}
+	if (r.good)
+		profile_note_unit(p, r.periods && clock_event(r.event, r.eventlen)
+					     ? UNIT_NS : UNIT_SAMPLES);
 	rc = r.good ? 0 : -1;
 	reader_free(&r);
 	return rc;

@@ -535,8 +535,8 @@ static void timeline_move(struct tui *t, int n)
 	t->tl_cur = (int)c;
 	/* Say where the cursor is: its slice's times and samples. */
 	tui_slice_times(t, (unsigned)c, &a, &b);
-	profile_format_weight(t->p, t->tl_weight[c], num, sizeof(num));
-	set_msg(t, false, "%.3f-%.3f s: %s samples%s",
+	profile_format_amount(t->p, t->tl_weight[c], num, sizeof(num));
+	set_msg(t, false, "%.3f-%.3f s: %s%s",
 		(double)(a - t->tl_first) / 1e9,
 		(double)(b - t->tl_first) / 1e9, num,
 		t->tl_mark >= 0 ? "; Enter ends the range" :
@@ -840,8 +840,8 @@ void tui_header_text(struct tui *t, char *buf, size_t cap)
 
 	ensure_layout(t);
 	R = tui_frame_rows(t);
-	profile_format_weight(t->p, total, num, sizeof(num));
-	mlen = append(mid, sizeof(mid), mlen, " | %s samples", num);
+	profile_format_amount(t->p, total, num, sizeof(num));
+	mlen = append(mid, sizeof(mid), mlen, " | %s", num);
 	if (profile_range(t->p, &a, &b)) {
 		uint64_t f = 0, l = 0;
 
@@ -852,9 +852,9 @@ void tui_header_text(struct tui *t, char *buf, size_t cap)
 			      (double)(l - f) / 1e9);
 	}
 	if (search_active(t->search)) {
-		profile_format_weight(t->p, t->matched, num, sizeof(num));
+		profile_format_amount(t->p, t->matched, num, sizeof(num));
 		mlen = append(mid, sizeof(mid), mlen,
-			      " | Matched: %s samples (%.2f%%)", num,
+			      " | Matched: %s (%.2f%%)", num,
 			      pct(t->matched, total));
 	}
 	if (t->live && t->live->status) {
@@ -927,9 +927,14 @@ void tui_status_text(struct tui *t, char *buf, size_t cap)
 
 	textfmt_escape(profile_name(t->p, s), profile_name_len(t->p, s), name,
 		       sizeof(name));
-	profile_format_weight(t->p, w, tot, sizeof(tot));
-	profile_format_weight(t->p, profile_self(t->p, s), self, sizeof(self));
-	len = append(buf, cap, len, "%s | %s samples (self %s) | %.2f%% of all",
+	profile_format_amount(t->p, w, tot, sizeof(tot));
+	if (profile_unit(t->p) == UNIT_NS)
+		profile_format_amount(t->p, profile_self(t->p, s), self,
+				      sizeof(self));
+	else
+		profile_format_weight(t->p, profile_self(t->p, s), self,
+				      sizeof(self));
+	len = append(buf, cap, len, "%s | %s (self %s) | %.2f%% of all",
 		     name, tot, self, pct(w, total));
 	if (profile_is_differential(t->p)) {
 		/* Two-count input: the first count beside the second. */

@@ -93,6 +93,13 @@ tui_start_sh() {
 
 tui_keys() { tmux_ send-keys -t ft "$@"; }
 
+# How flametop shows NS nanoseconds of CPU time: "4.291 s CPU", "82.164 ms CPU".
+cpu_amount() {
+	awk -v ns="$1" 'BEGIN { s = ns / 1e9
+		if (s >= 0.9995 || s == 0) printf "%.3f s CPU\n", s
+		else printf "%.3f ms CPU\n", s * 1e3 }'
+}
+
 tui_wait() {
 	re=$1
 	limit=${2:-$TUI_TIMEOUT}

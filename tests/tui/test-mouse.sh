@@ -37,7 +37,7 @@ check "wheel: exit 0" tui_wait "__EXIT:0"
 
 IN=samples/python.perf-script.zst
 tui_start NO_COLOR=1 -- "$IN"
-tui_wait "zst \| [0-9]+ samples" >/dev/null
+tui_wait "zst \| [0-9.]+ m?s CPU" >/dev/null
 tui_keys t
 tui_wait "timeline: Left/Right" >/dev/null
 click 0 1

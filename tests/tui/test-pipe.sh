@@ -17,7 +17,7 @@ check "stdin: terminal restored" tui_restored
 
 total=$("$BIN" --collapse samples/python.perf-script.zst | awk '{ s += $NF } END { printf "%.0f\n", s }')
 tui_start_sh "cat samples/python.perf-script.zst | '$BIN'"
-check "zstd perf script on stdin" tui_wait "^stdin \| $total samples"
+check "zstd perf script on stdin" tui_wait "^stdin \| $(cpu_amount "$total")"
 tui_keys q
 check "zstd: exit 0" tui_wait "__EXIT:0"
 

@@ -8,10 +8,12 @@ case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
 . "$(dirname "$0")/lib.sh"
 
 IN=samples/python.perf-script.zst
+# perf script of cpu-clock: weights are ns, shown as CPU time.
 total=$("$BIN" --collapse "$IN" | awk '{ s += $NF } END { printf "%.0f\n", s }')
+total_t=$(cpu_amount "$total")
 
 tui_start NO_COLOR=1 -- "$IN"
-check "opens" tui_wait "python.perf-script.zst \| $total samples"
+check "opens" tui_wait "python.perf-script.zst \| $total_t"
 tui_keys t
 check "strip shown" tui_wait "timeline: Left/Right move"
 check "strip has bars" sh -c "tmux -L '$TUI_SOCK' capture-pane -p -t ft | sed -n 2p | grep -q '[▁▂▃▄▅▆▇█]'"
@@ -19,16 +21,20 @@ tui_keys Enter
 check "range start" tui_wait "range starts at 0.000 s"
 tui_keys L L L L L L Enter
 check "range applied" tui_wait "\| time 0.000-[0-9.]+ s of [0-9.]+ s"
-n=$(tui_line 1 | sed -n 's/.*zst | \([0-9]*\) samples.*/\1/p')
-in_range() { [ -n "$n" ] && [ "$n" -gt 0 ] && [ "$n" -lt "$total" ]; }
-check "fewer samples in the range" in_range
-check "root 100% of the range" tui_wait "^all \| $n samples \(self 0\) \| 100.00% of all"
+n=$(tui_line 1 | sed -n 's/.*zst | \([0-9.]* m*s CPU\) .*/\1/p')
+in_range() {
+	[ -n "$n" ] && awk -v a="$n" -v t="$total" 'BEGIN {
+		split(a, w, " "); v = w[1] * (w[2] == "ms" ? 1e6 : 1e9)
+		exit !(v > 0 && v < t) }'
+}
+check "fewer samples in the range ($n)" in_range
+check "root 100% of the range" tui_wait "^all \| $n \(self 0.000 s CPU\) \| 100.00% of all"
 tui_keys T
-check "T: all samples" tui_wait "python.perf-script.zst \| $total samples"
+check "T: all samples" tui_wait "python.perf-script.zst \| $total_t"
 tui_keys t
 tui_keys Escape
 tui_keys Escape
-no_range() { tui_line 1 | grep -q "zst | $total samples" && ! tui_line 1 | grep -q "| time"; }
+no_range() { tui_line 1 | grep -q "zst | $total_t" && ! tui_line 1 | grep -q "| time"; }
 check "Esc leaves" tui_poll no_range
 tui_keys q
 check "exit 0" tui_wait "__EXIT:0"
@@ -36,9 +42,9 @@ check "exit 0" tui_wait "__EXIT:0"
 # --time on the command line: the view opens on that range, T leaves it.
 n=$("$BIN" --collapse --time 1,2 "$IN" | awk '{ s += $NF } END { printf "%.0f\n", s }')
 tui_start NO_COLOR=1 -- --time 1,2 "$IN"
-check "--time: the range's samples" tui_wait "zst \| $n samples \| time 1.000-2.000 s of "
+check "--time: the range's samples" tui_wait "zst \| $(cpu_amount "$n") \| time 1.000-2.000 s of "
 tui_keys T
-check "--time: T shows all" tui_wait "zst \| $total samples"
+check "--time: T shows all" tui_wait "zst \| $total_t"
 tui_keys q
 check "--time: exit 0" tui_wait "__EXIT:0"
 

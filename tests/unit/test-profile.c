@@ -209,6 +209,32 @@ static void child_ids_stable_across_finish(void **state)
 	profile_destroy(p);
 }
 
+static void amounts_by_unit(void **state)
+{
+	struct profile *p = profile_create();
+	char buf[64];
+
+	(void)state;
+	assert_int_equal(profile_unit(p), UNIT_SAMPLES);
+	profile_format_amount(p, 1234, buf, sizeof(buf));
+	assert_string_equal(buf, "1234 samples");
+	profile_note_unit(p, UNIT_NS);
+	profile_format_amount(p, 2999999970ULL, buf, sizeof(buf));
+	assert_string_equal(buf, "3.000 s CPU");
+	profile_format_amount(p, 999999900, buf, sizeof(buf));
+	assert_string_equal(buf, "1.000 s CPU");
+	profile_format_amount(p, 82164328, buf, sizeof(buf));
+	assert_string_equal(buf, "82.164 ms CPU");
+	profile_format_amount(p, 0, buf, sizeof(buf));
+	assert_string_equal(buf, "0.000 s CPU");
+	/* Another input whose weights are counts: back to samples, for good. */
+	profile_note_unit(p, UNIT_SAMPLES);
+	assert_int_equal(profile_unit(p), UNIT_SAMPLES);
+	profile_note_unit(p, UNIT_NS);
+	assert_int_equal(profile_unit(p), UNIT_SAMPLES);
+	profile_destroy(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -220,6 +246,7 @@ int main(void)
 		cmocka_unit_test(differential_weights),
 		cmocka_unit_test(time_ranges),
 		cmocka_unit_test(child_ids_stable_across_finish),
+		cmocka_unit_test(amounts_by_unit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
