@@ -13,23 +13,7 @@
 
 #include "layout.h"
 #include "profile.h"
-
-static void add(struct profile *p, const char *stack, uint64_t v)
-{
-	uint32_t syms[64];
-	size_t n = 0;
-	const char *s = stack;
-	struct weight w = { v, 0, 0 };
-
-	while (*s) {
-		const char *e = strchr(s, ';');
-		size_t len = e ? (size_t)(e - s) : strlen(s);
-
-		syms[n++] = profile_intern(p, s, len);
-		s += len + (e ? 1 : 0);
-	}
-	assert_int_equal(profile_add_stack(p, syms, n, &w, NULL), ADD_OK);
-}
+#include "stacks.h"
 
 static const struct layout_rect *find(const struct layout *l,
 				      const struct profile *p,

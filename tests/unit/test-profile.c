@@ -10,26 +10,7 @@
 #include <cmocka.h>
 
 #include "profile.h"
-
-/* Add "a;b;c" style stacks. */
-static enum add_status add(struct profile *p, const char *stack, uint64_t v,
-			   unsigned dec, int64_t time)
-{
-	uint32_t syms[64];
-	size_t n = 0;
-	const char *s = stack;
-	struct weight w = { v, 0, dec };
-	struct sample_meta m = { (uint64_t)time, time >= 0 };
-
-	while (*s) {
-		const char *e = strchr(s, ';');
-		size_t len = e ? (size_t)(e - s) : strlen(s);
-
-		syms[n++] = profile_intern(p, s, len);
-		s += len + (e ? 1 : 0);
-	}
-	return profile_add_stack(p, syms, n, &w, &m);
-}
+#include "stacks.h"
 
 /* The child of parent called name, or NODE_NONE. */
 static uint32_t child(const struct profile *p, uint32_t parent,
@@ -48,10 +29,10 @@ static void totals_and_self(void **state)
 	uint32_t m, f;
 
 	(void)state;
-	add(p, "main;foo", 3, 0, -1);
-	add(p, "main", 2, 0, -1);
-	add(p, "main;bar", 5, 0, -1);
-	add(p, "main;foo", 1, 0, -1);
+	stack_add_full(p, "main;foo", 3, 0, -1);
+	stack_add_full(p, "main", 2, 0, -1);
+	stack_add_full(p, "main;bar", 5, 0, -1);
+	stack_add_full(p, "main;foo", 1, 0, -1);
 	profile_finish(p);
 	m = child(p, NODE_ROOT, "main");
 	f = child(p, m, "foo");
@@ -77,10 +58,10 @@ static void siblings_sorted_by_name(void **state)
 	int i = 0;
 
 	(void)state;
-	add(p, "beta", 1, 0, -1);
-	add(p, "alpha2", 1, 0, -1);
-	add(p, "Zeta", 1, 0, -1);
-	add(p, "alpha", 1, 0, -1);
+	stack_add_full(p, "beta", 1, 0, -1);
+	stack_add_full(p, "alpha2", 1, 0, -1);
+	stack_add_full(p, "Zeta", 1, 0, -1);
+	stack_add_full(p, "alpha", 1, 0, -1);
 	profile_finish(p);
 	for (c = profile_node(p, NODE_ROOT)->child; c != NODE_NONE;
 	     c = profile_node(p, c)->next)
@@ -95,9 +76,9 @@ static void fractional_weights_exact(void **state)
 	char buf[64];
 
 	(void)state;
-	add(p, "a", 1, 0, -1);          /* 1 */
-	add(p, "a", 15, 1, -1);         /* 1.5 */
-	add(p, "b", 25, 2, -1);         /* 0.25 */
+	stack_add_full(p, "a", 1, 0, -1);          /* 1 */
+	stack_add_full(p, "a", 15, 1, -1);         /* 1.5 */
+	stack_add_full(p, "b", 25, 2, -1);         /* 0.25 */
 	profile_finish(p);
 	assert_int_equal(profile_decimals(p), 2);
 	profile_format_weight(p, profile_total(p, child(p, NODE_ROOT, "a")),
@@ -115,11 +96,11 @@ static void overflow_rejected(void **state)
 	struct profile *p = profile_create();
 
 	(void)state;
-	assert_int_equal(add(p, "a", UINT64_MAX - 1, 0, -1), ADD_OK);
-	assert_int_equal(add(p, "b", 2, 0, -1), ADD_OVERFLOW);
-	assert_int_equal(add(p, "b", 1, 0, -1), ADD_OK);
+	assert_int_equal(stack_add_full(p, "a", UINT64_MAX - 1, 0, -1), ADD_OK);
+	assert_int_equal(stack_add_full(p, "b", 2, 0, -1), ADD_OVERFLOW);
+	assert_int_equal(stack_add_full(p, "b", 1, 0, -1), ADD_OK);
 	/* A decimal would need every weight times ten: no room. */
-	assert_int_equal(add(p, "c", 5, 1, -1), ADD_OVERFLOW);
+	assert_int_equal(stack_add_full(p, "c", 5, 1, -1), ADD_OVERFLOW);
 	profile_finish(p);
 	assert_int_equal(profile_total(p, NODE_ROOT), UINT64_MAX);
 	assert_int_equal(profile_decimals(p), 0);
@@ -164,9 +145,9 @@ static void time_ranges(void **state)
 	uint32_t x, y;
 
 	(void)state;
-	add(p, "x", 1, 0, 300);
-	add(p, "y", 2, 0, 100);    /* out of order on purpose */
-	add(p, "x", 4, 0, 200);
+	stack_add_full(p, "x", 1, 0, 300);
+	stack_add_full(p, "y", 2, 0, 100);    /* out of order on purpose */
+	stack_add_full(p, "x", 4, 0, 200);
 	profile_finish(p);
 	assert_true(profile_has_timeline(p));
 	assert_true(profile_time_bounds(p, &a, &b));
@@ -182,7 +163,7 @@ static void time_ranges(void **state)
 	assert_int_equal(profile_total(p, y), 0);
 	assert_int_equal(profile_distinct_stacks(p), 1);
 	/* A sample arriving inside the selected range counts at once. */
-	add(p, "y", 8, 0, 240);
+	stack_add_full(p, "y", 8, 0, 240);
 	profile_finish(p);
 	assert_int_equal(profile_total(p, y), 8);
 	profile_clear_range(p);

@@ -15,26 +15,7 @@
 
 #include "profile.h"
 #include "search.h"
-
-/* Add "a;b;c" with weight w. */
-static void add(struct profile *p, const char *stack, uint64_t w)
-{
-	uint32_t syms[32];
-	size_t n = 0;
-	const char *s = stack;
-	struct weight wt = { w, 0, 0 };
-
-	while (*s) {
-		const char *e = strchr(s, ';');
-		size_t len = e ? (size_t)(e - s) : strlen(s);
-
-		syms[n++] = profile_intern(p, s, len);
-		s += len + (e ? 1 : 0);
-		if (!e)
-			break;
-	}
-	assert_int_equal(profile_add_stack(p, syms, n, &wt, NULL), ADD_OK);
-}
+#include "stacks.h"
 
 static struct profile *sample(void)
 {

@@ -18,32 +18,7 @@
 
 #include "profile.h"
 #include "tui.h"
-
-static void add_at(struct profile *p, const char *stack, uint64_t w,
-		   bool timed, uint64_t t)
-{
-	uint32_t syms[32];
-	size_t n = 0;
-	const char *s = stack;
-	struct weight wt = { w, 0, 0 };
-	struct sample_meta m = { t, timed };
-
-	for (;;) {
-		const char *e = strchr(s, ';');
-		size_t len = e ? (size_t)(e - s) : strlen(s);
-
-		syms[n++] = profile_intern(p, s, len);
-		if (!e)
-			break;
-		s = e + 1;
-	}
-	assert_int_equal(profile_add_stack(p, syms, n, &wt, &m), ADD_OK);
-}
-
-static void add(struct profile *p, const char *stack, uint64_t w)
-{
-	add_at(p, stack, w, false, 0);
-}
+#include "stacks.h"
 
 static struct profile *sample(void)
 {
@@ -253,8 +228,8 @@ static void test_timeline(void **state)
 	(void)state;
 	/* First second: all in "early"; second second: all in "late". */
 	for (int i = 0; i < 100; i++)
-		add_at(p, i < 50 ? "main;early" : "main;late", 1, true,
-		       1000000000ull + (uint64_t)i * 20000000ull);
+		add_timed(p, i < 50 ? "main;early" : "main;late", 1,
+			  1000000000ull + (uint64_t)i * 20000000ull);
 	profile_finish(p);
 	t = open_view(p, &o);
 	assert_true(tui_do(t, ACT_TIMELINE));
@@ -471,7 +446,7 @@ static void test_monkey(void **state)
 		char st[64];
 
 		snprintf(st, sizeof(st), "main;f%d;g%d;h%d", i % 7, i % 5, i % 3);
-		add_at(p, st, 1 + (uint64_t)(i % 4), true, (uint64_t)i * 1000000u);
+		add_timed(p, st, 1 + (uint64_t)(i % 4), (uint64_t)i * 1000000u);
 	}
 	profile_finish(p);
 	s = newterm("xterm-256color", out, in);
