@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "diag.h"
+#include "fuzz-common.h"
 #include "export.h"
 #include "input.h"
 #include "profile.h"
@@ -17,20 +18,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct input *in = input_open_mem(data, size, "fuzz");
 	struct read_opts o = { 0 };
 	struct diag d;
-	FILE *null = fopen("/dev/null", "w");
-	struct text_opts t = { .width = 80, .zoom = NODE_ROOT };
 
 	diag_init(&d);
 	input_set_max_line(in, 1 << 16);
 	read_folded(p, in, &o, &d);
 	profile_finish(p);
-	if (null) {
-		export_collapse(null, p);
-		export_text(null, p, &t);
-		fclose(null);
-	}
-	input_close(in);
-	diag_free(&d);
-	profile_destroy(p);
+	fuzz_export_and_free(p, in, &d);
 	return 0;
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "diag.h"
+#include "fuzz-common.h"
 #include "export.h"
 #include "input.h"
 #include "profile.h"
@@ -20,8 +21,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct input *in = input_open_mem(data, size, "fuzz");
 	struct read_opts o = { .kernel = true, .jit = true };
 	struct diag d;
-	FILE *null = fopen("/dev/null", "w");
-	struct text_opts t = { .width = 80, .zoom = NODE_ROOT };
 
 	/*
 	 * No file of this machine: the paths in the input name nothing
@@ -43,14 +42,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	diag_init(&d);
 	read_perf_data(p, in, &o, &d);
 	profile_finish(p);
-	if (null) {
-		export_collapse(null, p);
-		export_text(null, p, &t);
-		diag_print(&d, null, "fuzz");
-		fclose(null);
-	}
-	input_close(in);
-	diag_free(&d);
-	profile_destroy(p);
+	fuzz_export_and_free(p, in, &d);
 	return 0;
 }

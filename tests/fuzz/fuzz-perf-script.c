@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "diag.h"
+#include "fuzz-common.h"
 #include "export.h"
 #include "input.h"
 #include "profile.h"
@@ -18,8 +19,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct input *in;
 	struct read_opts o = { 0 };
 	struct diag d;
-	FILE *null;
-	struct text_opts t = { .width = 80, .zoom = NODE_ROOT };
 	uint64_t first, last;
 	uint8_t flags = size ? data[0] : 0;
 
@@ -39,15 +38,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	profile_finish(p);
 	if (profile_time_bounds(p, &first, &last))
 		profile_set_range(p, first, first + (last - first) / 2);
-	null = fopen("/dev/null", "w");
-	if (null) {
-		export_collapse(null, p);
-		export_text(null, p, &t);
-		diag_print(&d, null, "fuzz");
-		fclose(null);
-	}
-	input_close(in);
-	diag_free(&d);
-	profile_destroy(p);
+	fuzz_export_and_free(p, in, &d);
 	return 0;
 }
