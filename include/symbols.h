@@ -168,6 +168,8 @@ void sym_proc_maps_changed(struct symbolizer *sy, struct pe_proc *pr);
  * them).  Returns a malloc'd string, or NULL when name is not mangled.
  */
 char *sym_demangle(const char *name);
+/* The library that demangles ("libiberty"), or NULL when built without. */
+const char *sym_demangler(void);
 
 void sym_count_miss(struct symbolizer *sy, enum sym_miss why);
 uint64_t sym_misses(const struct symbolizer *sy, enum sym_miss why);

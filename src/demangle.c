@@ -15,6 +15,15 @@
 #include <libiberty/demangle.h>
 #endif
 
+const char *sym_demangler(void)
+{
+#ifdef HAVE_LIBIBERTY
+	return "libiberty";
+#else
+	return NULL;
+#endif
+}
+
 char *sym_demangle(const char *name)
 {
 #ifdef HAVE_LIBIBERTY

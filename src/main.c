@@ -20,10 +20,7 @@
 #include "timerange.h"
 #include "tui.h"
 #include "util.h"
-
-#ifndef FLAMETOP_VERSION
-#define FLAMETOP_VERSION "0.1.0"
-#endif
+#include "version.h"
 
 static unsigned terminal_width(void)
 {
@@ -117,7 +114,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (c.version) {
-		printf("flametop %s\n", FLAMETOP_VERSION);
+		version_print(stdout);
 		options_free(&c);
 		return 0;
 	}

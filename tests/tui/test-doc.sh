@@ -65,5 +65,26 @@ if command -v man >/dev/null 2>&1; then
 	fi
 fi
 
+# --version: the version, then every build option as "  NAME: yes|no".
+"$BIN" --version >"$tmp/version"
+if head -n 1 "$tmp/version" | grep -q -E '^flametop [0-9]+\.[0-9]+\.[0-9]+$'; then
+	ok
+else
+	bad "--version first line: $(head -n 1 "$tmp/version")"
+fi
+for o in demangle dwarf gzip zstd regex-jit sanitize; do
+	if grep -q -E "^  $o: +(yes|no)( \(.*\))?$" "$tmp/version"; then
+		ok
+	else
+		bad "--version does not list build option $o"
+	fi
+done
+# A sanitizer build says so (check.sh runs it as build/san/flametop).
+case $BIN in
+*/san/flametop) want=yes ;;
+*) want=no ;;
+esac
+if grep -q -E "^  sanitize: +$want" "$tmp/version"; then ok; else bad "--version: sanitize is not $want"; fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

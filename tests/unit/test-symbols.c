@@ -167,17 +167,24 @@ static void test_demangle(void **state)
 	assert_null(sym_demangle("main"));
 	assert_null(sym_demangle("_Znot_really"));
 #ifdef HAVE_LIBIBERTY
+	/* Built with libiberty: the library must say so and demangle (a
+	 * library object built without it returns NULL here). */
+	assert_non_null(sym_demangler());
 	s = sym_demangle("_ZNSt6vectorIiSaIiEE9push_backERKi");
+	assert_non_null(s);
 	assert_string_equal(s, "std::vector<int, std::allocator<int> >::push_back");
 	free(s);
 	s = sym_demangle("_ZN4core3fmt5write17h0123456789abcdefE");
+	assert_non_null(s);
 	assert_string_equal(s, "core::fmt::write");
 	free(s);
 	s = sym_demangle("_RNvCs15kBYyAo9fc_7mycrate7example");
+	assert_non_null(s);
 	assert_string_equal(s, "mycrate::example");
 	free(s);
 #else
 	(void)s;
+	assert_null(sym_demangler());
 	skip();
 #endif
 }
