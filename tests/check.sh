@@ -79,6 +79,7 @@ run_suite() {
 echo "flametop tests"
 run_suite "$1" "$2" release
 group "valgrind golden [release]" tests/tools/valgrind-golden.sh "$2"
+group "bench quick [release]" tests/bench/quick.sh "$1" "$2"
 if [ -n "$3" ]; then
 	echo "again under AddressSanitizer and UBSan"
 	run_suite "$3" "$4" asan+ubsan

@@ -20,6 +20,13 @@ build=${1:?usage: $0 BUILDDIR BIN}
 bin=${2:?usage: $0 BUILDDIR BIN}
 case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
 secs=${BENCH_DWARF_SECS:-10}
+rates="99 999"
+# BENCH_QUICK=1 (make check): 1 s at 99 Hz per workload.
+if [ -n "${BENCH_QUICK:-}" ]; then
+	secs=1
+	rates=99
+fi
+failed=0
 work=$(mktemp -d "${TMPDIR:-/tmp}/flametop-bench-dwarf.XXXXXX")
 busy=
 cleanup() {
@@ -35,8 +42,13 @@ if [ ! -x /usr/bin/time ]; then
 fi
 if ! "$bin" --call-graph dwarf -d 0.2 --collapse -- true >/dev/null \
 	2>"$work/probe.err"; then
-	echo "   SKIP: $(head -n 1 "$work/probe.err")"
-	exit 0
+	# No permission to sample is a reason to skip; anything else is a bug.
+	if grep -q -i -E 'perf_event|permission|paranoid|not supported' "$work/probe.err"; then
+		echo "   SKIP: $(head -n 1 "$work/probe.err")"
+		exit 0
+	fi
+	echo "   FAILED: $bin cannot sample: $(head -n 1 "$work/probe.err")"
+	exit 1
 fi
 cat >"$work/t.c" <<'EOF'
 #include <stdlib.h>
@@ -98,11 +110,15 @@ while True:
 		busy=$! ;;
 	esac
 	sleep 0.5
-	for hz in 99 999; do
+	for hz in $rates; do
 		echo "   $load workload, $hz Hz, ${secs}s:"
-		/usr/bin/time -f "%U %S" -o "$work/ft.time" "$bin" -p "$busy" \
+		if ! /usr/bin/time -f "%U %S" -o "$work/ft.time" "$bin" -p "$busy" \
 			--call-graph dwarf -F "$hz" -d "$secs" --collapse \
-			>"$work/ft.folded" 2>"$work/ft.err"
+			>"$work/ft.folded" 2>"$work/ft.err" || [ ! -s "$work/ft.folded" ]; then
+			echo "   flametop --call-graph dwarf FAILED: $(head -n 1 "$work/ft.err")"
+			failed=1
+			continue
+		fi
 		n=$(awk -v p=$((1000000000 / hz)) '{ w += $NF } END { printf "%.0f", w / p }' \
 			"$work/ft.folded")
 		row "flametop --call-graph dwarf" "$(cpu "$work/ft.time")" "$n"
@@ -130,3 +146,4 @@ done
 if ! $have_perf; then
 	echo "   perf not available: no comparison"
 fi
+exit "$failed"

@@ -20,6 +20,12 @@ bin=${2:?usage: $0 BUILDDIR BIN}
 case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
 secs=${BENCH_LIVE_SECS:-20}
 warm=3
+# BENCH_QUICK=1 (make check): 1 s measured after 1 s.
+if [ -n "${BENCH_QUICK:-}" ]; then
+	secs=1
+	warm=1
+fi
+failed=0
 tck=$(getconf CLK_TCK)
 work=$(mktemp -d "${TMPDIR:-/tmp}/flametop-bench-live.XXXXXX")
 T="tmux -L ftbench$$ -f /dev/null"
@@ -31,8 +37,13 @@ cleanup() {
 trap cleanup EXIT
 
 if ! "$bin" -d 0.2 --collapse -- true >/dev/null 2>"$work/probe.err"; then
-	echo "   skipped: $(head -n 1 "$work/probe.err")"
-	exit 0
+	# No permission to sample is a reason to skip; anything else is a bug.
+	if grep -q -i -E 'perf_event|permission|paranoid|not supported' "$work/probe.err"; then
+		echo "   SKIP: $(head -n 1 "$work/probe.err")"
+		exit 0
+	fi
+	echo "   FAILED: $bin cannot sample: $(head -n 1 "$work/probe.err")"
+	exit 1
 fi
 cc -O1 -g -fno-omit-frame-pointer -pthread tests/live/live-target.c \
 	-o "$work/live-target" || exit 1
@@ -78,7 +89,10 @@ echo "   $(nproc) CPUs, 99 Hz, ${secs}s measured after ${warm}s, a busy program 
 "$bin" -a -F 99 -d "$total" --collapse >"$work/out.folded" 2>/dev/null &
 p=$!
 measure "flametop -a --collapse" "$p"
-wait "$p"
+if ! wait "$p" || [ ! -s "$work/out.folded" ]; then
+	echo "   flametop -a --collapse FAILED: no stacks"
+	failed=1
+fi
 
 if command -v tmux >/dev/null 2>&1; then
 	$T new-session -d -x 150 -y 40 "exec '$bin' -a -F 99"
@@ -113,3 +127,4 @@ if command -v perf >/dev/null 2>&1; then
 else
 	echo "   perf not installed: no comparison"
 fi
+exit "$failed"

@@ -23,6 +23,14 @@ bin=${2:?usage: $0 BUILDDIR BIN}
 dir=$build/bench
 data=$dir/perf-300k.data
 secs=${BENCH_PERF_SECONDS:-30}
+runs="1 2 3"
+# BENCH_QUICK=1 (make check): a 1 s recording, one run each.
+if [ -n "${BENCH_QUICK:-}" ]; then
+	dir=$build/bench-quick
+	data=$dir/perf-quick.data
+	secs=1
+	runs=1
+fi
 export LC_ALL=C
 
 if ! command -v perf >/dev/null 2>&1; then
@@ -96,10 +104,10 @@ best() {
 	label=$1
 	shift
 	b=
-	for run in 1 2 3; do
+	for run in $runs; do
 		t0=$(date +%s%N)
 		if ! sh -c "$*" >/dev/null 2>"$dir/bench.err"; then
-			echo "   $label: failed: $(head -n 1 "$dir/bench.err")"
+			echo "   $label: FAILED: $(head -n 1 "$dir/bench.err")"
 			return 1
 		fi
 		t1=$(date +%s%N)
@@ -110,14 +118,14 @@ best() {
 	last=$b
 }
 
-best "flametop --text (first screen)" "'$bin' --text --width 200 '$data'" || exit 0
+best "flametop --text (first screen)" "'$bin' --text --width 200 '$data'" || exit 1
 ft=$last
-best "flametop --collapse" "'$bin' --collapse '$data'" || exit 0
+best "flametop --collapse" "'$bin' --collapse '$data'" || exit 1
 fc=$last
-best "perf script" "perf script -i '$data'" || exit 0
+best "perf script" "perf script -i '$data'" || exit 1
 ps=$last
 best "perf script | flametop --collapse" \
-	"perf script -i '$data' 2>/dev/null | '$bin' --collapse" || true
+	"perf script -i '$data' 2>/dev/null | '$bin' --collapse" || exit 1
 awk -v ft="$ft" -v fc="$fc" -v ps="$ps" 'BEGIN {
 	printf "   first screen: %.1fx faster than perf script alone ", ps / ft
 	printf "(target: 10x faster than perf script | stackcollapse-perf.pl, ~4 s)\n"

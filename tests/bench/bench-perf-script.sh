@@ -20,6 +20,14 @@ bin=${2:?usage: $0 BUILDDIR BIN}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 dir=$build/bench
 target_mb=200
+runs="1 2 3"
+# BENCH_QUICK=1 (make check): 1 MB inputs, one run.
+if [ -n "${BENCH_QUICK:-}" ]; then
+	dir=$build/bench-quick
+	target_mb=1
+	runs=1
+fi
+failed=0
 export LC_ALL=C
 
 if [ ! -x /usr/bin/time ]; then
@@ -64,10 +72,11 @@ measure() {
 	shift 2
 	best=
 	bestcpu=
-	for run in 1 2 3; do
+	for run in $runs; do
 		if ! /usr/bin/time -f '%e %U %S' -o "$dir/time" \
 			"$bin" "$@" "$file" >/dev/null 2>"$dir/err"; then
-			echo "   $label: failed: $(head -n 3 "$dir/err")"
+			echo "   $label: FAILED: $(head -n 3 "$dir/err")"
+			failed=1
 			return
 		fi
 		read -r wall user sys <"$dir/time"
@@ -115,3 +124,4 @@ if [ -d "$conf" ]; then
 else
 	echo "   (../shared/conformance not found: the conformance mix is skipped)"
 fi
+exit "$failed"

@@ -12,4 +12,7 @@ if [ ! -x "$tool" ]; then
 	echo "   SKIP: $tool not built (make O=... tests-bin)"
 	exit 0
 fi
-TERM=xterm-256color "$tool" 1000000 60 200
+# BENCH_QUICK=1 (make check): a 10,000-node tree.
+nodes=1000000
+[ -n "${BENCH_QUICK:-}" ] && nodes=10000
+TERM=xterm-256color "$tool" "$nodes" 60 200
