@@ -35,6 +35,10 @@ struct read_opts {
 	bool no_inline;          /* perf.data: no inlined frames */
 	const char *event_filter;  /* keep samples of this event only */
 	enum input_format force; /* FMT_UNKNOWN: detect */
+	const char *kallsyms;    /* perf.data: kernel symbols from this file
+	                            (trusted whatever the build-id); NULL:
+	                            /proc/kallsyms */
+	const char *symfs;       /* perf.data: binaries under this directory */
 
 	uint64_t max_input;      /* stop after this many bytes (0: no limit) */
 	read_progress_fn progress;

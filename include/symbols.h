@@ -44,7 +44,9 @@ struct sym_opts {
 	bool demangle;             /* C++/Rust names demangled (default on) */
 	bool debuginfod;           /* keep DEBUGINFOD_URLS (off: unset it) */
 	const char *kallsyms;      /* NULL: /proc/kallsyms */
-	const char *root;          /* NULL, or a sysroot prefixed to paths */
+	const char *root;          /* NULL, or a symfs (--symfs): binaries
+	                              only under it, by recorded path and in
+	                              its .build-id tree */
 	const char *jit_dir;       /* NULL: /tmp (perf-PID.map files) */
 };
 

@@ -73,6 +73,12 @@ static const struct opt_def opts[] = {
 	  "perf input", "DWARF stacks: no frames for inlined functions" },
 	{ "event-filter", 0, OPT_STR, "EVENT", OFF(read.event_filter), 0, 0,
 	  "perf input", "keep samples of EVENT only (default: the first seen)" },
+	{ "kallsyms", 0, OPT_STR, "FILE", OFF(read.kallsyms), 0, 0,
+	  "perf input", "perf.data: kernel symbols from FILE, trusted even "
+	  "when the kernel differs (default: /proc/kallsyms)" },
+	{ "symfs", 0, OPT_STR, "DIR", OFF(read.symfs), 0, 0, "perf input",
+	  "perf.data: look binaries up under DIR, by their recorded path "
+	  "and in DIR/.build-id/" },
 	{ "time", 0, OPT_STR, "RANGE", OFF(time), 0, 0, "perf input",
 	  "samples in RANGE only: START,END (seconds from the first "
 	  "sample), P%/N or P%-Q%" },

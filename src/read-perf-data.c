@@ -677,6 +677,10 @@ int read_perf_data(struct profile *p, struct input *in,
 	int rc = -1;
 
 	sym_default_opts(&so);
+	if (o->kallsyms)
+		so.kallsyms = o->kallsyms;
+	if (o->symfs)
+		so.root = o->symfs;
 	pd.p = p;
 	pd.o = o;
 	pd.d = d;

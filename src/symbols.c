@@ -496,33 +496,56 @@ static int open_dso(struct symbolizer *sy, struct sym_dso *d, char **from)
 	return fd;
 }
 
-/* perf's build-id cache: ~/.debug/.build-id/xx/rest/elf */
-static int open_bid_cache(const uint8_t *bid, size_t len, char **from)
+/* fd of path when it is a regular file (not a directory), else -1. */
+static int open_regular(const char *path)
 {
-	const char *home = getenv("HOME");
-	char hex[41];
-	char *p;
-	int fd;
+	struct stat sb;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	if (!home || len == 0)
+	if (fd >= 0 && (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode))) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+/*
+ * A binary by its build-id.  With a symfs (--symfs DIR), only under DIR:
+ * DIR/.build-id/xx/rest (a tree of links to the binaries) or, perf's
+ * cache layout, DIR/.build-id/xx/rest/elf (so --symfs ~/.debug works);
+ * without one, in perf's build-id cache ~/.debug/.build-id/xx/rest/elf.
+ */
+static int open_bid_cache(const struct symbolizer *sy, const uint8_t *bid,
+			  size_t len, char **from)
+{
+	static const char *const leaf[] = { "", "/elf", "/vdso" };
+	const char *home = getenv("HOME");
+	char *dir;
+	char hex[41];
+	int fd = -1;
+
+	if (len == 0)
+		return -1;
+	if (sy->o.root)
+		dir = xasprintf("%s/.build-id", sy->o.root);
+	else if (home)
+		dir = xasprintf("%s/.debug/.build-id", home);
+	else
 		return -1;
 	bid_hex(hex, bid, len);
-	/* The link names a directory holding "elf" (or "vdso"). */
-	for (int i = 0; i < 2; i++) {
-		struct stat sb;
+	/* The cache's link names a directory holding "elf" (or "vdso"). */
+	for (size_t i = sy->o.root ? 0 : 1; i < ARRAY_SIZE(leaf) && fd < 0;
+	     i++) {
+		char *p = xasprintf("%s/%.2s/%s%s", dir, hex, hex + 2, leaf[i]);
 
-		p = xasprintf("%s/.debug/.build-id/%.2s/%s/%s", home, hex,
-			      hex + 2, i ? "vdso" : "elf");
-		fd = open(p, O_RDONLY | O_CLOEXEC);
-		if (fd >= 0 && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode)) {
-			*from = p;
-			return fd;
-		}
+		fd = open_regular(p);
 		if (fd >= 0)
-			close(fd);
-		free(p);
+			*from = p;
+		else
+			free(p);
 	}
-	return -1;
+	free(dir);
+	return fd;
 }
 
 /*
@@ -628,7 +651,7 @@ static void dso_load(struct symbolizer *sy, struct sym_dso *d)
 	 * perf record keeps a copy of each binary it saw in its build-id
 	 * cache: that copy is the right file even after a rebuild.
 	 */
-	fd = want ? open_bid_cache(want, wantlen, &from) : -1;
+	fd = want ? open_bid_cache(sy, want, wantlen, &from) : -1;
 	if (fd >= 0)
 		want = NULL;     /* the cache is keyed by the build-id */
 	else
@@ -659,7 +682,7 @@ static void dso_load(struct symbolizer *sy, struct sym_dso *d)
 		if (n <= 0 || (size_t)n != wantlen ||
 		    memcmp(bits, want, wantlen) != 0) {
 			char *alt = NULL;
-			int afd = open_bid_cache(want, wantlen, &alt);
+			int afd = open_bid_cache(sy, want, wantlen, &alt);
 
 			dwfl_end(dwfl);
 			free(from);
@@ -968,8 +991,14 @@ static void kernel_load(struct symbolizer *sy)
 		}
 	}
 	f = fopen(path, "r");
-	if (!f)
+	if (!f) {
+		if (sy->o.kallsyms) {
+			snprintf(sy->kmsg, sizeof(sy->kmsg), "cannot read "
+				 "--kallsyms %.80s: %.40s", path, strerror(errno));
+			sy->miss_file[SYM_MISS_KERNEL] = sy->kmsg;
+		}
 		return;
+	}
 	while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0) {
 		GROW(text, cap, len + got + 1);
 		memcpy(text + len, chunk, got);
@@ -1401,7 +1430,12 @@ void sym_report(const struct symbolizer *sy, struct diag *d)
 	for (int i = 0; i < SYM_MISS_COUNT; i++) {
 		if (!what[i] || !sy->misses[i])
 			continue;
-		if (sy->miss_file[i])
+		if (i == SYM_MISS_NO_FILE && sy->o.root)
+			diag_warn(d, "%llu frames unresolved in files missing "
+				  "under --symfs %s (%s)",
+				  (unsigned long long)sy->misses[i], sy->o.root,
+				  sy->miss_file[i] ? sy->miss_file[i] : "?");
+		else if (sy->miss_file[i])
 			diag_warn(d, "%llu frames unresolved %s (%s)",
 				  (unsigned long long)sy->misses[i], what[i],
 				  sy->miss_file[i]);
