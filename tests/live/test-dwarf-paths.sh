@@ -10,7 +10,9 @@
 . "$(dirname "$0")/lib.sh"
 
 cat >"$work/dwarf-target.c" <<'EOF'
-/* About 2/3 of the time under work_hot, 1/3 under work_cold. */
+/* About 2/3 of the time under work_hot, 1/3 under work_cold.  SECS is
+ * CPU time, so that a busy machine changes the run's length, not its
+ * number of samples. */
 #include <stdlib.h>
 #include <time.h>
 
@@ -47,11 +49,11 @@ __attribute__((noinline)) void run(double secs)
 {
 	struct timespec a, b;
 
-	clock_gettime(CLOCK_MONOTONIC, &a);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
 	do {
 		work_hot();
 		work_cold();
-		clock_gettime(CLOCK_MONOTONIC, &b);
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
 	} while ((b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) / 1e9 < secs);
 	sink++;
 }
@@ -89,14 +91,14 @@ check "the -g0 build has .eh_frame" [ "$has_eh" -ge 1 ]
 for v in g eh; do
 	prog=$work/dwarf-$v
 	# ---- frame pointers: shallow stacks ------------------------------
-	"$BIN" --call-graph fp -F 499 -d 10 --collapse -- "$prog" 1 \
+	"$BIN" --call-graph fp -F 499 -d 300 --collapse -- "$prog" 1 \
 		>"$work/fp-$v.folded" 2>"$work/fp-$v.err"
 	check "$v fp: exit status 0" [ $? -eq 0 ]
 	m=$(share "$work/fp-$v.folded" ';main;')
 	check "$v fp: stacks are shallow (main in $m%)" within "$m" 0 10
 
 	# ---- dwarf: full stacks with the right shares ----------------------
-	"$BIN" --call-graph dwarf -F 499 -d 10 --collapse -- "$prog" 1.5 \
+	"$BIN" --call-graph dwarf -F 499 -d 300 --collapse -- "$prog" 1.5 \
 		>"$work/dw-$v.folded" 2>"$work/dw-$v.err"
 	check "$v dwarf: exit status 0 ($(head -n 1 "$work/dw-$v.err"))" [ $? -eq 0 ]
 	m=$(share "$work/dw-$v.folded" ';main;run;')
@@ -107,16 +109,22 @@ for v in g eh; do
 	c=$(share "$work/dw-$v.folded" ";$PATH_COLD( |;)")
 	check "$v dwarf: hot share $h% is about 2/3" within "$h" 58 75
 	check "$v dwarf: cold share $c% is about 1/3" within "$c" 25 42
-	check "$v dwarf: nothing truncated" sh -c "! grep -q 'stopped early' '$work/dw-$v.err'"
+	# A sample can land where no unwinder goes far (the dynamic loader's
+	# first instructions, an exit): a stray one is allowed, 2% is not.
+	t=$(sed -n 's/.* \([0-9]*\) of \([0-9]*\) DWARF-unwound stacks stopped early.*/\1 \2/p' \
+		"$work/dw-$v.err")
+	check "$v dwarf: at most 2% truncated (${t:-0 of all})" \
+		awk -v t="${t:-0 1}" 'BEGIN { split(t, a, " "); exit !(a[1] * 50 <= a[2]) }'
 done
 
 # Inlined code: mix() is inlined into both spin functions.  DWARF names
 # it as an "_[i]" frame below its caller; .eh_frame alone cannot.
 check "g dwarf: inlined mix shown as its own frame" \
 	grep -q ";spin_[a-z]*;mix_\[i\] [0-9]*$" "$work/dw-g.folded"
+# (The dynamic loader has DWARF of its own: only the program's frames.)
 check "eh dwarf: no inline frames without DWARF" \
-	sh -c "! grep -q '_\[i\]' '$work/dw-eh.folded'"
-"$BIN" --call-graph dwarf --no-inline -F 499 -d 10 --collapse -- \
+	sh -c "! grep -q ';main;.*_\[i\]' '$work/dw-eh.folded'"
+"$BIN" --call-graph dwarf --no-inline -F 499 -d 300 --collapse -- \
 	"$work/dwarf-g" 0.5 >"$work/noinl.folded" 2>/dev/null
 check "--no-inline: no inline frames" sh -c "! grep -q '_\[i\]' '$work/noinl.folded'"
 check "--no-inline: full stacks still" grep -q ";$PATH_HOT [0-9]*$" "$work/noinl.folded"
@@ -142,10 +150,10 @@ int main(void)
 	struct timespec a, b;
 	volatile long s = 0;
 
-	clock_gettime(CLOCK_MONOTONIC, &a);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);
 	do {
 		s += poll_clock(10000);
-		clock_gettime(CLOCK_MONOTONIC, &b);
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
 	} while ((b.tv_sec - a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec) <
 		 1500000000L);
 	return 0;
@@ -153,7 +161,7 @@ int main(void)
 EOF
 if "$CC" -O2 -g -fomit-frame-pointer "$work/vdso-loop.c" -o "$work/vdso-loop" \
 	2>/dev/null; then
-	"$BIN" --call-graph dwarf -F 499 -d 10 --collapse -- "$work/vdso-loop" \
+	"$BIN" --call-graph dwarf -F 499 -d 300 --collapse -- "$work/vdso-loop" \
 		>"$work/vdso.folded" 2>"$work/vdso.err"
 	check "vdso: exit status 0" [ $? -eq 0 ]
 	v=$(share "$work/vdso.folded" '__vdso_clock_gettime')
@@ -166,7 +174,7 @@ if "$CC" -O2 -g -fomit-frame-pointer "$work/vdso-loop.c" -o "$work/vdso-loop" \
 fi
 
 # ---- a stack copy too small: partial stacks kept and counted ------------
-"$BIN" --call-graph dwarf,16 -F 499 -d 10 --collapse -- "$work/dwarf-g" 0.5 \
+"$BIN" --call-graph dwarf,16 -F 499 -d 300 --collapse -- "$work/dwarf-g" 0.5 \
 	>"$work/small.folded" 2>"$work/small.err"
 check "dwarf,16: exit status 0" [ $? -eq 0 ]
 check "dwarf,16: truncated stacks counted" grep -q \
@@ -195,7 +203,7 @@ if command -v perf >/dev/null 2>&1 &&
 		c=$(share "$work/p-$v.folded" ";$PATH_COLD( |;)")
 		check "$v perf.data: hot share $h% is about 2/3" within "$h" 58 75
 		check "$v perf.data: cold share $c% is about 1/3" within "$c" 25 42
-		"$BIN" --call-graph dwarf --no-inline -F 499 -d 10 --collapse -- \
+		"$BIN" --call-graph dwarf --no-inline -F 499 -d 300 --collapse -- \
 			"$work/dwarf-$v" 1.5 >"$work/l-$v.folded" 2>/dev/null
 		paths "$work/p-$v.folded" >"$work/p-$v.paths"
 		paths "$work/l-$v.folded" >"$work/l-$v.paths"
@@ -212,12 +220,12 @@ fi
 # Debian's interpreter (not a pyenv or venv shim that PATH may find first).
 PY=/usr/bin/python3
 if [ -x "$PY" ]; then
-	"$BIN" --call-graph dwarf -F 499 -d 10 --collapse -- "$PY" -c '
+	"$BIN" --call-graph dwarf -F 499 -d 300 --collapse -- "$PY" -c '
 import time
 def inner(n):
     return sum(i * i for i in range(n))
-t = time.time()
-while time.time() - t < 1.5:
+t = time.process_time()
+while time.process_time() - t < 1.5:
     inner(10000)
 ' >"$work/py.folded" 2>"$work/py.err"
 	check "python3: exit status 0" [ $? -eq 0 ]
@@ -230,7 +238,7 @@ while time.time() - t < 1.5:
 fi
 if command -v gzip >/dev/null 2>&1; then
 	head -c 30000000 /dev/urandom >"$work/big.bin"
-	"$BIN" --call-graph dwarf -F 499 -d 20 --collapse -- \
+	"$BIN" --call-graph dwarf -F 499 -d 300 --collapse -- \
 		gzip -f "$work/big.bin" >"$work/gz.folded" 2>"$work/gz.err"
 	check "gzip: exit status 0" [ $? -eq 0 ]
 	m=$(share "$work/gz.folded" '^gzip;[^;]*;__libc_start_main;__libc_start_call_main;')
