@@ -2,6 +2,7 @@
  * main.c - flametop's entry point: parse options, read the inputs into one
  * profile, and hand it to a front end.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "read.h"
 #include "search.h"
 #include "textfmt.h"
+#include "theme.h"
 #include "timerange.h"
 #include "tui.h"
 #include "util.h"
@@ -69,6 +71,46 @@ static int print_text(struct profile *p, struct config *c)
 	}
 	export_text(stdout, p, &to);
 	search_destroy(s);
+	return rc;
+}
+
+/* --svg FILE: the theme of -c, the graph to FILE or standard output. */
+static int write_svg(struct profile *p, struct config *c)
+{
+	struct svg_opts so = { 0 };
+	struct theme th;
+	const char *name = c->colors ? c->colors : THEME_DEFAULT;
+	char *path = theme_find(name), err[400];
+	FILE *out = stdout;
+	int rc = 0;
+
+	theme_default(&th);
+	if (!path && strcmp(name, THEME_DEFAULT) != 0) {
+		fprintf(stderr, "flametop: -c: no theme '%s'\n", name);
+		return 2;
+	}
+	if (path && theme_load(&th, path, err, sizeof(err)) < 0) {
+		fprintf(stderr, "flametop: %s\n", err);
+		free(path);
+		return 2;
+	}
+	free(path);
+	if (strcmp(c->svg, "-") != 0 && !(out = fopen(c->svg, "w"))) {
+		fprintf(stderr, "flametop: %s: cannot write: %s\n", c->svg,
+			strerror(errno));
+		return 1;
+	}
+	so.width = c->width;
+	so.flame = c->flame;
+	so.zoom = NODE_ROOT;
+	so.title = c->title;
+	so.subtitle = c->nfiles == 1 ? c->files[0] : NULL;
+	so.theme = &th;
+	export_svg(out, p, &so);
+	if (out != stdout && (ferror(out) | fclose(out))) {
+		fprintf(stderr, "flametop: %s: error writing\n", c->svg);
+		rc = 1;
+	}
 	return rc;
 }
 
@@ -183,6 +225,9 @@ int main(int argc, char **argv)
 		break;
 	case MODE_TEXT:
 		rc = print_text(p, &c);
+		break;
+	case MODE_SVG:
+		rc = write_svg(p, &c);
 		break;
 	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
