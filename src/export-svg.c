@@ -13,7 +13,9 @@
  * The script at the end (written for flametop, nothing loaded from
  * elsewhere) reads the frames back from the document: click zooms, "Reset
  * Zoom" or Escape returns, "Search" or Ctrl-F highlights frames matching a
- * regular expression and prints the matched share.  No name from the
+ * regular expression and prints the matched share; "#z=N" (zoom to the
+ * N-th frame) and "#s=REGEX" after the file's address do the same at
+ * load, for links that point at something.  No name from the
  * profile is ever part of the script: names are escaped for display
  * (control bytes and invalid UTF-8 as \xNN) and then for XML.
  */
@@ -213,6 +215,14 @@ static const char script[] =
 "  if (ev.key === 'Escape') { reset(); search(null); }\n"
 "  else if ((ev.ctrlKey && ev.key === 'f') || ev.key === '/') { ev.preventDefault(); ask(); }\n"
 "});\n"
+"/* #z=N zooms to the N-th frame, #s=REGEX searches: links that say what to look at. */\n"
+"var h = {};\n"
+"location.hash.slice(1).split('&').forEach(function (kv) {\n"
+"  var i = kv.indexOf('=');\n"
+"  if (i > 0) try { h[kv.slice(0, i)] = decodeURIComponent(kv.slice(i + 1)); } catch (err) {}\n"
+"});\n"
+"if (h.z !== undefined && frames[+h.z]) zoom(frames[+h.z]);\n"
+"if (h.s) { try { search(new RegExp(h.s)); } catch (err) { matched.textContent = 'bad regex'; } }\n"
 "window.flametop = { frames: frames, zoom: zoom, reset: reset, search: search };\n"
 "})();\n";
 

@@ -34,6 +34,7 @@
 /* All samples together may expand to this many frames per input byte. */
 #define PPROF_FRAMES_PER_BYTE 16
 #define PPROF_FRAMES_BASE (4u << 20)
+#define PLURAL(n) ((n) == 1 ? "" : "s")
 
 typedef Flametop__Pprof__Profile PProfile;
 typedef Flametop__Pprof__Location PLocation;
@@ -530,15 +531,17 @@ static void add_samples(struct pp *pp, size_t which, uint64_t frame_budget)
 			pp->added++;
 	}
 	if (negative)
-		diag_badf(pp->d, pp->name, 0, "%llu samples with a negative "
-			  "value skipped", (unsigned long long)negative);
+		diag_badf(pp->d, pp->name, 0, "%llu sample%s with a negative "
+			  "value skipped", (unsigned long long)negative,
+			  PLURAL(negative));
 	if (bad_ids)
-		diag_badf(pp->d, pp->name, 0, "%llu samples name a location "
-			  "id that is not in the profile", (unsigned long long)bad_ids);
+		diag_badf(pp->d, pp->name, 0, "%llu sample%s skipped: a location "
+			  "id that is not in the profile",
+			  (unsigned long long)bad_ids, PLURAL(bad_ids));
 	if (too_deep)
-		diag_badf(pp->d, pp->name, 0, "%llu samples deeper than %u "
+		diag_badf(pp->d, pp->name, 0, "%llu sample%s deeper than %u "
 			  "frames skipped", (unsigned long long)too_deep,
-			  PROFILE_MAX_DEPTH);
+			  PLURAL(too_deep), PROFILE_MAX_DEPTH);
 	free(stack);
 }
 
@@ -598,9 +601,10 @@ int read_pprof(struct profile *p, struct input *in,
 	add_samples(&pp, which, (uint64_t)len * PPROF_FRAMES_PER_BYTE +
 				PPROF_FRAMES_BASE);
 	if (pp.bad_strings)
-		diag_badf(d, pp.name, 0, "%llu string indices out of range "
-			  "(shown as [unknown] or empty)",
-			  (unsigned long long)pp.bad_strings);
+		diag_badf(d, pp.name, 0, "%llu string ind%s out of range "
+			  "(names shown as [unknown])",
+			  (unsigned long long)pp.bad_strings,
+			  pp.bad_strings == 1 ? "ex" : "ices");
 	if (pp.added == 0)
 		diag_warn(d, "%s: no sample has a nonzero '%s' value",
 			  pp.name, type);

@@ -32,6 +32,17 @@ func allocSmall(n int) {
 	}
 }
 
+// mk is small enough to be inlined: its allocations are a location with
+// two lines (mk inlined into allocMid).
+func mk(n int) []byte { return make([]byte, n) }
+
+//go:noinline
+func allocMid(n int) {
+	for i := 0; i < n; i++ {
+		sink = append(sink, mk(4096))
+	}
+}
+
 //go:noinline
 func allocBig(n int) {
 	for i := 0; i < n; i++ {
@@ -68,6 +79,7 @@ func main() {
 
 	runtime.MemProfileRate = 1
 	allocSmall(2000)
+	allocMid(100)
 	allocBig(40)
 	runtime.GC()
 	heap, err := os.Create(os.Args[2])
