@@ -114,10 +114,57 @@ static int write_svg(struct profile *p, struct config *c)
 	return rc;
 }
 
+/* pprof sample types in the TUI: the inputs are read again with another. */
+struct type_switch {
+	struct config *c;
+	struct pprof_types *types;
+	char name[64];
+};
+
+static void type_status(void *ctx, char *buf, size_t cap)
+{
+	struct type_switch *ts = ctx;
+	const struct pprof_types *t = ts->types;
+
+	snprintf(buf, cap, "%s (%s)%s", t->name[t->cur], t->unit[t->cur],
+		 t->n > 1 ? ", y: next type" : "");
+}
+
+static bool next_type(void *ctx, struct profile *p, char *msg, size_t cap)
+{
+	struct type_switch *ts = ctx;
+	struct pprof_types *t = ts->types;
+	struct diag d;
+	unsigned next;
+
+	if (t->n < 2) {
+		snprintf(msg, cap, "this profile has one sample type");
+		return false;
+	}
+	next = (t->cur + 1) % t->n;
+	snprintf(ts->name, sizeof(ts->name), "%s", t->name[next]);
+	ts->c->read.sample_type = ts->name;
+	ts->c->read.progress = NULL;    /* the screen is the TUI's now */
+	t->n = 0;                       /* filled again by the reader */
+	profile_reset_weights(p);
+	profile_forget_unit(p);
+	diag_init(&d);
+	if (load(p, ts->c, &d) < 0)
+		snprintf(msg, cap, "cannot read the inputs again with sample "
+			 "type %s", ts->name);
+	else
+		snprintf(msg, cap, "sample type %s (%s)%s", t->name[t->cur],
+			 t->unit[t->cur], d.bad ? "; bad samples skipped" : "");
+	diag_free(&d);
+	profile_finish(p);
+	return true;
+}
+
 /* The interactive view; bad input lines are mentioned in its status line. */
 static int run_tui(struct profile *p, struct config *c, struct diag *d)
 {
 	struct tui_opts o = { 0 };
+	struct type_switch ts = { c, c->read.types, "" };
 	char msg[128];
 
 	o.title = c->nfiles == 1 ? c->files[0] : NULL;
@@ -125,6 +172,11 @@ static int run_tui(struct profile *p, struct config *c, struct diag *d)
 	o.search = c->search;
 	o.icase = c->icase;
 	o.theme = c->colors;
+	if (c->read.types && c->read.types->n) {
+		o.next_type = next_type;
+		o.type_status = type_status;
+		o.type_ctx = &ts;
+	}
 	if (d->bad) {
 		snprintf(msg, sizeof(msg), "%llu bad input lines skipped "
 			 "(listed on exit)", (unsigned long long)d->bad);
@@ -139,6 +191,7 @@ int main(int argc, char **argv)
 	struct profile *p;
 	struct diag d;
 	struct tui_progress progress = { 0 };
+	struct pprof_types types = { 0 };
 	int rc;
 
 	util_set_program("flametop");
@@ -181,6 +234,7 @@ int main(int argc, char **argv)
 	}
 	p = profile_create();
 	diag_init(&d);
+	c.read.types = &types;
 	if (c.mode == MODE_TUI && isatty(1)) {
 		/* A long load shows progress instead of a frozen terminal. */
 		c.read.progress = tui_load_progress;

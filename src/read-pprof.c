@@ -21,6 +21,7 @@
  */
 #include "read.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,41 +143,69 @@ bool read_pprof_detect(const void *buf, size_t len)
 	return n > 0 || (n == 0 && cut && len >= 4096);
 }
 
-/* ---- A bounded allocator for protobuf-c ---------------------------------- */
+/* ---- A bounded arena for protobuf-c -------------------------------------- */
 
-struct budget {
-	size_t left;
+/*
+ * protobuf-c allocates every message and array of the profile separately
+ * (millions for a big profile).  They all live until the reader is done, so
+ * they come from an arena: a bump pointer in large chunks, nothing freed
+ * one by one, everything at once at the end.  The arena's size is the
+ * budget that bounds decoding memory.
+ */
+struct arena_chunk {
+	struct arena_chunk *next;
+	size_t size, used;
+	max_align_t data[];
+};
+
+struct arena {
+	struct arena_chunk *head;
+	size_t left;             /* bytes the budget still allows */
 	bool exhausted;
 };
 
-/* Each block carries its size in front, so that free gives it back. */
-static void *budget_alloc(void *ctx, size_t n)
+static void *arena_alloc(void *ctx, size_t n)
 {
-	struct budget *bu = ctx;
-	size_t *blk;
+	struct arena *ar = ctx;
+	struct arena_chunk *c = ar->head;
+	size_t need = (n + 15) & ~(size_t)15;
 
-	if (n > bu->left || n + sizeof(size_t) > bu->left) {
-		bu->exhausted = true;
-		return NULL;
+	if (n > SIZE_MAX / 2)
+		return ar->exhausted = true, NULL;
+	if (!c || c->size - c->used < need) {
+		size_t size = need > (4u << 20) ? need : (4u << 20);
+
+		if (size + sizeof(*c) > ar->left) {
+			ar->exhausted = true;
+			return NULL;
+		}
+		c = malloc(sizeof(*c) + size);
+		if (!c)
+			return ar->exhausted = true, NULL;
+		ar->left -= sizeof(*c) + size;
+		c->size = size;
+		c->used = 0;
+		c->next = ar->head;
+		ar->head = c;
 	}
-	blk = malloc(n + sizeof(size_t));
-	if (!blk)
-		return NULL;
-	bu->left -= n + sizeof(size_t);
-	blk[0] = n + sizeof(size_t);
-	return blk + 1;
+	c->used += need;
+	return (char *)c->data + c->used - need;
 }
 
-static void budget_free(void *ctx, void *ptr)
+static void arena_free(void *ctx, void *ptr)
 {
-	struct budget *bu = ctx;
-	size_t *blk = ptr;
+	(void)ctx;
+	(void)ptr;                  /* all at once, in arena_destroy */
+}
 
-	if (!ptr)
-		return;
-	blk--;
-	bu->left += blk[0];
-	free(blk);
+static void arena_destroy(struct arena *ar)
+{
+	while (ar->head) {
+		struct arena_chunk *c = ar->head;
+
+		ar->head = c->next;
+		free(c);
+	}
 }
 
 /* ---- Ids to table entries ---------------------------------------------- */
@@ -469,19 +498,102 @@ static void note_types(struct pp *pp, size_t which)
 	t->cur = which < t->n ? (unsigned)which : 0;
 }
 
+/*
+ * Samples that list the same locations end at the same node: remember the
+ * node of each distinct location list, so that a repeated stack costs one
+ * hash lookup instead of a walk down the tree.
+ */
+struct memo_slot {
+	uint64_t hash;
+	uint32_t sample;         /* the first sample with this list, + 1 */
+	uint32_t node;
+};
+
+struct memo {
+	struct memo_slot *slots;
+	size_t mask;
+};
+
+static void memo_init(struct memo *mo, size_t n)
+{
+	size_t cap = 16;
+
+	while (cap < 2 * n && cap < ((size_t)1 << 40))
+		cap <<= 1;
+	mo->slots = xcalloc(cap, sizeof(*mo->slots));
+	mo->mask = cap - 1;
+}
+
+/* The slot of sample s's location list: its node, or an empty slot. */
+static struct memo_slot *memo_find(struct memo *mo, const PProfile *m,
+				   size_t s, uint64_t h)
+{
+	const PSample *a = m->sample[s];
+
+	for (size_t i = (size_t)h & mo->mask;; i = (i + 1) & mo->mask) {
+		struct memo_slot *sl = &mo->slots[i];
+		const PSample *b;
+
+		if (!sl->sample)
+			return sl;
+		if (sl->hash != h)
+			continue;
+		b = m->sample[sl->sample - 1];
+		if (b->n_location_id == a->n_location_id &&
+		    !memcmp(b->location_id, a->location_id,
+			    a->n_location_id * sizeof(*a->location_id)))
+			return sl;
+	}
+}
+
+/* The frames of a sample, root first, into *stack; 0 when it is skipped. */
+static size_t sample_frames(struct pp *pp, const PSample *sa, uint32_t **stack,
+			    size_t *cap, uint64_t *bad_ids, uint64_t *too_deep)
+{
+	size_t depth = 0;
+
+	for (size_t k = sa->n_location_id; k-- > 0;) {
+		int64_t li = index_find(&pp->locs, sa->location_id[k]);
+		size_t n;
+
+		if (li < 0) {
+			++*bad_ids;
+			return 0;
+		}
+		n = pp->loc_n[li];
+		if (depth + n > PROFILE_MAX_DEPTH - 1) {
+			++*too_deep;
+			return 0;
+		}
+		GROW(*stack, *cap, depth + n);
+		memcpy(*stack + depth, pp->frames + pp->loc_off[li],
+		       n * sizeof(**stack));
+		depth += n;
+	}
+	if (depth == 0) {
+		GROW(*stack, *cap, 1);
+		(*stack)[depth++] = pp->unknown;
+	}
+	return depth;
+}
+
 /* Add every sample's value of type `which`. */
 static void add_samples(struct pp *pp, size_t which, uint64_t frame_budget)
 {
 	const PProfile *m = pp->m;
-	uint32_t *stack = NULL;
-	size_t cap = 0;
+	uint32_t *stack = NULL, *prev = NULL, *nodes = NULL;
+	size_t cap = 0, pcap = 0, ncap = 0, pdepth = 0;
 	uint64_t spent = 0, negative = 0, bad_ids = 0, too_deep = 0;
+	struct memo mo;
 
+	memo_init(&mo, m->n_sample);
 	for (size_t s = 0; s < m->n_sample; s++) {
 		const PSample *sa = m->sample[s];
 		struct weight w = { 0 };
-		size_t depth = 0;
-		bool ok = true;
+		struct memo_slot *sl;
+		uint64_t h;
+		size_t depth, same = 0;
+		uint32_t node;
 
 		if (which >= sa->n_value || sa->value[which] == 0)
 			continue;
@@ -489,42 +601,43 @@ static void add_samples(struct pp *pp, size_t which, uint64_t frame_budget)
 			negative++;
 			continue;
 		}
-		for (size_t k = sa->n_location_id; k-- > 0 && ok;) {
-			int64_t li = index_find(&pp->locs, sa->location_id[k]);
-			size_t n;
-
-			if (li < 0) {
-				ok = false;
-				bad_ids++;
-				break;
-			}
-			n = pp->loc_n[li];
-			if (depth + n > PROFILE_MAX_DEPTH) {
-				ok = false;
-				too_deep++;
-				break;
-			}
-			GROW(stack, cap, depth + n);
-			memcpy(stack + depth, pp->frames + pp->loc_off[li],
-			       n * sizeof(*stack));
-			depth += n;
-		}
-		if (!ok)
-			continue;
-		if (depth == 0) {
-			GROW(stack, cap, 1);
-			stack[depth++] = pp->unknown;
-		}
-		spent += depth;
-		if (spent > frame_budget) {
-			diag_badf(pp->d, pp->name, 0, "the samples expand to more "
-				  "than %llu frames; the rest is skipped",
-				  (unsigned long long)frame_budget);
-			break;
-		}
 		w.v = (uint64_t)sa->value[which];
-		if (profile_add_stack(pp->p, stack, depth, &w, NULL) ==
-		    ADD_OVERFLOW)
+		h = hash_bytes(sa->location_id,
+			       sa->n_location_id * sizeof(*sa->location_id));
+		sl = memo_find(&mo, m, s, h);
+		if (sl->sample) {
+			node = sl->node;
+		} else {
+			depth = sample_frames(pp, sa, &stack, &cap, &bad_ids,
+					      &too_deep);
+			if (!depth)
+				continue;
+			spent += depth;
+			if (spent > frame_budget) {
+				diag_badf(pp->d, pp->name, 0, "the samples "
+					  "expand to more than %llu frames; the "
+					  "rest is skipped",
+					  (unsigned long long)frame_budget);
+				break;
+			}
+			/* The previous stack's path is reused as far as it
+			 * agrees (samples often come sorted). */
+			while (same < depth && same < pdepth &&
+			       prev[same] == stack[same])
+				same++;
+			GROW(nodes, ncap, depth);
+			node = same ? nodes[same - 1] : NODE_ROOT;
+			for (size_t i = same; i < depth; i++)
+				node = nodes[i] = profile_child(pp->p, node,
+								stack[i]);
+			GROW(prev, pcap, depth);
+			memcpy(prev, stack, depth * sizeof(*prev));
+			pdepth = depth;
+			sl->hash = h;
+			sl->sample = (uint32_t)s + 1;
+			sl->node = node;
+		}
+		if (profile_add_at(pp->p, node, &w, NULL) == ADD_OVERFLOW)
 			diag_badf(pp->d, pp->name, 0, "sample %zu: value would "
 				  "overflow the profile's total", s);
 		else
@@ -541,16 +654,19 @@ static void add_samples(struct pp *pp, size_t which, uint64_t frame_budget)
 	if (too_deep)
 		diag_badf(pp->d, pp->name, 0, "%llu sample%s deeper than %u "
 			  "frames skipped", (unsigned long long)too_deep,
-			  PLURAL(too_deep), PROFILE_MAX_DEPTH);
+			  PLURAL(too_deep), PROFILE_MAX_DEPTH - 1);
+	free(mo.slots);
 	free(stack);
+	free(prev);
+	free(nodes);
 }
 
 int read_pprof(struct profile *p, struct input *in,
 	       const struct read_opts *o, struct diag *d)
 {
 	struct pp pp = { 0 };
-	struct budget bu = { 0 };
-	ProtobufCAllocator alloc = { budget_alloc, budget_free, &bu };
+	struct arena ar = { 0 };
+	ProtobufCAllocator alloc = { arena_alloc, arena_free, &ar };
 	size_t len, which = 0;
 	void *owned;
 	const void *b = read_whole(in, &len, &owned, d);
@@ -564,11 +680,12 @@ int read_pprof(struct profile *p, struct input *in,
 	pp.o = o;
 	pp.d = d;
 	pp.name = input_name(in);
-	bu.left = len > (SIZE_MAX - PPROF_ALLOC_BASE) / PPROF_ALLOC_PER_BYTE ?
+	ar.left = len > (SIZE_MAX - PPROF_ALLOC_BASE) / PPROF_ALLOC_PER_BYTE ?
 		  SIZE_MAX : len * PPROF_ALLOC_PER_BYTE + PPROF_ALLOC_BASE;
 	m = flametop__pprof__profile__unpack(&alloc, len, b);
 	if (!m) {
-		if (bu.exhausted)
+		arena_destroy(&ar);
+		if (ar.exhausted)
 			diag_warn(d, "%s: pprof profile needs more memory to "
 				  "decode than %d bytes per input byte "
 				  "(hostile or corrupt)", pp.name,
@@ -580,8 +697,9 @@ int read_pprof(struct profile *p, struct input *in,
 		return -1;
 	}
 	pp.m = m;
-	if (m->n_location > UINT32_MAX / 2 || m->n_function > UINT32_MAX / 2) {
-		diag_warn(d, "%s: pprof profile has too many locations",
+	if (m->n_location > UINT32_MAX / 2 || m->n_function > UINT32_MAX / 2 ||
+	    m->n_sample > UINT32_MAX / 2) {
+		diag_warn(d, "%s: pprof profile has more than 2^31 samples, locations or functions",
 			  pp.name);
 		goto out;
 	}
@@ -617,7 +735,7 @@ out:
 	index_free(&pp.locs);
 	index_free(&pp.fns);
 	index_free(&pp.maps);
-	flametop__pprof__profile__free_unpacked(m, &alloc);
+	arena_destroy(&ar);     /* the message, without walking it */
 	free(owned);
 	return rc;
 }

@@ -150,6 +150,32 @@ check "diff SVG: c grew (red), b shrank (blue)" sh -c \
 	"grep -o '<title>c (.*fill=\"#ff[0-9a-f]*\"' '$tmp/d.svg' >/dev/null &&
 	 grep -o '<title>b (.*fill=\"#[0-9a-f]\{4\}ff\"' '$tmp/d.svg' >/dev/null"
 
+# ---- The TUI switches sample types with y -----------------------------------
+if command -v tmux >/dev/null 2>&1; then
+	sock=ftpp$$
+	# wait_for TEXT: poll the screen (up to 20 s) until it shows TEXT.
+	wait_for() {
+		i=0
+		while [ $i -lt 200 ]; do
+			tmux -L "$sock" capture-pane -p 2>/dev/null | grep -q -- "$1" && return 0
+			sleep 0.1
+			i=$((i + 1))
+		done
+		tmux -L "$sock" capture-pane -p 2>/dev/null | head -n 3
+		return 1
+	}
+	tmux -L "$sock" -f /dev/null new -d -x 120 -y 20 "$bin go-heap.pprof"
+	check "TUI header: the default type and its unit" \
+		wait_for '10.58 MB | inuse_space (bytes), y: next type'
+	tmux -L "$sock" send-keys y
+	check "TUI y: next type, counted" wait_for '| 2163 | alloc_objects (count)'
+	tmux -L "$sock" send-keys y
+	check "TUI y again: bytes" wait_for '12.53 MB | alloc_space (bytes)'
+	tmux -L "$sock" kill-server 2>/dev/null
+else
+	echo "SKIP (in part): tmux is not installed: the TUI's y key is not tested"
+fi
+
 # ---- In a browser ----------------------------------------------------------
 chrome=$(command -v chromium || command -v chromium-browser || true)
 if [ -n "$chrome" ]; then
