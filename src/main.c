@@ -216,6 +216,12 @@ int main(int argc, char **argv)
 		options_free(&c);
 		return 0;
 	}
+	if (live_requested(&c) && c.svg) {
+		fprintf(stderr, "flametop: --svg draws a saved profile: sample with "
+			"-d SECS --collapse > FILE, then --svg OUT FILE\n");
+		options_free(&c);
+		return 2;
+	}
 	if (live_requested(&c)) {
 		/* -p, -a or -- COMMAND: sample instead of reading files. */
 		rc = live_main(&c);
