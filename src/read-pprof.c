@@ -524,6 +524,12 @@ static void memo_init(struct memo *mo, size_t n)
 	mo->mask = cap - 1;
 }
 
+static uint64_t sample_hash(const PSample *sa)
+{
+	return hash_bytes(sa->location_id,
+			  sa->n_location_id * sizeof(*sa->location_id));
+}
+
 /* The slot of sample s's location list: its node, or an empty slot. */
 static struct memo_slot *memo_find(struct memo *mo, const PProfile *m,
 				   size_t s, uint64_t h)
@@ -583,18 +589,28 @@ static void add_samples(struct pp *pp, size_t which, uint64_t frame_budget)
 	const PProfile *m = pp->m;
 	uint32_t *stack = NULL, *prev = NULL, *nodes = NULL;
 	size_t cap = 0, pcap = 0, ncap = 0, pdepth = 0;
-	uint64_t spent = 0, negative = 0, bad_ids = 0, too_deep = 0;
+	uint64_t spent = 0, negative = 0, bad_ids = 0, too_deep = 0, hnext = 0;
 	struct memo mo;
 
 	memo_init(&mo, m->n_sample);
+	if (m->n_sample)
+		hnext = sample_hash(m->sample[0]);
 	for (size_t s = 0; s < m->n_sample; s++) {
 		const PSample *sa = m->sample[s];
 		struct weight w = { 0 };
 		struct memo_slot *sl;
-		uint64_t h;
+		uint64_t h = hnext;
 		size_t depth, same = 0;
 		uint32_t node;
 
+		/*
+		 * The memo is one cache miss per sample: ask for the next
+		 * sample's slot now, so that it arrives while this one works.
+		 */
+		if (s + 1 < m->n_sample) {
+			hnext = sample_hash(m->sample[s + 1]);
+			__builtin_prefetch(&mo.slots[hnext & mo.mask]);
+		}
 		if (which >= sa->n_value || sa->value[which] == 0)
 			continue;
 		if (sa->value[which] < 0) {
@@ -602,8 +618,6 @@ static void add_samples(struct pp *pp, size_t which, uint64_t frame_budget)
 			continue;
 		}
 		w.v = (uint64_t)sa->value[which];
-		h = hash_bytes(sa->location_id,
-			       sa->n_location_id * sizeof(*sa->location_id));
 		sl = memo_find(&mo, m, s, h);
 		if (sl->sample) {
 			node = sl->node;
