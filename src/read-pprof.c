@@ -148,7 +148,7 @@ bool read_pprof_detect(const void *buf, size_t len)
 /*
  * protobuf-c allocates every message and array of the profile separately
  * (millions for a big profile).  They all live until the reader is done, so
- * they come from an arena: a bump pointer in large chunks, nothing freed
+ * they come from an arena: a bump pointer in chunks, nothing freed
  * one by one, everything at once at the end.  The arena's size is the
  * budget that bounds decoding memory.
  */
@@ -173,7 +173,12 @@ static void *arena_alloc(void *ctx, size_t n)
 	if (n > SIZE_MAX / 2)
 		return ar->exhausted = true, NULL;
 	if (!c || c->size - c->used < need) {
-		size_t size = need > (4u << 20) ? need : (4u << 20);
+		/* Chunks double from 64 KiB to 4 MiB: small inputs stay small. */
+		size_t size = !c ? 64u << 10 : c->size < (4u << 20) ?
+			      c->size * 2 : 4u << 20;
+
+		if (size < need)
+			size = need;
 
 		if (size + sizeof(*c) > ar->left) {
 			ar->exhausted = true;

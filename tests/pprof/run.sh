@@ -150,6 +150,26 @@ check "diff SVG: c grew (red), b shrank (blue)" sh -c \
 	"grep -o '<title>c (.*fill=\"#ff[0-9a-f]*\"' '$tmp/d.svg' >/dev/null &&
 	 grep -o '<title>b (.*fill=\"#[0-9a-f]\{4\}ff\"' '$tmp/d.svg' >/dev/null"
 
+# ---- The SVG's script, in node ----------------------------------------------
+# svg-script.js runs it against a stand-in document: zoom, reset, click,
+# search (nested matches counted once, as --text --search counts them).
+if command -v node >/dev/null 2>&1; then
+	for case in 'go-heap.pprof alloc' 'inline.pprof ^(run|parse|emit|alloc)$'; do
+		f=${case%% *}
+		re=${case#* }
+		"$bin" --svg "$tmp/n.svg" "$f"
+		want=$("$bin" --text --search "$re" "$f" | sed -n 's/^Matched: .*(\(.*\))$/\1/p')
+		if node ./svg-script.js "$tmp/n.svg" "$re" "$want" >"$tmp/node.out" 2>&1; then
+			ok
+		else
+			bad "the SVG's script in node (search $re)"
+			grep -v '^ok' "$tmp/node.out" | head -n 10
+		fi
+	done
+else
+	echo "SKIP (in part): node is not installed: the SVG's script is not run in node"
+fi
+
 # ---- The TUI switches sample types with y -----------------------------------
 if command -v tmux >/dev/null 2>&1; then
 	sock=ftpp$$
