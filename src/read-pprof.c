@@ -531,6 +531,8 @@ static void memo_init(struct memo *mo, size_t n)
 
 static uint64_t sample_hash(const PSample *sa)
 {
+	if (!sa->n_location_id)
+		return 0;           /* no ids: location_id may be NULL */
 	return hash_bytes(sa->location_id,
 			  sa->n_location_id * sizeof(*sa->location_id));
 }
