@@ -37,10 +37,21 @@
 #define SVG_SUB 10u              /* layout units per pixel */
 #define SVG_CHAR 7.2             /* px per character: 12 px monospace */
 
-/* Write s as XML character data or attribute text. */
+/*
+ * Write s (escaped for display: no control bytes, valid UTF-8) as XML
+ * character data or attribute text.  U+FFFE and U+FFFF are valid UTF-8
+ * but not XML characters: they are written as their bytes' escapes.
+ */
 static void xml_text(FILE *out, const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
+		if (i + 2 < n && (unsigned char)s[i] == 0xef &&
+		    (unsigned char)s[i + 1] == 0xbf &&
+		    ((unsigned char)s[i + 2] & 0xfe) == 0xbe) {
+			fprintf(out, "\\xef\\xbf\\x%02x", (unsigned char)s[i + 2]);
+			i += 2;
+			continue;
+		}
 		switch (s[i]) {
 		case '&': fputs("&amp;", out); break;
 		case '<': fputs("&lt;", out); break;

@@ -413,11 +413,21 @@ static uint32_t location_fallback(struct pp *pp, const PLocation *l)
 	return pp->unknown;
 }
 
-/* Every location's frames, outermost (the last line) first. */
-static void expand_locations(struct pp *pp)
+/* Every location's frames, outermost (the last line) first; -1 if too many. */
+static int expand_locations(struct pp *pp)
 {
 	size_t n = pp->m->n_location;
 
+	/* Offsets are 32-bit: at most a line per 2 input bytes keeps them so
+	 * for any input below 8 GB; refuse the rest. */
+	{
+		uint64_t lines = n;
+
+		for (size_t i = 0; i < n; i++)
+			lines += pp->m->location[i]->n_line;
+		if (lines >= UINT32_MAX)
+			return -1;
+	}
 	pp->loc_off = xreallocarray(NULL, n ? n : 1, sizeof(*pp->loc_off));
 	pp->loc_n = xreallocarray(NULL, n ? n : 1, sizeof(*pp->loc_n));
 	for (size_t i = 0; i < n; i++) {
@@ -435,6 +445,7 @@ static void expand_locations(struct pp *pp)
 		pp->loc_off[i] = (uint32_t)start;
 		pp->loc_n[i] = (uint32_t)(pp->nframes - start);
 	}
+	return 0;
 }
 
 /* Pick the sample type: by name, the default, or the last. */
@@ -720,8 +731,8 @@ int read_pprof(struct profile *p, struct input *in,
 	pp.m = m;
 	if (m->n_location > UINT32_MAX / 2 || m->n_function > UINT32_MAX / 2 ||
 	    m->n_sample > UINT32_MAX / 2) {
-		diag_warn(d, "%s: pprof profile has more than 2^31 samples, locations or functions",
-			  pp.name);
+		diag_warn(d, "%s: pprof profile has more than 2^31 samples, "
+			  "locations or functions", pp.name);
 		goto out;
 	}
 	if (pick_type(&pp, &which) < 0)
@@ -732,7 +743,11 @@ int read_pprof(struct profile *p, struct input *in,
 	index_build(&pp.maps, m->n_mapping, map_id, m->mapping);
 	pp.fn_sym = xcalloc(m->n_function ? m->n_function : 1,
 			    sizeof(*pp.fn_sym));
-	expand_locations(&pp);
+	if (expand_locations(&pp) < 0) {
+		diag_warn(d, "%s: pprof profile has more than 2^32 lines",
+			  pp.name);
+		goto out;
+	}
 	note_types(&pp, which);
 	string_copy(&pp, m->sample_type[which]->type, type, sizeof(type));
 	string_copy(&pp, m->sample_type[which]->unit, unit, sizeof(unit));
