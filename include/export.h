@@ -41,7 +41,6 @@ struct svg_opts {
 	const char *title;       /* the heading; NULL: "Flame Graph" */
 	const char *subtitle;    /* e.g. the input's name, or NULL */
 	const struct theme *theme;  /* frame colors; NULL: the default */
-	const char *search;      /* a regex to highlight at load, or NULL */
 };
 
 /*
