@@ -121,13 +121,26 @@ struct type_switch {
 	char name[64];
 };
 
+/* "alloc_space (bytes)", the names escaped: they come from the profile. */
+static void type_text(const struct pprof_types *t, char *buf, size_t cap)
+{
+	char name[8 * sizeof(t->name[0])], unit[8 * sizeof(t->unit[0])];
+
+	textfmt_escape(t->name[t->cur], strlen(t->name[t->cur]), name,
+		       sizeof(name));
+	textfmt_escape(t->unit[t->cur], strlen(t->unit[t->cur]), unit,
+		       sizeof(unit));
+	snprintf(buf, cap, "%s (%s)", name, unit);
+}
+
 static void type_status(void *ctx, char *buf, size_t cap)
 {
 	struct type_switch *ts = ctx;
 	const struct pprof_types *t = ts->types;
+	char ty[800];
 
-	snprintf(buf, cap, "%s (%s)%s", t->name[t->cur], t->unit[t->cur],
-		 t->n > 1 ? ", y: next type" : "");
+	type_text(t, ty, sizeof(ty));
+	snprintf(buf, cap, "%s%s", ty, t->n > 1 ? ", y: next type" : "");
 }
 
 static bool next_type(void *ctx, struct profile *p, char *msg, size_t cap)
@@ -149,12 +162,16 @@ static bool next_type(void *ctx, struct profile *p, char *msg, size_t cap)
 	profile_reset_weights(p);
 	profile_forget_unit(p);
 	diag_init(&d);
-	if (load(p, ts->c, &d) < 0)
-		snprintf(msg, cap, "cannot read the inputs again with sample "
-			 "type %s", ts->name);
-	else
-		snprintf(msg, cap, "sample type %s (%s)%s", t->name[t->cur],
-			 t->unit[t->cur], d.bad ? "; bad samples skipped" : "");
+	if (load(p, ts->c, &d) < 0) {
+		snprintf(msg, cap, "cannot read the inputs again with the next "
+			 "sample type");
+	} else {
+		char ty[800];
+
+		type_text(t, ty, sizeof(ty));
+		snprintf(msg, cap, "sample type %s%s", ty,
+			 d.bad ? "; bad samples skipped" : "");
+	}
 	diag_free(&d);
 	profile_finish(p);
 	return true;

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "profile.pb-c.h"
+#include "textfmt.h"
 #include "util.h"
 
 /* Decoding may allocate this much per input byte, plus a constant. */
@@ -452,7 +453,7 @@ static int expand_locations(struct pp *pp)
 static int pick_type(struct pp *pp, size_t *which)
 {
 	const PProfile *m = pp->m;
-	char name[64], list[512];
+	char name[64], shown[8 * sizeof(name)], list[512];
 	size_t len = 0;
 
 	if (m->n_sample_type == 0) {
@@ -476,9 +477,11 @@ static int pick_type(struct pp *pp, size_t *which)
 			*which = i;
 			return 0;
 		}
+		/* Names go to the terminal: escaped. */
+		textfmt_escape(name, strlen(name), shown, sizeof(shown));
 		if (len < sizeof(list))
 			len += (size_t)snprintf(list + len, sizeof(list) - len,
-						"%s%s", i ? ", " : "", name);
+						"%s%s", i ? ", " : "", shown);
 	}
 	diag_warn(pp->d, "%s: no sample type '%s' in this pprof profile "
 		  "(it has: %s)", pp->name, pp->o->sample_type, list);
@@ -759,9 +762,13 @@ int read_pprof(struct profile *p, struct input *in,
 			  "(names shown as [unknown])",
 			  (unsigned long long)pp.bad_strings,
 			  pp.bad_strings == 1 ? "ex" : "ices");
-	if (pp.added == 0)
+	if (pp.added == 0) {
+		char shown[8 * sizeof(type)];
+
+		textfmt_escape(type, strlen(type), shown, sizeof(shown));
 		diag_warn(d, "%s: no sample has a nonzero '%s' value",
-			  pp.name, type);
+			  pp.name, shown);
+	}
 	rc = 0;
 out:
 	free(pp.fn_sym);

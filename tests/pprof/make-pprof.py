@@ -157,6 +157,13 @@ def bad_cases():
     p.sample([1], [-5])
     p.sample([1], [6])
     cases["pprof-many-samples"] = gzip.compress(p.encode(), mtime=0)
+    # Type names with escape sequences: they reach messages escaped.
+    p = Profile()
+    p.sample_type("ev\x1b[31mil", "co\x1bunt")
+    p.function(1, "main")
+    p.location(1, 0x10, [1])
+    p.sample([1], [0])
+    cases["pprof-escaped-type"] = p.encode()
     # No sample types at all.
     p = Profile()
     p.function(1, "main")
