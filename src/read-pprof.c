@@ -567,8 +567,9 @@ static struct memo_slot *memo_find(struct memo *mo, const PProfile *m,
 			continue;
 		b = m->sample[sl->sample - 1];
 		if (b->n_location_id == a->n_location_id &&
-		    !memcmp(b->location_id, a->location_id,
-			    a->n_location_id * sizeof(*a->location_id)))
+		    (!a->n_location_id ||
+		     !memcmp(b->location_id, a->location_id,
+			     a->n_location_id * sizeof(*a->location_id))))
 			return sl;
 	}
 }

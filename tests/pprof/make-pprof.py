@@ -156,6 +156,8 @@ def bad_cases():
     p.raw(lfield(2, b"") * 200000)
     p.sample([1], [-5])
     p.sample([1], [6])
+    p.sample([], [2])       # no locations: [unknown], twice
+    p.sample([], [3])
     cases["pprof-many-samples"] = gzip.compress(p.encode(), mtime=0)
     # Type names with escape sequences: they reach messages escaped.
     p = Profile()
