@@ -32,4 +32,24 @@ struct text_opts {
 unsigned export_text(FILE *out, const struct profile *p,
 		     const struct text_opts *o);
 
+struct theme;
+
+struct svg_opts {
+	unsigned width;          /* pixels; 0: 1200 */
+	bool flame;              /* root at the bottom */
+	uint32_t zoom;           /* NODE_ROOT for the whole profile */
+	const char *title;       /* the heading; NULL: "Flame Graph" */
+	const char *subtitle;    /* e.g. the input's name, or NULL */
+	const struct theme *theme;  /* frame colors; NULL: the default */
+};
+
+/*
+ * Write the flame graph of p (from o->zoom down) as a self-contained SVG
+ * with its own JavaScript: hover details, click to zoom, search.  Frames
+ * narrower than 0.1% of the width are left out.  Returns the number of
+ * frames drawn.
+ */
+size_t export_svg(FILE *out, const struct profile *p,
+		  const struct svg_opts *o);
+
 #endif

@@ -26,6 +26,7 @@ enum tui_action {
 	ACT_TL_MARK, ACT_TL_LEAVE,
 	/* other */
 	ACT_THEME, ACT_FLIP, ACT_HELP, ACT_REDRAW, ACT_QUIT,
+	ACT_SAMPLE_TYPE,    /* pprof: the next sample type */
 	/* live mode only */
 	ACT_LIVE_RATE_UP, ACT_LIVE_RATE_DOWN, ACT_LIVE_WINDOW,
 	ACT_LIVE_FREEZE, ACT_LIVE_RESET, ACT_LIVE_SAVE,

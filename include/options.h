@@ -16,6 +16,7 @@ enum run_mode {
 	MODE_TUI,        /* the interactive view (the default on a terminal) */
 	MODE_TEXT,       /* --text */
 	MODE_COLLAPSE,   /* --collapse */
+	MODE_SVG,        /* --svg FILE */
 };
 
 struct config {
@@ -31,6 +32,8 @@ struct config {
 	const char *colors;          /* -c NAME */
 	const char *time;            /* --time SPEC */
 	const char *format;          /* --format NAME */
+	const char *svg;             /* --svg FILE ('-': stdout) */
+	const char *title;           /* --title TEXT (the SVG's) */
 
 	struct read_opts read;       /* reader options (perf naming, limits) */
 	bool all;                    /* --all: --kernel and --jit */

@@ -152,6 +152,9 @@ double profile_weight_value(const struct profile *p, uint64_t w);
 enum weight_unit {
 	UNIT_SAMPLES,        /* sample counts (folded counts, other periods) */
 	UNIT_NS,             /* CPU time in ns: cpu-clock/task-clock periods */
+	UNIT_NANOS,          /* other time in ns (pprof: delay, wall): "1.5 s" */
+	UNIT_BYTES,          /* bytes (pprof: alloc_space): "1.50 MB" */
+	UNIT_COUNT,          /* counts of something (pprof: objects): "1234" */
 };
 
 /*
@@ -160,6 +163,9 @@ enum weight_unit {
  */
 void profile_note_unit(struct profile *p, enum weight_unit u);
 enum weight_unit profile_unit(const struct profile *p);
+/* Forget the unit (before reading the inputs again, e.g. another pprof
+ * sample type). */
+void profile_forget_unit(struct profile *p);
 /* w as a person reads it: "1234 samples", or "2.999 s CPU" for ns. */
 size_t profile_format_amount(const struct profile *p, uint64_t w, char *buf,
 			     size_t cap);

@@ -20,6 +20,16 @@ enum input_format {
 	FMT_FOLDED,          /* "frame;frame;... COUNT" */
 	FMT_PERF_SCRIPT,     /* the text of `perf script` */
 	FMT_PERF_DATA,       /* perf.data, file or pipe mode */
+	FMT_PPROF,           /* pprof's profile.proto (protobuf) */
+};
+
+/* The sample types of a pprof input (filled by the pprof reader). */
+#define PPROF_MAX_TYPES 32
+struct pprof_types {
+	char name[PPROF_MAX_TYPES][64];  /* "cpu", "alloc_space" */
+	char unit[PPROF_MAX_TYPES][32];  /* "nanoseconds", "bytes" */
+	unsigned n;                      /* 0: no pprof input read */
+	unsigned cur;                    /* the one read */
 };
 
 /* Called now and then while reading: done and total raw bytes (0: unknown). */
@@ -39,6 +49,8 @@ struct read_opts {
 	                            (trusted whatever the build-id); NULL:
 	                            /proc/kallsyms */
 	const char *symfs;       /* perf.data: binaries under this directory */
+	const char *sample_type; /* pprof: the value to read (NULL: default) */
+	struct pprof_types *types;  /* pprof: filled from the first input */
 
 	uint64_t max_input;      /* stop after this many bytes (0: no limit) */
 	read_progress_fn progress;
@@ -64,6 +76,19 @@ int read_perf_script(struct profile *p, struct input *in,
 		     const struct read_opts *o, struct diag *d);
 int read_perf_data(struct profile *p, struct input *in,
 		   const struct read_opts *o, struct diag *d);
+int read_pprof(struct profile *p, struct input *in,
+	       const struct read_opts *o, struct diag *d);
+/* Does buf (the first bytes of an input) look like a pprof protobuf? */
+bool read_pprof_detect(const void *buf, size_t len);
+
+/*
+ * The whole input for readers of binary formats: mapped in place when it
+ * can be, else copied into *owned (free it after).  NULL, with the message
+ * in d, when it cannot be read; a message about a partial read (--max-input,
+ * truncated compression) also goes to d.
+ */
+const void *read_whole(struct input *in, size_t *len, void **owned,
+		       struct diag *d);
 
 /* Call o->progress at most every few megabytes. */
 void read_report_progress(const struct read_opts *o, struct input *in);

@@ -53,6 +53,14 @@ struct tui_opts {
 	const char *message;      /* shown in the status line at start */
 	const struct tui_live_ops *live;  /* NULL for a saved profile */
 	void *live_ctx;
+	/*
+	 * pprof input: switch p to the next sample type (read again; a message
+	 * for the status line in msg; true when p changed), and the header's
+	 * text for the current one.  NULL for other inputs.
+	 */
+	bool (*next_type)(void *ctx, struct profile *p, char *msg, size_t cap);
+	void (*type_status)(void *ctx, char *buf, size_t cap);
+	void *type_ctx;
 };
 
 /*

@@ -2,6 +2,7 @@
  * main.c - flametop's entry point: parse options, read the inputs into one
  * profile, and hand it to a front end.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "read.h"
 #include "search.h"
 #include "textfmt.h"
+#include "theme.h"
 #include "timerange.h"
 #include "tui.h"
 #include "util.h"
@@ -69,10 +71,114 @@ static int print_text(struct profile *p, struct config *c)
 	return rc;
 }
 
+/* --svg FILE: the theme of -c, the graph to FILE or standard output. */
+static int write_svg(struct profile *p, struct config *c)
+{
+	struct svg_opts so = { 0 };
+	struct theme th;
+	const char *name = c->colors ? c->colors : THEME_DEFAULT;
+	char *path = theme_find(name), err[400];
+	FILE *out = stdout;
+	int rc = 0;
+
+	theme_default(&th);
+	if (!path && strcmp(name, THEME_DEFAULT) != 0) {
+		fprintf(stderr, "flametop: -c: no theme '%s'\n", name);
+		return 2;
+	}
+	if (path && theme_load(&th, path, err, sizeof(err)) < 0) {
+		fprintf(stderr, "flametop: %s\n", err);
+		free(path);
+		return 2;
+	}
+	free(path);
+	if (strcmp(c->svg, "-") != 0 && !(out = fopen(c->svg, "w"))) {
+		fprintf(stderr, "flametop: %s: cannot write: %s\n", c->svg,
+			strerror(errno));
+		return 1;
+	}
+	so.width = c->width;
+	so.flame = c->flame;
+	so.zoom = NODE_ROOT;
+	so.title = c->title;
+	so.subtitle = c->nfiles == 1 ? c->files[0] : NULL;
+	so.theme = &th;
+	export_svg(out, p, &so);
+	if (out != stdout && (ferror(out) | fclose(out))) {
+		fprintf(stderr, "flametop: %s: error writing\n", c->svg);
+		rc = 1;
+	}
+	return rc;
+}
+
+/* pprof sample types in the TUI: the inputs are read again with another. */
+struct type_switch {
+	struct config *c;
+	struct pprof_types *types;
+	char name[64];
+};
+
+/* "alloc_space (bytes)", the names escaped: they come from the profile. */
+static void type_text(const struct pprof_types *t, char *buf, size_t cap)
+{
+	char name[8 * sizeof(t->name[0])], unit[8 * sizeof(t->unit[0])];
+
+	textfmt_escape(t->name[t->cur], strlen(t->name[t->cur]), name,
+		       sizeof(name));
+	textfmt_escape(t->unit[t->cur], strlen(t->unit[t->cur]), unit,
+		       sizeof(unit));
+	snprintf(buf, cap, "%s (%s)", name, unit);
+}
+
+static void type_status(void *ctx, char *buf, size_t cap)
+{
+	struct type_switch *ts = ctx;
+	const struct pprof_types *t = ts->types;
+	char ty[800];
+
+	type_text(t, ty, sizeof(ty));
+	snprintf(buf, cap, "%s%s", ty, t->n > 1 ? ", y: next type" : "");
+}
+
+static bool next_type(void *ctx, struct profile *p, char *msg, size_t cap)
+{
+	struct type_switch *ts = ctx;
+	struct pprof_types *t = ts->types;
+	struct diag d;
+	unsigned next;
+
+	if (t->n < 2) {
+		snprintf(msg, cap, "this profile has one sample type");
+		return false;
+	}
+	next = (t->cur + 1) % t->n;
+	snprintf(ts->name, sizeof(ts->name), "%s", t->name[next]);
+	ts->c->read.sample_type = ts->name;
+	ts->c->read.progress = NULL;    /* the screen is the TUI's now */
+	t->n = 0;                       /* filled again by the reader */
+	profile_reset_weights(p);
+	profile_forget_unit(p);
+	diag_init(&d);
+	if (load(p, ts->c, &d) < 0) {
+		snprintf(msg, cap, "cannot read the inputs again with the next "
+			 "sample type");
+	} else {
+		char ty[800];
+
+		type_text(t, ty, sizeof(ty));
+		snprintf(msg, cap, "sample type %s%s", ty,
+			 d.bad ? "; bad samples skipped" : "");
+	}
+	diag_free(&d);
+	profile_finish(p);
+	return true;
+}
+
 /* The interactive view; bad input lines are mentioned in its status line. */
 static int run_tui(struct profile *p, struct config *c, struct diag *d)
 {
 	struct tui_opts o = { 0 };
+	struct type_switch ts = { c, c->read.types, "" };
 	char msg[128];
 
 	o.title = c->nfiles == 1 ? c->files[0] : NULL;
@@ -80,6 +186,11 @@ static int run_tui(struct profile *p, struct config *c, struct diag *d)
 	o.search = c->search;
 	o.icase = c->icase;
 	o.theme = c->colors;
+	if (c->read.types && c->read.types->n) {
+		o.next_type = next_type;
+		o.type_status = type_status;
+		o.type_ctx = &ts;
+	}
 	if (d->bad) {
 		snprintf(msg, sizeof(msg), "%llu bad input lines skipped "
 			 "(listed on exit)", (unsigned long long)d->bad);
@@ -94,6 +205,7 @@ int main(int argc, char **argv)
 	struct profile *p;
 	struct diag d;
 	struct tui_progress progress = { 0 };
+	struct pprof_types types = { 0 };
 	int rc;
 
 	util_set_program("flametop");
@@ -118,6 +230,12 @@ int main(int argc, char **argv)
 		options_free(&c);
 		return 0;
 	}
+	if (live_requested(&c) && c.svg) {
+		fprintf(stderr, "flametop: --svg draws a saved profile: sample with "
+			"-d SECS --collapse > FILE, then --svg OUT FILE\n");
+		options_free(&c);
+		return 2;
+	}
 	if (live_requested(&c)) {
 		/* -p, -a or -- COMMAND: sample instead of reading files. */
 		rc = live_main(&c);
@@ -136,6 +254,7 @@ int main(int argc, char **argv)
 	}
 	p = profile_create();
 	diag_init(&d);
+	c.read.types = &types;
 	if (c.mode == MODE_TUI && isatty(1)) {
 		/* A long load shows progress instead of a frozen terminal. */
 		c.read.progress = tui_load_progress;
@@ -180,6 +299,9 @@ int main(int argc, char **argv)
 		break;
 	case MODE_TEXT:
 		rc = print_text(p, &c);
+		break;
+	case MODE_SVG:
+		rc = write_svg(p, &c);
 		break;
 	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {

@@ -57,6 +57,10 @@ static const struct opt_def opts[] = {
 	  "search without regard to case" },
 	{ "colors", 'c', OPT_STR, "NAME", OFF(colors), 0, 0, "Output",
 	  "color theme (hot, mem, io, java, js, ...)" },
+	{ "svg", 0, OPT_STR, "FILE", OFF(svg), 0, 0, "Output",
+	  "write an interactive SVG flame graph to FILE ('-': stdout)" },
+	{ "title", 0, OPT_STR, "TEXT", OFF(title), 0, 0, "Output",
+	  "the SVG's title (default: the input's name)" },
 	{ "pid", 0, OPT_FLAG, NULL, OFF(read.pid), 0, 0, "perf input",
 	  "root frame is comm-PID" },
 	{ "tid", 0, OPT_FLAG, NULL, OFF(read.tid), 0, 0, "perf input",
@@ -83,7 +87,11 @@ static const struct opt_def opts[] = {
 	  "samples in RANGE only: START,END (seconds from the first "
 	  "sample), P%/N or P%-Q%" },
 	{ "format", 0, OPT_FORMAT, "FMT", 0, 0, 0, "Input",
-	  "input format: folded, perf-script, perf-data (default: detect)" },
+	  "input format: folded, perf-script, perf-data, pprof (default: "
+	  "detect)" },
+	{ "sample-type", 0, OPT_STR, "NAME", OFF(read.sample_type), 0, 0,
+	  "Input", "pprof: the value to show (cpu, alloc_space, ...; default: "
+	  "the profile's default, else its last)" },
 	{ "max-input", 0, OPT_BYTES, "BYTES", OFF(read.max_input), 1,
 	  UINT64_MAX, "Input", "stop reading an input after BYTES (K, M, G)" },
 	{ "attach", 'p', OPT_STR, "PID[,PID]", OFF(attach), 0, 0,
@@ -131,7 +139,7 @@ void options_help(FILE *out)
 		"       flametop [OPTIONS] -p PID | -a | -- COMMAND [ARGS]\n"
 		"\n"
 		"An interactive flame graph viewer for the terminal.  Reads folded\n"
-		"stacks, perf script output and perf.data (plain, gzip or zstd);\n"
+		"stacks, perf script output, perf.data and pprof (plain, gzip or zstd);\n"
 		"FILE '-' or no FILE with a pipe reads standard input.  With -p, -a\n"
 		"or a command it samples live (perf_event_open) and shows the last\n"
 		"seconds, refreshed; with -d and --collapse or --text it prints.\n");
@@ -247,9 +255,11 @@ static int set_value(struct config *c, const struct opt_def *o,
 			c->read.force = FMT_PERF_SCRIPT;
 		else if (strcmp(arg, "perf-data") == 0)
 			c->read.force = FMT_PERF_DATA;
+		else if (strcmp(arg, "pprof") == 0)
+			c->read.force = FMT_PPROF;
 		else
 			return usage_error("--format: unknown format '%s'%s", arg,
-					   " (folded, perf-script, perf-data)");
+					   " (folded, perf-script, perf-data, pprof)");
 		c->format = arg;
 		return 0;
 	case OPT_UINT:
@@ -367,6 +377,8 @@ int options_parse(struct config *c, int argc, char **argv)
 	}
 	if (c->text && c->collapse)
 		return usage_error("--text and --collapse do not go together");
+	if (c->svg && (c->text || c->collapse))
+		return usage_error("--svg goes with neither --text nor --collapse");
 	if (c->time) {
 		char err[256];
 		uint64_t t0, t1;
@@ -374,7 +386,8 @@ int options_parse(struct config *c, int argc, char **argv)
 		if (timerange_parse(c->time, 0, 0, &t0, &t1, err, sizeof(err)))
 			return usage_error("--time: %s", err);
 	}
-	c->mode = c->collapse ? MODE_COLLAPSE : c->text ? MODE_TEXT : MODE_TUI;
+	c->mode = c->collapse ? MODE_COLLAPSE : c->text ? MODE_TEXT :
+		  c->svg ? MODE_SVG : MODE_TUI;
 	return 0;
 }
 

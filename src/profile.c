@@ -647,6 +647,28 @@ enum weight_unit profile_unit(const struct profile *p)
 	return p->unit;
 }
 
+void profile_forget_unit(struct profile *p)
+{
+	p->unit = UNIT_SAMPLES;
+	p->unit_known = p->unit_mixed = false;
+}
+
+/* Bytes in binary multiples, as memory profilers print them. */
+static int format_bytes(double b, char *buf, size_t cap)
+{
+	static const char *const sfx[] = { "KB", "MB", "GB", "TB", "PB" };
+	unsigned i = 0;
+
+	if (b < 1024)
+		return snprintf(buf, cap, "%.0f B", b);
+	b /= 1024;
+	while (b >= 1024 && i + 1 < ARRAY_SIZE(sfx)) {
+		b /= 1024;
+		i++;
+	}
+	return snprintf(buf, cap, "%.2f %s", b, sfx[i]);
+}
+
 size_t profile_format_amount(const struct profile *p, uint64_t w, char *buf,
 			     size_t cap)
 {
@@ -661,7 +683,20 @@ size_t profile_format_amount(const struct profile *p, uint64_t w, char *buf,
 				     : snprintf(buf, cap, "%.3f ms CPU", s * 1e3);
 		return k < 0 ? 0 : (size_t)k;
 	}
+	if (p->unit == UNIT_NANOS) {
+		double s = profile_weight_value(p, w) / 1e9;
+
+		k = s >= 0.9995 || s == 0 ? snprintf(buf, cap, "%.3f s", s)
+				     : snprintf(buf, cap, "%.3f ms", s * 1e3);
+		return k < 0 ? 0 : (size_t)k;
+	}
+	if (p->unit == UNIT_BYTES) {
+		k = format_bytes(profile_weight_value(p, w), buf, cap);
+		return k < 0 ? 0 : (size_t)k;
+	}
 	n = profile_format_weight(p, w, buf, cap);
+	if (p->unit == UNIT_COUNT)
+		return n;
 	k = snprintf(buf + n, n < cap ? cap - n : 0, " samples");
 	return n + (k < 0 ? 0 : (size_t)k);
 }

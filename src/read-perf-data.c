@@ -671,11 +671,13 @@ int read_perf_data(struct profile *p, struct input *in,
 	struct pdata pd = { 0 };
 	struct sym_opts so;
 	size_t len;
-	const unsigned char *b = input_map(in, &len);
-	unsigned char *owned = NULL;
+	void *owned;
+	const unsigned char *b = read_whole(in, &len, &owned, d);
 	uint64_t doff = 0, dsize = 0;
 	int rc = -1;
 
+	if (!b)
+		return -1;
 	sym_default_opts(&so);
 	if (o->kallsyms)
 		so.kallsyms = o->kallsyms;
@@ -685,15 +687,6 @@ int read_perf_data(struct profile *p, struct input *in,
 	pd.o = o;
 	pd.d = d;
 	pd.name = input_name(in);
-	if (!b)
-		b = owned = input_slurp(in, &len);
-	if (!b) {
-		diag_warn(d, "%s", input_error(in) ? input_error(in)
-						   : "cannot read input");
-		return -1;
-	}
-	if (input_error(in))
-		diag_warn(d, "%s", input_error(in));
 	if (len < 16) {
 		diag_warn(d, "%s: truncated perf.data (%zu bytes)", pd.name,
 			  len);

@@ -20,6 +20,7 @@ static const struct {
 	{ FMT_FOLDED, "folded stacks", read_folded },
 	{ FMT_PERF_SCRIPT, "perf script output", read_perf_script },
 	{ FMT_PERF_DATA, "perf.data", read_perf_data },
+	{ FMT_PPROF, "pprof", read_pprof },
 };
 
 const char *read_format_name(enum input_format f)
@@ -117,6 +118,8 @@ enum input_format read_detect(const void *buf, size_t len)
 		return FMT_PERF_DATA;
 	if (len >= 8 && memcmp(buf, "2ELIFREP", 8) == 0)
 		return FMT_PERF_DATA;
+	if (read_pprof_detect(buf, len))
+		return FMT_PPROF;
 	if (looks_binary(buf, len))
 		return FMT_UNKNOWN;
 	while (s < end && lines < 200) {
@@ -156,6 +159,24 @@ enum input_format read_detect(const void *buf, size_t len)
 	return folded ? FMT_FOLDED : FMT_UNKNOWN;
 }
 
+const void *read_whole(struct input *in, size_t *len, void **owned,
+		       struct diag *d)
+{
+	const void *b = input_map(in, len);
+
+	*owned = NULL;
+	if (!b)
+		b = *owned = input_slurp(in, len);
+	if (!b) {
+		diag_warn(d, "%s", input_error(in) ? input_error(in)
+						   : "cannot read input");
+		return NULL;
+	}
+	if (input_error(in))
+		diag_warn(d, "%s", input_error(in));
+	return b;
+}
+
 void read_report_progress(const struct read_opts *o, struct input *in)
 {
 	if (o && o->progress)
@@ -188,7 +209,7 @@ int read_profile(struct profile *p, const char *path,
 		diag_warn(d, "%s: empty input", input_name(in));
 	} else if (fmt == FMT_UNKNOWN) {
 		diag_warn(d, "%s: not a profile flametop can read (expected "
-			  "folded stacks, perf script output or perf.data)",
+			  "folded stacks, perf script output, perf.data or pprof)",
 			  input_name(in));
 	} else {
 		size_t i;

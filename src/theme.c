@@ -551,3 +551,14 @@ void theme_names_free(char **names, size_t n)
 		free(names[i]);
 	free(names);
 }
+
+uint32_t theme_diff_color(double after, double before)
+{
+	double m = after > before ? after : before;
+	double d = m > 0 ? (after - before) / m : 0;
+	unsigned fade = (unsigned)(40 + 215 * (1 - (d < 0 ? -d : d)));
+
+	if (d > 0)
+		return 0xff0000u | fade << 8 | fade;
+	return (uint32_t)fade << 16 | fade << 8 | 0xffu;
+}

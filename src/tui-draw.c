@@ -233,14 +233,8 @@ static void use_slot(struct tui *t, enum theme_slot s)
  */
 static uint32_t diff_color(const struct profile *p, uint32_t node)
 {
-	double w = (double)profile_total(p, node);
-	double w2 = (double)profile_total2(p, node);
-	double m = w > w2 ? w : w2, d = m > 0 ? (w - w2) / m : 0;
-	unsigned fade = (unsigned)(40 + 215 * (1 - (d < 0 ? -d : d)));
-
-	if (d > 0)
-		return 0xff0000u | fade << 8 | fade;
-	return (uint32_t)fade << 16 | fade << 8 | 0xffu;
+	return theme_diff_color((double)profile_total(p, node),
+				(double)profile_total2(p, node));
 }
 
 static uint32_t frame_color(struct tui *t, uint32_t node)

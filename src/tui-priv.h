@@ -28,6 +28,9 @@ struct tui {
 	const char *title;
 	const struct tui_live_ops *live;
 	void *live_ctx;
+	bool (*next_type)(void *, struct profile *, char *, size_t);
+	void (*type_status)(void *, char *, size_t);
+	void *type_ctx;              /* pprof sample types (tui_opts) */
 
 	unsigned rows, cols;          /* the screen */
 	struct layout lay;

@@ -715,6 +715,12 @@ bool tui_do(struct tui *t, enum tui_action a)
 		break;
 	case ACT_QUIT:
 		return false;
+	case ACT_SAMPLE_TYPE:
+		if (!t->next_type)
+			set_msg(t, false, "only pprof profiles have sample types");
+		else if (t->next_type(t->type_ctx, t->p, t->msg, sizeof(t->msg)))
+			profile_changed(t);
+		break;
 	case ACT_LIVE_RATE_UP:
 	case ACT_LIVE_RATE_DOWN:
 	case ACT_LIVE_WINDOW:
@@ -865,6 +871,14 @@ void tui_header_text(struct tui *t, char *buf, size_t cap)
 		if (live[0])
 			mlen = append(mid, sizeof(mid), mlen, " | %s", live);
 	}
+	if (t->type_status) {
+		char ty[128];
+
+		ty[0] = '\0';
+		t->type_status(t->type_ctx, ty, sizeof(ty));
+		if (ty[0])
+			mlen = append(mid, sizeof(mid), mlen, " | %s", ty);
+	}
 	if (t->zoom != NODE_ROOT) {
 		uint32_t chain[256];
 		unsigned nc = 0;
@@ -963,6 +977,9 @@ struct tui *tui_create(struct profile *p, const struct tui_opts *o,
 	t->title = o->title;
 	t->live = o->live;
 	t->live_ctx = o->live_ctx;
+	t->next_type = o->next_type;
+	t->type_status = o->type_status;
+	t->type_ctx = o->type_ctx;
 	t->flame = o->flame;
 	t->icase = o->icase;
 	t->zoom = t->sel = NODE_ROOT;

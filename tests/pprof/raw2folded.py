@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""raw2folded.py - `go tool pprof -raw` output as folded stacks.
+
+usage: go tool pprof -symbolize=none -raw FILE | raw2folded.py TYPE
+
+Aggregates the values of sample type TYPE per stack (function names, root
+first; a location's inlined functions outermost first), drops stacks whose
+sum is zero, and sorts the lines in byte order, as `flametop --collapse`
+prints them.  Locations without a function are named by flametop's rule:
+"[file]" from their mapping's file name, else "[unknown]".
+"""
+import re
+import sys
+
+want = sys.argv[1]
+section = None
+types = []
+samples = []
+locs = {}
+loc_map = {}
+maps = {}
+cur = None
+for line in sys.stdin.read().splitlines():
+    if line in ("Samples:", "Locations", "Mappings"):
+        section = line
+        continue
+    if section == "Samples:":
+        if not types:
+            types = [t.split("/")[0] for t in line.split()]
+            continue
+        m = re.match(r"^\s*([-\d ]+):((?: \d+)*)\s*$", line)
+        if m:
+            vals = [int(v) for v in m.group(1).split()]
+            ids = [int(i) for i in m.group(2).split()]
+            samples.append((vals, ids))
+    elif section == "Locations":
+        m = re.match(r"^\s*(\d+): 0x[0-9a-f]+ (M=(\d+) )?(.*)$", line)
+        if m:
+            cur = int(m.group(1))
+            loc_map[cur] = int(m.group(3)) if m.group(3) else 0
+            rest = m.group(4).strip()
+            locs[cur] = [rest.split(" ")[0]] if rest else []
+        elif cur is not None and line.strip():
+            locs[cur].append(line.strip().split(" ")[0])
+    elif section == "Mappings":
+        m = re.match(r"^(\d+): \S+ ?(\S*)", line)
+        if m:
+            maps[int(m.group(1))] = m.group(2)
+
+# "[dflt]" marks the default type in the header.
+types = [t.replace("[dflt]", "") for t in types]
+k = types.index(want)
+sums = {}
+for vals, ids in samples:
+    frames = []
+    for lid in reversed(ids):
+        names = locs.get(lid, [])
+        if names:
+            frames.extend(reversed(names))
+        elif maps.get(loc_map.get(lid, 0)):
+            frames.append("[" + maps[loc_map[lid]].rsplit("/", 1)[-1] + "]")
+        else:
+            frames.append("[unknown]")
+    key = ";".join(frames) if frames else "[unknown]"
+    sums[key] = sums.get(key, 0) + vals[k]
+out = sys.stdout.buffer
+for key in sorted((s.encode() for s in sums if sums[s] > 0)):
+    out.write(key + b" " + str(sums[key.decode()]).encode() + b"\n")

@@ -1,0 +1,233 @@
+#!/bin/sh
+# run.sh - pprof input and SVG output, checked as users would check them.
+#
+# usage: tests/pprof/run.sh FLAMETOP
+#
+#  - the committed pprof files (Go's CPU and heap profiles, gzip; a
+#    handmade one with inlined and unsymbolized frames) read from a file,
+#    a pipe, gzip, and two files at once;
+#  - when `go` is installed: `go tool pprof -raw` on the committed files,
+#    and on fresh profiles of tests/pprof/writeprof.go built here (offline,
+#    GOPATH and GOCACHE in a temporary directory), agrees with
+#    `flametop --collapse --sample-type T` for every sample type T
+#    (aggregated per stack by raw2folded.py);
+#  - the SVG: well-formed XML, one rect per frame of the layout, the
+#    title, hostile names escaped, nothing loaded from outside;
+#  - when chromium is installed: the SVG's script run headless (search's
+#    matched share against --text --search, zoom), and a screenshot.
+# Prints "N passed, N failed"; says SKIP plainly for what it cannot run.
+bin=${1:?usage: run.sh FLAMETOP}
+top=$(cd "$(dirname "$0")/../.." && pwd)
+case $bin in /*) ;; *) bin=$top/$bin ;; esac
+cd "$top/tests/pprof" || exit 1
+pass=0
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export LC_ALL=C.UTF-8
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+# check NAME CMD...: the command succeeds.
+check() {
+	name=$1
+	shift
+	if "$@"; then ok; else bad "$name"; fi
+}
+same() { cmp -s "$1" "$2" || { diff -u "$1" "$2" | head -n 10; return 1; }; }
+
+# ---- Reading, as any other input ------------------------------------------
+"$bin" --collapse inline.pprof >"$tmp/file.out" 2>"$tmp/err"
+check "inline.pprof reads" test $? = 0 -a -s "$tmp/file.out"
+cat >"$tmp/want" <<'EOF'
+main;[unknown] 40
+main;emit;alloc 2048
+main;run;parse;lex;[libfoo.so.1] 1048576
+main;run;parse;lex;next_token 300
+EOF
+check "inline frames outermost first, default type, [mapping]" same "$tmp/want" "$tmp/file.out"
+"$bin" --collapse --addrs inline.pprof | grep -q '^main;0x89ab 40$'
+check "--addrs names an unsymbolized location by its address" test $? = 0
+"$bin" --collapse <inline.pprof >"$tmp/pipe.out" 2>/dev/null
+check "pprof from a pipe" same "$tmp/file.out" "$tmp/pipe.out"
+gzip -c inline.pprof | "$bin" --collapse - >"$tmp/gz.out" 2>/dev/null
+check "gzip'd pprof from standard input" same "$tmp/file.out" "$tmp/gz.out"
+"$bin" --collapse inline.pprof inline.pprof >"$tmp/two.out" 2>/dev/null
+awk '{ n = $NF; sub(/ [^ ]*$/, ""); print $0, 2 * n }' "$tmp/file.out" >"$tmp/want2"
+check "two pprof files merge" same "$tmp/want2" "$tmp/two.out"
+"$bin" --collapse --format pprof go-heap.pprof >/dev/null 2>&1
+check "--format pprof" test $? = 0
+"$bin" --format pprof --collapse ../golden/basic.folded >/dev/null 2>"$tmp/err"
+check "--format pprof on text: a message, status 1" test $? = 1 -a -s "$tmp/err"
+"$bin" --text --width 60 --sample-type alloc_objects inline.pprof >"$tmp/t" 2>&1
+check "--text counts unit" grep -q '^inline.pprof: 10, 4 distinct stacks' "$tmp/t"
+"$bin" --text --width 60 go-cpu.pprof >"$tmp/t" 2>&1
+check "cpu type shows CPU time" grep -q 'go-cpu.pprof: [0-9.]* m\?s CPU' "$tmp/t"
+"$bin" --text --width 60 --sample-type alloc_space inline.pprof >"$tmp/t" 2>&1
+check "bytes shown as MB" grep -q '^inline.pprof: 1.00 MB,' "$tmp/t"
+
+# ---- The oracle: go tool pprof -raw ----------------------------------------
+# compare FILE: every sample type of FILE against go tool pprof.
+compare() {
+	f=$1
+	go tool pprof -symbolize=none -raw "$f" >"$tmp/raw" 2>/dev/null ||
+		{ bad "go tool pprof -raw $f"; return; }
+	types=$(sed -n '/^Samples:/{n;p;}' "$tmp/raw" | sed 's/\[dflt\]//g; s#/[^ ]*##g')
+	[ -n "$types" ] || { bad "no sample types in go tool pprof -raw $f"; return; }
+	for t in $types; do
+		python3 ./raw2folded.py "$t" <"$tmp/raw" >"$tmp/want.$t"
+		"$bin" --collapse --sample-type "$t" "$f" >"$tmp/got.$t" 2>/dev/null
+		if [ -s "$tmp/want.$t" ] && same "$tmp/want.$t" "$tmp/got.$t"; then
+			ok
+		else
+			bad "$f --sample-type $t differs from go tool pprof -raw"
+		fi
+	done
+}
+if command -v go >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
+	for f in go-cpu.pprof go-heap.pprof inline.pprof; do
+		compare "$f"
+	done
+	mkdir -p "$tmp/go"
+	if GOPATH=$tmp/go/path GOCACHE=$tmp/go/cache GOFLAGS= GO111MODULE=off \
+	   GOPROXY=off GOTOOLCHAIN=local go build -o "$tmp/writeprof" writeprof.go \
+	   >"$tmp/go/log" 2>&1 && "$tmp/writeprof" "$tmp/cpu.pprof" "$tmp/heap.pprof" \
+	   >/dev/null; then
+		compare "$tmp/cpu.pprof"
+		compare "$tmp/heap.pprof"
+	else
+		bad "building and running writeprof.go"
+		cat "$tmp/go/log"
+	fi
+else
+	echo "SKIP (in part): go is not installed (Debian golang-go): no comparison with go tool pprof"
+fi
+
+# ---- The SVG ---------------------------------------------------------------
+python3 ./make-pprof.py "$tmp" || bad "make-pprof.py"
+"$bin" --svg "$tmp/h.svg" --title 'T <&> "q"' "$tmp/pprof-hostile-names.in"
+check "--svg writes a file" test $? = 0 -a -s "$tmp/h.svg"
+check "hostile names never become markup" sh -c "! grep -q '<script>alert' '$tmp/h.svg'"
+check "hostile names escaped" grep -q '&lt;script&gt;alert(1)&lt;/script&gt;' "$tmp/h.svg"
+check "control bytes escaped" sh -c "! grep -q \"\$(printf '\\033')\" '$tmp/h.svg'"
+"$bin" --svg - --title 'A title' inline.pprof >"$tmp/i.svg"
+check "--svg - writes to standard output" test $? = 0 -a -s "$tmp/i.svg"
+# Well-formed, the title, one rect per frame drawn, one script, no address
+# other than the SVG namespace.
+cat >"$tmp/svgcheck.py" <<'EOF'
+import sys, xml.etree.ElementTree as ET
+ns = "{http://www.w3.org/2000/svg}"
+root = ET.parse(sys.argv[1]).getroot()
+frames = [g for g in root.iter(ns + "g") if g.get("class") == "f"]
+title = root.find(ns + "text[@id='title']").text
+names = [g.find(ns + "title").text.rsplit(" (", 1)[0] for g in frames]
+rects = [g.find(ns + "rect") for g in frames]
+assert all(r is not None for r in rects)
+print(title)
+print(len(frames))
+print(len(list(root.iter(ns + "script"))))
+print("\n".join(names))
+EOF
+if python3 "$tmp/svgcheck.py" "$tmp/h.svg" >"$tmp/h.parsed" 2>&1; then
+	ok
+	check "SVG title" test "$(sed -n 1p "$tmp/h.parsed")" = 'T <&> "q"'
+	check "hostile name read back exactly" grep -qx '<script>alert(1)</script>' "$tmp/h.parsed"
+else
+	bad "hostile SVG is not well-formed XML"; cat "$tmp/h.parsed"
+fi
+python3 "$tmp/svgcheck.py" "$tmp/i.svg" >"$tmp/i.parsed" 2>&1 || bad "SVG is not well-formed"
+# The frames the layout draws at 0.1%: all, main, emit, alloc (0.19%), run,
+# parse, lex, [libfoo.so.1]; not [unknown] (40 bytes) nor next_token (300).
+check "SVG frames: those over 0.1%" test "$(sed -n 2p "$tmp/i.parsed")" = 8
+check "SVG has one script" test "$(sed -n 3p "$tmp/i.parsed")" = 1
+check "SVG title from --title" test "$(sed -n 1p "$tmp/i.parsed")" = 'A title'
+check "SVG loads nothing from outside" sh -c \
+	"! sed 's#xmlns=\"http://www.w3.org/2000/svg\"##' '$tmp/i.svg' | grep -q -i -E 'https?:|href|@import|url\\('"
+printf 'a;b 1\na;c 3\n' >"$tmp/d1"
+printf 'a;b 2 1\na;c 1 3\n' >"$tmp/d.folded"
+"$bin" --svg "$tmp/d.svg" "$tmp/d.folded"
+check "diff SVG: c grew (red), b shrank (blue)" sh -c \
+	"grep -o '<title>c (.*fill=\"#ff[0-9a-f]*\"' '$tmp/d.svg' >/dev/null &&
+	 grep -o '<title>b (.*fill=\"#[0-9a-f]\{4\}ff\"' '$tmp/d.svg' >/dev/null"
+
+# ---- The SVG's script, in node ----------------------------------------------
+# svg-script.js runs it against a stand-in document: zoom, reset, click,
+# search (nested matches counted once, as --text --search counts them).
+if command -v node >/dev/null 2>&1; then
+	for case in 'go-heap.pprof alloc' 'inline.pprof ^(run|parse|emit|alloc)$'; do
+		f=${case%% *}
+		re=${case#* }
+		"$bin" --svg "$tmp/n.svg" "$f"
+		want=$("$bin" --text --search "$re" "$f" | sed -n 's/^Matched: .*(\(.*\))$/\1/p')
+		if node ./svg-script.js "$tmp/n.svg" "$re" "$want" >"$tmp/node.out" 2>&1; then
+			ok
+		else
+			bad "the SVG's script in node (search $re)"
+			grep -v '^ok' "$tmp/node.out" | head -n 10
+		fi
+	done
+else
+	echo "SKIP (in part): node is not installed: the SVG's script is not run in node"
+fi
+
+# ---- The TUI switches sample types with y -----------------------------------
+if command -v tmux >/dev/null 2>&1; then
+	sock=ftpp$$
+	# wait_for TEXT: poll the screen (up to 20 s) until it shows TEXT.
+	wait_for() {
+		i=0
+		while [ $i -lt 200 ]; do
+			tmux -L "$sock" capture-pane -p 2>/dev/null | grep -q -- "$1" && return 0
+			sleep 0.1
+			i=$((i + 1))
+		done
+		tmux -L "$sock" capture-pane -p 2>/dev/null | head -n 3
+		return 1
+	}
+	tmux -L "$sock" -f /dev/null new -d -x 120 -y 20 "$bin go-heap.pprof"
+	check "TUI header: the default type and its unit" \
+		wait_for '10.58 MB | inuse_space (bytes), y: next type'
+	tmux -L "$sock" send-keys y
+	check "TUI y: next type, counted" wait_for '| 2163 | alloc_objects (count)'
+	tmux -L "$sock" send-keys y
+	check "TUI y again: bytes" wait_for '12.53 MB | alloc_space (bytes)'
+	tmux -L "$sock" kill-server 2>/dev/null
+else
+	echo "SKIP (in part): tmux is not installed: the TUI's y key is not tested"
+fi
+
+# ---- In a browser ----------------------------------------------------------
+chrome=$(command -v chromium || command -v chromium-browser || true)
+if [ -n "$chrome" ]; then
+	browse() {
+		timeout 120 "$chrome" --headless --no-sandbox --disable-gpu \
+			--disable-background-networking --disable-component-update \
+			--disable-sync --no-first-run --user-data-dir="$(mktemp -d -p "$tmp")" \
+			"$@" 2>/dev/null
+	}
+	"$bin" --svg "$tmp/heap.svg" go-heap.pprof
+	want=$("$bin" --text --search 'alloc' go-heap.pprof | sed -n 's/^Matched: .*(\(.*\))$/\1/p')
+	browse --dump-dom "file://$tmp/heap.svg#s=alloc" >"$tmp/dom"
+	check "browser search: Matched: $want, as --text --search says" \
+		grep -q ">Matched: $want<" "$tmp/dom"
+	# Zoom to main.allocMid: its sibling frames hide, its ancestors fade.
+	z=$(grep -o '<g class="f"' "$tmp/heap.svg" | wc -l)
+	idx=$(python3 -c "
+import sys, re
+t = re.findall(r'<title>([^<]*?) \(', open(sys.argv[1]).read())
+print(t.index('main.allocMid'))" "$tmp/heap.svg")
+	browse --dump-dom "file://$tmp/heap.svg#z=$idx" >"$tmp/dom"
+	check "browser zoom: siblings hidden" grep -q 'class="f hide"' "$tmp/dom"
+	check "browser zoom: ancestors faded" grep -q 'class="f anc"' "$tmp/dom"
+	check "browser zoom: the frame fills the width" grep -q \
+		'<title>main.allocMid ([^<]*</title><rect x="10.0" y="[0-9]*" width="1180.0"' "$tmp/dom"
+	[ "$z" -gt 3 ] || bad "heap SVG has too few frames ($z)"
+	browse --screenshot="$tmp/shot.png" --window-size=1200,800 "file://$tmp/heap.svg" >/dev/null
+	check "screenshot written" sh -c "test -s '$tmp/shot.png' &&
+		head -c 8 '$tmp/shot.png' | od -An -c | grep -q 'P   N   G'"
+else
+	echo "SKIP (in part): chromium is not installed: the SVG was not opened in a browser"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
