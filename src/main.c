@@ -47,36 +47,20 @@ static int load(struct profile *p, struct config *c, struct diag *d)
 
 static int print_text(struct profile *p, struct config *c)
 {
-	struct text_opts to = { 0 };
-	struct search *s = NULL;
-	int rc = 0;
-
-	to.width = c->width ? c->width : terminal_width();
-	to.height = c->height;
-	to.flame = c->flame;
-	to.zoom = NODE_ROOT;
-	to.title = c->nfiles == 1 ? c->files[0] : NULL;
-	if (c->search) {
-		char err[300];
-
-		s = search_create();
-		if (search_set(s, c->search, c->icase, err, sizeof(err)) < 0) {
-			fprintf(stderr, "flametop: --search: %s\n", err);
-			search_destroy(s);
-			return 2;
-		}
-		to.search = s;
-	}
-	export_text(stdout, p, &to);
-	search_destroy(s);
-	return rc;
+	return export_run(stdout, p, c, c->nfiles == 1 ? c->files[0] : NULL,
+			  terminal_width());
 }
 
 /* The interactive view; bad input lines are mentioned in its status line. */
 static int run_tui(struct profile *p, struct config *c, struct diag *d)
 {
 	struct tui_opts o = { 0 };
+	struct profile *v;
 	char msg[128];
+	int rc = export_derive(p, c, &v);
+
+	if (rc)
+		return rc;
 
 	o.title = c->nfiles == 1 ? c->files[0] : NULL;
 	o.flame = c->flame;
@@ -88,7 +72,9 @@ static int run_tui(struct profile *p, struct config *c, struct diag *d)
 			 "(listed on exit)", (unsigned long long)d->bad);
 		o.message = msg;
 	}
-	return tui_run(p, &o);
+	rc = tui_run(v ? v : p, &o);
+	profile_destroy(v);
+	return rc;
 }
 
 int main(int argc, char **argv)
@@ -172,7 +158,8 @@ int main(int argc, char **argv)
 	}
 	switch (c.mode) {
 	case MODE_COLLAPSE:
-		export_collapse(stdout, p);
+	case MODE_TOP:
+		rc = print_text(p, &c);
 		break;
 	case MODE_TUI:
 		if (isatty(1)) {
