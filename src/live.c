@@ -27,7 +27,9 @@
  *
  * Weights are the samples' periods, as stackcollapse-perf.pl uses them
  * (nanoseconds of CPU for cpu-clock), so a rate change does not skew the
- * shares of a window that spans it.
+ * shares of a window that spans it.  A rate change opens the events again
+ * (sampler_set_freq): the period ioctl on a running event is not reliable,
+ * and a sample's PERIOD could then disagree with the rate it came at.
  */
 #include "live.h"
 
@@ -683,16 +685,23 @@ static bool live_action(void *ctx, enum tui_action a, struct profile *p,
 	case ACT_LIVE_RATE_DOWN: {
 		unsigned want = live_rate_step(sampler_freq(L->s),
 					       a == ACT_LIVE_RATE_UP ? 1 : -1);
-		unsigned got = sampler_set_freq(L->s, want);
+		unsigned got;
+		char err[256];
 
-		/*
-		 * The kernel does not pass the change to inherited events:
-		 * threads and children started since sampling began keep the
-		 * old rate (their weights, periods, stay right).
-		 */
-		snprintf(msg, cap, "sampling at %u Hz%s", got,
-			 L->so.target == LIVE_ALL_CPUS ? "" :
-			 " (tasks started since keep their rate)");
+		if (L->sampling_stopped || L->target_gone) {
+			snprintf(msg, cap, "sampling has %s: the rate stays",
+				 L->target_gone ? "ended (the target exited)" :
+				 "stopped (-d)");
+			return false;
+		}
+		/* The events are opened again at the new rate; what the rings
+		 * held at the old rate is taken in first. */
+		got = sampler_set_freq(L->s, want, on_record, L, err, sizeof(err));
+		if (err[0])
+			snprintf(msg, cap, "cannot sample at %u Hz: %s; still %u Hz",
+				 want, err, got);
+		else
+			snprintf(msg, cap, "sampling at %u Hz", got);
 		return false;
 	}
 	case ACT_LIVE_WINDOW: {

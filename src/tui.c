@@ -957,7 +957,6 @@ struct tui *tui_create(struct profile *p, const struct tui_opts *o,
 		       char *err, size_t errcap)
 {
 	struct tui *t = xcalloc(1, sizeof(*t));
-	char *path = NULL;
 
 	t->p = p;
 	t->title = o->title;
@@ -972,23 +971,10 @@ struct tui *tui_create(struct profile *p, const struct tui_opts *o,
 	layout_init(&t->lay);
 	t->search = search_create();
 	theme_default(&t->theme);
-	if (o->theme && !strchr(o->theme, '/') && strcmp(o->theme, THEME_DEFAULT) &&
-	    !(path = theme_find(o->theme))) {
-		char **names;
-		size_t n = theme_names(&names), len = 0;
-
-		len += (size_t)snprintf(err, errcap, "-c: no theme '%s' (have:",
-					o->theme);
-		for (size_t i = 0; i < n && len < errcap; i++)
-			len += (size_t)snprintf(err + len, errcap - len, " %s",
-						names[i]);
-		if (len < errcap)
-			snprintf(err + len, errcap - len, ")");
-		theme_names_free(names, n);
+	if (theme_check_name(o->theme, err, errcap) < 0) {
 		tui_destroy(t);
 		return NULL;
 	}
-	free(path);
 	if (load_theme(&t->theme, o->theme ? o->theme : THEME_DEFAULT, err,
 		       errcap) < 0) {
 		/* A broken theme file: the default stays, and the user is told. */

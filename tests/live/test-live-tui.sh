@@ -106,4 +106,51 @@ check "exited command: the graph stays after the window" sh -c \
 	"$T capture-pane -p -t short | grep -q spin_hot"
 $T send-keys -t short q
 
+# A rate change on -p: the busy thread is started after flametop attached
+# (inherited events), and every sample after "+" must weigh the new period.
+# The window's CPU total then stays near window x busy threads (5 s, never
+# 25 s), and the measured rate (samples/s) follows the new rate.
+"$TARGET" -t 1 600 &
+rtp=$!
+$T new-session -d -s rate -x 200 -y 20 \
+	"TERM=xterm-256color '$BIN' --interval 0.3 -p $rtp; sleep 30"
+rate_head() { $T capture-pane -p -t rate | head -n 1; }
+cpu_total() { rate_head | sed -n 's/.* | \([0-9.]*\) s CPU | .*/\1/p'; }
+measured() { rate_head | sed -n 's/.* Hz | \([0-9]*\)\/s | .*/\1/p'; }
+n=200
+while [ "$n" -gt 0 ] && ! rate_head | grep -q "s CPU"; do sleep 0.1; n=$((n - 1)); done
+sleep 6.5
+r1=$(measured)
+t1=$(cpu_total)
+$T send-keys -t rate +
+n=100
+while [ "$n" -gt 0 ] && ! $T capture-pane -p -t rate | grep -q "sampling at 497 Hz"; do
+	sleep 0.1; n=$((n - 1))
+done
+check "+ on -p: sampling at 497 Hz" [ "$n" -gt 0 ]
+check "+ on -p: the header says 497 Hz" sh -c "$T capture-pane -p -t rate | head -n 1 | grep -q 'cpu-clock 497 Hz'"
+sleep 6.5
+r2=$(measured)
+t2=$(cpu_total)
+echo "rate change: $t1 s CPU at $r1/s, then $t2 s CPU at $r2/s (5 s window, one busy thread)"
+check "before +: the window holds about 5 s of one thread ($t1 s)" within "${t1:-0}" 0.2 6.5
+check "after +: still about 5 s of one thread, not 25 s ($t2 s)" within "${t2:-99}" 0.2 6.5
+check "after +: the measured rate follows ($r1/s -> $r2/s)" \
+	awk -v a="${r1:-0}" -v b="${r2:-0}" 'BEGIN { exit !(a > 0 && b >= 2.5 * a) }'
+$T send-keys -t rate -
+n=100
+while [ "$n" -gt 0 ] && ! $T capture-pane -p -t rate | grep -q "sampling at 99 Hz"; do
+	sleep 0.1; n=$((n - 1))
+done
+sleep 6.5
+r3=$(measured)
+t3=$(cpu_total)
+echo "back down: $t3 s CPU at $r3/s"
+check "after -: still about 5 s of one thread ($t3 s)" within "${t3:-99}" 0.2 6.5
+check "after -: the measured rate drops ($r2/s -> $r3/s)" \
+	awk -v a="${r2:-0}" -v b="${r3:-0}" 'BEGIN { exit !(b > 0 && a >= 2.5 * b) }'
+$T send-keys -t rate q
+kill "$rtp" 2>/dev/null
+wait "$rtp" 2>/dev/null
+
 finish
