@@ -55,6 +55,9 @@ struct view_spec {
 	struct view_list pids, tids, cpus;  /* keep these (empty: all) */
 	enum view_group group;
 	enum profile_order order;
+	bool hide_idle;          /* drop the idle task's samples: pid 0 where
+				    the task is known, else stacks with a
+				    swapper, *idle* or cpu_startup_entry frame */
 };
 
 /* Does spec change anything at all (besides the order)? */

@@ -483,8 +483,12 @@ void tui_draw(struct tui *t)
 	if (t->tl_show)
 		draw_timeline(t, 1);
 
-	/* Frames. */
+	/* Frames, or the top table over them. */
 	buf = rowbuf(t, t->cols);
+	if (t->v.top) {
+		tui_top_draw(t, top, R);
+		R = 0;
+	}
 	for (unsigned fr = 0; fr < R; fr++) {
 		unsigned d = t->flame ? t->scroll + (R - 1 - fr) : t->scroll + fr;
 		int y = (int)(top + fr);
@@ -518,8 +522,15 @@ void tui_draw(struct tui *t)
 	if (t->prompting) {
 		char shown[2048];
 
+		static const char *const label[] = {
+			[PROMPT_SEARCH] = "/", [PROMPT_INCLUDE] = "filter: keep /",
+			[PROMPT_EXCLUDE] = "filter: drop /",
+			[PROMPT_TASKS] = "filter (pid= tid= cpu= comm=): ",
+			[PROMPT_TOP_FILTER] = "top filter: /",
+		};
+
 		textfmt_escape(t->prompt, t->prompt_len, shown, sizeof(shown));
-		snprintf(text, sizeof(text), "/%s", shown);
+		snprintf(text, sizeof(text), "%s%s", label[t->prompt_kind], shown);
 		use_slot(t, TS_PROMPT);
 		line(t, (int)(t->rows - 1), text);
 		curs_set(1);

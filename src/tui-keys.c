@@ -44,6 +44,34 @@ static const struct key_binding table[] = {
 	  { 't', 0 } },
 	{ KCTX_VIEW, ACT_RANGE_CLEAR, "T", "show all samples again (no time range)",
 	  { 'T', 0 } },
+	{ KCTX_VIEW, ACT_TOP_TABLE, "v", "show or hide the top table (hottest functions)",
+	  { 'v', 0 } },
+	{ KCTX_VIEW, ACT_CALLERS, "<", "callers of the selected frame's function",
+	  { '<', 0 } },
+	{ KCTX_VIEW, ACT_CALLEES, ">", "callees of the selected frame's function",
+	  { '>', 0 } },
+	{ KCTX_VIEW, ACT_INVERT, "I", "invert the graph: leaf functions first (toggle)",
+	  { 'I', 0 } },
+	{ KCTX_VIEW, ACT_ORDER, "O", "order siblings by weight, heaviest first (toggle)",
+	  { 'O', 0 } },
+	{ KCTX_VIEW, ACT_FOLD, "R", "fold recursion: a;a;b as a;b (toggle)",
+	  { 'R', 0 } },
+	{ KCTX_VIEW, ACT_INCLUDE, "F", "filter: keep stacks with a frame matching a regex",
+	  { 'F', 0 } },
+	{ KCTX_VIEW, ACT_EXCLUDE, "X", "filter: drop stacks with a frame matching a regex",
+	  { 'X', 0 } },
+	{ KCTX_VIEW, ACT_IDLE, "H", "filter: hide or show the idle task (toggle)",
+	  { 'H', 0 } },
+	{ KCTX_VIEW, ACT_GROUP, "P", "group per process, per thread, merged, as read",
+	  { 'P', 0 } },
+	{ KCTX_VIEW, ACT_TASKS, "%", "filter by comm, pid, tid, cpu (pid=1,2 cpu=0-3)",
+	  { '%', 0 } },
+	{ KCTX_VIEW, ACT_VIEW_RESET, "V", "back to the profile as read (no view, no filter)",
+	  { 'V', 0 } },
+	{ KCTX_VIEW, ACT_COPY_NAME, "y", "copy the selected frame's name (OSC 52)",
+	  { 'y', 0 } },
+	{ KCTX_VIEW, ACT_COPY_STACK, "Y", "copy the selected frame's whole stack (OSC 52)",
+	  { 'Y', 0 } },
 	{ KCTX_VIEW, ACT_THEME, "c", "next color theme", { 'c', 0 } },
 	{ KCTX_VIEW, ACT_FLIP, "f", "flip between icicle and flame", { 'f', 0 } },
 	{ KCTX_VIEW, ACT_HELP, "?", "show or hide this help", { '?', KEY_F(1), 0 } },
@@ -63,6 +91,21 @@ static const struct key_binding table[] = {
 	{ KCTX_TIMELINE, ACT_RANGE_CLEAR, "T", "show all samples again", { 'T', 0 } },
 	{ KCTX_TIMELINE, ACT_TL_LEAVE, "Esc, t, q", "cancel the mark, or leave the timeline",
 	  { 27, 't', 'q', 0 } },
+	{ KCTX_TOP, ACT_UP, "Up, k", "previous function", { KEY_UP, 'k', 0 } },
+	{ KCTX_TOP, ACT_DOWN, "Down, j", "next function", { KEY_DOWN, 'j', 0 } },
+	{ KCTX_TOP, ACT_PGUP, "PgUp", "one screen up", { KEY_PPAGE, 0 } },
+	{ KCTX_TOP, ACT_PGDN, "PgDn", "one screen down", { KEY_NPAGE, 0 } },
+	{ KCTX_TOP, ACT_TOP, "g", "first function", { 'g', KEY_HOME, 0 } },
+	{ KCTX_TOP, ACT_BOTTOM, "G", "last function", { 'G', KEY_END, 0 } },
+	{ KCTX_TOP, ACT_CALLEES, "Enter, >", "callees of the function",
+	  { '\n', '\r', KEY_ENTER, '>' } },
+	{ KCTX_TOP, ACT_CALLERS, "<", "callers of the function", { '<', 0 } },
+	{ KCTX_TOP, ACT_TOP_BY_SELF, "1", "sort the top table by self", { '1', 0 } },
+	{ KCTX_TOP, ACT_TOP_BY_TOTAL, "2", "sort the top table by total", { '2', 0 } },
+	{ KCTX_TOP, ACT_TOP_BY_NAME, "3", "sort the top table by name", { '3', 0 } },
+	{ KCTX_TOP, ACT_TOP_FILTER, "/", "filter the functions by a regex (empty: all)",
+	  { '/', 0 } },
+	{ KCTX_TOP, ACT_TOP_TABLE, "v, Esc", "leave the top table", { 'v', 27, 0 } },
 	{ KCTX_LIVE, ACT_LIVE_RATE_UP, "+", "live: raise the sampling rate", { '+', '=', 0 } },
 	{ KCTX_LIVE, ACT_LIVE_RATE_DOWN, "-", "live: lower the sampling rate", { '-', 0 } },
 	{ KCTX_LIVE, ACT_LIVE_WINDOW, "w", "live: next time window (1 s, 5 s, 30 s, all)",
@@ -88,6 +131,15 @@ static const char *const action_names[ACT_COUNT] = {
 	[ACT_TL_RIGHT] = "time-right", [ACT_TL_FAST_LEFT] = "time-left-10",
 	[ACT_TL_FAST_RIGHT] = "time-right-10", [ACT_TL_MARK] = "time-mark",
 	[ACT_TL_LEAVE] = "time-leave", [ACT_THEME] = "theme",
+	[ACT_TOP_TABLE] = "top", [ACT_CALLERS] = "callers",
+	[ACT_CALLEES] = "callees", [ACT_INVERT] = "invert",
+	[ACT_ORDER] = "weight-order", [ACT_FOLD] = "fold-recursion",
+	[ACT_INCLUDE] = "filter-include", [ACT_EXCLUDE] = "filter-exclude",
+	[ACT_IDLE] = "hide-idle", [ACT_GROUP] = "group",
+	[ACT_TASKS] = "filter-tasks", [ACT_VIEW_RESET] = "view-reset",
+	[ACT_COPY_NAME] = "copy-name", [ACT_COPY_STACK] = "copy-stack",
+	[ACT_TOP_BY_SELF] = "top-by-self", [ACT_TOP_BY_TOTAL] = "top-by-total",
+	[ACT_TOP_BY_NAME] = "top-by-name", [ACT_TOP_FILTER] = "top-filter",
 	[ACT_FLIP] = "flip", [ACT_HELP] = "help", [ACT_REDRAW] = "redraw",
 	[ACT_QUIT] = "quit", [ACT_LIVE_RATE_UP] = "rate-up",
 	[ACT_LIVE_RATE_DOWN] = "rate-down", [ACT_LIVE_WINDOW] = "window",
@@ -123,8 +175,8 @@ enum tui_action keys_lookup(enum key_context ctx, int key, bool live)
 {
 	enum tui_action a = ACT_NONE;
 
-	if (ctx == KCTX_TIMELINE)
-		a = find(KCTX_TIMELINE, key);
+	if (ctx == KCTX_TIMELINE || ctx == KCTX_TOP)
+		a = find(ctx, key);
 	if (a == ACT_NONE && live)
 		a = find(KCTX_LIVE, key);
 	if (a == ACT_NONE && ctx != KCTX_TIMELINE)
@@ -141,6 +193,7 @@ static const char *ctx_title(enum key_context c)
 	switch (c) {
 	case KCTX_VIEW: return "Flame graph";
 	case KCTX_TIMELINE: return "Timeline (after t)";
+	case KCTX_TOP: return "Top table (after v)";
 	case KCTX_LIVE: return "Live sampling";
 	case KCTX_MOUSE: return "Mouse";
 	}

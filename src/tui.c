@@ -270,10 +270,9 @@ static void search_refresh(struct tui *t)
 	t->matched = search_matched_weight(t->search, t->p, NODE_ROOT);
 }
 
-static void set_msg(struct tui *t, bool error, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+#define set_msg tui_set_msg
 
-static void set_msg(struct tui *t, bool error, const char *fmt, ...)
+void tui_set_msg(struct tui *t, bool error, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -587,13 +586,71 @@ static void next_theme(struct tui *t)
 
 /* ---- Actions --------------------------------------------------------- */
 
+/* Open the prompt line for kind. */
+static void start_prompt(struct tui *t, enum tui_prompt kind)
+{
+	t->prompting = true;
+	t->prompt_kind = kind;
+	t->prompt_len = 0;
+	t->prompt[0] = '\0';
+}
+
+/* The prompt was answered with Enter. */
+static void prompt_done(struct tui *t)
+{
+	t->prompting = false;
+	if (t->prompt_kind == PROMPT_SEARCH)
+		tui_search(t, t->prompt);
+	else if (t->prompt_kind == PROMPT_TOP_FILTER)
+		tui_top_set_filter(t, t->prompt);
+	else
+		tui_view_prompt_done(t, t->prompt_kind, t->prompt);
+	t->dirty = true;
+	fix_view(t);
+}
+
 bool tui_do(struct tui *t, enum tui_action a)
 {
 	bool live = t->live != NULL;
 
 	t->msg[0] = '\0';
+	if (t->v.top && tui_top_action(t, a))
+		return true;
 	ensure_layout(t);
 	switch (a) {
+	case ACT_TOP_TABLE:
+	case ACT_CALLERS:
+	case ACT_CALLEES:
+	case ACT_INVERT:
+	case ACT_ORDER:
+	case ACT_FOLD:
+	case ACT_IDLE:
+	case ACT_GROUP:
+	case ACT_VIEW_RESET:
+		tui_view_action(t, a);
+		t->dirty = true;
+		fix_view(t);
+		break;
+	case ACT_INCLUDE:
+		start_prompt(t, PROMPT_INCLUDE);
+		break;
+	case ACT_EXCLUDE:
+		start_prompt(t, PROMPT_EXCLUDE);
+		break;
+	case ACT_TASKS:
+		start_prompt(t, PROMPT_TASKS);
+		break;
+	case ACT_TOP_FILTER:
+		start_prompt(t, PROMPT_TOP_FILTER);
+		break;
+	case ACT_COPY_NAME:
+	case ACT_COPY_STACK:
+		tui_view_copy(t, a == ACT_COPY_STACK);
+		break;
+	case ACT_TOP_BY_SELF:
+	case ACT_TOP_BY_TOTAL:
+	case ACT_TOP_BY_NAME:
+		break;
 	case ACT_NONE:
 	case ACT_MOUSE_DOC:
 		break;
@@ -628,6 +685,14 @@ bool tui_do(struct tui *t, enum tui_action a)
 			set_zoom(t, t->sel, true);
 		break;
 	case ACT_UNZOOM:
+		if (!t->nzhist && tui_view_back(t)) {
+			/* No zoom to undo: the previous view. */
+			t->dirty = true;
+			fix_view(t);
+			set_msg(t, false, "view: %s", t->vdesc[0] ? t->vdesc
+				: "the profile as read");
+			break;
+		}
 		if (!t->nzhist) {
 			set_msg(t, false, "not zoomed in");
 			break;
@@ -645,9 +710,7 @@ bool tui_do(struct tui *t, enum tui_action a)
 		}
 		break;
 	case ACT_SEARCH:
-		t->prompting = true;
-		t->prompt_len = 0;
-		t->prompt[0] = '\0';
+		start_prompt(t, PROMPT_SEARCH);
 		break;
 	case ACT_NEXT:
 		next_match(t, +1);
@@ -725,8 +788,11 @@ bool tui_do(struct tui *t, enum tui_action a)
 			set_msg(t, false, "only in live mode");
 			break;
 		}
-		if (t->live->action(t->live_ctx, a, t->p, t->msg, sizeof(t->msg)))
+		if (t->live->action(t->live_ctx, a, t->src, t->msg,
+				    sizeof(t->msg))) {
+			tui_view_source_changed(t);
 			profile_changed(t);
+		}
 		break;
 	case ACT_COUNT:
 		break;
@@ -736,7 +802,8 @@ bool tui_do(struct tui *t, enum tui_action a)
 
 bool tui_key(struct tui *t, int key)
 {
-	enum key_context ctx = t->tl_focus ? KCTX_TIMELINE : KCTX_VIEW;
+	enum key_context ctx = t->tl_focus ? KCTX_TIMELINE :
+			       t->v.top ? KCTX_TOP : KCTX_VIEW;
 
 	if (t->help) {
 		/* The overlay scrolls; any other key closes it. */
@@ -761,8 +828,9 @@ bool tui_tick(struct tui *t)
 {
 	if (!t->live || !t->live->tick)
 		return false;
-	if (!t->live->tick(t->live_ctx, t->p))
+	if (!t->live->tick(t->live_ctx, t->src))
 		return false;
+	tui_view_source_changed(t);
 	profile_changed(t);
 	return true;
 }
@@ -857,6 +925,13 @@ void tui_header_text(struct tui *t, char *buf, size_t cap)
 			      " | Matched: %s (%.2f%%)", num,
 			      pct(t->matched, total));
 	}
+	if (t->vdesc[0])
+		mlen = append(mid, sizeof(mid), mlen, " | view: %s", t->vdesc);
+	if (t->v.top && t->top_filter) {
+		textfmt_escape(t->top_filter, strlen(t->top_filter), name,
+			       sizeof(name));
+		mlen = append(mid, sizeof(mid), mlen, " | top filter: /%s/", name);
+	}
 	if (t->live && t->live->status) {
 		char live[256];
 
@@ -925,6 +1000,10 @@ void tui_status_text(struct tui *t, char *buf, size_t cap)
 	size_t len = 0;
 	bool in_zoom = profile_depth(t->p, s) >= profile_depth(t->p, t->zoom);
 
+	if (t->v.top) {
+		tui_top_status_text(t, buf, cap);
+		return;
+	}
 	textfmt_escape(profile_name(t->p, s), profile_name_len(t->p, s), name,
 		       sizeof(name));
 	profile_format_amount(t->p, w, tot, sizeof(tot));
@@ -958,7 +1037,7 @@ struct tui *tui_create(struct profile *p, const struct tui_opts *o,
 {
 	struct tui *t = xcalloc(1, sizeof(*t));
 
-	t->p = p;
+	tui_view_init(t, p);
 	t->title = o->title;
 	t->live = o->live;
 	t->live_ctx = o->live_ctx;
@@ -1002,6 +1081,7 @@ void tui_destroy(struct tui *t)
 	if (!t)
 		return;
 	tui_draw_free(t);
+	tui_view_free(t);
 	layout_free(&t->lay);
 	search_destroy(t->search);
 	free(t->pattern);
@@ -1022,6 +1102,7 @@ void tui_set_size(struct tui *t, unsigned rows, unsigned cols)
 		tui_timeline_refresh(t);
 }
 
+const struct profile *tui_profile(const struct tui *t) { return t->p; }
 uint32_t tui_selected(const struct tui *t) { return t->sel; }
 uint32_t tui_zoom(const struct tui *t) { return t->zoom; }
 bool tui_timeline_focused(const struct tui *t) { return t->tl_focus; }
@@ -1181,16 +1262,14 @@ static void prompt_key(struct tui *t, int r, wint_t ch)
 {
 	if (r == KEY_CODE_YES) {
 		if (ch == KEY_ENTER) {
-			t->prompting = false;
-			tui_search(t, t->prompt);
+			prompt_done(t);
 		} else if (ch == KEY_BACKSPACE) {
 			goto backspace;
 		}
 		return;
 	}
 	if (ch == '\n' || ch == '\r') {
-		t->prompting = false;
-		tui_search(t, t->prompt);
+		prompt_done(t);
 		return;
 	}
 	if (ch == 27) {
@@ -1327,6 +1406,13 @@ int tui_run(struct profile *p, const struct tui_opts *o)
 			tui_set_size(t, (unsigned)LINES, (unsigned)COLS);
 			tui_draw(t);
 			redraw = false;
+			if (t->osc) {
+				/* Copy to the clipboard: straight to the terminal. */
+				fputs(t->osc, stdout);
+				fflush(stdout);
+				free(t->osc);
+				t->osc = NULL;
+			}
 		}
 		r = wget_wch(stdscr, &ch);
 		if (got_signal) {

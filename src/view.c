@@ -105,13 +105,17 @@ bool view_spec_active(const struct view_spec *s)
 {
 	return s->ninclude || s->nexclude || s->callers || s->callees ||
 	       s->fold_recursion || s->invert || s->has_range ||
-	       view_spec_per_sample(s);
+	       s->hide_idle || view_spec_per_sample(s);
 }
 
 /* ---- Deriving --------------------------------------------------------- */
 
 #define F_INC 1u
 #define F_EXC 2u
+#define F_IDLE 4u
+
+/* The idle task's frames, for samples whose task is not known. */
+#define IDLE_RE "^swapper|idle|^cpu_startup_entry$"
 
 struct memo_slot {
 	uint64_t key;        /* (base << 33 | strip << 32 | node) + 1; 0 empty */
@@ -129,6 +133,7 @@ struct deriver {
 	uint32_t *symmap;         /* source symbol -> view symbol */
 	unsigned char *commok;    /* per source symbol: a --comm name */
 	uint32_t focus;           /* source symbol of callers/callees */
+	bool task_known;          /* the sample being added has a task */
 
 	unsigned char *flags;     /* per node: the path's F_INC, F_EXC */
 	uint32_t *anchor;         /* per node: outermost focus on the path */
@@ -376,6 +381,8 @@ static bool keep_node(const struct deriver *d, uint32_t n)
 		return false;
 	if (d->flags[n] & F_EXC)
 		return false;
+	if (s->hide_idle && (d->flags[n] & F_IDLE) && !d->task_known)
+		return false;
 	return !(s->callers || s->callees) || d->anchor[n] != NODE_NONE;
 }
 
@@ -383,6 +390,8 @@ static bool keep_meta(const struct deriver *d, const struct sample_meta *m)
 {
 	const struct view_spec *s = d->spec;
 
+	if (s->hide_idle && m->has_task && m->pid == 0)
+		return false;
 	if ((s->ncomms || s->pids.n || s->tids.n) && !m->has_task)
 		return false;
 	if (s->cpus.n && !m->has_cpu)
@@ -405,6 +414,7 @@ static void add(struct deriver *d, uint32_t n, uint64_t v, uint64_t v2,
 	uint32_t base = NODE_ROOT, gsym = UINT32_MAX, o;
 	bool strip = false;
 
+	d->task_known = m && m->has_task;
 	if (!keep_node(d, n))
 		return;
 	if (m && s->group != GROUP_ASREAD && m->has_task && m->comm < d->nsym) {
@@ -436,8 +446,9 @@ static void add(struct deriver *d, uint32_t n, uint64_t v, uint64_t v2,
 	profile_add_at(d->out, o, &w, m);
 }
 
-static enum view_status compile(struct deriver *d, const char **res, size_t n,
-				unsigned char bit, char *err, size_t errcap)
+static enum view_status compile(struct deriver *d, const char *const *res,
+				size_t n, unsigned char bit, char *err,
+				size_t errcap)
 {
 	for (size_t i = 0; i < n; i++) {
 		struct search *s = search_create();
@@ -553,6 +564,11 @@ enum view_status view_derive(const struct profile *src,
 			  errcap))) {
 		deriver_free(&d);
 		return rc;
+	}
+	if (spec->hide_idle) {
+		static const char *const idle[] = { IDLE_RE };
+
+		compile(&d, idle, 1, F_IDLE, err, errcap);
 	}
 	if (spec->callers || spec->callees) {
 		const char *name = spec->callers ? spec->callers : spec->callees;
