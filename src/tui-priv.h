@@ -37,6 +37,7 @@ struct tui_vstate {
 	bool callers;                 /* focus: its callers, else callees */
 	char *tasks;                  /* "pid=1 cpu=0-3 comm=x tid=2", or NULL */
 	bool top;                     /* the top table */
+	bool sandwich;                /* focus: callers above, callees below */
 	uint32_t zoom, sel;           /* where the view was when left */
 };
 
@@ -53,6 +54,8 @@ struct tui {
 	size_t nvhist, capvhist;
 	char vdesc[512];              /* the view, for the header */
 	char *osc;                    /* an OSC 52 sequence to send, or NULL */
+	struct profile *sand;         /* sandwich: the callers, drawn above */
+	struct layout sand_lay;       /* its layout (the screen's width) */
 	/* The top table (tui-view-top.c). */
 	struct view_top_row *top_rows;
 	size_t ntop;
@@ -75,6 +78,7 @@ struct tui {
 	uint32_t sel;
 	uint32_t eye;                 /* column kept while moving up/down */
 	unsigned scroll;
+	bool unfold;                  /* zoomed: show every ancestor's row */
 	bool flame;
 
 	struct search *search;
@@ -135,6 +139,12 @@ void tui_view_copy(struct tui *t, bool stack);
 void tui_set_msg(struct tui *t, bool error, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void tui_after_profile_switch(struct tui *t, uint32_t zoom, uint32_t sel);
+
+/* tui-view-sandwich.c: the callers pane of the sandwich view */
+unsigned tui_sandwich_rows(const struct tui *t);
+void tui_sandwich_build(struct tui *t, const struct view_spec *callees);
+void tui_sandwich_relayout(struct tui *t);
+void tui_sandwich_free(struct tui *t);
 
 /* tui-view-top.c: the top table */
 void tui_top_refresh(struct tui *t);

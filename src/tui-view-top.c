@@ -147,7 +147,8 @@ void tui_top_status_text(struct tui *t, char *buf, size_t cap)
 
 	tui_top_refresh(t);
 	snprintf(buf, cap, "top: %zu of %zu functions, sorted by %s%s | "
-		 "Enter: callees, <: callers, 1/2/3: sort, /: filter, v: back",
+		 "Enter: callers and callees, <: callers, >: callees, 1/2/3: sort, "
+		 "/: filter, v: back",
 		 t->nshown, t->ntop, by[t->top_sort],
 		 t->top_filter ? " (filtered)" : "");
 }

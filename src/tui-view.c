@@ -59,6 +59,7 @@ void tui_view_free(struct tui *t)
 	profile_destroy(t->own);
 	free(t->osc);
 	tui_top_free(t);
+	tui_sandwich_free(t);
 }
 
 /* Split "pid=1,2 cpu=0-3 comm=a,b tid=7" into spec; false on a bad word. */
@@ -126,7 +127,8 @@ static size_t describe(const struct tui_vstate *v, char *buf, size_t cap)
 		ADD("top");
 	if (v->focus) {
 		textfmt_escape(v->focus, strlen(v->focus), shown, sizeof(shown));
-		ADD("%s of %s", v->callers ? "callers" : "callees", shown);
+		ADD("%s of %s", v->sandwich ? "sandwich (callers above, callees "
+		    "below)" : v->callers ? "callers" : "callees", shown);
 	}
 	if (v->invert)
 		ADD("inverted");
@@ -179,6 +181,15 @@ void tui_after_profile_switch(struct tui *t, uint32_t zoom, uint32_t sel)
 	}
 }
 
+static void free_spec_lists(struct view_spec *s, char *commbuf)
+{
+	view_list_free(&s->pids);
+	view_list_free(&s->tids);
+	view_list_free(&s->cpus);
+	free(s->comms);
+	free(commbuf);
+}
+
 bool tui_view_apply(struct tui *t)
 {
 	struct view_spec s;
@@ -206,7 +217,7 @@ bool tui_view_apply(struct tui *t)
 		s.nexclude = 1;
 	}
 	if (t->v.focus) {
-		if (t->v.callers)
+		if (t->v.callers && !t->v.sandwich)
 			s.callers = t->v.focus;
 		else
 			s.callees = t->v.focus;
@@ -226,13 +237,10 @@ bool tui_view_apply(struct tui *t)
 		profile_set_order(t->src, s.order);
 		profile_finish(t->src);
 	}
-	view_list_free(&s.pids);
-	view_list_free(&s.tids);
-	view_list_free(&s.cpus);
-	free(s.comms);
-	free(commbuf);
-	if (!ok)
+	if (!ok) {
+		free_spec_lists(&s, commbuf);
 		return false;
+	}
 	if (d && profile_order(t->src) != ORDER_NAME) {
 		/* The source itself goes back to name order. */
 		profile_set_order(t->src, ORDER_NAME);
@@ -241,6 +249,11 @@ bool tui_view_apply(struct tui *t)
 	profile_destroy(t->own);
 	t->own = d;
 	t->p = d ? d : t->src;
+	if (t->v.sandwich)
+		tui_sandwich_build(t, &s);
+	else
+		tui_sandwich_free(t);
+	free_spec_lists(&s, commbuf);
 	describe(&t->v, t->vdesc, sizeof(t->vdesc));
 	return true;
 }
@@ -320,6 +333,7 @@ void tui_view_action(struct tui *t, enum tui_action a)
 		break;
 	case ACT_CALLERS:
 	case ACT_CALLEES:
+	case ACT_SANDWICH:
 		name = subject(t);
 		if (!name) {
 			tui_set_msg(t, false, "select a function first");
@@ -329,6 +343,7 @@ void tui_view_action(struct tui *t, enum tui_action a)
 		free(n.focus);
 		n.focus = xstrdup(name);
 		n.callers = a == ACT_CALLERS;
+		n.sandwich = a == ACT_SANDWICH;
 		n.top = false;
 		/* The view of one function starts from its plain stacks. */
 		n.invert = false;

@@ -37,7 +37,7 @@
 
 unsigned tui_top_rows(const struct tui *t)
 {
-	return 1 + (t->tl_show ? 1 : 0);
+	return 1 + (t->tl_show ? 1 : 0) + tui_sandwich_rows(t);
 }
 
 unsigned tui_status_rows(struct tui *t)
@@ -69,6 +69,7 @@ unsigned tui_frame_rows(const struct tui *t)
 void tui_relayout(struct tui *t)
 {
 	layout_build(&t->lay, t->p, t->zoom, t->cols, 0, 1);
+	tui_sandwich_relayout(t);
 	t->dirty = false;
 }
 
@@ -90,6 +91,21 @@ ssize_t tui_rect_of(const struct tui *t, uint32_t node)
 	return -1;
 }
 
+/*
+ * Zoomed into a deep frame, its ancestors fold into one row (its parent's;
+ * the header names the whole path), so its subtree gets the screen: the
+ * smallest scroll.  Selecting a frame above unfolds as far as needed.
+ */
+static unsigned fold_floor(const struct tui *t)
+{
+	unsigned z = profile_depth(t->p, t->zoom), d;
+
+	if (t->unfold || z < 2)
+		return 0;
+	d = profile_depth(t->p, t->sel);
+	return d < z - 1 ? d : z - 1;
+}
+
 static void clamp_scroll(struct tui *t)
 {
 	unsigned R = tui_frame_rows(t);
@@ -97,6 +113,8 @@ static void clamp_scroll(struct tui *t)
 
 	if (t->scroll > max)
 		t->scroll = max;
+	if (t->scroll < fold_floor(t))
+		t->scroll = fold_floor(t);
 }
 
 static void ensure_visible(struct tui *t)
@@ -621,6 +639,7 @@ bool tui_do(struct tui *t, enum tui_action a)
 	case ACT_TOP_TABLE:
 	case ACT_CALLERS:
 	case ACT_CALLEES:
+	case ACT_SANDWICH:
 	case ACT_INVERT:
 	case ACT_ORDER:
 	case ACT_FOLD:
@@ -630,6 +649,15 @@ bool tui_do(struct tui *t, enum tui_action a)
 		tui_view_action(t, a);
 		t->dirty = true;
 		fix_view(t);
+		break;
+	case ACT_UNFOLD:
+		t->unfold = !t->unfold;
+		if (t->unfold && t->scroll > 0 &&
+		    profile_depth(t->p, t->zoom) >= 2)
+			t->scroll = 0;
+		ensure_visible(t);
+		set_msg(t, false, t->unfold ? "ancestors of the zoomed frame "
+			"unfolded" : "ancestors of the zoomed frame folded");
 		break;
 	case ACT_INCLUDE:
 		start_prompt(t, PROMPT_INCLUDE);
