@@ -267,8 +267,8 @@ static bool go(struct tui *t, struct tui_vstate *next)
 	prev.sel = t->sel;
 	t->v = *next;
 	if (!tui_view_apply(t)) {
-		/* Keep the view as it was (the message says why). */
-		vstate_free(&t->v);
+		/* Keep the view as it was (the message says why); the caller
+		 * frees next. */
 		t->v = prev;
 		return false;
 	}
