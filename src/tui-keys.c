@@ -197,7 +197,7 @@ enum tui_action keys_lookup(enum key_context ctx, int key, bool live)
 	return a;
 }
 
-static const char *ctx_title(enum key_context c)
+const char *keys_context_title(enum key_context c)
 {
 	switch (c) {
 	case KCTX_VIEW: return "Flame graph";
@@ -217,7 +217,7 @@ void keys_print_help(FILE *out)
 		if ((int)table[i].ctx != last) {
 			last = (int)table[i].ctx;
 			fprintf(out, "%s%s:\n", i ? "\n" : "",
-				ctx_title(table[i].ctx));
+				keys_context_title(table[i].ctx));
 		}
 		fprintf(out, "  %-16s %s\n", table[i].label, table[i].help);
 	}
@@ -245,7 +245,7 @@ void keys_print_man(FILE *out)
 	for (size_t i = 0; i < ARRAY_SIZE(table); i++) {
 		if ((int)table[i].ctx != last) {
 			last = (int)table[i].ctx;
-			fprintf(out, ".SS %s\n", ctx_title(table[i].ctx));
+			fprintf(out, ".SS %s\n", keys_context_title(table[i].ctx));
 		}
 		fputs(".TP\n.B ", out);
 		troff_text(out, table[i].label);

@@ -111,6 +111,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t len[3], pos = 8;
 	char *re[3] = { NULL, NULL, NULL }, err[256];
 	const char *inc[1], *exc[1];
+	uint32_t plo, phi, clo, chi;
 	FILE *null;
 
 	if (size < 8)
@@ -149,13 +150,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		s.last = s.first + data[3] * 900u;
 	}
 	if (data[4] & 1) {
-		s.pids.lo = (uint32_t[]){ data[4] >> 1 & 3 };
-		s.pids.hi = (uint32_t[]){ data[4] >> 3 & 3 };
+		plo = data[4] >> 1 & 3;
+		phi = data[4] >> 3 & 3;
+		s.pids.lo = &plo;
+		s.pids.hi = &phi;
 		s.pids.n = 1;
 	}
 	if (data[4] & 0x20) {
-		s.cpus.lo = (uint32_t[]){ data[7] & 3 };
-		s.cpus.hi = (uint32_t[]){ data[7] >> 2 & 3 };
+		clo = data[7] & 3;
+		chi = data[7] >> 2 & 3;
+		s.cpus.lo = &clo;
+		s.cpus.hi = &chi;
 		s.cpus.n = 1;
 	}
 	null = fopen("/dev/null", "w");
