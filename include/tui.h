@@ -38,8 +38,11 @@ struct tui_live_ops {
 	 */
 	bool (*action)(void *ctx, enum tui_action a, struct profile *p,
 		       char *msg, size_t msgcap);
-	/* The header's live text: target, frequency, samples/s, lost, CPU. */
+	/* The header's live text: window, lost, CPU, rate asked and measured. */
 	void (*status)(void *ctx, char *buf, size_t cap);
+	/* When sampling began (the samples' clock, ns), for the header's
+	 * time range; false when not known. */
+	bool (*time_origin)(void *ctx, uint64_t *ns);
 };
 
 /* ---- Running --------------------------------------------------------- */

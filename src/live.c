@@ -196,6 +196,8 @@ struct live {
 
 	double window;               /* seconds; 0: everything */
 	double interval;
+	uint64_t origin_ns;          /* sampling began (samples' clock); 0:
+					not known yet */
 	double started, last_refresh;
 	bool frozen;
 	bool freeze_all;             /* frozen showing everything: no adding */
@@ -419,6 +421,8 @@ static void on_sample(struct live *L, const struct pe_sample *s)
 		    has_map_miss(L, s))
 			synth_maps(L, s->pid);
 	}
+	if (!L->origin_ns && s->time)
+		L->origin_ns = s->time;   /* not CLOCK_MONOTONIC: the first */
 	ids = pe_machine_build(L->m, s, &n);
 	if (n > PROFILE_MAX_DEPTH - 1)
 		n = PROFILE_MAX_DEPTH - 1;
@@ -751,6 +755,16 @@ static bool live_action(void *ctx, enum tui_action a, struct profile *p,
 	}
 }
 
+static bool live_time_origin(void *ctx, uint64_t *ns)
+{
+	struct live *L = ctx;
+
+	if (!L->origin_ns)
+		return false;
+	*ns = L->origin_ns;
+	return true;
+}
+
 static void live_status(void *ctx, char *buf, size_t cap)
 {
 	struct live *L = ctx;
@@ -761,15 +775,19 @@ static void live_status(void *ctx, char *buf, size_t cap)
 	window_name(L->window, wn, sizeof(wn));
 	if (st.throttled)
 		snprintf(thr, sizeof(thr), "%llu", (unsigned long long)st.throttled);
-	/* The title already names the target; what changes goes first. */
-	snprintf(buf, cap, "%s%s%s %u Hz | %.0f/s | lost %llu%s%s | %s | "
-		 "CPU %.1f%%",
+	/*
+	 * The title already names the target; the most useful figures come
+	 * first (an 80-column header still shows them): the window, what was
+	 * lost, our CPU, then the rate asked for and the rate measured.
+	 */
+	snprintf(buf, cap, "%s%s%s | lost %llu%s%s | CPU %.1f%% | %s %u Hz | "
+		 "%.0f/s",
 		 L->frozen ? "FROZEN | " : "",
 		 L->target_gone ? "exited | " :
 		 L->sampling_stopped ? "stopped | " : "",
-		 sampler_event_name(L->s), sampler_freq(L->s), L->sps,
-		 (unsigned long long)st.lost, st.throttled ? ", throttled " : "",
-		 thr, wn, L->cpu_pct);
+		 wn, (unsigned long long)st.lost,
+		 st.throttled ? ", throttled " : "", thr, L->cpu_pct,
+		 sampler_event_name(L->s), sampler_freq(L->s), L->sps);
 	if (L->so.dwarf_stack) {
 		size_t k = strlen(buf);
 
@@ -1095,11 +1113,13 @@ int live_main(struct config *c)
 		return 1;
 	}
 	L.started = L.last_refresh = L.rate_t0 = L.cpu_t0 = now_seconds();
+	if (sampler_monotonic(L.s))
+		L.origin_ns = mono_ns();
 	L.cpu_used0 = cpu_seconds();
 
 	if (tui) {
 		static const struct tui_live_ops ops = {
-			live_tick, live_action, live_status,
+			live_tick, live_action, live_status, live_time_origin,
 		};
 		struct tui_opts to = { 0 };
 

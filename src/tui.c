@@ -823,38 +823,107 @@ static double pct(uint64_t a, uint64_t b)
 	return b ? 100.0 * (double)a / (double)b : 0.0;
 }
 
+/* Append the escaped name of node to a malloc'd string (len, cap). */
+static void append_name(const struct tui *t, uint32_t node, char **s,
+			size_t *len, size_t *cap)
+{
+	size_t n = profile_name_len(t->p, node), need = *len + 8 * n + 8;
+
+	GROW(*s, *cap, need);
+	*len += textfmt_escape(profile_name(t->p, node), n, *s + *len,
+			       *cap - *len);
+}
+
 /*
- * The header: title | samples | time range | Matched | live | rows | zoom
- * path.  When it does not fit, the rows part goes (the markers say it), the
- * title becomes its base name, and the zoom path is cut from the left so
- * that the zoomed frame stays readable.
+ * The zoom path "all > main > ... > frame", at most avail columns (0: no
+ * limit): it always ends with the zoomed frame, and when it is too long it
+ * is cut from the left and starts with "..".  Only the ancestors that can
+ * show are visited, so any depth costs what fits.  Returns a malloc'd
+ * string.
+ */
+static char *zoom_path(const struct tui *t, size_t avail)
+{
+	uint32_t *chain = NULL;
+	size_t nc = 0, capc = 0, w = 0, len = 0, cap = 0, skip = 0;
+	bool cut = false;
+	char *path = NULL, *out;
+
+	for (uint32_t n = t->zoom; n != NODE_NONE;
+	     n = profile_node(t->p, n)->parent) {
+		GROW(chain, capc, nc + 1);
+		chain[nc++] = n;
+		w += textfmt_width(profile_name(t->p, n),
+				   profile_name_len(t->p, n)) + 3;
+		if (avail && w > avail + 3 &&
+		    profile_node(t->p, n)->parent != NODE_NONE) {
+			cut = true;   /* the rest cannot show */
+			break;
+		}
+	}
+	for (size_t k = nc; k-- > 0;) {
+		if (k + 1 != nc) {
+			GROW(path, cap, len + 4);
+			memcpy(path + len, " > ", 3);
+			len += 3;
+		}
+		append_name(t, chain[k], &path, &len, &cap);
+	}
+	if (cut) {
+		/* The ancestors left out: the path starts with " > ". */
+		GROW(path, cap, len + 4);
+		memmove(path + 3, path, len);
+		memcpy(path, " > ", 3);
+		len += 3;
+	}
+	free(chain);
+	w = textfmt_width(path, len);
+	if (avail && (cut || w > avail)) {
+		char u[8];
+		size_t ul;
+		unsigned c;
+
+		while (skip < len && w + 2 > avail) {
+			skip += textfmt_unit(path + skip, len - skip, u, &ul, &c);
+			w -= c;
+		}
+		cut = true;
+	}
+	out = xmalloc(len - skip + 3);
+	snprintf(out, len - skip + 3, "%s%.*s", cut ? ".." : "",
+		 (int)(len - skip), path + skip);
+	free(path);
+	return out;
+}
+
+/*
+ * The header: [TIMELINE |] title | samples | /search/ Matched | live | time
+ * range | rows | zoom path.  When it does not fit, the rows part goes (the
+ * markers say it), the title becomes its base name, and the zoom path is
+ * cut from the left so that the zoomed frame stays readable.  Live figures
+ * come before the time range, the most useful first, so that an 80-column
+ * screen shows the window, the lost count and flametop's CPU.
  */
 void tui_header_text(struct tui *t, char *buf, size_t cap)
 {
-	char num[64], name[512], mid[1024], path[2048] = "";
-	size_t len = 0, mlen = 0, plen = 0;
+	char num[64], name[512], mid[2048], pat[256];
+	size_t len = 0, mlen = 0;
 	uint64_t total = profile_total(t->p, NODE_ROOT), a, b;
 	const char *title = !t->title ? "flametop" :
 			    strcmp(t->title, "-") == 0 ? "stdin" : t->title;
 	unsigned R;
+	char *path = NULL;
 
 	ensure_layout(t);
 	R = tui_frame_rows(t);
 	profile_format_amount(t->p, total, num, sizeof(num));
 	mlen = append(mid, sizeof(mid), mlen, " | %s", num);
-	if (profile_range(t->p, &a, &b)) {
-		uint64_t f = 0, l = 0;
-
-		profile_time_bounds(t->p, &f, &l);
-		mlen = append(mid, sizeof(mid), mlen,
-			      " | time %.3f-%.3f s of %.3f s",
-			      (double)(a - f) / 1e9, (double)(b - f) / 1e9,
-			      (double)(l - f) / 1e9);
-	}
 	if (search_active(t->search)) {
+		textfmt_escape(t->pattern ? t->pattern : "", t->pattern ?
+			       strlen(t->pattern) : 0, pat, sizeof(pat));
 		profile_format_amount(t->p, t->matched, num, sizeof(num));
 		mlen = append(mid, sizeof(mid), mlen,
-			      " | Matched: %s (%.2f%%)", num,
+			      t->literal ? " | \"%s\" Matched: %s (%.2f%%)" :
+			      " | /%s/ Matched: %s (%.2f%%)", pat, num,
 			      pct(t->matched, total));
 	}
 	if (t->live && t->live->status) {
@@ -865,54 +934,53 @@ void tui_header_text(struct tui *t, char *buf, size_t cap)
 		if (live[0])
 			mlen = append(mid, sizeof(mid), mlen, " | %s", live);
 	}
-	if (t->zoom != NODE_ROOT) {
-		uint32_t chain[256];
-		unsigned nc = 0;
+	if (profile_range(t->p, &a, &b)) {
+		uint64_t f = 0, l = 0;
 
-		for (uint32_t n = t->zoom; n != NODE_NONE && nc < ARRAY_SIZE(chain);
-		     n = profile_node(t->p, n)->parent)
-			chain[nc++] = n;
-		for (unsigned k = nc; k-- > 0;) {
-			textfmt_escape(profile_name(t->p, chain[k]),
-				       profile_name_len(t->p, chain[k]), name,
-				       sizeof(name));
-			plen = append(path, sizeof(path), plen, "%s%s",
-				      k + 1 == nc ? "" : " > ", name);
-		}
+		profile_time_bounds(t->p, &f, &l);
+		/* Live: seconds since sampling began. */
+		if (t->live && t->live->time_origin)
+			t->live->time_origin(t->live_ctx, &f);
+		if (l < b)
+			l = b;
+		mlen = append(mid, sizeof(mid), mlen,
+			      " | time %.3f-%.3f s of %.3f s",
+			      (double)(a > f ? a - f : 0) / 1e9,
+			      (double)(b > f ? b - f : 0) / 1e9,
+			      (double)(l > f ? l - f : 0) / 1e9);
 	}
 	textfmt_escape(title, strlen(title), name, sizeof(name));
-	len = append(buf, cap, len, "%s%s", name, mid);
+	len = append(buf, cap, len, "%s%s%s", t->tl_focus ? "TIMELINE | " : "",
+		     name, mid);
 	if (t->lay.rows > R && R)
 		len = append(buf, cap, len, " | rows %u-%u of %u", t->scroll + 1,
 			     t->scroll + R, t->lay.rows);
-	if (plen)
+	if (t->zoom != NODE_ROOT) {
+		path = zoom_path(t, t->cols ? t->cols : 0);
 		len = append(buf, cap, len, " | zoom: %s", path);
+		free(path);
+	}
 	if (!t->cols || textfmt_width(buf, len) <= t->cols)
 		return;
 
 	/* Too long: a shorter title, no rows, the path cut from the left. */
 	{
 		const char *slash = strrchr(title, '/');
-		size_t used, avail, w, skip = 0;
-		char u[8];
-		size_t ul;
-		unsigned c;
+		size_t used, avail;
 
 		if (slash && slash[1])
 			title = slash + 1;
 		textfmt_escape(title, strlen(title), name, sizeof(name));
 		len = 0;
-		len = append(buf, cap, len, "%s%s", name, mid);
+		len = append(buf, cap, len, "%s%s%s", t->tl_focus ?
+			     "TIMELINE | " : "", name, mid);
+		if (t->zoom == NODE_ROOT)
+			return;
 		used = textfmt_width(buf, len) + 9;    /* " | zoom: " */
-		avail = t->cols > used + 16 ? t->cols - used : 16;
-		w = textfmt_width(path, plen);
-		while (skip < plen && w + 2 > avail) {
-			skip += textfmt_unit(path + skip, plen - skip, u, &ul, &c);
-			w -= c;
-		}
-		if (plen)
-			len = append(buf, cap, len, " | zoom: %s%s",
-				     skip ? ".." : "", path + skip);
+		avail = t->cols > used + 8 ? t->cols - used : 8;
+		path = zoom_path(t, avail);
+		len = append(buf, cap, len, " | zoom: %s", path);
+		free(path);
 	}
 }
 
