@@ -424,7 +424,9 @@ static void draw_help(struct tui *t)
 	static bool bold[128];
 	size_t n = help_lines(t, lines, bold, 128);
 	unsigned w = t->cols > 74 ? 70 : t->cols > 4 ? t->cols - 4 : t->cols;
-	unsigned h = t->rows > 4 ? t->rows - 2 : t->rows;
+	/* Rows 1 to the last: the footer is the last row when the help
+	 * scrolls, so nothing of the status line shows below it. */
+	unsigned h = t->rows > 2 ? t->rows - 1 : t->rows;
 	unsigned x = (t->cols - w) / 2, y = 1, vis = h > 1 ? h - 1 : 1;
 	size_t top = t->help_top, max = n > vis ? n - vis : 0;
 	char foot[128];
@@ -460,6 +462,12 @@ void tui_draw(struct tui *t)
 	unsigned top, R, srows;
 	char text[4096], *buf;
 
+	if (t->repaint) {
+		/* Ctrl-L: what another program wrote is not in curses' idea
+		 * of the screen, so the next refresh clears and sends all. */
+		clearok(curscr, TRUE);
+		t->repaint = false;
+	}
 	erase();
 	if (t->rows < 4 || t->cols < 16) {
 		attr_set(A_NORMAL, 0, NULL);

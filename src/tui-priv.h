@@ -54,6 +54,7 @@ struct tui {
 	bool msg_error;
 	bool help;
 	size_t help_top;              /* first line of the help shown */
+	bool repaint;                 /* Ctrl-L: send every cell again */
 	bool prompting;
 	char prompt[1024];
 	size_t prompt_len;

@@ -712,6 +712,7 @@ bool tui_do(struct tui *t, enum tui_action a)
 		t->help_top = 0;
 		break;
 	case ACT_REDRAW:
+		t->repaint = true;   /* tui_draw repaints every cell */
 		break;
 	case ACT_QUIT:
 		return false;
@@ -984,17 +985,20 @@ void tui_header_text(struct tui *t, char *buf, size_t cap)
 	}
 }
 
+/*
+ * The status line: name | total (self) | % of all [| before] [| % of
+ * zoom].  The numbers are what the user looks for, so they keep their
+ * room: a name too long for the line is cut with ".." to what is left.
+ */
 void tui_status_text(struct tui *t, char *buf, size_t cap)
 {
-	char name[2048], tot[64], self[64];
+	char rest[512], tot[64], self[64], *name;
 	uint32_t s = t->sel;
 	uint64_t total = profile_total(t->p, NODE_ROOT);
 	uint64_t z = profile_total(t->p, t->zoom), w = profile_total(t->p, s);
-	size_t len = 0;
+	size_t rlen = 0, nlen = profile_name_len(t->p, s), nw, rw;
 	bool in_zoom = profile_depth(t->p, s) >= profile_depth(t->p, t->zoom);
 
-	textfmt_escape(profile_name(t->p, s), profile_name_len(t->p, s), name,
-		       sizeof(name));
 	profile_format_amount(t->p, w, tot, sizeof(tot));
 	if (profile_unit(t->p) == UNIT_NS)
 		profile_format_amount(t->p, profile_self(t->p, s), self,
@@ -1002,21 +1006,35 @@ void tui_status_text(struct tui *t, char *buf, size_t cap)
 	else
 		profile_format_weight(t->p, profile_self(t->p, s), self,
 				      sizeof(self));
-	len = append(buf, cap, len, "%s | %s (self %s) | %.2f%% of all",
-		     name, tot, self, pct(w, total));
+	rlen = append(rest, sizeof(rest), rlen, " | %s (self %s) | %.2f%% of all",
+		      tot, self, pct(w, total));
 	if (profile_is_differential(t->p)) {
 		/* Two-count input: the first count beside the second. */
 		char before[64];
 		uint64_t w2 = profile_total2(t->p, s);
 
 		profile_format_weight(t->p, w2, before, sizeof(before));
-		len = append(buf, cap, len, " | before %s, %+.2f%%", before,
-			     w2 ? 100.0 * ((double)w - (double)w2) / (double)w2
-				: 0.0);
+		rlen = append(rest, sizeof(rest), rlen, " | before %s, %+.2f%%",
+			      before, w2 ? 100.0 * ((double)w - (double)w2) /
+					   (double)w2 : 0.0);
 	}
 	if (in_zoom)
-		len = append(buf, cap, len, " | %.2f%% of zoom", pct(w, z));
-	(void)len;
+		rlen = append(rest, sizeof(rest), rlen, " | %.2f%% of zoom",
+			      pct(w, z));
+	nw = textfmt_width(profile_name(t->p, s), nlen);
+	rw = textfmt_width(rest, rlen);
+	name = xmalloc(8 * (nlen + t->cols) + 16);   /* escaped or fitted */
+	if (t->cols && nw + rw > t->cols &&
+	    nw > (t->cols > rw + 8 ? t->cols - rw : 8)) {
+		unsigned room = t->cols > rw + 8 ? (unsigned)(t->cols - rw) : 8;
+
+		textfmt_fit(profile_name(t->p, s), nlen, room, ' ', name);
+	} else {
+		textfmt_escape(profile_name(t->p, s), nlen, name,
+			       8 * (nlen + t->cols) + 16);
+	}
+	snprintf(buf, cap, "%s%s", name, rest);
+	free(name);
 }
 
 /* ---- Creating -------------------------------------------------------- */

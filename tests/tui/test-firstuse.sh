@@ -38,4 +38,61 @@ check "deep zoom: the header ends with '$sel'" ends_with "$head1" "> $sel"
 check "deep zoom: the path is cut from the left" contains "$head1" "zoom: .."
 tui_keys q
 
+# A 317-character name at 100 columns: the numbers stay on the status line
+# and the name takes what is left, cut with "..".
+long=$(mktemp)
+name=$(awk 'BEGIN { s = "ns::Widget<"; while (length(s) < 300) s = s "std::vector<int>, "; s = s "T>::render_everything()"; print substr(s, 1, 317) }')
+printf 'main;%s 70\nmain;other 30\n' "$name" >"$long"
+tui_start -x 100 -y 20 -- "$long"
+tui_wait "samples" >/dev/null
+tui_keys j j
+tui_settle
+last=$(tui_line 20)
+check "long name: the status line shows the samples" contains "$last" "70 samples (self 70)"
+check "long name: and the shares" contains "$last" "70.00% of all"
+check "long name: the name is cut with .." contains "$last" ".. | 70 samples"
+check "long name: one line" [ "$(tui_line 19 | grep -c 'ns::Widget')" -eq 0 ]
+tui_keys q
+rm -f "$long"
+
+# Ctrl-L repaints what another program wrote over the screen.
+tui_start -x 100 -y 20 -- samples/sort.folded
+tui_wait "samples" >/dev/null
+tty=$(tmux_ display-message -p -t ft '#{pane_tty}')
+printf '\033[5;10HGARBAGE-FROM-ELSEWHERE' >"$tty"
+tui_settle
+check "garbage is on the screen" tui_wait "GARBAGE-FROM-ELSEWHERE" 2
+tui_keys C-l
+tui_settle
+check "Ctrl-L repaints it away" sh -c "! tmux -L '$TUI_SOCK' capture-pane -p -t ft | grep -q GARBAGE"
+
+# End selects the bottom row (as G), F1 opens the help, F10 quits.
+tui_keys g
+tui_settle
+top=$(tui_line 20)
+tui_keys End
+tui_settle
+check "End moves to the bottom row" [ "$(tui_line 20)" != "$top" ]
+bottom=$(tui_line 20)
+tui_keys G
+tui_settle
+check "End is G" [ "$(tui_line 20)" = "$bottom" ]
+tui_keys F1
+check "F1 opens the help" tui_wait "any key closes|other keys close" 5
+tui_keys Escape
+tui_settle
+tui_keys F10
+check "F10 quits" tui_wait "__EXIT:0" 5
+
+# The help overlay at 50x12: its footer is the last row, nothing after it.
+tui_start -x 50 -y 12 -- samples/sort.folded
+tui_wait "samples" >/dev/null
+tui_keys '?'
+tui_settle
+check "50x12 help: the footer is the last row" contains "$(tui_line 12)" "lines 1-"
+check "50x12 help: nothing after the footer" [ -z "$(tui_screen | sed -n '13,$p' | tr -d ' \n')" ]
+foot=$(tui_line 12)
+check "50x12 help: the footer ends its row" sh -c "printf '%s' '$foot' | grep -Eq 'lines [0-9]+-[0-9]+ of [0-9]+: j/k, PgUp/PgDn scroll; [a-z .]* *\$'"
+tui_keys q
+
 tui_done
