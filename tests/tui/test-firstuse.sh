@@ -95,4 +95,18 @@ foot=$(tui_line 12)
 check "50x12 help: the footer ends its row" sh -c "printf '%s' '$foot' | grep -Eq 'lines [0-9]+-[0-9]+ of [0-9]+: j/k, PgUp/PgDn scroll; [a-z .]* *\$'"
 tui_keys q
 
+# Sub-column frames: the screen draws as many rows as --text at the same
+# width, and the depth only grows with the width.
+prev=0
+for w in 80 100 120 200; do
+	n=$("$BIN" --text -w "$w" samples/python.perf-script.zst | sed '/^$/,$d' | wc -l)
+	check "python sample at $w columns: $n rows, not fewer than $prev" [ "$n" -ge "$prev" ]
+	prev=$n
+done
+text_rows=$("$BIN" --text -w 120 samples/python.perf-script.zst | sed '/^$/,$d' | wc -l)
+tui_start -x 120 -y 20 -- samples/python.perf-script.zst
+tui_wait "CPU" >/dev/null
+check "screen rows = --text rows ($text_rows)" tui_wait "rows 1-[0-9]+ of $text_rows( |\$)" 5
+tui_keys q
+
 tui_done
