@@ -55,6 +55,9 @@ const struct key_binding *keys_table(size_t *n);
 /* The action bound to key in ctx (live: live-mode keys are active). */
 enum tui_action keys_lookup(enum key_context ctx, int key, bool live);
 
+/* A context's title in the help ("Flame graph"). */
+const char *keys_context_title(enum key_context c);
+
 /* The action's name ("zoom"), for messages and tests. */
 const char *keys_action_name(enum tui_action a);
 

@@ -392,9 +392,6 @@ static void draw_timeline(struct tui *t, int y)
 static size_t help_lines(const struct tui *t, char (*lines)[256], bool *bold,
 			 size_t cap)
 {
-	static const char *const titles[] = {
-		"Flame graph", "Timeline (after t)", "Live sampling", "Mouse",
-	};
 	size_t n, k = 0;
 	const struct key_binding *kb = keys_table(&n);
 	int last = -1;
@@ -406,7 +403,8 @@ static size_t help_lines(const struct tui *t, char (*lines)[256], bool *bold,
 				bold[k++] = false;
 			}
 			last = (int)kb[i].ctx;
-			snprintf(lines[k], sizeof(lines[k]), " %s%s", titles[last],
+			snprintf(lines[k], sizeof(lines[k]), " %s%s",
+				 keys_context_title(kb[i].ctx),
 				 last == KCTX_LIVE && !t->live ?
 				 " (not active)" : "");
 			bold[k++] = true;

@@ -60,10 +60,12 @@ static const struct key_binding table[] = {
 	{ KCTX_TIMELINE, ACT_TL_FAST_RIGHT, "L, PgDn", "move the time cursor 10 slices right",
 	  { 'L', KEY_NPAGE, KEY_SRIGHT, 0 } },
 	{ KCTX_TIMELINE, ACT_TL_MARK, "Enter, Space",
-	  "mark the range's start, then its end (rebuilds the graph)",
+	  "mark the range's start, then its end: the graph of the range, "
+	  "and the mode ends",
 	  { '\n', '\r', ' ', KEY_ENTER } },
 	{ KCTX_TIMELINE, ACT_RANGE_CLEAR, "T", "show all samples again", { 'T', 0 } },
-	{ KCTX_TIMELINE, ACT_TL_LEAVE, "Esc, t, q", "cancel the mark, or leave the timeline",
+	{ KCTX_TIMELINE, ACT_TL_LEAVE, "Esc, t, q",
+	  "cancel the mark, or leave the mode (q does not quit here)",
 	  { 27, 't', 'q', 0 } },
 	{ KCTX_LIVE, ACT_LIVE_RATE_UP, "+", "live: raise the sampling rate", { '+', '=', 0 } },
 	{ KCTX_LIVE, ACT_LIVE_RATE_DOWN, "-", "live: lower the sampling rate", { '-', 0 } },
@@ -138,11 +140,12 @@ enum tui_action keys_lookup(enum key_context ctx, int key, bool live)
 	return a;
 }
 
-static const char *ctx_title(enum key_context c)
+const char *keys_context_title(enum key_context c)
 {
 	switch (c) {
 	case KCTX_VIEW: return "Flame graph";
-	case KCTX_TIMELINE: return "Timeline (after t)";
+	case KCTX_TIMELINE:
+		return "Timeline mode (after t, while the header says TIMELINE)";
 	case KCTX_LIVE: return "Live sampling";
 	case KCTX_MOUSE: return "Mouse";
 	}
@@ -157,7 +160,7 @@ void keys_print_help(FILE *out)
 		if ((int)table[i].ctx != last) {
 			last = (int)table[i].ctx;
 			fprintf(out, "%s%s:\n", i ? "\n" : "",
-				ctx_title(table[i].ctx));
+				keys_context_title(table[i].ctx));
 		}
 		fprintf(out, "  %-16s %s\n", table[i].label, table[i].help);
 	}
@@ -185,7 +188,7 @@ void keys_print_man(FILE *out)
 	for (size_t i = 0; i < ARRAY_SIZE(table); i++) {
 		if ((int)table[i].ctx != last) {
 			last = (int)table[i].ctx;
-			fprintf(out, ".SS %s\n", ctx_title(table[i].ctx));
+			fprintf(out, ".SS %s\n", keys_context_title(table[i].ctx));
 		}
 		fputs(".TP\n.B ", out);
 		troff_text(out, table[i].label);

@@ -421,6 +421,9 @@ static void next_match(struct tui *t, int dir)
 
 /* ---- Time ranges ----------------------------------------------------- */
 
+#define TIMELINE_HINT "timeline: Left/Right move, Enter marks the start, " \
+	"Enter again the end; Esc, t or q leave"
+
 void tui_slice_times(const struct tui *t, unsigned i, uint64_t *a,
 		     uint64_t *b)
 {
@@ -491,8 +494,7 @@ static void timeline_open(struct tui *t)
 		}
 	}
 	ensure_visible(t);
-	set_msg(t, false, "timeline: Left/Right move, Enter marks the start, "
-		"Enter again the end; Esc leaves");
+	set_msg(t, false, TIMELINE_HINT);
 }
 
 static void timeline_mark(struct tui *t)
@@ -517,7 +519,9 @@ static void timeline_mark(struct tui *t)
 	t->tl_mark = -1;
 	t->tl_focus = false;
 	profile_changed(t);
-	t->msg[0] = '\0';
+	set_msg(t, false, "range %.3f-%.3f s applied; timeline mode left "
+		"(t: select again, T: all samples)",
+		(double)(a - t->tl_first) / 1e9, (double)(b - t->tl_first) / 1e9);
 }
 
 static void timeline_move(struct tui *t, int n)
@@ -664,9 +668,11 @@ bool tui_do(struct tui *t, enum tui_action a)
 	case ACT_TIMELINE:
 		if (t->tl_show && !t->tl_focus) {
 			t->tl_focus = true;
+			set_msg(t, false, TIMELINE_HINT);
 		} else if (t->tl_show) {
 			t->tl_show = t->tl_focus = false;
 			ensure_visible(t);
+			set_msg(t, false, "timeline mode left");
 		} else {
 			timeline_open(t);
 		}
@@ -696,9 +702,11 @@ bool tui_do(struct tui *t, enum tui_action a)
 	case ACT_TL_LEAVE:
 		if (t->tl_mark >= 0) {
 			t->tl_mark = -1;
+			set_msg(t, false, "mark cancelled; " TIMELINE_HINT);
 		} else {
 			t->tl_show = t->tl_focus = false;
 			ensure_visible(t);
+			set_msg(t, false, "timeline mode left");
 		}
 		break;
 	case ACT_THEME:

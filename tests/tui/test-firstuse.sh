@@ -109,4 +109,25 @@ tui_wait "CPU" >/dev/null
 check "screen rows = --text rows ($text_rows)" tui_wait "rows 1-[0-9]+ of $text_rows( |\$)" 5
 tui_keys q
 
+# The timeline mode says when its keys are active: TIMELINE in the header
+# while they are, a message when the mode ends, and q leaves the mode (as
+# the help says) instead of quitting.
+tui_start -x 120 -y 30 -- samples/python.perf-script.zst
+tui_wait "CPU" >/dev/null
+tui_keys t
+check "t: the header says TIMELINE" tui_wait "^TIMELINE \| " 5
+tui_keys Enter l l l l l Enter
+check "a range ends the mode, and says so" tui_wait "applied; timeline mode left" 5
+check "the header no longer says TIMELINE" sh -c "! tmux -L '$TUI_SOCK' capture-pane -p -t ft | head -n 1 | grep -q '^TIMELINE'"
+tui_keys t
+check "t again: TIMELINE" tui_wait "^TIMELINE \| " 5
+check "t again: the keys are said" tui_wait "Esc, t or q leave" 5
+tui_keys q
+check "q in the mode leaves it" tui_wait "timeline mode left" 5
+check "q in the mode does not quit" sh -c "! tmux -L '$TUI_SOCK' capture-pane -p -t ft | grep -q __EXIT"
+tui_keys '?'
+check "the help names the mode" tui_wait "Timeline mode \(after t, while the header says TIMELINE\)" 5
+tui_keys Escape q
+check "q outside the mode quits" tui_wait "__EXIT:0" 5
+
 tui_done
