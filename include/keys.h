@@ -30,6 +30,7 @@ enum tui_action {
 	ACT_LIVE_RATE_UP, ACT_LIVE_RATE_DOWN, ACT_LIVE_WINDOW,
 	ACT_LIVE_FREEZE, ACT_LIVE_RESET, ACT_LIVE_SAVE,
 	ACT_MOUSE_DOC,      /* a mouse binding, documented only */
+	ACT_PROMPT_DOC,     /* a key of the "/" prompt, documented only */
 	ACT_COUNT
 };
 
@@ -37,6 +38,7 @@ enum tui_action {
 enum key_context {
 	KCTX_VIEW,          /* the flame graph */
 	KCTX_TIMELINE,      /* the timeline strip has the focus */
+	KCTX_PROMPT,        /* the "/" prompt (documentation only) */
 	KCTX_LIVE,          /* the flame graph, live sampling only */
 	KCTX_MOUSE,         /* mouse (documentation only) */
 };

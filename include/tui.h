@@ -96,6 +96,8 @@ bool tui_do(struct tui *t, enum tui_action a);
 bool tui_key(struct tui *t, int key);
 /* Apply a search as if typed at the "/" prompt. */
 void tui_search(struct tui *t, const char *pattern);
+/* At the "/" prompt, Up (dir -1) or Down (+1): the search history. */
+void tui_prompt_history(struct tui *t, int dir);
 /* Poll the live source; true when the profile changed. */
 bool tui_tick(struct tui *t);
 /* A mouse event at screen (row, col); double: a double click. */

@@ -524,14 +524,26 @@ void tui_draw(struct tui *t)
 	if (t->prompting) {
 		char shown[2048];
 
+		size_t cur;
+
 		textfmt_escape(t->prompt, t->prompt_len, shown, sizeof(shown));
 		snprintf(text, sizeof(text), "/%s", shown);
+		cur = textfmt_width(text, strlen(text));
+		if (!t->prompt_len && t->nhist) {
+			/* Say that the last patterns are a key away. */
+			char last[256];
+			size_t k = strlen(text);
+
+			textfmt_escape(t->hist[t->nhist - 1],
+				       strlen(t->hist[t->nhist - 1]), last,
+				       sizeof(last));
+			snprintf(text + k, sizeof(text) - k,
+				 "      (Up: %s, and older searches)", last);
+		}
 		use_slot(t, TS_PROMPT);
 		line(t, (int)(t->rows - 1), text);
 		curs_set(1);
-		move((int)(t->rows - 1),
-		     (int)(textfmt_width(text, strlen(text)) < t->cols ?
-			   textfmt_width(text, strlen(text)) : t->cols - 1));
+		move((int)(t->rows - 1), (int)(cur < t->cols ? cur : t->cols - 1));
 	} else {
 		curs_set(0);
 		if (t->msg[0]) {

@@ -67,6 +67,12 @@ static const struct key_binding table[] = {
 	{ KCTX_TIMELINE, ACT_TL_LEAVE, "Esc, t, q",
 	  "cancel the mark, or leave the mode (q does not quit here)",
 	  { 27, 't', 'q', 0 } },
+	{ KCTX_PROMPT, ACT_PROMPT_DOC, "Enter", "search (an empty pattern clears the search)",
+	  { 0 } },
+	{ KCTX_PROMPT, ACT_PROMPT_DOC, "Up, Down", "earlier and later patterns searched",
+	  { 0 } },
+	{ KCTX_PROMPT, ACT_PROMPT_DOC, "Esc", "cancel; the search stays as it was", { 0 } },
+	{ KCTX_PROMPT, ACT_PROMPT_DOC, "Ctrl-U", "erase the pattern typed", { 0 } },
 	{ KCTX_LIVE, ACT_LIVE_RATE_UP, "+", "live: raise the sampling rate", { '+', '=', 0 } },
 	{ KCTX_LIVE, ACT_LIVE_RATE_DOWN, "-", "live: lower the sampling rate", { '-', 0 } },
 	{ KCTX_LIVE, ACT_LIVE_WINDOW, "w", "live: next time window (1 s, 5 s, 30 s, all)",
@@ -97,6 +103,7 @@ static const char *const action_names[ACT_COUNT] = {
 	[ACT_LIVE_RATE_DOWN] = "rate-down", [ACT_LIVE_WINDOW] = "window",
 	[ACT_LIVE_FREEZE] = "freeze", [ACT_LIVE_RESET] = "live-reset",
 	[ACT_LIVE_SAVE] = "save", [ACT_MOUSE_DOC] = "mouse",
+	[ACT_PROMPT_DOC] = "prompt",
 };
 
 const struct key_binding *keys_table(size_t *n)
@@ -146,6 +153,7 @@ const char *keys_context_title(enum key_context c)
 	case KCTX_VIEW: return "Flame graph";
 	case KCTX_TIMELINE:
 		return "Timeline mode (after t, while the header says TIMELINE)";
+	case KCTX_PROMPT: return "Search prompt (after /)";
 	case KCTX_LIVE: return "Live sampling";
 	case KCTX_MOUSE: return "Mouse";
 	}

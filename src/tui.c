@@ -294,6 +294,52 @@ static size_t count_visible_matches(struct tui *t)
 	return n;
 }
 
+/* Remember a pattern typed at the prompt (the last one first for Up). */
+static void history_add(struct tui *t, const char *pattern)
+{
+	if (!*pattern)
+		return;
+	/* Once only, at its latest place. */
+	for (size_t i = 0; i < t->nhist; i++)
+		if (strcmp(t->hist[i], pattern) == 0) {
+			free(t->hist[i]);
+			memmove(t->hist + i, t->hist + i + 1,
+				(t->nhist - i - 1) * sizeof(*t->hist));
+			t->nhist--;
+			break;
+		}
+	if (t->nhist == TUI_HISTORY) {
+		free(t->hist[0]);
+		memmove(t->hist, t->hist + 1, (t->nhist - 1) * sizeof(*t->hist));
+		t->nhist--;
+	}
+	GROW(t->hist, t->caphist, t->nhist + 1);
+	t->hist[t->nhist++] = xstrdup(pattern);
+}
+
+void tui_prompt_history(struct tui *t, int dir)
+{
+	const char *s;
+
+	if (!t->prompting || !t->nhist)
+		return;
+	if (t->hist_pos == t->nhist && dir < 0) {
+		/* Leaving the line being typed: keep it for Down. */
+		free(t->hist_typed);
+		t->hist_typed = xstrdup(t->prompt);
+	}
+	if (dir < 0 && t->hist_pos > 0)
+		t->hist_pos--;
+	else if (dir > 0 && t->hist_pos < t->nhist)
+		t->hist_pos++;
+	else
+		return;
+	s = t->hist_pos < t->nhist ? t->hist[t->hist_pos] :
+	    t->hist_typed ? t->hist_typed : "";
+	snprintf(t->prompt, sizeof(t->prompt), "%s", s);
+	t->prompt_len = strlen(t->prompt);
+}
+
 void tui_search(struct tui *t, const char *pattern)
 {
 	char err[300];
@@ -417,6 +463,25 @@ static void next_match(struct tui *t, int dir)
 		return;
 	}
 	select_node(t, t->lay.rects[found].node, false);
+	{
+		/* "match k of N" among the matching frames drawn. */
+		size_t k = 0, n = 0;
+
+		for (size_t i = 0; i < t->lay.n; i++)
+			if (search_node_matches(t->search, t->p,
+						t->lay.rects[i].node)) {
+				n++;
+				if (i == (size_t)found)
+					k = n;
+			}
+		if (t->msg[0]) {
+			char why[sizeof(t->msg)];
+
+			memcpy(why, t->msg, sizeof(why));
+			set_msg(t, false, "match %zu of %zu (%s)", k, n, why);
+		} else
+			set_msg(t, false, "match %zu of %zu", k, n);
+	}
 }
 
 /* ---- Time ranges ----------------------------------------------------- */
@@ -600,6 +665,7 @@ bool tui_do(struct tui *t, enum tui_action a)
 	switch (a) {
 	case ACT_NONE:
 	case ACT_MOUSE_DOC:
+	case ACT_PROMPT_DOC:
 		break;
 	case ACT_UP:
 		t->flame ? move_child(t) : move_parent(t);
@@ -652,6 +718,7 @@ bool tui_do(struct tui *t, enum tui_action a)
 		t->prompting = true;
 		t->prompt_len = 0;
 		t->prompt[0] = '\0';
+		t->hist_pos = t->nhist;
 		break;
 	case ACT_NEXT:
 		next_match(t, +1);
@@ -1084,6 +1151,7 @@ struct tui *tui_create(struct profile *p, const struct tui_opts *o,
 			return NULL;
 		}
 		t->pattern = xstrdup(o->search);
+		history_add(t, o->search);
 		search_refresh(t);
 	}
 	if (o->message && !t->msg[0])
@@ -1101,6 +1169,10 @@ void tui_destroy(struct tui *t)
 	free(t->pattern);
 	free(t->zhist);
 	free(t->tl_weight);
+	for (size_t i = 0; i < t->nhist; i++)
+		free(t->hist[i]);
+	free(t->hist);
+	free(t->hist_typed);
 	free(t);
 }
 
@@ -1276,14 +1348,18 @@ static void prompt_key(struct tui *t, int r, wint_t ch)
 	if (r == KEY_CODE_YES) {
 		if (ch == KEY_ENTER) {
 			t->prompting = false;
+			history_add(t, t->prompt);
 			tui_search(t, t->prompt);
 		} else if (ch == KEY_BACKSPACE) {
 			goto backspace;
+		} else if (ch == KEY_UP || ch == KEY_DOWN) {
+			tui_prompt_history(t, ch == KEY_UP ? -1 : 1);
 		}
 		return;
 	}
 	if (ch == '\n' || ch == '\r') {
 		t->prompting = false;
+		history_add(t, t->prompt);
 		tui_search(t, t->prompt);
 		return;
 	}

@@ -130,4 +130,32 @@ check "the help names the mode" tui_wait "Timeline mode \(after t, while the hea
 tui_keys Escape q
 check "q outside the mode quits" tui_wait "__EXIT:0" 5
 
+# Search feedback: the pattern in the header, Up/Down in the prompt, and
+# "match k of N" on n/N.
+tui_start -x 120 -y 30 NO_COLOR=1 -- samples/sort.folded
+tui_wait "samples" >/dev/null
+tui_keys / s o r t Enter
+check "the header shows the pattern" tui_wait "\| /sort/ Matched: " 5
+tui_keys n
+check "n: match 1 of N" tui_wait "^match 1 of [0-9]+" 5
+N=$(tui_line 30 | sed -n 's/^match 1 of \([0-9]*\).*/\1/p')
+tui_keys n
+check "n again: match 2 of $N" tui_wait "^match 2 of $N" 5
+tui_keys N
+check "N: match 1 of $N" tui_wait "^match 1 of $N" 5
+tui_keys / u n k Enter
+check "a second search" tui_wait "\| /unk/ Matched: " 5
+tui_keys /
+check "the prompt says Up recalls" tui_wait "^/ +\(Up: unk, and older searches\)" 5
+tui_keys Escape / x y z Enter
+check "a third search" tui_wait "\| /xyz/ Matched: " 5
+tui_keys / Up Up Up Down Enter
+check "Up x3, Down: the second pattern" tui_wait "\| /unk/ Matched: " 5
+tui_keys / Up Up Up Enter
+check "Up x3: the first pattern" tui_wait "\| /sort/ Matched: " 5
+tui_keys / x Up Down
+check "Down again gives back what was typed" tui_wait "^/x" 5
+tui_keys Escape q
+check "search: exit 0" tui_wait "__EXIT:0" 5
+
 tui_done

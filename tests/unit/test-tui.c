@@ -224,13 +224,18 @@ static void test_search(void **state)
 	/* n walks the matches in layout order and wraps. */
 	tui_do(t, ACT_NEXT);
 	assert_int_equal(tui_selected(t), find(p, "main;alpha;leaf"));
+	assert_string_equal(tui_message(t), "match 1 of 2");
 	tui_do(t, ACT_NEXT);
 	assert_int_equal(tui_selected(t), find(p, "main;beta;leaf"));
+	assert_string_equal(tui_message(t), "match 2 of 2");
 	tui_do(t, ACT_NEXT);
 	assert_int_equal(tui_selected(t), find(p, "main;alpha;leaf"));
-	assert_string_equal(tui_message(t), "search wrapped around");
+	assert_string_equal(tui_message(t),
+			    "match 1 of 2 (search wrapped around)");
 	tui_do(t, ACT_PREV);
 	assert_int_equal(tui_selected(t), find(p, "main;beta;leaf"));
+	assert_string_equal(tui_message(t),
+			    "match 2 of 2 (search wrapped around)");
 	/* Zoomed into alpha, n beyond its match zooms out. */
 	tui_do(t, ACT_TOP);
 	tui_do(t, ACT_DOWN);
