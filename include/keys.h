@@ -54,7 +54,8 @@ struct key_binding {
 /* The table and its length. */
 const struct key_binding *keys_table(size_t *n);
 
-/* The action bound to key in ctx (live: live-mode keys are active). */
+/* The action bound to key in ctx (live: live-mode keys come first; on a
+ * saved profile they answer only keys nothing else takes). */
 enum tui_action keys_lookup(enum key_context ctx, int key, bool live);
 
 /* A context's title in the help ("Flame graph"). */

@@ -45,6 +45,14 @@ struct tui_live_ops {
 	bool (*time_origin)(void *ctx, uint64_t *ns);
 };
 
+/*
+ * Save the view (export_collapse: the time range shown) as PREFIX-DATE.folded
+ * in the current directory, or /tmp when that cannot be written; msg says
+ * where ("saved N stacks to PATH") or why not.  0 or -1.
+ */
+int tui_save_folded(const struct profile *p, const char *prefix, char *msg,
+		    size_t cap);
+
 /* ---- Running --------------------------------------------------------- */
 
 struct tui_opts {

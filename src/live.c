@@ -616,50 +616,6 @@ static void window_name(double w, char *buf, size_t cap)
 		snprintf(buf, cap, "everything");
 }
 
-/* Save the current view as folded stacks; the path in msg. */
-static void save_view(struct live *L, char *msg, size_t cap)
-{
-	char name[96], path[512];
-	time_t now = time(NULL);
-	struct tm tm;
-	FILE *f;
-	size_t n;
-
-	localtime_r(&now, &tm);
-	strftime(name, sizeof(name), "flametop-live-%Y%m%d-%H%M%S.folded", &tm);
-	snprintf(path, sizeof(path), "%s", name);
-	f = fopen(path, "wx");
-	if (!f && errno == EEXIST) {
-		for (int i = 2; i < 100 && !f; i++) {
-			snprintf(path, sizeof(path), "%.*s-%d.folded",
-				 (int)(strlen(name) - 7), name, i);
-			f = fopen(path, "wx");
-		}
-	}
-	if (!f) {
-		snprintf(path, sizeof(path), "/tmp/%s", name);
-		f = fopen(path, "w");
-	}
-	if (!f) {
-		snprintf(msg, cap, "cannot save: %s", strerror(errno));
-		return;
-	}
-	n = export_collapse(f, L->p);
-	if (fclose(f) != 0) {
-		snprintf(msg, cap, "cannot save %s: %s", path, strerror(errno));
-		return;
-	}
-	{
-		char cwd[256];
-
-		if (path[0] != '/' && getcwd(cwd, sizeof(cwd)))
-			snprintf(msg, cap, "saved %zu stacks to %s/%s", n, cwd,
-				 path);
-		else
-			snprintf(msg, cap, "saved %zu stacks to %s", n, path);
-	}
-}
-
 static bool live_action(void *ctx, enum tui_action a, struct profile *p,
 			char *msg, size_t cap)
 {
@@ -748,7 +704,7 @@ static bool live_action(void *ctx, enum tui_action a, struct profile *p,
 		snprintf(msg, cap, "counts reset");
 		return true;
 	case ACT_LIVE_SAVE:
-		save_view(L, msg, cap);
+		tui_save_folded(L->p, "flametop-live", msg, cap);
 		return false;
 	default:
 		return false;

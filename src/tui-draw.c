@@ -406,7 +406,8 @@ static size_t help_lines(const struct tui *t, char (*lines)[256], bool *bold,
 			snprintf(lines[k], sizeof(lines[k]), " %s%s",
 				 keys_context_title(kb[i].ctx),
 				 last == KCTX_LIVE && !t->live ?
-				 " (not active)" : "");
+				 " (a saved profile: s saves, the others say "
+				 "why not)" : "");
 			bold[k++] = true;
 		}
 		snprintf(lines[k], sizeof(lines[k]), "   %-14s %s", kb[i].label,

@@ -3,8 +3,9 @@
  * help overlay, --help-keys and the man page show for it.
  *
  * Contexts are searched in order: the timeline's bindings shadow the view's
- * while the strip has the focus, and live bindings only answer when a live
- * source drives the view.
+ * while the strip has the focus, and live bindings come before the view's
+ * when a live source drives the view, after them on a saved profile (where
+ * the view says what they would do).
  */
 #include <curses.h>
 #include <string.h>
@@ -79,7 +80,8 @@ static const struct key_binding table[] = {
 	  { 'w', 0 } },
 	{ KCTX_LIVE, ACT_LIVE_FREEZE, "Space, z", "live: freeze or resume", { ' ', 'z', 0 } },
 	{ KCTX_LIVE, ACT_LIVE_RESET, "x", "live: forget the samples so far", { 'x', 0 } },
-	{ KCTX_LIVE, ACT_LIVE_SAVE, "s", "live: save the view as a folded file", { 's', 0 } },
+	{ KCTX_LIVE, ACT_LIVE_SAVE, "s", "save the view as a folded file (also on a saved "
+	  "profile)", { 's', 0 } },
 	{ KCTX_MOUSE, ACT_MOUSE_DOC, "click", "select a frame; on the timeline, mark", { 0 } },
 	{ KCTX_MOUSE, ACT_MOUSE_DOC, "double-click", "zoom into a frame", { 0 } },
 	{ KCTX_MOUSE, ACT_MOUSE_DOC, "wheel", "scroll up and down", { 0 } },
@@ -143,6 +145,11 @@ enum tui_action keys_lookup(enum key_context ctx, int key, bool live)
 	if (a == ACT_NONE && ctx == KCTX_TIMELINE && key != 27) {
 		/* Keys the strip does not use keep their view meaning. */
 		a = find(KCTX_VIEW, key);
+	}
+	if (a == ACT_NONE && !live) {
+		/* On a saved profile the live keys still answer: s saves,
+		 * the others say why they do nothing. */
+		a = find(KCTX_LIVE, key);
 	}
 	return a;
 }

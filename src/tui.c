@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <wchar.h>
 
@@ -654,6 +655,84 @@ static void next_theme(struct tui *t)
 	theme_names_free(names, n);
 }
 
+/* ---- Saving ---------------------------------------------------------- */
+
+int tui_save_folded(const struct profile *p, const char *prefix, char *msg,
+		    size_t cap)
+{
+	char name[96], stamp[64], path[512], cwd[256];
+	time_t now = time(NULL);
+	struct tm tm;
+	FILE *f;
+	size_t n;
+
+	localtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	snprintf(name, sizeof(name), "%s-%s.folded", prefix, stamp);
+	snprintf(path, sizeof(path), "%s", name);
+	f = fopen(path, "wx");
+	for (int i = 2; !f && errno == EEXIST && i < 100; i++) {
+		snprintf(path, sizeof(path), "%s-%s-%d.folded", prefix, stamp, i);
+		f = fopen(path, "wx");
+	}
+	if (!f) {
+		/* A directory we cannot write: /tmp. */
+		snprintf(path, sizeof(path), "/tmp/%s", name);
+		f = fopen(path, "w");
+	}
+	if (!f) {
+		snprintf(msg, cap, "cannot save: %s", strerror(errno));
+		return -1;
+	}
+	n = export_collapse(f, p);
+	if (fclose(f) != 0) {
+		snprintf(msg, cap, "cannot save %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (path[0] != '/' && getcwd(cwd, sizeof(cwd)))
+		snprintf(msg, cap, "saved %zu stacks to %s/%s", n, cwd, path);
+	else
+		snprintf(msg, cap, "saved %zu stacks to %s", n, path);
+	return 0;
+}
+
+/* A live key on a saved profile: s saves, the others say why not. */
+static void saved_profile_key(struct tui *t, enum tui_action a)
+{
+	switch (a) {
+	case ACT_LIVE_SAVE: {
+		char m[sizeof(t->msg) - 64];
+		uint64_t x, y;
+		bool ranged = profile_range(t->p, &x, &y);
+		int rc = tui_save_folded(t->p, "flametop-view", m, sizeof(m));
+
+		set_msg(t, rc < 0, "%s%s", m, rc < 0 ? "" : ranged ?
+			" (the time range shown, the whole graph)" :
+			" (the whole graph)");
+		return;
+	}
+	case ACT_LIVE_RATE_UP:
+	case ACT_LIVE_RATE_DOWN:
+		set_msg(t, false, "+ and - change the sampling rate of live "
+			"sampling (-p, -a, -- COMMAND); this profile is saved");
+		return;
+	case ACT_LIVE_WINDOW:
+		set_msg(t, false, "w changes the live window; on a saved profile "
+			"t selects a time range");
+		return;
+	case ACT_LIVE_FREEZE:
+		set_msg(t, false, "space freezes live sampling; a saved profile "
+			"does not change");
+		return;
+	case ACT_LIVE_RESET:
+		set_msg(t, false, "x forgets live samples; a saved profile keeps "
+			"its samples (T: all of them again)");
+		return;
+	default:
+		return;
+	}
+}
+
 /* ---- Actions --------------------------------------------------------- */
 
 bool tui_do(struct tui *t, enum tui_action a)
@@ -798,7 +877,7 @@ bool tui_do(struct tui *t, enum tui_action a)
 	case ACT_LIVE_RESET:
 	case ACT_LIVE_SAVE:
 		if (!live || !t->live->action) {
-			set_msg(t, false, "only in live mode");
+			saved_profile_key(t, a);
 			break;
 		}
 		if (t->live->action(t->live_ctx, a, t->p, t->msg, sizeof(t->msg)))

@@ -166,4 +166,24 @@ check "the waiting line is gone" sh -c "! tmux -L '$TUI_SOCK' capture-pane -p -t
 tui_keys q
 check "silent pipe: exit 0" tui_wait "__EXIT:0" 5
 
+# The live keys on a saved profile: s saves the view as folded stacks and
+# says where; + - w x say why they do nothing.
+dir=$(mktemp -d)
+cp samples/sort.folded "$dir/in.folded"
+tui_start_sh -x 160 -y 20 "cd '$dir' && '$BIN' in.folded"
+tui_wait "samples" >/dev/null
+tui_keys s
+check "s on a saved profile saves and says where" tui_wait "saved [0-9]+ stacks to $dir/flametop-view-[0-9-]+\.folded \(the whole graph\)" 5
+saved=$(ls "$dir"/flametop-view-*.folded 2>/dev/null | head -n 1)
+check "the file is the profile, folded" sh -c "[ -s '$saved' ] && [ \"\$('$BIN' --collapse '$saved' | md5sum)\" = \"\$('$BIN' --collapse '$dir/in.folded' | md5sum)\" ]"
+tui_keys +
+check "+ says why not" tui_wait "change the sampling rate of live sampling" 5
+tui_keys w
+check "w says why not" tui_wait "t selects a time range" 5
+tui_keys x
+check "x says why not" tui_wait "keeps its samples" 5
+tui_keys q
+check "saved profile keys: exit 0" tui_wait "__EXIT:0" 5
+rm -rf "$dir"
+
 tui_done

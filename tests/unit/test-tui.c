@@ -421,12 +421,22 @@ static void test_live_hooks(void **state)
 	tui_destroy(t);
 	profile_destroy(p);
 
-	/* Not live: the live keys do nothing, no hook is called. */
+	/* Not live: no hook is called, the live keys say why they do
+	 * nothing (s saves: tests/tui/test-firstuse.sh). */
 	p = sample();
 	o.live = NULL;
 	t = open_view(p, &o);
 	tui_key(t, 'x');
+	assert_non_null(strstr(tui_message(t), "a saved profile keeps its samples"));
+	assert_int_equal(profile_total(p, NODE_ROOT), 100);
 	tui_key(t, '+');
+	assert_non_null(strstr(tui_message(t), "change the sampling rate"));
+	tui_key(t, '-');
+	assert_non_null(strstr(tui_message(t), "change the sampling rate"));
+	tui_key(t, 'w');
+	assert_non_null(strstr(tui_message(t), "t selects a time range"));
+	tui_key(t, ' ');
+	assert_non_null(strstr(tui_message(t), "does not change"));
 	assert_false(tui_tick(t));
 	assert_int_equal(f.actions, 7);
 	tui_destroy(t);
