@@ -3,6 +3,8 @@
  * profile, and hand it to a front end.
  */
 #include <fcntl.h>
+#include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +73,26 @@ static int load(struct profile *p, struct config *c, struct diag *d)
 		if (read_profile(p, c->files[i], &c->read, d) == 0)
 			ok++;
 	return !ok ? -1 : ok < c->nfiles ? 1 : 0;
+}
+
+/*
+ * A pipe that has not written yet would leave the terminal blank until it
+ * does: say what flametop waits for (erased by tui_load_progress_done).
+ */
+static void say_waiting(const struct config *c, struct tui_progress *pr)
+{
+	struct pollfd pfd = { .fd = 0, .events = POLLIN };
+	bool stdin_used = false;
+
+	for (int i = 0; i < c->nfiles; i++)
+		if (strcmp(c->files[i], "-") == 0)
+			stdin_used = true;
+	if (!stdin_used || isatty(0) || !isatty(2) || poll(&pfd, 1, 0) != 0)
+		return;
+	fprintf(stderr, "\rflametop: waiting for input on stdin%s\033[K",
+		textfmt_utf8() ? "\u2026" : "...");
+	fflush(stderr);
+	pr->shown = true;
 }
 
 static int print_text(struct profile *p, struct config *c)
@@ -169,6 +191,8 @@ int main(int argc, char **argv)
 		progress.name = c.nfiles == 1 ? c.files[0] : NULL;
 		progress.start = now_seconds();
 	}
+	if (c.mode == MODE_TUI && isatty(1))
+		say_waiting(&c, &progress);
 	rc = load(p, &c, &d);
 	tui_load_progress_done(&progress);
 	if (rc < 0) {

@@ -45,6 +45,8 @@ struct tui_vstate {
 enum tui_prompt { PROMPT_SEARCH, PROMPT_INCLUDE, PROMPT_EXCLUDE,
 		  PROMPT_TASKS, PROMPT_TOP_FILTER };
 
+#define TUI_HISTORY 100               /* search patterns remembered */
+
 struct tui {
 	struct profile *p;            /* what is shown: src or own */
 	struct profile *src;          /* the profile read or sampled */
@@ -94,10 +96,15 @@ struct tui {
 	bool msg_error;
 	bool help;
 	size_t help_top;              /* first line of the help shown */
+	bool repaint;                 /* Ctrl-L: send every cell again */
 	bool prompting;
 	enum tui_prompt prompt_kind;
 	char prompt[1024];
 	size_t prompt_len;
+	char **hist;                  /* patterns searched, oldest first */
+	size_t nhist, caphist;
+	size_t hist_pos;              /* Up/Down in the prompt; nhist: typed */
+	char *hist_typed;             /* the line being typed, kept for Down */
 
 	/* The timeline strip: one slice per column. */
 	bool tl_show, tl_focus;

@@ -17,7 +17,7 @@ screen() { $T capture-pane -p -t live; }
 # The header's own part (before the live status), which moves on refresh.
 head_part() { screen | head -n 1 | sed 's/ | FROZEN.*//; s/ | cpu-clock.*//'; }
 # What a frozen view must keep: the total and the frames drawn.
-frozen_part() { screen | sed -n '1s/ | time .*//p; 2,$p'; }
+frozen_part() { screen | sed -n '1s/ | FROZEN.*//p; 2,$p'; }
 # wait_for PATTERN [TRIES]: poll the screen (0.1 s steps).
 wait_for() {
 	n=${2:-100}
@@ -152,5 +152,46 @@ check "after -: the measured rate drops ($r2/s -> $r3/s)" \
 $T send-keys -t rate q
 kill "$rtp" 2>/dev/null
 wait "$rtp" 2>/dev/null
+
+# A command's time range: seconds since sampling began (a command that
+# sleeps has no samples, which once left the range on the boot clock).
+$T new-session -d -s cmd -x 170 -y 20 \
+	"TERM=xterm-256color '$BIN' --interval 0.3 -- sleep 30; sleep 30"
+n=100
+while [ "$n" -gt 0 ] && ! $T capture-pane -p -t cmd | head -n 1 | grep -q "time "; do
+	sleep 0.1; n=$((n - 1))
+done
+sleep 1
+h=$($T capture-pane -p -t cmd | head -n 1)
+end=$(printf '%s\n' "$h" | sed -n 's/.*| time [0-9.]*-\([0-9.]*\) s of \([0-9.]*\) s.*/\1 \2/p')
+echo "command header: $h"
+check "command: the time range is seconds since sampling began ($end)" \
+	sh -c "set -- $end; [ \$# -eq 2 ] && awk -v b=\$1 -v o=\$2 'BEGIN { exit !(b > 0.5 && b < 60 && o >= b - 0.001 && o < 60) }'"
+$T send-keys -t cmd x
+sleep 1
+h=$($T capture-pane -p -t cmd | head -n 1)
+end=$(printf '%s\n' "$h" | sed -n 's/.*| time [0-9.]*-\([0-9.]*\) s.*/\1/p')
+check "command: after x too ($end)" within "${end:-0}" 0.5 60
+$T send-keys -t cmd q
+
+# At 80 columns the live header shows the window, the lost count and
+# flametop's CPU.
+"$TARGET" 600 &
+ntp=$!
+$T new-session -d -s narrow -x 80 -y 20 \
+	"TERM=xterm-256color '$BIN' --interval 0.3 -p $ntp; sleep 30"
+n=150
+while [ "$n" -gt 0 ] && ! $T capture-pane -p -t narrow | grep -q "spin_hot"; do
+	sleep 0.1; n=$((n - 1))
+done
+sleep 1
+h=$($T capture-pane -p -t narrow | head -n 1)
+echo "80 columns: $h"
+check "80 columns: the window shows" sh -c "printf '%s' '$h' | grep -q 'last 5 s'"
+check "80 columns: the lost count shows" sh -c "printf '%s' '$h' | grep -q 'lost [0-9]'"
+check "80 columns: flametop's CPU shows" sh -c "printf '%s' '$h' | grep -q 'CPU [0-9.]*%'"
+$T send-keys -t narrow q
+kill "$ntp" 2>/dev/null
+wait "$ntp" 2>/dev/null
 
 finish

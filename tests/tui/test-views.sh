@@ -111,13 +111,12 @@ tui_keys BSpace
 check "Backspace: then the view" tui_wait "views.folded \| 87.5 samples$"
 
 # The help names the views.
-tui_keys '?'
+tui_keys '?' Space
+check "help: the views' section" tui_wait "Views: top, callers, callees, invert, filter"
 check "help: top" tui_wait "top table"
-for w in callers callees invert; do
+for w in callers callees invert "filter: keep stacks"; do
 	check "help: $w" tui_wait "$w"
 done
-tui_keys j j j j j j
-check "help: filter (scrolled)" tui_wait "filter: keep stacks"
 
 tui_keys Escape q
 check "exits 0" tui_wait "__EXIT:0"
