@@ -115,7 +115,12 @@ rtp=$!
 $T new-session -d -s rate -x 200 -y 20 \
 	"TERM=xterm-256color '$BIN' --interval 0.3 -p $rtp; sleep 30"
 rate_head() { $T capture-pane -p -t rate | head -n 1; }
-cpu_total() { rate_head | sed -n 's/.* | \([0-9.]*\) s CPU | .*/\1/p'; }
+# The window's CPU in seconds ("4.988 s CPU", or "414.141 ms CPU" when the
+# machine is so busy that the thread ran less than a second).
+cpu_total() {
+	rate_head | sed -n 's/.* | \([0-9.]*\) \(m*s\) CPU | .*/\1 \2/p' |
+		awk '{ printf "%.3f\n", $2 == "ms" ? $1 / 1000 : $1 }'
+}
 measured() { rate_head | sed -n 's/.* Hz | \([0-9]*\)\/s | .*/\1/p'; }
 n=200
 while [ "$n" -gt 0 ] && ! rate_head | grep -q "s CPU"; do sleep 0.1; n=$((n - 1)); done

@@ -59,7 +59,7 @@ check "icicle: root at the top" tui_poll root_line 2
 
 tui_keys '?'
 check "help overlay" tui_wait "Enter +zoom into the selected frame"
-check "help: timeline keys" tui_wait "Timeline \(after t\)"
+check "help: timeline keys" tui_wait "Timeline mode \(after t"
 tui_keys x
 no_help() { ! tui_screen | grep -q 'zoom into the selected'; }
 check "help closes" tui_poll no_help
