@@ -298,6 +298,26 @@ static void grouping(void **state)
 	profile_destroy(p);
 }
 
+static void hide_idle(void **state)
+{
+	struct profile *p = task_profile(), *f = profile_create();
+	struct view_spec s = { 0 };
+
+	(void)state;
+	s.hide_idle = true;
+	/* tasks known: the idle task is pid 0, whatever its frames */
+	CHECK_VIEW(p, &s, "web;main 1\nweb;main;serve 5\nweb;worker;serve 4\n");
+	/* no tasks (folded): by name, swapper, *idle*, cpu_startup_entry */
+	add(f, "swapper;secondary_startup_64;cpu_startup_entry;do_idle", 5);
+	add(f, "kworker;cpu_startup_entry", 1);
+	add(f, "app;main;poll_idle_wait", 2);
+	add(f, "app;main;work", 3);
+	profile_finish(f);
+	CHECK_VIEW(f, &s, "app;main;work 3\n");
+	profile_destroy(f);
+	profile_destroy(p);
+}
+
 static void time_range(void **state)
 {
 	struct profile *p = task_profile();
@@ -438,6 +458,7 @@ int main(void)
 		cmocka_unit_test(names_with_spaces_and_fractions),
 		cmocka_unit_test(task_filters),
 		cmocka_unit_test(grouping),
+		cmocka_unit_test(hide_idle),
 		cmocka_unit_test(time_range),
 		cmocka_unit_test(untimed_weight_kept),
 		cmocka_unit_test(weight_order),
