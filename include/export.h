@@ -52,4 +52,23 @@ struct svg_opts {
 size_t export_svg(FILE *out, const struct profile *p,
 		  const struct svg_opts *o);
 
+struct config;
+
+/*
+ * The view the command line's view options ask for (view.h): *out is a new
+ * derived profile, or NULL when no option derives one (--order alone
+ * re-sorts p).  Returns 0, or the exit status after printing the error
+ * (1: no stack contains the name, 2: a bad regex).
+ */
+int export_derive(struct profile *p, const struct config *c,
+		  struct profile **out);
+
+/*
+ * Derive that view and print it as c's mode asks: --top, --collapse, or
+ * the text flame graph (width columns unless --width).  Returns the exit
+ * status.
+ */
+int export_run(FILE *f, struct profile *p, const struct config *c,
+	       const char *title, unsigned width);
+
 #endif

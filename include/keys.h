@@ -17,13 +17,18 @@ enum tui_action {
 	ACT_UP, ACT_DOWN, ACT_LEFT, ACT_RIGHT,
 	ACT_TOP, ACT_BOTTOM, ACT_PGUP, ACT_PGDN,
 	/* zooming */
-	ACT_ZOOM, ACT_UNZOOM, ACT_RESET,
+	ACT_ZOOM, ACT_UNZOOM, ACT_RESET, ACT_UNFOLD,
 	/* searching */
 	ACT_SEARCH, ACT_NEXT, ACT_PREV, ACT_SEARCH_NAME, ACT_ICASE,
 	/* time ranges */
 	ACT_TIMELINE, ACT_RANGE_CLEAR,
 	ACT_TL_LEFT, ACT_TL_RIGHT, ACT_TL_FAST_LEFT, ACT_TL_FAST_RIGHT,
 	ACT_TL_MARK, ACT_TL_LEAVE,
+	/* views */
+	ACT_TOP_TABLE, ACT_CALLERS, ACT_CALLEES, ACT_SANDWICH, ACT_INVERT, ACT_ORDER,
+	ACT_FOLD, ACT_INCLUDE, ACT_EXCLUDE, ACT_IDLE, ACT_GROUP, ACT_TASKS,
+	ACT_VIEW_RESET, ACT_COPY_NAME, ACT_COPY_STACK,
+	ACT_TOP_BY_SELF, ACT_TOP_BY_TOTAL, ACT_TOP_BY_NAME, ACT_TOP_FILTER,
 	/* other */
 	ACT_THEME, ACT_FLIP, ACT_HELP, ACT_REDRAW, ACT_QUIT,
 	ACT_SAMPLE_TYPE,    /* pprof: the next sample type */
@@ -39,6 +44,8 @@ enum tui_action {
 enum key_context {
 	KCTX_VIEW,          /* the flame graph */
 	KCTX_TIMELINE,      /* the timeline strip has the focus */
+	KCTX_VIEWS,         /* the flame graph: keys that change the view */
+	KCTX_TOP,           /* the top table is shown */
 	KCTX_PROMPT,        /* the "/" prompt (documentation only) */
 	KCTX_LIVE,          /* the flame graph, live sampling only */
 	KCTX_MOUSE,         /* mouse (documentation only) */

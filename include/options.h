@@ -17,6 +17,7 @@ enum run_mode {
 	MODE_TEXT,       /* --text */
 	MODE_COLLAPSE,   /* --collapse */
 	MODE_SVG,        /* --svg FILE */
+	MODE_TOP,        /* --top N */
 };
 
 struct config {
@@ -53,6 +54,22 @@ struct config {
 	const char *call_graph;      /* --call-graph MODE; NULL: fp */
 	double interval;             /* --interval SECS; 0: 1 s */
 	double window;               /* --window SECS; 0: 5 s */
+
+	/* Derived views (view.h) */
+	const char **include;        /* --include RE, repeatable */
+	size_t ninclude;
+	const char **exclude;        /* --exclude RE, repeatable */
+	size_t nexclude;
+	const char *callers;         /* --callers NAME */
+	const char *callees;         /* --callees NAME */
+	bool invert;                 /* --invert */
+	bool fold_recursion;         /* --fold-recursion */
+	const char *comms;           /* --comm LIST */
+	const char *pids, *tids, *cpus;  /* --pids/--tids/--cpus LIST */
+	const char *group;           /* --group process|thread|merged */
+	const char *order;           /* --order name|weight */
+	const char *top;             /* --top N */
+	unsigned top_n;              /* its value; 0: all */
 };
 
 /*

@@ -309,6 +309,12 @@ size_t pe_machine_stack(struct pe_machine *m, const struct pe_sample *s,
  */
 const uint32_t *pe_machine_build(struct pe_machine *m,
 				 const struct pe_sample *s, size_t *n);
+/*
+ * What the sample says of its time, task (pid, tid, command) and CPU, for
+ * the timeline; call right after building its stack.
+ */
+void pe_machine_meta(struct pe_machine *m, const struct pe_sample *s,
+		     struct sample_meta *meta);
 
 const struct pe_machine_stats *pe_machine_stats(const struct pe_machine *m);
 

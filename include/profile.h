@@ -42,10 +42,19 @@ struct weight {
 	unsigned decimals;   /* 0..WEIGHT_MAX_DECIMALS */
 };
 
-/* What a reader knows of a sample besides its stack. */
+/*
+ * What a reader knows of a sample besides its stack.  The task and CPU are
+ * kept with timed samples only (in the timeline), for the views that filter
+ * or group by process, thread or CPU (view.h).
+ */
 struct sample_meta {
 	uint64_t time_ns;    /* timestamp, in nanoseconds */
 	bool has_time;
+	bool has_task;       /* pid, tid and comm are known */
+	bool has_cpu;        /* cpu is known */
+	uint32_t pid, tid;
+	uint32_t cpu;
+	uint32_t comm;       /* profile_intern'd command name of the thread */
 };
 
 enum add_status {
@@ -61,6 +70,8 @@ enum add_status {
 
 struct profile *profile_create(void);
 void profile_destroy(struct profile *p);
+/* Make room for nodes more nodes (a hint: building a tree of known size). */
+void profile_reserve(struct profile *p, size_t nodes);
 
 /* Differential input carries two counts per stack; set before adding. */
 void profile_set_differential(struct profile *p, bool on);
@@ -87,6 +98,15 @@ enum add_status profile_add_at(struct profile *p, uint32_t node,
 /* Sort siblings by name and compute totals; call before reading the tree. */
 void profile_finish(struct profile *p);
 
+/*
+ * Sibling order: by name (the default, as flamegraph.pl) or heaviest total
+ * first (ties by name).  Takes effect at the next profile_finish, and is
+ * kept through time ranges.
+ */
+enum profile_order { ORDER_NAME, ORDER_WEIGHT };
+void profile_set_order(struct profile *p, enum profile_order o);
+enum profile_order profile_order(const struct profile *p);
+
 /* Forget every weight and the timeline (the tree's shape stays). */
 void profile_reset_weights(struct profile *p);
 
@@ -104,6 +124,18 @@ bool profile_time_bounds(const struct profile *p, uint64_t *first,
 void profile_set_range(struct profile *p, uint64_t first, uint64_t last);
 void profile_clear_range(struct profile *p);
 bool profile_range(const struct profile *p, uint64_t *first, uint64_t *last);
+
+/*
+ * The timeline's samples, for views that re-derive a tree from them: the
+ * i-th sample (0 <= i < profile_timeline_len) as its node (the end of its
+ * stack), its weight in the tree's scale and what the reader knew of it.
+ * The order is not specified.
+ */
+size_t profile_timeline_len(const struct profile *p);
+uint32_t profile_timeline_sample(const struct profile *p, size_t i,
+				 uint64_t *weight, struct sample_meta *meta);
+/* Self weight of id over all time, whatever range is selected. */
+uint64_t profile_self_all(const struct profile *p, uint32_t id);
 /* Number of timed samples in [first, last], weight summed into *weight. */
 size_t profile_count_range(const struct profile *p, uint64_t first,
 			   uint64_t last, uint64_t *weight);

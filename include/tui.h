@@ -119,6 +119,8 @@ bool tui_tick(struct tui *t);
 /* A mouse event at screen (row, col); double: a double click. */
 void tui_click(struct tui *t, int row, int col, bool dbl);
 
+/* The profile shown: the one given, or a view derived from it. */
+const struct profile *tui_profile(const struct tui *t);
 uint32_t tui_selected(const struct tui *t);
 uint32_t tui_zoom(const struct tui *t);
 bool tui_timeline_focused(const struct tui *t);

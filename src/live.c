@@ -356,20 +356,28 @@ static void prune_tasks(struct live *L, uint64_t now)
 
 /* ---- Records --------------------------------------------------------------- */
 
+/* A queued sample: PEND_HDR words (depth, time, weight, task), then ids. */
+#define PEND_HDR 10
+
 static void pend_push(struct live *L, const uint32_t *ids, size_t n,
-		      uint64_t time, uint64_t w)
+		      const struct sample_meta *m, uint64_t w)
 {
 	uint32_t *e;
 
-	GROW(L->pend, L->cappend, L->npend + 5 + n);
+	GROW(L->pend, L->cappend, L->npend + PEND_HDR + n);
 	e = L->pend + L->npend;
 	e[0] = (uint32_t)n;
-	e[1] = (uint32_t)time;
-	e[2] = (uint32_t)(time >> 32);
+	e[1] = (uint32_t)m->time_ns;
+	e[2] = (uint32_t)(m->time_ns >> 32);
 	e[3] = (uint32_t)w;
 	e[4] = (uint32_t)(w >> 32);
-	memcpy(e + 5, ids, n * sizeof(*ids));
-	L->npend += 5 + n;
+	e[5] = m->pid;
+	e[6] = m->tid;
+	e[7] = m->cpu;
+	e[8] = m->comm;
+	e[9] = (uint32_t)m->has_task | (uint32_t)m->has_cpu << 1;
+	memcpy(e + PEND_HDR, ids, n * sizeof(*ids));
+	L->npend += PEND_HDR + n;
 	L->pend_samples++;
 }
 
@@ -397,6 +405,7 @@ static bool has_map_miss(struct live *L, const struct pe_sample *s)
 static void on_sample(struct live *L, const struct pe_sample *s)
 {
 	const uint32_t *ids;
+	struct sample_meta meta;
 	size_t n;
 
 	if (s->pid != 0 && !set_find(&L->seen_tid, s->tid)) {
@@ -424,9 +433,11 @@ static void on_sample(struct live *L, const struct pe_sample *s)
 	if (!L->origin_ns && s->time)
 		L->origin_ns = s->time;   /* not CLOCK_MONOTONIC: the first */
 	ids = pe_machine_build(L->m, s, &n);
+	pe_machine_meta(L->m, s, &meta);
+	meta.time_ns = s->time;   /* the window needs one, even if 0 */
 	if (n > PROFILE_MAX_DEPTH - 1)
 		n = PROFILE_MAX_DEPTH - 1;
-	pend_push(L, ids, n, s->time, s->has_period ? s->period : 1);
+	pend_push(L, ids, n, &meta, s->has_period ? s->period : 1);
 }
 
 static void on_record(void *ctx, const struct perf_event_header *h)
@@ -496,13 +507,19 @@ static void flush(struct live *L)
 	while (i < L->npend) {
 		const uint32_t *e = L->pend + i;
 		struct weight w = { 0, 0, 0 };
-		struct sample_meta meta;
+		struct sample_meta meta = { 0 };
 
 		meta.time_ns = (uint64_t)e[1] | (uint64_t)e[2] << 32;
 		meta.has_time = true;
+		meta.pid = e[5];
+		meta.tid = e[6];
+		meta.cpu = e[7];
+		meta.comm = e[8];
+		meta.has_task = e[9] & 1;
+		meta.has_cpu = e[9] >> 1 & 1;
 		w.v = (uint64_t)e[3] | (uint64_t)e[4] << 32;
-		profile_add_stack(L->p, e + 5, e[0], &w, &meta);
-		i += 5 + e[0];
+		profile_add_stack(L->p, e + PEND_HDR, e[0], &w, &meta);
+		i += PEND_HDR + e[0];
 	}
 	L->npend = 0;
 	L->pend_samples = 0;
@@ -942,36 +959,13 @@ static void run_fixed(struct live *L)
 static int print_result(struct live *L)
 {
 	struct config *c = L->c;
+	struct winsize ws;
+	int rc = export_run(stdout, L->p, c, L->target,
+			    isatty(1) && ioctl(1, TIOCGWINSZ, &ws) == 0 &&
+			    ws.ws_col ? ws.ws_col : 100);
 
-	if (c->mode == MODE_COLLAPSE) {
-		export_collapse(stdout, L->p);
-	} else {
-		struct text_opts to = { 0 };
-		struct search *srch = NULL;
-		struct winsize ws;
-
-		to.width = c->width ? c->width :
-			   isatty(1) && ioctl(1, TIOCGWINSZ, &ws) == 0 &&
-			   ws.ws_col ? ws.ws_col : 100;
-		to.height = c->height;
-		to.flame = c->flame;
-		to.zoom = NODE_ROOT;
-		to.title = L->target;
-		if (c->search) {
-			char err[300];
-
-			srch = search_create();
-			if (search_set(srch, c->search, c->icase, err,
-				       sizeof(err)) < 0) {
-				fprintf(stderr, "flametop: --search: %s\n", err);
-				search_destroy(srch);
-				return 2;
-			}
-			to.search = srch;
-		}
-		export_text(stdout, L->p, &to);
-		search_destroy(srch);
-	}
+	if (rc)
+		return rc;
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "flametop: error writing output\n");
 		return 1;

@@ -95,55 +95,40 @@ static void say_waiting(const struct config *c, struct tui_progress *pr)
 
 static int print_text(struct profile *p, struct config *c)
 {
-	struct text_opts to = { 0 };
-	struct search *s = NULL;
-	int rc = 0;
-
-	to.width = c->width ? c->width : terminal_width();
-	to.height = c->height;
-	to.flame = c->flame;
-	to.zoom = NODE_ROOT;
-	to.title = c->nfiles == 1 ? c->files[0] : NULL;
-	if (c->search) {
-		char err[300];
-
-		s = search_create();
-		if (search_set(s, c->search, c->icase, err, sizeof(err)) < 0) {
-			fprintf(stderr, "flametop: --search: %s\n", err);
-			search_destroy(s);
-			return 2;
-		}
-		to.search = s;
-	}
-	export_text(stdout, p, &to);
-	search_destroy(s);
-	return rc;
+	return export_run(stdout, p, c, c->nfiles == 1 ? c->files[0] : NULL,
+			  terminal_width());
 }
 
-/* --svg FILE: the theme of -c, the graph to FILE or standard output. */
+/*
+ * --svg FILE: the view the options derive, in the theme of -c (checked
+ * before anything was read), to FILE or standard output.
+ */
 static int write_svg(struct profile *p, struct config *c)
 {
 	struct svg_opts so = { 0 };
 	struct theme th;
 	const char *name = c->colors ? c->colors : THEME_DEFAULT;
 	char *path = theme_find(name), err[400];
+	struct profile *v;
 	FILE *out = stdout;
-	int rc = 0;
+	int rc = export_derive(p, c, &v);
 
-	theme_default(&th);
-	if (!path && strcmp(name, THEME_DEFAULT) != 0) {
-		fprintf(stderr, "flametop: -c: no theme '%s'\n", name);
-		return 2;
+	if (rc) {
+		free(path);
+		return rc;
 	}
+	theme_default(&th);
 	if (path && theme_load(&th, path, err, sizeof(err)) < 0) {
 		fprintf(stderr, "flametop: %s\n", err);
 		free(path);
+		profile_destroy(v);
 		return 2;
 	}
 	free(path);
 	if (strcmp(c->svg, "-") != 0 && !(out = fopen(c->svg, "w"))) {
 		fprintf(stderr, "flametop: %s: cannot write: %s\n", c->svg,
 			strerror(errno));
+		profile_destroy(v);
 		return 1;
 	}
 	so.width = c->width;
@@ -152,7 +137,8 @@ static int write_svg(struct profile *p, struct config *c)
 	so.title = c->title;
 	so.subtitle = c->nfiles == 1 ? c->files[0] : NULL;
 	so.theme = &th;
-	export_svg(out, p, &so);
+	export_svg(out, v ? v : p, &so);
+	profile_destroy(v);
 	if (out != stdout && (ferror(out) | fclose(out))) {
 		fprintf(stderr, "flametop: %s: error writing\n", c->svg);
 		rc = 1;
@@ -186,7 +172,7 @@ static void type_status(void *ctx, char *buf, size_t cap)
 	char ty[800];
 
 	type_text(t, ty, sizeof(ty));
-	snprintf(buf, cap, "%s%s", ty, t->n > 1 ? ", y: next type" : "");
+	snprintf(buf, cap, "%s%s", ty, t->n > 1 ? ", e: next type" : "");
 }
 
 static bool next_type(void *ctx, struct profile *p, char *msg, size_t cap)
@@ -228,14 +214,20 @@ static int run_tui(struct profile *p, struct config *c, struct diag *d)
 {
 	struct tui_opts o = { 0 };
 	struct type_switch ts = { c, c->read.types, "" };
+	struct profile *v;
 	char msg[128];
+	int rc = export_derive(p, c, &v);
+
+	if (rc)
+		return rc;
 
 	o.title = c->nfiles == 1 ? c->files[0] : NULL;
 	o.flame = c->flame;
 	o.search = c->search;
 	o.icase = c->icase;
 	o.theme = c->colors;
-	if (c->read.types && c->read.types->n) {
+	/* Another sample type is read into p: only when p is what is shown. */
+	if (!v && c->read.types && c->read.types->n) {
 		o.next_type = next_type;
 		o.type_status = type_status;
 		o.type_ctx = &ts;
@@ -245,7 +237,9 @@ static int run_tui(struct profile *p, struct config *c, struct diag *d)
 			 "(listed on exit)", (unsigned long long)d->bad);
 		o.message = msg;
 	}
-	return tui_run(p, &o);
+	rc = tui_run(v ? v : p, &o);
+	profile_destroy(v);
+	return rc;
 }
 
 int main(int argc, char **argv)
@@ -349,7 +343,8 @@ int main(int argc, char **argv)
 	}
 	switch (c.mode) {
 	case MODE_COLLAPSE:
-		export_collapse(stdout, p);
+	case MODE_TOP:
+		rc = print_text(p, &c);
 		break;
 	case MODE_TUI:
 		if (isatty(1)) {

@@ -16,6 +16,7 @@
 
 #include "timerange.h"
 #include "util.h"
+#include "view.h"
 
 enum opt_type {
 	OPT_FLAG,        /* bool, set to true */
@@ -25,6 +26,7 @@ enum opt_type {
 	OPT_FORMAT,      /* enum input_format by name */
 	OPT_ALL,         /* --all */
 	OPT_SECS,        /* double seconds, > 0 and <= max */
+	OPT_STRS,        /* repeatable: const char ** with a size_t count after */
 };
 
 struct opt_def {
@@ -115,6 +117,33 @@ static const struct opt_def opts[] = {
 	  "Live sampling", "refresh the view every SECS (default 1)" },
 	{ "window", 0, OPT_SECS, "SECS", OFF(window), 0, 31536000,
 	  "Live sampling", "show the last SECS of samples (default 5)" },
+	{ "top", 0, OPT_STR, "N", OFF(top), 0, 0, "Views",
+	  "print the N functions with most self weight (0: all): self %, "
+	  "total %, self, total, name" },
+	{ "include", 0, OPT_STRS, "RE", OFF(include), 0, 0, "Views",
+	  "keep the stacks with a frame matching RE (repeatable: any)" },
+	{ "exclude", 0, OPT_STRS, "RE", OFF(exclude), 0, 0, "Views",
+	  "drop the stacks with a frame matching RE (repeatable)" },
+	{ "callers", 0, OPT_STR, "NAME", OFF(callers), 0, 0, "Views",
+	  "the callers of function NAME, NAME at the root" },
+	{ "callees", 0, OPT_STR, "NAME", OFF(callees), 0, 0, "Views",
+	  "the callees of function NAME, NAME at the root" },
+	{ "invert", 0, OPT_FLAG, NULL, OFF(invert), 0, 0, "Views",
+	  "invert the stacks: the leaf first (bottom-up)" },
+	{ "fold-recursion", 0, OPT_FLAG, NULL, OFF(fold_recursion), 0, 0,
+	  "Views", "fold repeats of a frame (a;a;b) into one (a;b)" },
+	{ "comm", 0, OPT_STR, "LIST", OFF(comms), 0, 0, "Views",
+	  "keep the samples of these commands (comma-separated)" },
+	{ "pids", 0, OPT_STR, "LIST", OFF(pids), 0, 0, "Views",
+	  "keep the samples of these processes (0-3,5)" },
+	{ "tids", 0, OPT_STR, "LIST", OFF(tids), 0, 0, "Views",
+	  "keep the samples of these threads" },
+	{ "cpus", 0, OPT_STR, "LIST", OFF(cpus), 0, 0, "Views",
+	  "keep the samples taken on these CPUs" },
+	{ "group", 0, OPT_STR, "HOW", OFF(group), 0, 0, "Views",
+	  "root per process, per thread, or merged (process, thread, merged)" },
+	{ "order", 0, OPT_STR, "ORDER", OFF(order), 0, 0, "Views",
+	  "siblings by name (default) or heaviest first (weight)" },
 	{ "help", 'h', OPT_FLAG, NULL, OFF(help), 0, 0, "Other",
 	  "show this help" },
 	{ "help-keys", 0, OPT_FLAG, NULL, OFF(help_keys), 0, 0, "Other",
@@ -231,6 +260,14 @@ static int set_value(struct config *c, const struct opt_def *o,
 	case OPT_STR:
 		*(const char **)(base + o->offset) = arg;
 		return 0;
+	case OPT_STRS: {
+		const char ***list = (const char ***)(base + o->offset);
+		size_t *n = (size_t *)(base + o->offset + sizeof(*list));
+
+		*list = xreallocarray(*list, *n + 1, sizeof(**list));
+		(*list)[(*n)++] = arg;
+		return 0;
+	}
 	case OPT_SECS: {
 		char *end;
 		double d;
@@ -312,6 +349,46 @@ static bool takes_arg(const struct opt_def *o)
 	return o->type != OPT_FLAG && o->type != OPT_ALL;
 }
 
+/* The view options' values, checked before any input is read. */
+static int check_views(struct config *c)
+{
+	const char *lists[] = { c->pids, c->tids, c->cpus };
+	const char *names[] = { "pids", "tids", "cpus" };
+	uint64_t v;
+
+	if (c->top && (!parse_u64(c->top, &v, false) || v > UINT32_MAX))
+		return usage_error("--top: bad value '%s' (a number; 0: all)",
+				   c->top);
+	if (c->top)
+		c->top_n = (unsigned)v;
+	if (c->top && (c->text || c->collapse))
+		return usage_error("--top and --%s do not go together",
+				   c->text ? "text" : "collapse");
+	if (c->callers && c->callees)
+		return usage_error("--callers and --callees do not go together");
+	if (c->order && strcmp(c->order, "name") != 0 &&
+	    strcmp(c->order, "weight") != 0)
+		return usage_error("--order: unknown order '%s' (name, weight)",
+				   c->order);
+	if (c->group && strcmp(c->group, "process") != 0 &&
+	    strcmp(c->group, "thread") != 0 && strcmp(c->group, "merged") != 0)
+		return usage_error("--group: unknown grouping '%s' (process, "
+				   "thread, merged)", c->group);
+	for (size_t i = 0; i < ARRAY_SIZE(lists); i++) {
+		struct view_list l = { 0 };
+		char err[256];
+		int bad;
+
+		if (!lists[i])
+			continue;
+		bad = view_list_parse(&l, lists[i], err, sizeof(err));
+		view_list_free(&l);
+		if (bad)
+			return usage_error("--%s: %s", names[i], err);
+	}
+	return 0;
+}
+
 int options_parse(struct config *c, int argc, char **argv)
 {
 	int i, rc;
@@ -386,13 +463,18 @@ int options_parse(struct config *c, int argc, char **argv)
 		if (timerange_parse(c->time, 0, 0, &t0, &t1, err, sizeof(err)))
 			return usage_error("--time: %s", err);
 	}
-	c->mode = c->collapse ? MODE_COLLAPSE : c->text ? MODE_TEXT :
-		  c->svg ? MODE_SVG : MODE_TUI;
+	if ((rc = check_views(c)) != 0)
+		return rc;
+	c->mode = c->top ? MODE_TOP : c->collapse ? MODE_COLLAPSE
+		: c->text ? MODE_TEXT : c->svg ? MODE_SVG : MODE_TUI;
 	return 0;
 }
 
 void options_free(struct config *c)
 {
 	free(c->files);
+	free(c->include);
+	free(c->exclude);
 	c->files = NULL;
+	c->include = c->exclude = NULL;
 }

@@ -1479,16 +1479,44 @@ size_t pe_machine_stack(struct pe_machine *m, const struct pe_sample *s,
 	return total;
 }
 
+void pe_machine_meta(struct pe_machine *m, const struct pe_sample *s,
+		     struct sample_meta *meta)
+{
+	memset(meta, 0, sizeof(*meta));
+	meta->time_ns = s->time;
+	meta->has_time = s->has_time;
+	meta->has_cpu = s->has_cpu;
+	meta->cpu = s->cpu;
+	meta->has_task = s->has_tid;
+	meta->pid = s->pid;
+	meta->tid = s->tid;
+	if (!s->has_tid)
+		return;
+	/* The root frame is the command, with "-PID[/TID]" when asked. */
+	meta->comm = m->out[0];
+	if (m->o.pid || m->o.tid) {
+		const struct symtab *st = profile_symtab(m->p);
+		const char *r = symtab_name(st, m->out[0]);
+		size_t len = symtab_len(st, m->out[0]);
+		int k = m->o.tid ? snprintf(NULL, 0, "-%u/%u", s->pid, s->tid)
+				 : snprintf(NULL, 0, "-%u", s->pid);
+
+		if (k > 0 && (size_t)k < len)
+			meta->comm = profile_intern(m->p, r, len - (size_t)k);
+	}
+}
+
 enum add_status pe_machine_add_sample(struct pe_machine *m,
 				      const struct pe_sample *s,
 				      uint64_t weight)
 {
 	size_t n;
 	struct weight w = { weight, 0, 0 };
-	struct sample_meta meta = { s->time, s->has_time };
+	struct sample_meta meta;
 	enum add_status st;
 
 	n = build_stack(m, s);
+	pe_machine_meta(m, s, &meta);
 	if (n > PROFILE_MAX_DEPTH)
 		n = PROFILE_MAX_DEPTH;
 	st = profile_add_stack(m->p, m->out, n, &w, &meta);

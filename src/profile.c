@@ -21,6 +21,9 @@
  *
  * The timeline keeps (time, node, weight) for every timed sample, so the
  * weights of any time range are rebuilt without reading the input again.
+ * What a reader knew of the sample's task and CPU is interned (a profile
+ * sees few distinct pid/tid/cpu/comm tuples) and the entry keeps its index,
+ * in what would otherwise be padding.
  */
 #include "profile.h"
 
@@ -41,6 +44,12 @@ struct tl_entry {
 	uint64_t time;
 	uint64_t weight;
 	uint32_t node;
+	uint32_t meta;      /* index + 1 in the task table; 0: unknown */
+};
+
+struct task_meta {
+	uint32_t pid, tid, cpu, comm;
+	uint8_t has_task, has_cpu;
 };
 
 struct profile {
@@ -68,6 +77,11 @@ struct profile {
 	enum weight_unit unit;
 	bool unit_known, unit_mixed;
 
+	struct task_meta *tasks;    /* distinct task/CPU tuples of the timeline */
+	uint32_t *taskslot;         /* open addressing: index + 1, 0 empty */
+	size_t ntasks, captasks, taskmask;
+
+	enum profile_order order;
 	bool sorted;                /* siblings sorted since the last add */
 	size_t distinct;
 	unsigned max_depth;
@@ -119,6 +133,8 @@ static void add_node_storage(struct profile *p)
 	advise_huge(p->total, p->cap * sizeof(*p->total));
 }
 
+static void resize_slots(struct profile *p, size_t nmask);
+
 static uint32_t new_node(struct profile *p, uint32_t parent, uint32_t sym)
 {
 	uint32_t id;
@@ -159,6 +175,28 @@ struct profile *profile_create(void)
 	return p;
 }
 
+void profile_reserve(struct profile *p, size_t nodes)
+{
+	size_t need = p->n + nodes;
+
+	if (need > p->cap) {
+		size_t n = p->n;
+
+		/* add_node_storage grows every array to hold node n. */
+		p->n = need - 1;
+		add_node_storage(p);
+		p->n = n;
+	}
+	if (need * 2 > p->mask) {
+		/* One rehash into the final size, not one per doubling. */
+		size_t m = p->mask;
+
+		while (need * 2 > m)
+			m = m * 2 + 1;
+		resize_slots(p, m);
+	}
+}
+
 void profile_destroy(struct profile *p)
 {
 	if (!p)
@@ -173,6 +211,8 @@ void profile_destroy(struct profile *p)
 	free(p->total2);
 	free(p->slots);
 	free(p->tl);
+	free(p->tasks);
+	free(p->taskslot);
 	free(p);
 }
 
@@ -206,9 +246,8 @@ static size_t slot_of(uint32_t parent, uint32_t sym, size_t mask)
 	return (size_t)hash_u64(((uint64_t)parent << 32) | sym) & mask;
 }
 
-static void grow_slots(struct profile *p)
+static void resize_slots(struct profile *p, size_t nmask)
 {
-	size_t nmask = p->mask * 2 + 1;
 	struct child_slot *ns = xcalloc(nmask + 1, sizeof(*ns));
 
 	advise_huge(ns, (nmask + 1) * sizeof(*ns));
@@ -226,6 +265,11 @@ static void grow_slots(struct profile *p)
 	free(p->slots);
 	p->slots = ns;
 	p->mask = nmask;
+}
+
+static void grow_slots(struct profile *p)
+{
+	resize_slots(p, p->mask * 2 + 1);
 }
 
 uint32_t profile_child(struct profile *p, uint32_t parent, uint32_t sym)
@@ -277,6 +321,60 @@ static bool rescale(struct profile *p, unsigned d)
 	return true;
 }
 
+static uint64_t task_hash(const struct task_meta *t)
+{
+	return hash_u64(((uint64_t)t->pid << 32 | t->tid) ^
+			hash_u64((uint64_t)t->cpu << 32 | t->comm) ^
+			(uint64_t)(t->has_task | t->has_cpu << 1) << 62);
+}
+
+static bool task_eq(const struct task_meta *a, const struct task_meta *b)
+{
+	return a->pid == b->pid && a->tid == b->tid && a->cpu == b->cpu &&
+	       a->comm == b->comm && a->has_task == b->has_task &&
+	       a->has_cpu == b->has_cpu;
+}
+
+/* The index + 1 of meta's task/CPU tuple, added if new; 0 when unknown. */
+static uint32_t intern_task(struct profile *p, const struct sample_meta *m)
+{
+	struct task_meta t = { 0, 0, 0, 0, m->has_task, m->has_cpu };
+	size_t j;
+
+	if (!m->has_task && !m->has_cpu)
+		return 0;
+	if (m->has_task) {
+		t.pid = m->pid;
+		t.tid = m->tid;
+		t.comm = m->comm;
+	}
+	if (m->has_cpu)
+		t.cpu = m->cpu;
+	if (p->ntasks * 2 >= p->taskmask) {
+		size_t nmask = p->taskmask ? p->taskmask * 2 + 1 : 63;
+
+		free(p->taskslot);
+		p->taskslot = xcalloc(nmask + 1, sizeof(*p->taskslot));
+		p->taskmask = nmask;
+		for (size_t i = 0; i < p->ntasks; i++) {
+			j = task_hash(&p->tasks[i]) & nmask;
+			while (p->taskslot[j])
+				j = (j + 1) & nmask;
+			p->taskslot[j] = (uint32_t)i + 1;
+		}
+	}
+	for (j = task_hash(&t) & p->taskmask; p->taskslot[j];
+	     j = (j + 1) & p->taskmask)
+		if (task_eq(&p->tasks[p->taskslot[j] - 1], &t))
+			return p->taskslot[j];
+	if (p->ntasks >= UINT32_MAX - 1)
+		return 0;
+	GROW(p->tasks, p->captasks, p->ntasks + 1);
+	p->tasks[p->ntasks++] = t;
+	p->taskslot[j] = (uint32_t)p->ntasks;
+	return (uint32_t)p->ntasks;
+}
+
 enum add_status profile_add_at(struct profile *p, uint32_t node,
 			       const struct weight *w,
 			       const struct sample_meta *meta)
@@ -311,6 +409,7 @@ enum add_status profile_add_at(struct profile *p, uint32_t node,
 		e->time = meta->time_ns;
 		e->weight = v;
 		e->node = node;
+		e->meta = intern_task(p, meta);
 		if (p->ntl > 1 && e[-1].time > e->time)
 			p->tl_sorted = false;
 		if (p->range_on && e->time >= p->range_first &&
@@ -338,7 +437,9 @@ enum add_status profile_add_stack(struct profile *p, const uint32_t *syms,
 struct sort_item {
 	const char *name;
 	size_t len;
+	uint64_t total;      /* weight order: the sibling's total */
 	uint32_t id;
+	uint32_t rank;       /* weight order: its place in name order */
 };
 
 static int cmp_item(const void *a, const void *b)
@@ -352,7 +453,20 @@ static int cmp_item(const void *a, const void *b)
 	return (x->len > y->len) - (x->len < y->len);
 }
 
-static void sort_siblings(struct profile *p)
+static int cmp_weight_item(const void *a, const void *b)
+{
+	const struct sort_item *x = a, *y = b;
+
+	if (x->total != y->total)
+		return x->total < y->total ? 1 : -1;
+	return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/*
+ * Sort every sibling list by name or, by_weight, heaviest first with ties
+ * kept in their present (name) order.
+ */
+static void sort_lists(struct profile *p, bool by_weight)
 {
 	struct sort_item *items = NULL;
 	size_t cap = 0;
@@ -365,17 +479,29 @@ static void sort_siblings(struct profile *p)
 			continue;
 		for (; c != NODE_NONE; c = p->nodes[c].next) {
 			GROW(items, cap, k + 1);
-			items[k].name = symtab_name(p->symtab, p->nodes[c].sym);
-			items[k].len = symtab_len(p->symtab, p->nodes[c].sym);
+			if (by_weight) {
+				items[k].total = p->total[c];
+				items[k].rank = (uint32_t)k;
+			} else {
+				items[k].name = symtab_name(p->symtab,
+							    p->nodes[c].sym);
+				items[k].len = symtab_len(p->symtab, p->nodes[c].sym);
+			}
 			items[k++].id = c;
 		}
-		qsort(items, k, sizeof(*items), cmp_item);
+		qsort(items, k, sizeof(*items),
+		      by_weight ? cmp_weight_item : cmp_item);
 		p->nodes[i].child = items[0].id;
 		for (size_t j = 0; j + 1 < k; j++)
 			p->nodes[items[j].id].next = items[j + 1].id;
 		p->nodes[items[k - 1].id].next = NODE_NONE;
 	}
 	free(items);
+}
+
+static void sort_siblings(struct profile *p)
+{
+	sort_lists(p, false);
 	p->sorted = true;
 }
 
@@ -410,9 +536,26 @@ static void compute_totals(struct profile *p)
 
 void profile_finish(struct profile *p)
 {
-	if (!p->sorted)
+	/* Weight order starts from name order, so that ties keep it. */
+	if (!p->sorted || p->order == ORDER_WEIGHT)
 		sort_siblings(p);
 	compute_totals(p);
+	if (p->order == ORDER_WEIGHT) {
+		sort_lists(p, true);
+		p->sorted = false;
+	}
+}
+
+void profile_set_order(struct profile *p, enum profile_order o)
+{
+	if (o != p->order)
+		p->sorted = false;
+	p->order = o;
+}
+
+enum profile_order profile_order(const struct profile *p)
+{
+	return p->order;
 }
 
 void profile_reset_weights(struct profile *p)
@@ -538,6 +681,40 @@ void profile_forget_before(struct profile *p, uint64_t t)
 		return;
 	memmove(p->tl, p->tl + k, (p->ntl - k) * sizeof(*p->tl));
 	p->ntl -= k;
+}
+
+size_t profile_timeline_len(const struct profile *p)
+{
+	return p->ntl;
+}
+
+uint32_t profile_timeline_sample(const struct profile *p, size_t i,
+				 uint64_t *weight, struct sample_meta *meta)
+{
+	const struct tl_entry *e = &p->tl[i];
+
+	*weight = e->weight;
+	if (meta) {
+		memset(meta, 0, sizeof(*meta));
+		meta->time_ns = e->time;
+		meta->has_time = true;
+		if (e->meta) {
+			const struct task_meta *t = &p->tasks[e->meta - 1];
+
+			meta->has_task = t->has_task;
+			meta->has_cpu = t->has_cpu;
+			meta->pid = t->pid;
+			meta->tid = t->tid;
+			meta->cpu = t->cpu;
+			meta->comm = t->comm;
+		}
+	}
+	return e->node;
+}
+
+uint64_t profile_self_all(const struct profile *p, uint32_t id)
+{
+	return p->self[id];
 }
 
 bool profile_range(const struct profile *p, uint64_t *first, uint64_t *last)

@@ -335,6 +335,53 @@ static bool parse_time(const char *s, size_t n, size_t from, uint64_t *ns)
 	return false;
 }
 
+/* "[CPU]" among the first two words after the pid. */
+static bool parse_cpu(const char *s, size_t n, size_t from, uint32_t *cpu)
+{
+	size_t i = from;
+
+	for (int words = 0; words < 2 && i < n; words++) {
+		size_t w0;
+		uint64_t v = 0;
+
+		while (i < n && is_ws((unsigned char)s[i]))
+			i++;
+		w0 = i;
+		while (i < n && !is_ws((unsigned char)s[i]))
+			i++;
+		if (i - w0 < 3 || s[w0] != '[' || s[i - 1] != ']')
+			continue;
+		for (size_t k = w0 + 1; k < i - 1; k++) {
+			if (!is_digit((unsigned char)s[k]) || v > UINT32_MAX / 10)
+				return false;
+			v = v * 10 + (uint64_t)(s[k] - '0');
+		}
+		if (v > UINT32_MAX)
+			return false;
+		*cpu = (uint32_t)v;
+		return true;
+	}
+	return false;
+}
+
+/* A pid or tid: decimal digits that fit 32 bits. */
+static bool parse_num(const char *s, size_t n, uint32_t *v)
+{
+	uint64_t x = 0;
+
+	if (!n || n > 10)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		if (!is_digit((unsigned char)s[i]))
+			return false;
+		x = x * 10 + (uint64_t)(s[i] - '0');
+	}
+	if (x > UINT32_MAX)
+		return false;
+	*v = (uint32_t)x;
+	return true;
+}
+
 static uint32_t intern_root(struct reader *r, const char *s, size_t n)
 {
 	if (r->have_lastroot && n == r->lastrootlen &&
@@ -395,6 +442,10 @@ static void event_line(struct reader *r, const char *s, size_t n,
 	}
 	r->period = period;
 	r->meta.has_time = parse_time(s, n, e->rest, &r->meta.time_ns);
+	r->meta.has_cpu = parse_cpu(s, n, e->rest, &r->meta.cpu);
+	r->meta.has_task = parse_num(tid, tidlen, &r->meta.tid);
+	if (!parse_num(pid, pidlen, &r->meta.pid))
+		r->meta.pid = r->meta.tid;
 	r->event_line = r->lineno;
 
 	/* The root frame: "comm", "comm-pid" or "comm-pid/tid". */
@@ -416,6 +467,9 @@ static void event_line(struct reader *r, const char *s, size_t n,
 			r->buf[i] = '_';
 	r->java = k >= 4 && memcmp(r->buf, "java", 4) == 0;
 	r->pname = intern_root(r, r->buf, k);
+	/* The command, spelled as in the root frame, for the timeline. */
+	r->meta.comm = k == e->commlen ? r->pname
+				       : profile_intern(r->p, r->buf, e->commlen);
 	r->in_sample = true;
 }
 

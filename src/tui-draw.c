@@ -284,13 +284,18 @@ static void line(struct tui *t, int y, const char *text)
 	mvaddstr(y, 0, b);
 }
 
-static void draw_frame(struct tui *t, const struct layout_rect *r, int y,
-		       char *buf)
+/*
+ * A frame of the shown profile, or (p not t->p: the sandwich's callers
+ * pane) of another one, which has no selection, no search marks and takes
+ * its colors from the theme directly (the color cache is by t->p's ids).
+ */
+static void draw_frame(struct tui *t, const struct profile *p,
+		       const struct layout_rect *r, int y, char *buf)
 {
-	const struct profile *p = t->p;
-	bool hit = search_active(t->search) &&
+	bool own = p == t->p;
+	bool hit = own && search_active(t->search) &&
 		   search_node_matches(t->search, p, r->node);
-	bool sel = r->node == t->sel;
+	bool sel = own && r->node == t->sel;
 	const char *name = profile_name(p, r->node);
 	size_t len = profile_name_len(p, r->node), k;
 	unsigned w = r->width;
@@ -318,7 +323,12 @@ static void draw_frame(struct tui *t, const struct layout_rect *r, int y,
 		const struct theme_style *ms = &t->theme.slot[TS_MATCH];
 		const struct theme_style *ss = &t->theme.slot[TS_SELECTED];
 		uint32_t fg = hit ? ms->fg : t->theme.slot[TS_TEXT].fg;
-		uint32_t bg = hit ? ms->bg : frame_color(t, r->node);
+		const struct symtab *st = profile_symtab(p);
+		uint32_t sym = profile_node(p, r->node)->sym;
+		uint32_t bg = hit ? ms->bg : own ? frame_color(t, r->node) :
+			      theme_frame_color(&t->theme, symtab_name(st, sym),
+						symtab_len(st, sym),
+						(int)symtab_kind(st, sym));
 		attr_t a = hit ? ta_attrs(ms->attrs) : A_NORMAL;
 
 		if (sel) {
@@ -483,9 +493,27 @@ void tui_draw(struct tui *t)
 	line(t, 0, text);
 	if (t->tl_show)
 		draw_timeline(t, 1);
+	{
+		/* The sandwich's callers pane: callers above what they call. */
+		unsigned S = tui_sandwich_rows(t), y0 = 1 + (t->tl_show ? 1 : 0);
 
-	/* Frames. */
+		buf = rowbuf(t, t->cols);
+		for (unsigned pr = 0; pr < S; pr++) {
+			unsigned d = 2 + (S - 1 - pr);
+
+			for (size_t i = t->sand_lay.row_start[d];
+			     i < t->sand_lay.row_start[d + 1]; i++)
+				draw_frame(t, t->sand, &t->sand_lay.rects[i],
+					   (int)(y0 + pr), buf);
+		}
+	}
+
+	/* Frames, or the top table over them. */
 	buf = rowbuf(t, t->cols);
+	if (t->v.top) {
+		tui_top_draw(t, top, R);
+		R = 0;
+	}
 	for (unsigned fr = 0; fr < R; fr++) {
 		unsigned d = t->flame ? t->scroll + (R - 1 - fr) : t->scroll + fr;
 		int y = (int)(top + fr);
@@ -494,7 +522,7 @@ void tui_draw(struct tui *t)
 			continue;
 		for (size_t i = t->lay.row_start[d]; i < t->lay.row_start[d + 1];
 		     i++)
-			draw_frame(t, &t->lay.rects[i], y, buf);
+			draw_frame(t, t->p, &t->lay.rects[i], y, buf);
 	}
 	attr_set(A_NORMAL, 0, NULL);
 	/* More above or below: a marker in the last column. */
@@ -519,12 +547,18 @@ void tui_draw(struct tui *t)
 	if (t->prompting) {
 		char shown[2048];
 
+		static const char *const label[] = {
+			[PROMPT_SEARCH] = "/", [PROMPT_INCLUDE] = "filter: keep /",
+			[PROMPT_EXCLUDE] = "filter: drop /",
+			[PROMPT_TASKS] = "filter (pid= tid= cpu= comm=): ",
+			[PROMPT_TOP_FILTER] = "top filter: /",
+		};
 		size_t cur;
 
 		textfmt_escape(t->prompt, t->prompt_len, shown, sizeof(shown));
-		snprintf(text, sizeof(text), "/%s", shown);
+		snprintf(text, sizeof(text), "%s%s", label[t->prompt_kind], shown);
 		cur = textfmt_width(text, strlen(text));
-		if (!t->prompt_len && t->nhist) {
+		if (!t->prompt_len && t->nhist && t->prompt_kind == PROMPT_SEARCH) {
 			/* Say that the last patterns are a key away. */
 			char last[256];
 			size_t k = strlen(text);

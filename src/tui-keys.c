@@ -31,7 +31,8 @@ static const struct key_binding table[] = {
 	{ KCTX_VIEW, ACT_PGDN, "PgDn", "scroll down one screen", { KEY_NPAGE, 0 } },
 	{ KCTX_VIEW, ACT_ZOOM, "Enter", "zoom into the selected frame",
 	  { '\n', '\r', KEY_ENTER, 0 } },
-	{ KCTX_VIEW, ACT_UNZOOM, "Backspace, u", "zoom out one level (history)",
+	{ KCTX_VIEW, ACT_UNZOOM, "Backspace, u",
+	  "zoom out one level, then back to the previous view (history)",
 	  { KEY_BACKSPACE, 127, 8, 'u' } },
 	{ KCTX_VIEW, ACT_RESET, "Esc, Home, r", "reset the zoom",
 	  { 27, KEY_HOME, 'r', 0 } },
@@ -48,8 +49,8 @@ static const struct key_binding table[] = {
 	  { 'T', 0 } },
 	{ KCTX_VIEW, ACT_THEME, "c", "next color theme", { 'c', 0 } },
 	{ KCTX_VIEW, ACT_FLIP, "f", "flip between icicle and flame", { 'f', 0 } },
-	{ KCTX_VIEW, ACT_SAMPLE_TYPE, "y", "pprof: next sample type (cpu, alloc_space, ...)",
-	  { 'y', 0 } },
+	{ KCTX_VIEW, ACT_SAMPLE_TYPE, "e", "pprof: next sample type (cpu, alloc_space, ...)",
+	  { 'e', 0 } },
 	{ KCTX_VIEW, ACT_HELP, "?, F1", "show or hide this help",
 	  { '?', KEY_F(1), 0 } },
 	{ KCTX_VIEW, ACT_REDRAW, "Ctrl-L", "repaint the whole screen", { CTRL('l'), 0 } },
@@ -70,6 +71,55 @@ static const struct key_binding table[] = {
 	{ KCTX_TIMELINE, ACT_TL_LEAVE, "Esc, t, q",
 	  "cancel the mark, or leave the mode (q does not quit here)",
 	  { 27, 't', 'q', 0 } },
+	{ KCTX_VIEWS, ACT_TOP_TABLE, "v", "show or hide the top table (hottest functions)",
+	  { 'v', 0 } },
+	{ KCTX_VIEWS, ACT_CALLERS, "<", "callers of the selected frame's function",
+	  { '<', 0 } },
+	{ KCTX_VIEWS, ACT_CALLEES, ">", "callees of the selected frame's function",
+	  { '>', 0 } },
+	{ KCTX_VIEWS, ACT_SANDWICH, "S",
+	  "callers above, callees below the selected frame's function (sandwich)",
+	  { 'S', 0 } },
+	{ KCTX_VIEWS, ACT_INVERT, "I", "invert the graph: leaf functions first (toggle)",
+	  { 'I', 0 } },
+	{ KCTX_VIEWS, ACT_ORDER, "O", "order siblings by weight, heaviest first (toggle)",
+	  { 'O', 0 } },
+	{ KCTX_VIEWS, ACT_FOLD, "R", "fold recursion: a;a;b as a;b (toggle)",
+	  { 'R', 0 } },
+	{ KCTX_VIEWS, ACT_INCLUDE, "F", "filter: keep stacks with a frame matching a regex",
+	  { 'F', 0 } },
+	{ KCTX_VIEWS, ACT_EXCLUDE, "X", "filter: drop stacks with a frame matching a regex",
+	  { 'X', 0 } },
+	{ KCTX_VIEWS, ACT_IDLE, "H", "filter: hide or show the idle task (toggle)",
+	  { 'H', 0 } },
+	{ KCTX_VIEWS, ACT_GROUP, "P", "group per process, per thread, merged, as read",
+	  { 'P', 0 } },
+	{ KCTX_VIEWS, ACT_TASKS, "%", "filter by comm, pid, tid, cpu (pid=1,2 cpu=0-3)",
+	  { '%', 0 } },
+	{ KCTX_VIEWS, ACT_VIEW_RESET, "V", "back to the profile as read (no view, no filter)",
+	  { 'V', 0 } },
+	{ KCTX_VIEWS, ACT_COPY_NAME, "y", "copy the selected frame's name (OSC 52)",
+	  { 'y', 0 } },
+	{ KCTX_VIEWS, ACT_COPY_STACK, "Y", "copy the selected frame's whole stack (OSC 52)",
+	  { 'Y', 0 } },
+	{ KCTX_VIEWS, ACT_UNFOLD, "A",
+	  "zoomed: unfold the ancestors folded into one row (toggle)", { 'A', 0 } },
+	{ KCTX_TOP, ACT_UP, "Up, k", "previous function", { KEY_UP, 'k', 0 } },
+	{ KCTX_TOP, ACT_DOWN, "Down, j", "next function", { KEY_DOWN, 'j', 0 } },
+	{ KCTX_TOP, ACT_PGUP, "PgUp", "one screen up", { KEY_PPAGE, 0 } },
+	{ KCTX_TOP, ACT_PGDN, "PgDn", "one screen down", { KEY_NPAGE, 0 } },
+	{ KCTX_TOP, ACT_TOP, "g", "first function", { 'g', KEY_HOME, 0 } },
+	{ KCTX_TOP, ACT_BOTTOM, "G", "last function", { 'G', KEY_END, 0 } },
+	{ KCTX_TOP, ACT_SANDWICH, "Enter", "callers and callees of the function",
+	  { '\n', '\r', KEY_ENTER, 0 } },
+	{ KCTX_TOP, ACT_CALLEES, ">", "callees of the function", { '>', 0 } },
+	{ KCTX_TOP, ACT_CALLERS, "<", "callers of the function", { '<', 0 } },
+	{ KCTX_TOP, ACT_TOP_BY_SELF, "1", "sort the top table by self", { '1', 0 } },
+	{ KCTX_TOP, ACT_TOP_BY_TOTAL, "2", "sort the top table by total", { '2', 0 } },
+	{ KCTX_TOP, ACT_TOP_BY_NAME, "3", "sort the top table by name", { '3', 0 } },
+	{ KCTX_TOP, ACT_TOP_FILTER, "/", "filter the functions by a regex (empty: all)",
+	  { '/', 0 } },
+	{ KCTX_TOP, ACT_TOP_TABLE, "v, Esc", "leave the top table", { 'v', 27, 0 } },
 	{ KCTX_PROMPT, ACT_PROMPT_DOC, "Enter", "search (an empty pattern clears the search)",
 	  { 0 } },
 	{ KCTX_PROMPT, ACT_PROMPT_DOC, "Up, Down", "earlier and later patterns searched",
@@ -95,6 +145,7 @@ static const char *const action_names[ACT_COUNT] = {
 	[ACT_BOTTOM] = "bottom", [ACT_PGUP] = "page-up",
 	[ACT_PGDN] = "page-down", [ACT_ZOOM] = "zoom",
 	[ACT_UNZOOM] = "zoom-out", [ACT_RESET] = "reset",
+	[ACT_UNFOLD] = "unfold",
 	[ACT_SEARCH] = "search", [ACT_NEXT] = "next-match",
 	[ACT_PREV] = "previous-match", [ACT_SEARCH_NAME] = "search-name",
 	[ACT_ICASE] = "ignore-case", [ACT_TIMELINE] = "timeline",
@@ -102,6 +153,16 @@ static const char *const action_names[ACT_COUNT] = {
 	[ACT_TL_RIGHT] = "time-right", [ACT_TL_FAST_LEFT] = "time-left-10",
 	[ACT_TL_FAST_RIGHT] = "time-right-10", [ACT_TL_MARK] = "time-mark",
 	[ACT_TL_LEAVE] = "time-leave", [ACT_THEME] = "theme",
+	[ACT_TOP_TABLE] = "top", [ACT_CALLERS] = "callers",
+	[ACT_CALLEES] = "callees", [ACT_SANDWICH] = "sandwich",
+	[ACT_INVERT] = "invert",
+	[ACT_ORDER] = "weight-order", [ACT_FOLD] = "fold-recursion",
+	[ACT_INCLUDE] = "filter-include", [ACT_EXCLUDE] = "filter-exclude",
+	[ACT_IDLE] = "hide-idle", [ACT_GROUP] = "group",
+	[ACT_TASKS] = "filter-tasks", [ACT_VIEW_RESET] = "view-reset",
+	[ACT_COPY_NAME] = "copy-name", [ACT_COPY_STACK] = "copy-stack",
+	[ACT_TOP_BY_SELF] = "top-by-self", [ACT_TOP_BY_TOTAL] = "top-by-total",
+	[ACT_TOP_BY_NAME] = "top-by-name", [ACT_TOP_FILTER] = "top-filter",
 	[ACT_FLIP] = "flip", [ACT_HELP] = "help", [ACT_REDRAW] = "redraw",
 	[ACT_QUIT] = "quit", [ACT_SAMPLE_TYPE] = "sample-type",
 	[ACT_LIVE_RATE_UP] = "rate-up",
@@ -125,7 +186,9 @@ const char *keys_action_name(enum tui_action a)
 static enum tui_action find(enum key_context ctx, int key)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(table); i++) {
-		if (table[i].ctx != ctx)
+		/* The view keys are flame graph keys listed apart. */
+		if (table[i].ctx != ctx &&
+		    !(ctx == KCTX_VIEW && table[i].ctx == KCTX_VIEWS))
 			continue;
 		for (size_t k = 0; k < ARRAY_SIZE(table[i].keys) &&
 				   table[i].keys[k]; k++)
@@ -139,8 +202,8 @@ enum tui_action keys_lookup(enum key_context ctx, int key, bool live)
 {
 	enum tui_action a = ACT_NONE;
 
-	if (ctx == KCTX_TIMELINE)
-		a = find(KCTX_TIMELINE, key);
+	if (ctx == KCTX_TIMELINE || ctx == KCTX_TOP)
+		a = find(ctx, key);
 	if (a == ACT_NONE && live)
 		a = find(KCTX_LIVE, key);
 	if (a == ACT_NONE && ctx != KCTX_TIMELINE)
@@ -163,6 +226,8 @@ const char *keys_context_title(enum key_context c)
 	case KCTX_VIEW: return "Flame graph";
 	case KCTX_TIMELINE:
 		return "Timeline mode (after t, while the header says TIMELINE)";
+	case KCTX_VIEWS: return "Views: top, callers, callees, invert, filter";
+	case KCTX_TOP: return "Top table (after v)";
 	case KCTX_PROMPT: return "Search prompt (after /)";
 	case KCTX_LIVE: return "Live sampling";
 	case KCTX_MOUSE: return "Mouse";

@@ -20,13 +20,52 @@
 #include "search.h"
 #include "theme.h"
 #include "tui.h"
+#include "view.h"
 
 enum color_mode { CM_NONE, CM_8, CM_256, CM_DIRECT };
+
+/*
+ * What the view shows of the source profile (tui-view.c): a derived view's
+ * settings, and whether the top table covers the flame graph.  Strings are
+ * owned.
+ */
+struct tui_vstate {
+	bool invert, fold, weight, hide_idle;
+	enum view_group group;
+	char *include, *exclude;      /* a pcre2 regex each, or NULL */
+	char *focus;                  /* callers/callees of this function */
+	bool callers;                 /* focus: its callers, else callees */
+	char *tasks;                  /* "pid=1 cpu=0-3 comm=x tid=2", or NULL */
+	bool top;                     /* the top table */
+	bool sandwich;                /* focus: callers above, callees below */
+	uint32_t zoom, sel;           /* where the view was when left */
+};
+
+/* What a prompt's line is for. */
+enum tui_prompt { PROMPT_SEARCH, PROMPT_INCLUDE, PROMPT_EXCLUDE,
+		  PROMPT_TASKS, PROMPT_TOP_FILTER };
 
 #define TUI_HISTORY 100               /* search patterns remembered */
 
 struct tui {
-	struct profile *p;
+	struct profile *p;            /* what is shown: src or own */
+	struct profile *src;          /* the profile read or sampled */
+	struct profile *own;          /* the derived view, or NULL */
+	struct tui_vstate v;          /* the view (tui-view.c) */
+	struct tui_vstate *vhist;     /* views to go back to */
+	size_t nvhist, capvhist;
+	char vdesc[512];              /* the view, for the header */
+	char *osc;                    /* an OSC 52 sequence to send, or NULL */
+	struct profile *sand;         /* sandwich: the callers, drawn above */
+	struct layout sand_lay;       /* its layout (the screen's width) */
+	/* The top table (tui-view-top.c). */
+	struct view_top_row *top_rows;
+	size_t ntop;
+	size_t *top_shown;            /* indexes of the rows the filter keeps */
+	size_t nshown, top_sel, top_scroll;
+	enum view_top_sort top_sort;
+	char *top_filter;             /* regex, or NULL */
+	bool top_stale;               /* rows must be computed again */
 	const char *title;
 	const struct tui_live_ops *live;
 	void *live_ctx;
@@ -44,6 +83,7 @@ struct tui {
 	uint32_t sel;
 	uint32_t eye;                 /* column kept while moving up/down */
 	unsigned scroll;
+	bool unfold;                  /* zoomed: show every ancestor's row */
 	bool flame;
 
 	struct search *search;
@@ -61,6 +101,7 @@ struct tui {
 	size_t help_top;              /* first line of the help shown */
 	bool repaint;                 /* Ctrl-L: send every cell again */
 	bool prompting;
+	enum tui_prompt prompt_kind;
 	char prompt[1024];
 	size_t prompt_len;
 	char **hist;                  /* patterns searched, oldest first */
@@ -87,6 +128,44 @@ ssize_t tui_rect_of(const struct tui *t, uint32_t node);
 void tui_slice_times(const struct tui *t, unsigned i, uint64_t *a,
 		     uint64_t *b);
 void tui_timeline_refresh(struct tui *t);
+
+/* tui-view.c: the views */
+void tui_view_init(struct tui *t, struct profile *src);
+void tui_view_free(struct tui *t);
+/* Derive what t->v asks from the source; false (message set) on error. */
+bool tui_view_apply(struct tui *t);
+/* Change the view by a (ACT_INVERT, ...): remembered for Backspace. */
+void tui_view_action(struct tui *t, enum tui_action a);
+/* A prompt for the view was answered. */
+void tui_view_prompt_done(struct tui *t, enum tui_prompt kind,
+			  const char *text);
+/* Backspace with no zoom to undo: the previous view; false if none. */
+bool tui_view_back(struct tui *t);
+/* The source changed (live): derive the view again, keeping the zoom. */
+void tui_view_source_changed(struct tui *t);
+/* Copy the selected frame's name or stack (OSC 52, in t->osc). */
+void tui_view_copy(struct tui *t, bool stack);
+/* The view's own message when it changes (shared with tui.c). */
+void tui_set_msg(struct tui *t, bool error, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void tui_after_profile_switch(struct tui *t, uint32_t zoom, uint32_t sel);
+
+/* tui-view-sandwich.c: the callers pane of the sandwich view */
+unsigned tui_sandwich_rows(const struct tui *t);
+void tui_sandwich_build(struct tui *t, const struct view_spec *callees);
+void tui_sandwich_relayout(struct tui *t);
+void tui_sandwich_free(struct tui *t);
+
+/* tui-view-top.c: the top table */
+void tui_top_refresh(struct tui *t);
+void tui_top_free(struct tui *t);
+/* An action while the table is shown; false when it is not the table's. */
+bool tui_top_action(struct tui *t, enum tui_action a);
+/* The function of the selected row (NULL when there is none). */
+const char *tui_top_selected_name(struct tui *t);
+void tui_top_set_filter(struct tui *t, const char *re);
+void tui_top_status_text(struct tui *t, char *buf, size_t cap);
+void tui_top_draw(struct tui *t, unsigned top, unsigned rows);
 
 /* tui-draw.c */
 void tui_draw_init(struct tui *t);   /* after initscr: colors */

@@ -38,7 +38,7 @@
 
 unsigned tui_top_rows(const struct tui *t)
 {
-	return 1 + (t->tl_show ? 1 : 0);
+	return 1 + (t->tl_show ? 1 : 0) + tui_sandwich_rows(t);
 }
 
 unsigned tui_status_rows(struct tui *t)
@@ -70,6 +70,7 @@ unsigned tui_frame_rows(const struct tui *t)
 void tui_relayout(struct tui *t)
 {
 	layout_build(&t->lay, t->p, t->zoom, t->cols, 0, 1);
+	tui_sandwich_relayout(t);
 	t->dirty = false;
 }
 
@@ -91,6 +92,21 @@ ssize_t tui_rect_of(const struct tui *t, uint32_t node)
 	return -1;
 }
 
+/*
+ * Zoomed into a deep frame, its ancestors fold into one row (its parent's;
+ * the header names the whole path), so its subtree gets the screen: the
+ * smallest scroll.  Selecting a frame above unfolds as far as needed.
+ */
+static unsigned fold_floor(const struct tui *t)
+{
+	unsigned z = profile_depth(t->p, t->zoom), d;
+
+	if (t->unfold || z < 2)
+		return 0;
+	d = profile_depth(t->p, t->sel);
+	return d < z - 1 ? d : z - 1;
+}
+
 static void clamp_scroll(struct tui *t)
 {
 	unsigned R = tui_frame_rows(t);
@@ -98,6 +114,8 @@ static void clamp_scroll(struct tui *t)
 
 	if (t->scroll > max)
 		t->scroll = max;
+	if (t->scroll < fold_floor(t))
+		t->scroll = fold_floor(t);
 }
 
 static void ensure_visible(struct tui *t)
@@ -271,10 +289,9 @@ static void search_refresh(struct tui *t)
 	t->matched = search_matched_weight(t->search, t->p, NODE_ROOT);
 }
 
-static void set_msg(struct tui *t, bool error, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+#define set_msg tui_set_msg
 
-static void set_msg(struct tui *t, bool error, const char *fmt, ...)
+void tui_set_msg(struct tui *t, bool error, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -735,13 +752,84 @@ static void saved_profile_key(struct tui *t, enum tui_action a)
 
 /* ---- Actions --------------------------------------------------------- */
 
+/* Open the prompt line for kind. */
+static void start_prompt(struct tui *t, enum tui_prompt kind)
+{
+	t->prompting = true;
+	t->prompt_kind = kind;
+	t->prompt_len = 0;
+	t->prompt[0] = '\0';
+	t->hist_pos = t->nhist;
+}
+
+/* The prompt was answered with Enter. */
+static void prompt_done(struct tui *t)
+{
+	t->prompting = false;
+	if (t->prompt_kind == PROMPT_SEARCH) {
+		history_add(t, t->prompt);
+		tui_search(t, t->prompt);
+	}
+	else if (t->prompt_kind == PROMPT_TOP_FILTER)
+		tui_top_set_filter(t, t->prompt);
+	else
+		tui_view_prompt_done(t, t->prompt_kind, t->prompt);
+	t->dirty = true;
+	fix_view(t);
+}
+
 bool tui_do(struct tui *t, enum tui_action a)
 {
 	bool live = t->live != NULL;
 
 	t->msg[0] = '\0';
+	if (t->v.top && tui_top_action(t, a))
+		return true;
 	ensure_layout(t);
 	switch (a) {
+	case ACT_TOP_TABLE:
+	case ACT_CALLERS:
+	case ACT_CALLEES:
+	case ACT_SANDWICH:
+	case ACT_INVERT:
+	case ACT_ORDER:
+	case ACT_FOLD:
+	case ACT_IDLE:
+	case ACT_GROUP:
+	case ACT_VIEW_RESET:
+		tui_view_action(t, a);
+		t->dirty = true;
+		fix_view(t);
+		break;
+	case ACT_UNFOLD:
+		t->unfold = !t->unfold;
+		if (t->unfold && t->scroll > 0 &&
+		    profile_depth(t->p, t->zoom) >= 2)
+			t->scroll = 0;
+		ensure_visible(t);
+		set_msg(t, false, t->unfold ? "ancestors of the zoomed frame "
+			"unfolded" : "ancestors of the zoomed frame folded");
+		break;
+	case ACT_INCLUDE:
+		start_prompt(t, PROMPT_INCLUDE);
+		break;
+	case ACT_EXCLUDE:
+		start_prompt(t, PROMPT_EXCLUDE);
+		break;
+	case ACT_TASKS:
+		start_prompt(t, PROMPT_TASKS);
+		break;
+	case ACT_TOP_FILTER:
+		start_prompt(t, PROMPT_TOP_FILTER);
+		break;
+	case ACT_COPY_NAME:
+	case ACT_COPY_STACK:
+		tui_view_copy(t, a == ACT_COPY_STACK);
+		break;
+	case ACT_TOP_BY_SELF:
+	case ACT_TOP_BY_TOTAL:
+	case ACT_TOP_BY_NAME:
+		break;
 	case ACT_NONE:
 	case ACT_MOUSE_DOC:
 	case ACT_PROMPT_DOC:
@@ -777,6 +865,14 @@ bool tui_do(struct tui *t, enum tui_action a)
 			set_zoom(t, t->sel, true);
 		break;
 	case ACT_UNZOOM:
+		if (!t->nzhist && tui_view_back(t)) {
+			/* No zoom to undo: the previous view. */
+			t->dirty = true;
+			fix_view(t);
+			set_msg(t, false, "view: %s", t->vdesc[0] ? t->vdesc
+				: "the profile as read");
+			break;
+		}
 		if (!t->nzhist) {
 			set_msg(t, false, "not zoomed in");
 			break;
@@ -794,10 +890,7 @@ bool tui_do(struct tui *t, enum tui_action a)
 		}
 		break;
 	case ACT_SEARCH:
-		t->prompting = true;
-		t->prompt_len = 0;
-		t->prompt[0] = '\0';
-		t->hist_pos = t->nhist;
+		start_prompt(t, PROMPT_SEARCH);
 		break;
 	case ACT_NEXT:
 		next_match(t, +1);
@@ -886,8 +979,11 @@ bool tui_do(struct tui *t, enum tui_action a)
 			saved_profile_key(t, a);
 			break;
 		}
-		if (t->live->action(t->live_ctx, a, t->p, t->msg, sizeof(t->msg)))
+		if (t->live->action(t->live_ctx, a, t->src, t->msg,
+				    sizeof(t->msg))) {
+			tui_view_source_changed(t);
 			profile_changed(t);
+		}
 		break;
 	case ACT_COUNT:
 		break;
@@ -897,7 +993,8 @@ bool tui_do(struct tui *t, enum tui_action a)
 
 bool tui_key(struct tui *t, int key)
 {
-	enum key_context ctx = t->tl_focus ? KCTX_TIMELINE : KCTX_VIEW;
+	enum key_context ctx = t->tl_focus ? KCTX_TIMELINE :
+			       t->v.top ? KCTX_TOP : KCTX_VIEW;
 
 	if (t->help) {
 		/* The overlay scrolls; any other key closes it. */
@@ -922,8 +1019,9 @@ bool tui_tick(struct tui *t)
 {
 	if (!t->live || !t->live->tick)
 		return false;
-	if (!t->live->tick(t->live_ctx, t->p))
+	if (!t->live->tick(t->live_ctx, t->src))
 		return false;
+	tui_view_source_changed(t);
 	profile_changed(t);
 	return true;
 }
@@ -1087,6 +1185,13 @@ void tui_header_text(struct tui *t, char *buf, size_t cap)
 			      " | /%s/ Matched: %s (%.2f%%)", pat, num,
 			      pct(t->matched, total));
 	}
+	if (t->vdesc[0])
+		mlen = append(mid, sizeof(mid), mlen, " | view: %s", t->vdesc);
+	if (t->v.top && t->top_filter) {
+		textfmt_escape(t->top_filter, strlen(t->top_filter), name,
+			       sizeof(name));
+		mlen = append(mid, sizeof(mid), mlen, " | top filter: /%s/", name);
+	}
 	if (t->live && t->live->status) {
 		char live[256];
 
@@ -1167,6 +1272,10 @@ void tui_status_text(struct tui *t, char *buf, size_t cap)
 	size_t rlen = 0, nlen = profile_name_len(t->p, s), nw, rw;
 	bool in_zoom = profile_depth(t->p, s) >= profile_depth(t->p, t->zoom);
 
+	if (t->v.top) {
+		tui_top_status_text(t, buf, cap);
+		return;
+	}
 	profile_format_amount(t->p, w, tot, sizeof(tot));
 	if (profile_unit(t->p) == UNIT_NS)
 		profile_format_amount(t->p, profile_self(t->p, s), self,
@@ -1212,7 +1321,7 @@ struct tui *tui_create(struct profile *p, const struct tui_opts *o,
 {
 	struct tui *t = xcalloc(1, sizeof(*t));
 
-	t->p = p;
+	tui_view_init(t, p);
 	t->title = o->title;
 	t->live = o->live;
 	t->live_ctx = o->live_ctx;
@@ -1260,6 +1369,7 @@ void tui_destroy(struct tui *t)
 	if (!t)
 		return;
 	tui_draw_free(t);
+	tui_view_free(t);
 	layout_free(&t->lay);
 	search_destroy(t->search);
 	free(t->pattern);
@@ -1284,6 +1394,7 @@ void tui_set_size(struct tui *t, unsigned rows, unsigned cols)
 		tui_timeline_refresh(t);
 }
 
+const struct profile *tui_profile(const struct tui *t) { return t->p; }
 uint32_t tui_selected(const struct tui *t) { return t->sel; }
 uint32_t tui_zoom(const struct tui *t) { return t->zoom; }
 bool tui_timeline_focused(const struct tui *t) { return t->tl_focus; }
@@ -1443,9 +1554,7 @@ static void prompt_key(struct tui *t, int r, wint_t ch)
 {
 	if (r == KEY_CODE_YES) {
 		if (ch == KEY_ENTER) {
-			t->prompting = false;
-			history_add(t, t->prompt);
-			tui_search(t, t->prompt);
+			prompt_done(t);
 		} else if (ch == KEY_BACKSPACE) {
 			goto backspace;
 		} else if (ch == KEY_UP || ch == KEY_DOWN) {
@@ -1454,9 +1563,7 @@ static void prompt_key(struct tui *t, int r, wint_t ch)
 		return;
 	}
 	if (ch == '\n' || ch == '\r') {
-		t->prompting = false;
-		history_add(t, t->prompt);
-		tui_search(t, t->prompt);
+		prompt_done(t);
 		return;
 	}
 	if (ch == 27) {
@@ -1593,6 +1700,13 @@ int tui_run(struct profile *p, const struct tui_opts *o)
 			tui_set_size(t, (unsigned)LINES, (unsigned)COLS);
 			tui_draw(t);
 			redraw = false;
+			if (t->osc) {
+				/* Copy to the clipboard: straight to the terminal. */
+				fputs(t->osc, stdout);
+				fflush(stdout);
+				free(t->osc);
+				t->osc = NULL;
+			}
 		}
 		r = wget_wch(stdscr, &ch);
 		if (got_signal) {

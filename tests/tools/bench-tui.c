@@ -19,24 +19,9 @@
 #include "tui.h"
 #include "util.h"
 
+#include "bench-common.h"
+
 #define RUNS 15
-
-static uint64_t rng = 0x2545f4914f6cdd1dULL;
-
-static uint32_t next_rand(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (uint32_t)(rng >> 16);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
 
 static void report(const char *what, double *ms, int n, double target)
 {

@@ -22,7 +22,7 @@ static inline enum add_status stack_add_full(struct profile *p,
 	size_t n = 0;
 	const char *s = stack;
 	struct weight w = { v, 0, decimals };
-	struct sample_meta m = { (uint64_t)time, time >= 0 };
+	struct sample_meta m = { .time_ns = (uint64_t)time, .has_time = time >= 0 };
 
 	for (;;) {
 		const char *e = strchr(s, ';');

@@ -242,7 +242,7 @@ static void forgetting_the_timeline_keeps_all_time_weights(void **state)
 
 	(void)state;
 	for (uint64_t t = 1; t <= 3; t++) {
-		struct sample_meta m = { t * 1000, true };
+		struct sample_meta m = { .time_ns = t * 1000, .has_time = true };
 
 		assert_int_equal(profile_add_stack(p, stack, 2, &w, &m), ADD_OK);
 	}

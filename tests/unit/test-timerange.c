@@ -123,7 +123,7 @@ static struct profile *timed_profile(void)
 
 	for (unsigned i = 0; i < 5; i++) {
 		struct weight w = { 1u << i, 0, 0 };
-		struct sample_meta m = { (100 + i) * S, true };
+		struct sample_meta m = { .time_ns = (100 + i) * S, .has_time = true };
 		uint32_t node = profile_child(p, NODE_ROOT,
 					      profile_intern(p, i % 2 ? "x" : "y", 1));
 

@@ -1,0 +1,117 @@
+/*
+ * view.h - derived views: another tree from the same profile.
+ *
+ * A view spec composes stack filters (include and exclude regexes, the
+ * samples of some processes, threads or CPUs, a time range), a focus on
+ * one function (its callers or its callees), folded recursion, inversion,
+ * a grouping of the samples per process or thread, and a sibling order.
+ * view_derive builds the result as a new struct profile through the same
+ * sink the readers feed, so every front end (TUI, --text, --collapse,
+ * --top) draws it unchanged.  The steps apply in this order: grouping and
+ * filters, then callers/callees, then folded recursion, then inversion.
+ *
+ * view_top lists per function its self weight (the stacks whose leaf it
+ * is) and its total weight (the stacks that contain it, once per stack
+ * even under recursion): perf report's Self and Children.
+ */
+#ifndef FLAMETOP_VIEW_H
+#define FLAMETOP_VIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "profile.h"
+
+/* How timed samples with a known task are rooted. */
+enum view_group {
+	GROUP_ASREAD,        /* as the reader rooted them (the default) */
+	GROUP_PROCESS,       /* one root per process: "comm-PID" */
+	GROUP_THREAD,        /* one root per thread: "comm-PID/TID" */
+	GROUP_MERGED,        /* no per-command root: all threads merged */
+};
+
+/* A set of numbers in perf's list syntax ("0-3,5"). */
+struct view_list {
+	uint32_t *lo, *hi;   /* inclusive ranges */
+	size_t n;
+};
+
+struct view_spec {
+	const char **include;    /* regexes; keep stacks where any frame matches any */
+	size_t ninclude;
+	const char **exclude;    /* regexes; drop stacks where any frame matches any */
+	size_t nexclude;
+	bool icase;              /* the regexes ignore case */
+	const char *callers;     /* NULL, or the function whose callers to show */
+	const char *callees;     /* NULL, or the function whose callees to show */
+	bool fold_recursion;     /* a;a;b becomes a;b */
+	bool invert;             /* leaf first */
+	bool has_range;          /* only timed samples in [first, last] (ns) */
+	uint64_t first, last;
+	const char **comms;      /* keep these commands (exact names) */
+	size_t ncomms;
+	struct view_list pids, tids, cpus;  /* keep these (empty: all) */
+	enum view_group group;
+	enum profile_order order;
+	bool hide_idle;          /* drop the idle task's samples: pid 0 where
+				    the task is known, else stacks with a
+				    swapper, *idle* or cpu_startup_entry frame */
+};
+
+/* Does spec change anything at all (besides the order)? */
+bool view_spec_active(const struct view_spec *spec);
+/* Does spec select samples by task or CPU, or regroup them? */
+bool view_spec_per_sample(const struct view_spec *spec);
+
+/*
+ * Parse "0-3,5" into l (appending).  Returns 0, or -1 with the reason in
+ * err.
+ */
+int view_list_parse(struct view_list *l, const char *s, char *err,
+		    size_t errcap);
+bool view_list_has(const struct view_list *l, uint32_t v);
+void view_list_free(struct view_list *l);
+
+enum view_status {
+	VIEW_OK = 0,
+	VIEW_BAD_REGEX,      /* err holds pcre2's message and the offset */
+	VIEW_NO_NAME,        /* no stack contains the callers/callees name */
+};
+
+/*
+ * Derive the view of src (finished; its selected time range applies) that
+ * spec describes into *out, a new finished profile.  On an error *out is
+ * NULL and err says why ("no stack contains NAME", a regex error).
+ */
+enum view_status view_derive(const struct profile *src,
+			     const struct view_spec *spec,
+			     struct profile **out, char *err, size_t errcap);
+
+/* ---- The top table ---------------------------------------------------- */
+
+struct view_top_row {
+	uint32_t sym;        /* in the profile's symbol table */
+	uint64_t self;       /* weight of the stacks whose leaf it is */
+	uint64_t total;      /* weight of the stacks that contain it */
+};
+
+enum view_top_sort { TOP_BY_SELF, TOP_BY_TOTAL, TOP_BY_NAME };
+
+/*
+ * One row per function of p (finished) with any weight, sorted by self
+ * (then total, then name).  Returns the number of rows; *rows is
+ * malloc'ed.
+ */
+size_t view_top(const struct profile *p, struct view_top_row **rows);
+void view_top_sort(const struct profile *p, struct view_top_row *rows,
+		   size_t n, enum view_top_sort by);
+
+/*
+ * Print the top n rows (0: all): "self% total% self total name", the
+ * percentages of all weight with two decimals.  Returns the rows printed.
+ */
+size_t view_print_top(FILE *out, const struct profile *p, size_t n);
+
+#endif

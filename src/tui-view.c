@@ -1,0 +1,469 @@
+/*
+ * tui-view.c - the interactive view's derived views: the settings the
+ * keys change (invert, weight order, folded recursion, include/exclude
+ * filters, idle hidden, grouping, task filters, callers/callees, the top
+ * table), the profile derived from them (view.h), the history that
+ * Backspace walks back after the zoom history, the header's description of
+ * the view, and copying a name with OSC 52.  Curses-free.
+ *
+ * The source profile (read or sampled) stays as it is; a view is a new
+ * profile derived from it and owned here.  Deriving the same settings from
+ * the same source gives the same node ids, so a view returned to gets its
+ * zoom and selection back.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "textfmt.h"
+#include "tui-priv.h"
+#include "util.h"
+
+void tui_view_init(struct tui *t, struct profile *src)
+{
+	t->src = t->p = src;
+	t->top_stale = true;
+}
+
+static void vstate_free(struct tui_vstate *v)
+{
+	free(v->include);
+	free(v->exclude);
+	free(v->focus);
+	free(v->tasks);
+	memset(v, 0, sizeof(*v));
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+static struct tui_vstate vstate_copy(const struct tui_vstate *v)
+{
+	struct tui_vstate c = *v;
+
+	c.include = dup_or_null(v->include);
+	c.exclude = dup_or_null(v->exclude);
+	c.focus = dup_or_null(v->focus);
+	c.tasks = dup_or_null(v->tasks);
+	return c;
+}
+
+void tui_view_free(struct tui *t)
+{
+	vstate_free(&t->v);
+	for (size_t i = 0; i < t->nvhist; i++)
+		vstate_free(&t->vhist[i]);
+	free(t->vhist);
+	profile_destroy(t->own);
+	free(t->osc);
+	tui_top_free(t);
+	tui_sandwich_free(t);
+}
+
+/* Split "pid=1,2 cpu=0-3 comm=a,b tid=7" into spec; false on a bad word. */
+static bool parse_tasks(const char *text, struct view_spec *s, char **commbuf,
+			char *err, size_t errcap)
+{
+	char *copy = xstrdup(text), *save = NULL;
+	bool ok = true;
+
+	*commbuf = copy;
+	for (char *w = strtok_r(copy, " ", &save); w && ok;
+	     w = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(w, '=');
+		struct view_list *l = NULL;
+
+		if (!eq) {
+			snprintf(err, errcap, "'%s': write pid=, tid=, cpu= or comm=",
+				 w);
+			return false;
+		}
+		*eq = 0;
+		if (strcmp(w, "pid") == 0)
+			l = &s->pids;
+		else if (strcmp(w, "tid") == 0)
+			l = &s->tids;
+		else if (strcmp(w, "cpu") == 0)
+			l = &s->cpus;
+		if (l) {
+			ok = view_list_parse(l, eq + 1, err, errcap) == 0;
+		} else if (strcmp(w, "comm") == 0) {
+			for (char *c = eq + 1, *e;; c = e + 1) {
+				e = strchr(c, ',');
+				if (e)
+					*e = 0;
+				s->comms = xreallocarray(s->comms, s->ncomms + 1,
+							 sizeof(*s->comms));
+				s->comms[s->ncomms++] = c;
+				if (!e)
+					break;
+			}
+		} else {
+			snprintf(err, errcap, "'%s': write pid=, tid=, cpu= or comm=",
+				 w);
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+static size_t describe(const struct tui_vstate *v, char *buf, size_t cap)
+{
+	static const char *const groups[] = { "", "per process", "per thread",
+					      "merged" };
+	size_t n = 0;
+	char shown[256];
+
+#define ADD(...) do { \
+		int k_ = snprintf(buf + n, cap - n, "%s", n ? ", " : ""); \
+		n += k_ > 0 && (size_t)k_ < cap - n ? (size_t)k_ : 0; \
+		k_ = snprintf(buf + n, cap - n, __VA_ARGS__); \
+		n += k_ > 0 && (size_t)k_ < cap - n ? (size_t)k_ : 0; \
+	} while (0)
+	buf[0] = 0;
+	if (v->top)
+		ADD("top");
+	if (v->focus) {
+		textfmt_escape(v->focus, strlen(v->focus), shown, sizeof(shown));
+		ADD("%s of %s", v->sandwich ? "sandwich (callers above, callees "
+		    "below)" : v->callers ? "callers" : "callees", shown);
+	}
+	if (v->invert)
+		ADD("inverted");
+	if (v->fold)
+		ADD("recursion folded");
+	if (v->weight)
+		ADD("weight order");
+	if (v->include) {
+		textfmt_escape(v->include, strlen(v->include), shown,
+			       sizeof(shown));
+		ADD("filter +/%s/", shown);
+	}
+	if (v->exclude) {
+		textfmt_escape(v->exclude, strlen(v->exclude), shown,
+			       sizeof(shown));
+		ADD("filter -/%s/", shown);
+	}
+	if (v->hide_idle)
+		ADD("idle hidden");
+	if (v->tasks) {
+		textfmt_escape(v->tasks, strlen(v->tasks), shown, sizeof(shown));
+		ADD("filter %s", shown);
+	}
+	if (v->group)
+		ADD("%s", groups[v->group]);
+#undef ADD
+	return n;
+}
+
+/* Switch the screen to profile p, at zoom and sel when they exist in it. */
+void tui_after_profile_switch(struct tui *t, uint32_t zoom, uint32_t sel)
+{
+	size_t n = profile_node_count(t->p);
+
+	t->nzhist = 0;
+	t->zoom = zoom < n ? zoom : NODE_ROOT;
+	t->sel = sel < n ? sel : t->zoom;
+	t->scroll = 0;
+	t->tl_mark = -1;
+	t->top_stale = true;
+	if (t->pattern) {
+		char err[256];
+
+		if (t->literal)
+			search_set_literal(t->search, t->pattern,
+					   strlen(t->pattern));
+		else
+			search_set(t->search, t->pattern, t->icase, err,
+				   sizeof(err));
+	}
+}
+
+static void free_spec_lists(struct view_spec *s, char *commbuf)
+{
+	view_list_free(&s->pids);
+	view_list_free(&s->tids);
+	view_list_free(&s->cpus);
+	free(s->comms);
+	free(commbuf);
+}
+
+bool tui_view_apply(struct tui *t)
+{
+	struct view_spec s;
+	struct profile *d = NULL;
+	const char *inc[1], *exc[1];
+	char err[512], *commbuf = NULL;
+	enum view_status st = VIEW_OK;
+	bool ok = true;
+
+	memset(&s, 0, sizeof(s));
+	s.invert = t->v.invert;
+	s.fold_recursion = t->v.fold;
+	s.order = t->v.weight ? ORDER_WEIGHT : ORDER_NAME;
+	s.hide_idle = t->v.hide_idle;
+	s.group = t->v.group;
+	s.icase = t->icase;
+	if (t->v.include) {
+		inc[0] = t->v.include;
+		s.include = inc;
+		s.ninclude = 1;
+	}
+	if (t->v.exclude) {
+		exc[0] = t->v.exclude;
+		s.exclude = exc;
+		s.nexclude = 1;
+	}
+	if (t->v.focus) {
+		if (t->v.callers && !t->v.sandwich)
+			s.callers = t->v.focus;
+		else
+			s.callees = t->v.focus;
+	}
+	if (t->v.tasks && !parse_tasks(t->v.tasks, &s, &commbuf, err,
+				       sizeof(err))) {
+		tui_set_msg(t, true, "%s", err);
+		ok = false;
+	}
+	if (ok && view_spec_active(&s)) {
+		st = view_derive(t->src, &s, &d, err, sizeof(err));
+		if (st) {
+			tui_set_msg(t, true, "%s", err);
+			ok = false;
+		}
+	} else if (ok && profile_order(t->src) != s.order) {
+		profile_set_order(t->src, s.order);
+		profile_finish(t->src);
+	}
+	if (!ok) {
+		free_spec_lists(&s, commbuf);
+		return false;
+	}
+	if (d && profile_order(t->src) != ORDER_NAME) {
+		/* The source itself goes back to name order. */
+		profile_set_order(t->src, ORDER_NAME);
+		profile_finish(t->src);
+	}
+	profile_destroy(t->own);
+	t->own = d;
+	t->p = d ? d : t->src;
+	if (t->v.sandwich)
+		tui_sandwich_build(t, &s);
+	else
+		tui_sandwich_free(t);
+	free_spec_lists(&s, commbuf);
+	describe(&t->v, t->vdesc, sizeof(t->vdesc));
+	return true;
+}
+
+/* Make next the view, remembering the present one; false if it failed. */
+static bool go(struct tui *t, struct tui_vstate *next)
+{
+	struct tui_vstate prev = t->v;
+
+	prev.zoom = t->zoom;
+	prev.sel = t->sel;
+	t->v = *next;
+	if (!tui_view_apply(t)) {
+		/* Keep the view as it was (the message says why); the caller
+		 * frees next. */
+		t->v = prev;
+		return false;
+	}
+	GROW(t->vhist, t->capvhist, t->nvhist + 1);
+	t->vhist[t->nvhist++] = prev;
+	tui_after_profile_switch(t, NODE_ROOT, NODE_ROOT);
+	return true;
+}
+
+bool tui_view_back(struct tui *t)
+{
+	struct tui_vstate cur;
+
+	if (!t->nvhist)
+		return false;
+	cur = t->v;
+	t->v = t->vhist[--t->nvhist];
+	if (!tui_view_apply(t)) {
+		/* The source changed under it (live): clear every view. */
+		vstate_free(&t->v);
+		tui_view_apply(t);
+	}
+	tui_after_profile_switch(t, t->v.zoom, t->v.sel);
+	vstate_free(&cur);
+	return true;
+}
+
+void tui_view_source_changed(struct tui *t)
+{
+	uint32_t z = t->zoom, s = t->sel;
+
+	if (!t->own && !t->v.weight)
+		return;
+	if (!tui_view_apply(t)) {
+		vstate_free(&t->v);
+		tui_view_apply(t);
+	}
+	/* Same settings: the node ids of what was there stay. */
+	t->zoom = z < profile_node_count(t->p) ? z : NODE_ROOT;
+	t->sel = s < profile_node_count(t->p) ? s : t->zoom;
+	t->top_stale = true;
+}
+
+/* The function the view acts on: the top table's row or the selection. */
+static const char *subject(struct tui *t)
+{
+	if (t->v.top)
+		return tui_top_selected_name(t);
+	if (t->sel == NODE_ROOT)
+		return NULL;
+	return profile_name(t->p, t->sel);
+}
+
+void tui_view_action(struct tui *t, enum tui_action a)
+{
+	struct tui_vstate n = vstate_copy(&t->v);
+	const char *name;
+
+	switch (a) {
+	case ACT_TOP_TABLE:
+		n.top = !n.top;
+		break;
+	case ACT_CALLERS:
+	case ACT_CALLEES:
+	case ACT_SANDWICH:
+		name = subject(t);
+		if (!name) {
+			tui_set_msg(t, false, "select a function first");
+			vstate_free(&n);
+			return;
+		}
+		free(n.focus);
+		n.focus = xstrdup(name);
+		n.callers = a == ACT_CALLERS;
+		n.sandwich = a == ACT_SANDWICH;
+		n.top = false;
+		/* The view of one function starts from its plain stacks. */
+		n.invert = false;
+		break;
+	case ACT_INVERT:
+		n.invert = !n.invert;
+		break;
+	case ACT_ORDER:
+		n.weight = !n.weight;
+		break;
+	case ACT_FOLD:
+		n.fold = !n.fold;
+		break;
+	case ACT_IDLE:
+		n.hide_idle = !n.hide_idle;
+		break;
+	case ACT_GROUP:
+		n.group = (enum view_group)((n.group + 1) % 4);
+		break;
+	case ACT_VIEW_RESET:
+		if (!t->own && !t->v.top && !t->v.weight) {
+			tui_set_msg(t, false, "no view or filter to reset");
+			vstate_free(&n);
+			return;
+		}
+		vstate_free(&n);
+		break;
+	default:
+		vstate_free(&n);
+		return;
+	}
+	if (!go(t, &n))
+		vstate_free(&n);
+	else if (a == ACT_GROUP && n.group && !profile_has_timeline(t->src))
+		tui_set_msg(t, false, "this input does not know processes "
+			    "or threads: grouping changes nothing");
+	else if (t->vdesc[0])
+		tui_set_msg(t, false, "view: %s", t->vdesc);
+	else
+		tui_set_msg(t, false, "view: the profile as read");
+}
+
+void tui_view_prompt_done(struct tui *t, enum tui_prompt kind,
+			  const char *text)
+{
+	struct tui_vstate n = vstate_copy(&t->v);
+	char **slot = kind == PROMPT_INCLUDE ? &n.include :
+		      kind == PROMPT_EXCLUDE ? &n.exclude : &n.tasks;
+
+	free(*slot);
+	*slot = *text ? xstrdup(text) : NULL;
+	if (!go(t, &n))
+		vstate_free(&n);
+	else
+		tui_set_msg(t, false, "view: %s",
+			    t->vdesc[0] ? t->vdesc : "the profile as read");
+}
+
+/* ---- Copying (OSC 52) ----------------------------------------------------- */
+
+static char *base64(const char *s, size_t n)
+{
+	static const char tab[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	char *out = xmalloc(4 * (n / 3 + 1) + 1), *o = out;
+
+	for (size_t i = 0; i < n; i += 3) {
+		uint32_t v = (uint32_t)(unsigned char)s[i] << 16;
+
+		if (i + 1 < n)
+			v |= (uint32_t)(unsigned char)s[i + 1] << 8;
+		if (i + 2 < n)
+			v |= (unsigned char)s[i + 2];
+		*o++ = tab[v >> 18 & 63];
+		*o++ = tab[v >> 12 & 63];
+		*o++ = i + 1 < n ? tab[v >> 6 & 63] : '=';
+		*o++ = i + 2 < n ? tab[v & 63] : '=';
+	}
+	*o = 0;
+	return out;
+}
+
+void tui_view_copy(struct tui *t, bool stack)
+{
+	char *text = NULL, *b64;
+	size_t len = 0, cap = 0, shown = 0, capc = 0, nc = 0;
+	uint32_t *chain = NULL;
+	const char *name = t->v.top ? tui_top_selected_name(t) : NULL;
+
+	if (!t->v.top && t->sel != NODE_ROOT) {
+		for (uint32_t x = t->sel; x != NODE_ROOT && x != NODE_NONE;
+		     x = profile_node(t->p, x)->parent) {
+			GROW(chain, capc, nc + 1);
+			chain[nc++] = x;
+		}
+		if (!stack)
+			nc = 1;
+	}
+	if (!name && !nc) {
+		tui_set_msg(t, false, "select a frame to copy");
+		free(chain);
+		return;
+	}
+	/* Names are escaped as on screen: no control bytes leave. */
+	for (size_t k = name ? 1 : nc; k-- > 0;) {
+		const char *s = name ? name : profile_name(t->p, chain[k]);
+		size_t n = name ? strlen(name) : profile_name_len(t->p, chain[k]);
+
+		GROW(text, cap, len + 4 * n + 2);
+		if (len)
+			text[len++] = ';';
+		len += textfmt_escape(s, n, text + len, cap - len);
+		shown++;
+	}
+	b64 = base64(text, len);
+	free(t->osc);
+	t->osc = xasprintf("\033]52;c;%s\a", b64);
+	tui_set_msg(t, false, "copied %s (%zu bytes) to the clipboard",
+		    stack && shown > 1 ? "the stack" : "the name", len);
+	free(b64);
+	free(text);
+	free(chain);
+}

@@ -1,0 +1,470 @@
+/*
+ * test-view.c - derived views on small trees: include/exclude, callers,
+ * callees, invert, folded recursion, their order, task/CPU filters and
+ * grouping, time ranges, weight order, the top table, and the errors.
+ * Each view is compared as its folded stacks.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "export.h"
+#include "profile.h"
+#include "stacks.h"
+#include "view.h"
+
+/* The profile as folded stacks, into a static buffer. */
+static const char *folded(const struct profile *p)
+{
+	static char out[4096];
+	FILE *f;
+
+	memset(out, 0, sizeof(out));
+	f = fmemopen(out, sizeof(out), "w");
+
+	assert_non_null(f);
+	export_collapse(f, p);
+	assert_int_equal(fclose(f), 0);
+	return out;
+}
+
+/* Derive spec from p; it must succeed.  The caller destroys the result. */
+static struct profile *derive(const struct profile *p,
+			      const struct view_spec *s)
+{
+	struct profile *v;
+	char err[256];
+
+	assert_int_equal(view_derive(p, s, &v, err, sizeof(err)), VIEW_OK);
+	assert_non_null(v);
+	return v;
+}
+
+static struct profile *sample_profile(void)
+{
+	struct profile *p = profile_create();
+
+	add(p, "main;foo;bar", 3);
+	add(p, "main;baz", 2);
+	add(p, "idle", 5);
+	add(p, "a;foo;b;foo;c", 1);
+	add(p, "x;foo", 2);
+	profile_finish(p);
+	return p;
+}
+
+#define CHECK_VIEW(p, spec, want) do { \
+		struct profile *v_ = derive((p), (spec)); \
+		assert_string_equal(folded(v_), (want)); \
+		profile_destroy(v_); \
+	} while (0)
+
+static void include_exclude(void **state)
+{
+	struct profile *p = sample_profile();
+	const char *inc[] = { "^ba[rz]$", "^c$" }, *exc[] = { "^b$" };
+	struct view_spec s = { 0 };
+
+	(void)state;
+	s.include = inc;
+	s.ninclude = 1;
+	CHECK_VIEW(p, &s, "main;baz 2\nmain;foo;bar 3\n");
+	s.ninclude = 2;    /* any of them */
+	CHECK_VIEW(p, &s, "a;foo;b;foo;c 1\nmain;baz 2\nmain;foo;bar 3\n");
+	s.exclude = exc;
+	s.nexclude = 1;    /* both: kept by one, dropped by the other */
+	CHECK_VIEW(p, &s, "main;baz 2\nmain;foo;bar 3\n");
+	s.ninclude = 0;
+	CHECK_VIEW(p, &s, "idle 5\nmain;baz 2\nmain;foo;bar 3\nx;foo 2\n");
+	profile_destroy(p);
+}
+
+static void callees_callers(void **state)
+{
+	struct profile *p = sample_profile();
+	struct view_spec s = { 0 };
+
+	(void)state;
+	s.callees = "foo";   /* from the outermost foo, recursion kept */
+	CHECK_VIEW(p, &s, "foo 2\nfoo;b;foo;c 1\nfoo;bar 3\n");
+	s.callees = NULL;
+	s.callers = "foo";
+	CHECK_VIEW(p, &s, "foo;a 1\nfoo;main 3\nfoo;x 2\n");
+	s.callers = "c";
+	CHECK_VIEW(p, &s, "c;foo;b;foo;a 1\n");
+	profile_destroy(p);
+}
+
+static void invert_and_order_of_steps(void **state)
+{
+	struct profile *p = profile_create();
+	struct view_spec s = { 0 };
+
+	(void)state;
+	add(p, "m;f;f;g", 1);
+	add(p, "m;f", 2);
+	add(p, "m;h;f;f;f", 4);
+	profile_finish(p);
+	s.invert = true;
+	CHECK_VIEW(p, &s, "f;f;f;h;m 4\nf;m 2\ng;f;f;m 1\n");
+	s.fold_recursion = true;
+	CHECK_VIEW(p, &s, "f;h;m 4\nf;m 2\ng;f;m 1\n");
+	/* callees first, then fold, then invert */
+	s.callees = "f";
+	CHECK_VIEW(p, &s, "f 6\ng;f 1\n");
+	s.invert = false;
+	CHECK_VIEW(p, &s, "f 6\nf;g 1\n");
+	s.callees = NULL;
+	s.callers = "g";
+	s.invert = true;   /* callers inverted: the path down to g */
+	CHECK_VIEW(p, &s, "m;f;g 1\n");
+	profile_destroy(p);
+}
+
+static void fold_recursion(void **state)
+{
+	struct profile *p = profile_create();
+	struct view_spec s = { 0 };
+
+	(void)state;
+	add(p, "a;a;a;b;b;a", 1);
+	add(p, "a;b", 2);
+	add(p, "a", 3);
+	add(p, "a;a", 4);
+	profile_finish(p);
+	s.fold_recursion = true;
+	CHECK_VIEW(p, &s, "a 7\na;b 2\na;b;a 1\n");
+	profile_destroy(p);
+}
+
+static void empty_results(void **state)
+{
+	struct profile *p = sample_profile(), *v;
+	const char *inc[] = { "nothing matches this" };
+	struct view_spec s = { 0 };
+	char err[256];
+
+	(void)state;
+	s.include = inc;
+	s.ninclude = 1;
+	v = derive(p, &s);
+	assert_int_equal(profile_total(v, NODE_ROOT), 0);
+	assert_string_equal(folded(v), "");
+	profile_destroy(v);
+	memset(&s, 0, sizeof(s));
+	s.callers = "nope";
+	assert_int_equal(view_derive(p, &s, &v, err, sizeof(err)), VIEW_NO_NAME);
+	assert_null(v);
+	assert_string_equal(err, "no stack contains nope");
+	/* "all" is the root, not a frame of any stack */
+	s.callers = "all";
+	assert_int_equal(view_derive(p, &s, &v, err, sizeof(err)), VIEW_NO_NAME);
+	profile_destroy(p);
+}
+
+static void bad_regex(void **state)
+{
+	struct profile *p = sample_profile(), *v;
+	const char *exc[] = { "ok", "a(b" };
+	struct view_spec s = { 0 };
+	char err[256];
+
+	(void)state;
+	s.exclude = exc;
+	s.nexclude = 2;
+	assert_int_equal(view_derive(p, &s, &v, err, sizeof(err)),
+			 VIEW_BAD_REGEX);
+	assert_null(v);
+	assert_non_null(strstr(err, "--exclude 'a(b'"));
+	assert_non_null(strstr(err, "offset 3"));
+	profile_destroy(p);
+}
+
+static void names_with_spaces_and_fractions(void **state)
+{
+	struct profile *p = profile_create();
+	const char *inc[] = { "do work" };
+	struct view_spec s = { 0 };
+
+	(void)state;
+	assert_int_equal(stack_add_full(p, "main;do work;x y", 15, 1, -1),
+			 ADD_OK);
+	assert_int_equal(stack_add_full(p, "main;other", 25, 2, -1), ADD_OK);
+	profile_finish(p);
+	s.include = inc;
+	s.ninclude = 1;
+	s.invert = true;
+	CHECK_VIEW(p, &s, "x y;do work;main 1.5\n");
+	s.ninclude = 0;
+	CHECK_VIEW(p, &s, "other;main 0.25\nx y;do work;main 1.5\n");
+	profile_destroy(p);
+}
+
+/* Add a timed sample of a task on a CPU. */
+static void add_task(struct profile *p, const char *stack, uint64_t v,
+		     uint64_t t, const char *comm, uint32_t pid, uint32_t tid,
+		     uint32_t cpu)
+{
+	uint32_t syms[16];
+	size_t n = 0;
+	struct weight w = { v, 0, 0 };
+	struct sample_meta m = { 0 };
+	char *copy = strdup(stack), *save = NULL;
+
+	for (char *f = strtok_r(copy, ";", &save); f;
+	     f = strtok_r(NULL, ";", &save))
+		syms[n++] = profile_intern(p, f, strlen(f));
+	m.time_ns = t;
+	m.has_time = m.has_task = m.has_cpu = true;
+	m.pid = pid;
+	m.tid = tid;
+	m.cpu = cpu;
+	m.comm = profile_intern(p, comm, strlen(comm));
+	assert_int_equal(profile_add_stack(p, syms, n, &w, &m), ADD_OK);
+	free(copy);
+}
+
+static struct profile *task_profile(void)
+{
+	struct profile *p = profile_create();
+
+	add_task(p, "web;main;serve", 3, 100, "web", 10, 10, 0);
+	add_task(p, "web;main;serve", 2, 200, "web", 10, 11, 1);
+	add_task(p, "web;worker;serve", 4, 300, "web", 10, 11, 2);
+	add_task(p, "swapper;cpu_idle", 7, 400, "swapper", 0, 0, 3);
+	add_task(p, "web;main", 1, 500, "web", 20, 20, 1);
+	profile_finish(p);
+	return p;
+}
+
+static void task_filters(void **state)
+{
+	struct profile *p = task_profile();
+	const char *comms[] = { "swapper" };
+	struct view_spec s = { 0 };
+	char err[64];
+
+	(void)state;
+	assert_int_equal(view_list_parse(&s.pids, "10", err, sizeof(err)), 0);
+	CHECK_VIEW(p, &s, "web;main;serve 5\nweb;worker;serve 4\n");
+	view_list_free(&s.pids);
+	assert_int_equal(view_list_parse(&s.tids, "11,20", err, sizeof(err)),
+			 0);
+	CHECK_VIEW(p, &s, "web;main 1\nweb;main;serve 2\nweb;worker;serve 4\n");
+	view_list_free(&s.tids);
+	assert_int_equal(view_list_parse(&s.cpus, "2-3", err, sizeof(err)), 0);
+	CHECK_VIEW(p, &s, "swapper;cpu_idle 7\nweb;worker;serve 4\n");
+	view_list_free(&s.cpus);
+	s.comms = comms;
+	s.ncomms = 1;
+	CHECK_VIEW(p, &s, "swapper;cpu_idle 7\n");
+	s.ncomms = 0;
+	assert_int_equal(view_list_parse(&s.cpus, "3-", err, sizeof(err)), -1);
+	assert_int_equal(view_list_parse(&s.cpus, "3,x", err, sizeof(err)), -1);
+	assert_int_equal(view_list_parse(&s.cpus, "5-2", err, sizeof(err)), -1);
+	view_list_free(&s.cpus);
+	profile_destroy(p);
+}
+
+static void grouping(void **state)
+{
+	struct profile *p = task_profile(), *v;
+	struct view_spec s = { 0 };
+
+	(void)state;
+	s.group = GROUP_PROCESS;
+	CHECK_VIEW(p, &s, "swapper-0;cpu_idle 7\nweb-10;main;serve 5\n"
+			  "web-10;worker;serve 4\nweb-20;main 1\n");
+	s.group = GROUP_THREAD;
+	CHECK_VIEW(p, &s, "swapper-0/0;cpu_idle 7\nweb-10/10;main;serve 3\n"
+			  "web-10/11;main;serve 2\nweb-10/11;worker;serve 4\n"
+			  "web-20/20;main 1\n");
+	s.group = GROUP_MERGED;
+	CHECK_VIEW(p, &s, "cpu_idle 7\nmain 1\nmain;serve 5\nworker;serve 4\n");
+	/* grouping, then callers */
+	s.group = GROUP_PROCESS;
+	s.callers = "serve";
+	CHECK_VIEW(p, &s, "serve;main;web-10 5\nserve;worker;web-10 4\n");
+	/* the derived view keeps the timeline and the tasks */
+	v = derive(p, &s);
+	assert_true(profile_has_timeline(v));
+	assert_int_equal(profile_timeline_len(v), 3);
+	profile_destroy(v);
+	profile_destroy(p);
+}
+
+static void hide_idle(void **state)
+{
+	struct profile *p = task_profile(), *f = profile_create();
+	struct view_spec s = { 0 };
+
+	(void)state;
+	s.hide_idle = true;
+	/* tasks known: the idle task is pid 0, whatever its frames */
+	CHECK_VIEW(p, &s, "web;main 1\nweb;main;serve 5\nweb;worker;serve 4\n");
+	/* no tasks (folded): by name, swapper, *idle*, cpu_startup_entry */
+	add(f, "swapper;secondary_startup_64;cpu_startup_entry;do_idle", 5);
+	add(f, "kworker;cpu_startup_entry", 1);
+	add(f, "app;main;poll_idle_wait", 2);
+	add(f, "app;main;work", 3);
+	profile_finish(f);
+	CHECK_VIEW(f, &s, "app;main;work 3\n");
+	profile_destroy(f);
+	profile_destroy(p);
+}
+
+static void time_range(void **state)
+{
+	struct profile *p = task_profile();
+	struct view_spec s = { 0 };
+
+	(void)state;
+	s.has_range = true;
+	s.first = 150;
+	s.last = 300;
+	CHECK_VIEW(p, &s, "web;main;serve 2\nweb;worker;serve 4\n");
+	/* the source's own range applies as well */
+	profile_set_range(p, 250, 1000);
+	CHECK_VIEW(p, &s, "web;worker;serve 4\n");
+	s.has_range = false;
+	CHECK_VIEW(p, &s, "swapper;cpu_idle 7\nweb;main 1\nweb;worker;serve 4\n");
+	profile_destroy(p);
+}
+
+static void untimed_weight_kept(void **state)
+{
+	struct profile *p = profile_create();
+	struct view_spec s = { 0 };
+
+	(void)state;
+	add(p, "a;b", 2);
+	add_timed(p, "a;b", 3, 10);
+	add_timed(p, "a;c", 1, 20);
+	profile_finish(p);
+	s.invert = true;
+	CHECK_VIEW(p, &s, "b;a 5\nc;a 1\n");
+	profile_destroy(p);
+}
+
+static void weight_order(void **state)
+{
+	struct profile *p = sample_profile(), *v;
+	struct view_spec s = { 0 };
+	uint32_t c;
+	/* main and idle weigh 5 each: their tie stays in name order */
+	const char *want[] = { "idle", "main", "x", "a" };
+	int i = 0;
+
+	(void)state;
+	s.order = ORDER_WEIGHT;
+	s.fold_recursion = true;
+	v = derive(p, &s);
+	for (c = profile_node(v, NODE_ROOT)->child; c != NODE_NONE;
+	     c = profile_node(v, c)->next)
+		assert_string_equal(profile_name(v, c), want[i++]);
+	assert_int_equal(i, 4);
+	profile_destroy(v);
+	/* and back to names on the source itself */
+	profile_set_order(p, ORDER_WEIGHT);
+	profile_finish(p);
+	assert_string_equal(profile_name(p, profile_node(p, NODE_ROOT)->child),
+			    "idle");
+	profile_set_range(p, 0, 0);   /* no timed sample: all weigh 0 */
+	assert_string_equal(profile_name(p, profile_node(p, NODE_ROOT)->child),
+			    "a");
+	profile_clear_range(p);
+	add(p, "x;y", 10);
+	profile_finish(p);
+	assert_string_equal(profile_name(p, profile_node(p, NODE_ROOT)->child),
+			    "x");
+	profile_set_order(p, ORDER_NAME);
+	profile_finish(p);
+	assert_string_equal(profile_name(p, profile_node(p, NODE_ROOT)->child),
+			    "a");
+	profile_destroy(p);
+}
+
+static const struct view_top_row *row(const struct profile *p,
+				      const struct view_top_row *r, size_t n,
+				      const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(symtab_name(profile_symtab(p), r[i].sym), name) == 0)
+			return &r[i];
+	fail_msg("no row %s", name);
+	return NULL;
+}
+
+static void top_table(void **state)
+{
+	struct profile *p = profile_create();
+	struct view_top_row *r;
+	size_t n;
+
+	(void)state;
+	add(p, "a;b;a;b", 3);
+	add(p, "a;c", 1);
+	add(p, "a;b;a", 2);
+	profile_finish(p);
+	n = view_top(p, &r);
+	assert_int_equal(n, 3);
+	/* sorted by self: b 3, a 2, c 1 */
+	assert_string_equal(symtab_name(profile_symtab(p), r[0].sym), "b");
+	assert_int_equal(row(p, r, n, "a")->self, 2);
+	assert_int_equal(row(p, r, n, "a")->total, 6);  /* once per stack */
+	assert_int_equal(row(p, r, n, "b")->self, 3);
+	assert_int_equal(row(p, r, n, "b")->total, 5);
+	assert_int_equal(row(p, r, n, "c")->total, 1);
+	view_top_sort(p, r, n, TOP_BY_TOTAL);
+	assert_string_equal(symtab_name(profile_symtab(p), r[0].sym), "a");
+	view_top_sort(p, r, n, TOP_BY_NAME);
+	assert_string_equal(symtab_name(profile_symtab(p), r[2].sym), "c");
+	free(r);
+	profile_destroy(p);
+}
+
+static void top_printed(void **state)
+{
+	struct profile *p = profile_create();
+	char out[1024];
+	FILE *f = fmemopen(out, sizeof(out), "w");
+
+	(void)state;
+	assert_int_equal(stack_add_full(p, "main;do\x1bwork", 15, 1, -1), ADD_OK);
+	assert_int_equal(stack_add_full(p, "main;x y", 5, 1, -1), ADD_OK);
+	profile_finish(p);
+	assert_int_equal(view_print_top(f, p, 1), 1);
+	fclose(f);
+	assert_string_equal(out,
+		"#  self   total         self        total  function\n"
+		" 75.00%  75.00%          1.5          1.5  do\\x1bwork\n");
+	profile_destroy(p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(include_exclude),
+		cmocka_unit_test(callees_callers),
+		cmocka_unit_test(invert_and_order_of_steps),
+		cmocka_unit_test(fold_recursion),
+		cmocka_unit_test(empty_results),
+		cmocka_unit_test(bad_regex),
+		cmocka_unit_test(names_with_spaces_and_fractions),
+		cmocka_unit_test(task_filters),
+		cmocka_unit_test(grouping),
+		cmocka_unit_test(hide_idle),
+		cmocka_unit_test(time_range),
+		cmocka_unit_test(untimed_weight_kept),
+		cmocka_unit_test(weight_order),
+		cmocka_unit_test(top_table),
+		cmocka_unit_test(top_printed),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
