@@ -53,6 +53,7 @@ struct profile {
 
 	struct child_slot *slots;
 	size_t mask;
+	bool slots_stale;           /* appended nodes are not in slots yet */
 
 	unsigned decimals;
 	bool differential;
@@ -156,6 +157,7 @@ struct profile *profile_create(void)
 	p->slots = xcalloc(p->mask + 1, sizeof(*p->slots));
 	p->tl_sorted = true;
 	new_node(p, NODE_NONE, symtab_intern(p->symtab, "all", 3));
+	p->sorted = true;           /* a lone root has nothing to sort */
 	return p;
 }
 
@@ -228,10 +230,38 @@ static void grow_slots(struct profile *p)
 	p->mask = nmask;
 }
 
+/* Index every node but the root again (after profile_append_child). */
+static void rebuild_slots(struct profile *p)
+{
+	size_t want = 4096;
+
+	while (want <= p->n * 2)
+		want *= 2;
+	free(p->slots);
+	p->slots = xcalloc(want, sizeof(*p->slots));
+	advise_huge(p->slots, want * sizeof(*p->slots));
+	p->mask = want - 1;
+	for (size_t i = 1; i < p->n; i++) {
+		const struct pnode *nd = &p->nodes[i];
+		size_t j = slot_of(nd->parent, nd->sym, p->mask);
+
+		while (p->slots[j].node)
+			j = (j + 1) & p->mask;
+		p->slots[j].parent = nd->parent;
+		p->slots[j].sym = nd->sym;
+		p->slots[j].node = (uint32_t)i + 1;
+	}
+	p->slots_stale = false;
+}
+
 uint32_t profile_child(struct profile *p, uint32_t parent, uint32_t sym)
 {
-	size_t j = slot_of(parent, sym, p->mask);
+	size_t j;
 	uint32_t id;
+
+	if (p->slots_stale)
+		rebuild_slots(p);
+	j = slot_of(parent, sym, p->mask);
 
 	for (;;) {
 		struct child_slot *s = &p->slots[j];
@@ -248,6 +278,52 @@ uint32_t profile_child(struct profile *p, uint32_t parent, uint32_t sym)
 	p->slots[j].node = id + 1;
 	if (p->n * 2 > p->mask)
 		grow_slots(p);
+	return id;
+}
+
+/* Byte order of two names, shorter first on a tie (flamegraph.pl's). */
+static int cmp_names(const char *a, size_t alen, const char *b, size_t blen)
+{
+	int c = memcmp(a, b, alen < blen ? alen : blen);
+
+	if (c)
+		return c;
+	return (alen > blen) - (alen < blen);
+}
+
+static bool sym_before(const struct profile *p, uint32_t a, uint32_t b)
+{
+	return cmp_names(symtab_name(p->symtab, a), symtab_len(p->symtab, a),
+			 symtab_name(p->symtab, b), symtab_len(p->symtab, b)) < 0;
+}
+
+bool profile_siblings_sorted(const struct profile *p)
+{
+	return p->sorted;
+}
+
+uint32_t profile_append_child(struct profile *p, uint32_t parent,
+			      uint32_t prev, uint32_t sym)
+{
+	uint32_t next = prev == NODE_NONE ? p->nodes[parent].child
+					  : p->nodes[prev].next;
+	bool sorted = p->sorted;
+	uint32_t id;
+
+	/* Still sorted if the child's name goes between prev's and next's. */
+	if (sorted && prev != NODE_NONE)
+		sorted = sym_before(p, p->nodes[prev].sym, sym);
+	if (sorted && next != NODE_NONE)
+		sorted = sym_before(p, sym, p->nodes[next].sym);
+	id = new_node(p, parent, sym);
+	if (prev != NODE_NONE) {
+		/* new_node pushed it first: move it after prev. */
+		p->nodes[parent].child = p->nodes[id].next;
+		p->nodes[id].next = p->nodes[prev].next;
+		p->nodes[prev].next = id;
+	}
+	p->sorted = sorted;
+	p->slots_stale = true;
 	return id;
 }
 
@@ -344,12 +420,8 @@ struct sort_item {
 static int cmp_item(const void *a, const void *b)
 {
 	const struct sort_item *x = a, *y = b;
-	size_t n = x->len < y->len ? x->len : y->len;
-	int c = memcmp(x->name, y->name, n);
 
-	if (c)
-		return c;
-	return (x->len > y->len) - (x->len < y->len);
+	return cmp_names(x->name, x->len, y->name, y->len);
 }
 
 static void sort_siblings(struct profile *p)
