@@ -70,6 +70,28 @@ struct part {
 	const char *text;           /* a thread's share of the block */
 	size_t len;
 	pthread_t thread;
+	uint32_t nsyms;             /* names in the profile when handed over */
+};
+
+/*
+ * Builds batches into the profile, on a thread of its own while the next
+ * batch is parsed.  It reads the profile's names (which never move) but
+ * never adds any, and only it touches the profile and the diagnostics
+ * until the reading ends.
+ */
+struct builder {
+	struct profile *p;
+	struct diag *d;
+	const char *name;
+	struct part work;           /* the batch being built */
+	uint32_t *rank, *byrank;    /* name order: id -> rank, rank -> id */
+	uint32_t nrank;
+	uint64_t good;              /* lines added */
+
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	bool started, failed, busy, quit;
 };
 
 static bool is_space(char c)
@@ -357,7 +379,7 @@ static uint64_t parse_parallel(struct part *batch, struct part *parts,
 	unsigned used = 0;
 	uint64_t base = line;
 
-	if (nthreads < 2 || len < PARALLEL_MIN) {
+	if (nthreads < 2) {
 		bool first = false;
 
 		return parse_lines(batch, text, &len, line, &first, NULL);
@@ -413,26 +435,83 @@ static int cmp_by_name(const void *a, const void *b)
 	return (x->len > y->len) - (x->len < y->len);
 }
 
-struct order_ctx {
-	const struct part *batch;
-	const uint32_t *rank;
+/* A stack to sort: its frames' ranks. */
+struct sort_key {
+	const uint32_t *key;
+	uint32_t depth, rec;
 };
 
-static int cmp_recs(const void *a, const void *b, void *arg)
+/* Rank of frame d, or -1 past the end: a stack sorts before its callees'. */
+static int64_t key_at(const struct sort_key *k, uint32_t d)
 {
-	const struct order_ctx *o = arg;
-	const struct rec *x = &o->batch->recs[*(const uint32_t *)a];
-	const struct rec *y = &o->batch->recs[*(const uint32_t *)b];
-	const uint32_t *ix = o->batch->ids + x->off, *iy = o->batch->ids + y->off;
-	uint32_t n = x->depth < y->depth ? x->depth : y->depth;
+	return d < k->depth ? (int64_t)k->key[d] : -1;
+}
 
-	for (uint32_t i = 0; i < n; i++) {
-		if (ix[i] != iy[i])
-			return o->rank[ix[i]] < o->rank[iy[i]] ? -1 : 1;
+static void swap_keys(struct sort_key *a, struct sort_key *b)
+{
+	struct sort_key t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+/*
+ * Sort stacks that agree on their first d frames (multikey quicksort: a
+ * three-way split on frame d, so a common prefix is compared once, not at
+ * every comparison).  Equal stacks end in any order: they share a node.
+ */
+static void sort_stacks(struct sort_key *a, size_t n, uint32_t d)
+{
+	while (n > 1) {
+		size_t lt = 0, i = 1, gt = n;
+		int64_t v;
+
+		if (n < 12) {
+			for (size_t j = 1; j < n; j++) {
+				for (size_t k = j; k > 0; k--) {
+					uint32_t e = d;
+
+					while (key_at(&a[k - 1], e) == key_at(&a[k], e) &&
+					       key_at(&a[k], e) >= 0)
+						e++;
+					if (key_at(&a[k - 1], e) <= key_at(&a[k], e))
+						break;
+					swap_keys(&a[k - 1], &a[k]);
+				}
+			}
+			return;
+		}
+		{
+			/* The median of three as the pivot, moved to a[0]. */
+			size_t m = n / 2;
+			int64_t x = key_at(&a[0], d), y = key_at(&a[m], d),
+				z = key_at(&a[n - 1], d);
+
+			if ((x < y) != (x < z))
+				m = 0;
+			else if ((z < x) != (z < y))
+				m = n - 1;
+			swap_keys(&a[0], &a[m]);
+		}
+		v = key_at(&a[0], d);
+		while (i < gt) {
+			int64_t c = key_at(&a[i], d);
+
+			if (c < v)
+				swap_keys(&a[lt++], &a[i++]);
+			else if (c > v)
+				swap_keys(&a[i], &a[--gt]);
+			else
+				i++;
+		}
+		sort_stacks(a, lt, d);
+		sort_stacks(a + gt, n - gt, d);
+		if (v < 0)
+			return;         /* the equal ones ended here: all equal */
+		a += lt;
+		n = gt - lt;
+		d++;
 	}
-	if (x->depth != y->depth)
-		return x->depth < y->depth ? -1 : 1;
-	return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
 }
 
 /*
@@ -442,17 +521,17 @@ static int cmp_recs(const void *a, const void *b, void *arg)
  * stack left off; a frame not found is appended in its place, and so are
  * all frames below it, without any lookup.
  */
-static void build_merge(struct profile *p, const struct part *batch,
-			uint32_t *node, uint32_t **rankp, uint32_t *nrank)
+static void build_merge(struct profile *p, struct part *batch,
+			uint32_t *node, struct builder *b)
 {
 	const struct symtab *st = profile_symtab(p);
-	uint32_t nsym = symtab_count(st), *rank = *rankp, *order, *path = NULL;
+	uint32_t nsym = batch->nsyms, *rank = b->rank, *byrank = b->byrank;
+	uint32_t *path = NULL, prevdepth = 0;
 	size_t capdepth = 0;
-	struct order_ctx ctx = { batch, NULL };
+	struct sort_key *order;
 	const uint32_t *prev = NULL;
-	uint32_t prevdepth = 0;
 
-	if (*nrank != nsym) {
+	if (b->nrank != nsym) {
 		/* New names since the last batch: rank them all again. */
 		struct by_name *names = xreallocarray(NULL, nsym, sizeof(*names));
 
@@ -460,33 +539,40 @@ static void build_merge(struct profile *p, const struct part *batch,
 			names[i] = (struct by_name){ symtab_name(st, i),
 						     (uint32_t)symtab_len(st, i), i };
 		qsort(names, nsym, sizeof(*names), cmp_by_name);
-		rank = *rankp = xreallocarray(rank, nsym, sizeof(*rank));
-		for (uint32_t i = 0; i < nsym; i++)
+		rank = b->rank = xreallocarray(rank, nsym, sizeof(*rank));
+		byrank = b->byrank = xreallocarray(byrank, nsym, sizeof(*byrank));
+		for (uint32_t i = 0; i < nsym; i++) {
 			rank[names[i].id] = i;
+			byrank[i] = names[i].id;
+		}
 		free(names);
-		*nrank = nsym;
+		b->nrank = nsym;
 	}
-	ctx.rank = rank;
+	/* Frame ids become their names' ranks, in place. */
+	for (size_t i = 0; i < batch->nids; i++)
+		batch->ids[i] = rank[batch->ids[i]];
 	order = xreallocarray(NULL, batch->nrecs ? batch->nrecs : 1, sizeof(*order));
 	for (size_t i = 0; i < batch->nrecs; i++)
-		order[i] = (uint32_t)i;
-	qsort_r(order, batch->nrecs, sizeof(*order), cmp_recs, &ctx);
+		order[i] = (struct sort_key){ batch->ids + batch->recs[i].off,
+					      batch->recs[i].depth, (uint32_t)i };
+	sort_stacks(order, batch->nrecs, 0);
 	for (size_t k = 0; k < batch->nrecs; k++) {
-		const struct rec *r = &batch->recs[order[k]];
-		const uint32_t *ids = batch->ids + r->off;
-		uint32_t c = 0, m = r->depth < prevdepth ? r->depth : prevdepth;
+		const uint32_t *ids = order[k].key;
+		uint32_t depth = order[k].depth;
+		uint32_t c = 0, m = depth < prevdepth ? depth : prevdepth;
 		bool fresh = false;      /* the parent is new: no children */
 
 		while (c < m && ids[c] == prev[c])
 			c++;
-		GROW(path, capdepth, r->depth);
-		for (uint32_t i = c; i < r->depth; i++) {
+		GROW(path, capdepth, depth);
+		for (uint32_t i = c; i < depth; i++) {
 			uint32_t parent = i ? path[i - 1] : NODE_ROOT;
 			uint32_t after = i == c && prevdepth > c ? path[i] : NODE_NONE;
-			uint32_t cand, want = rank[ids[i]];
+			uint32_t cand, want = ids[i];
+			uint32_t sym = byrank[want];
 
 			if (fresh) {
-				path[i] = profile_append_child(p, parent, NODE_NONE, ids[i]);
+				path[i] = profile_append_child(p, parent, NODE_NONE, sym);
 				continue;
 			}
 			cand = after == NODE_NONE ? profile_node(p, parent)->child
@@ -496,16 +582,16 @@ static void build_merge(struct profile *p, const struct part *batch,
 				after = cand;
 				cand = profile_node(p, cand)->next;
 			}
-			if (cand != NODE_NONE && profile_node(p, cand)->sym == ids[i]) {
+			if (cand != NODE_NONE && profile_node(p, cand)->sym == sym) {
 				path[i] = cand;
 				continue;
 			}
-			path[i] = profile_append_child(p, parent, after, ids[i]);
+			path[i] = profile_append_child(p, parent, after, sym);
 			fresh = true;
 		}
-		node[order[k]] = path[r->depth - 1];
+		node[order[k].rec] = path[depth - 1];
 		prev = ids;
-		prevdepth = r->depth;
+		prevdepth = depth;
 	}
 	free(path);
 	free(order);
@@ -545,22 +631,21 @@ static void report(struct diag *d, const char *name, const struct bad *b)
 }
 
 /*
- * Add the batch to the tree, then its weights in input order; report its
- * bad lines in line order.  Returns the number of good lines.
+ * Add the builder's batch to the tree, then its weights in input order;
+ * report its bad lines in line order and count the good ones.
  */
-static uint64_t build_batch(struct profile *p, struct part *batch,
-			    struct diag *d, const char *name, uint32_t **rank,
-			    uint32_t *nrank)
+static void build_batch(struct builder *b)
 {
+	struct profile *p = b->p;
+	struct part *batch = &b->work;
 	uint32_t *node = xreallocarray(NULL, batch->nrecs ? batch->nrecs : 1,
 				       sizeof(*node));
-	uint64_t good = 0;
 	size_t bi = 0;
 
 	if (batch->nrecs > UINT32_MAX)
 		fatal("too many stacks in one batch");
 	if (profile_siblings_sorted(p))
-		build_merge(p, batch, node, rank, nrank);
+		build_merge(p, batch, node, b);
 	else
 		build_lookup(p, batch, node);
 	for (size_t k = 0; k < batch->nrecs; k++) {
@@ -568,28 +653,136 @@ static uint64_t build_batch(struct profile *p, struct part *batch,
 		struct weight w = { r->v, r->v2, r->decimals };
 
 		while (bi < batch->nbad && batch->bad[bi].line < r->line)
-			report(d, name, &batch->bad[bi++]);
+			report(b->d, b->name, &batch->bad[bi++]);
 		if (r->too_deep)
 			continue;
 		if (profile_add_at(p, node[k], &w, NULL) == ADD_OVERFLOW)
-			diag_bad(d, name, r->line,
+			diag_bad(b->d, b->name, r->line,
 				 "sample count would overflow the profile's total");
 		else
-			good++;
+			b->good++;
 	}
 	while (bi < batch->nbad)
-		report(d, name, &batch->bad[bi++]);
+		report(b->d, b->name, &batch->bad[bi++]);
 	free(node);
 	batch->nids = batch->nrecs = batch->nbad = 0;
-	return good;
 }
 
-/* FLAMETOP_THREADS, or the number of CPUs. */
-static unsigned thread_count(void)
+static void *builder_thread(void *arg)
+{
+	struct builder *b = arg;
+
+	pthread_mutex_lock(&b->mu);
+	for (;;) {
+		while (!b->busy && !b->quit)
+			pthread_cond_wait(&b->cv, &b->mu);
+		if (!b->busy)
+			break;
+		pthread_mutex_unlock(&b->mu);
+		build_batch(b);
+		pthread_mutex_lock(&b->mu);
+		b->busy = false;
+		pthread_cond_broadcast(&b->cv);
+	}
+	pthread_mutex_unlock(&b->mu);
+	return NULL;
+}
+
+/* Wait until the builder has built what it was given. */
+static void builder_wait(struct builder *b)
+{
+	if (!b->started)
+		return;
+	pthread_mutex_lock(&b->mu);
+	while (b->busy)
+		pthread_cond_wait(&b->cv, &b->mu);
+	pthread_mutex_unlock(&b->mu);
+}
+
+/*
+ * Hand the batch to the builder (its emptied arrays come back for the
+ * next one): built meanwhile on the builder's thread when async, else
+ * here and now.  Either way batches are built one after the other, in
+ * input order.
+ */
+static void builder_submit(struct builder *b, struct part *batch, bool async)
+{
+	struct part t;
+
+	builder_wait(b);
+	batch->nsyms = symtab_count(batch->global);
+	t = b->work;
+	b->work.ids = batch->ids;
+	b->work.nids = batch->nids;
+	b->work.capids = batch->capids;
+	b->work.recs = batch->recs;
+	b->work.nrecs = batch->nrecs;
+	b->work.caprecs = batch->caprecs;
+	b->work.bad = batch->bad;
+	b->work.nbad = batch->nbad;
+	b->work.capbad = batch->capbad;
+	b->work.nsyms = batch->nsyms;
+	batch->ids = t.ids;
+	batch->capids = t.capids;
+	batch->recs = t.recs;
+	batch->caprecs = t.caprecs;
+	batch->bad = t.bad;
+	batch->capbad = t.capbad;
+	batch->nids = batch->nrecs = batch->nbad = 0;
+	if (async && !b->started && !b->failed) {
+		pthread_mutex_init(&b->mu, NULL);
+		pthread_cond_init(&b->cv, NULL);
+		if (pthread_create(&b->thread, NULL, builder_thread, b) == 0) {
+			b->started = true;
+		} else {
+			pthread_mutex_destroy(&b->mu);
+			pthread_cond_destroy(&b->cv);
+			b->failed = true;
+		}
+	}
+	if (async && b->started) {
+		pthread_mutex_lock(&b->mu);
+		b->busy = true;
+		pthread_cond_broadcast(&b->cv);
+		pthread_mutex_unlock(&b->mu);
+	} else {
+		build_batch(b);
+	}
+}
+
+static void builder_end(struct builder *b)
+{
+	if (b->started) {
+		pthread_mutex_lock(&b->mu);
+		b->quit = true;
+		pthread_cond_broadcast(&b->cv);
+		pthread_mutex_unlock(&b->mu);
+		pthread_join(b->thread, NULL);
+		pthread_mutex_destroy(&b->mu);
+		pthread_cond_destroy(&b->cv);
+	}
+	free(b->work.ids);
+	free(b->work.recs);
+	free(b->work.bad);
+	free(b->rank);
+	free(b->byrank);
+}
+
+/*
+ * FLAMETOP_THREADS, or the number of CPUs.  Set, it also splits blocks of
+ * any size, so that tests reach the threads with small inputs;
+ * FLAMETOP_BATCH_BYTES (tests only) makes batches smaller.
+ */
+static unsigned thread_count(size_t *parallel_min, size_t *batch_bytes)
 {
 	const char *e = getenv("FLAMETOP_THREADS");
+	const char *b = getenv("FLAMETOP_BATCH_BYTES");
 	long n = e && *e ? strtol(e, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
 
+	*parallel_min = e && *e ? 0 : PARALLEL_MIN;
+	*batch_bytes = BATCH_BYTES;
+	if (b && *b && strtol(b, NULL, 10) > 0)
+		*batch_bytes = (size_t)strtol(b, NULL, 10);
 	if (n < 1)
 		n = 1;
 	return n > MAX_THREADS ? MAX_THREADS : (unsigned)n;
@@ -607,12 +800,12 @@ int read_folded(struct profile *p, struct input *in,
 		const struct read_opts *o, struct diag *d)
 {
 	struct part batch = { 0 }, parts[MAX_THREADS];
-	unsigned nthreads = thread_count();
+	size_t parallel_min, batch_bytes;
+	unsigned nthreads = thread_count(&parallel_min, &batch_bytes);
 	const char *text;
 	size_t len;
 	bool first = !profile_is_differential(p) && profile_samples(p) == 0;
-	uint64_t good = 0;
-	uint32_t *rank = NULL, nrank = 0;
+	struct builder b = { .p = p, .d = d, .name = input_name(in) };
 	int r;
 
 	/* The name table stays valid: symtab_intern never moves names. */
@@ -643,27 +836,29 @@ int read_folded(struct profile *p, struct input *in,
 				text += n;
 				len -= n;
 			}
-			k += parse_parallel(&batch, parts, nthreads, text, len,
-					    line + k);
+			k += parse_parallel(&batch, parts,
+					    len < parallel_min ? 1 : nthreads,
+					    text, len, line + k);
 			input_count_lines(in, k);
 		}
 		read_report_progress(o, in);
+		/* Built beside the parsing once the first good line is in. */
 		if (batch.nids * sizeof(*batch.ids) +
-		    batch.nrecs * sizeof(*batch.recs) >= BATCH_BYTES)
-			good += build_batch(p, &batch, d, input_name(in), &rank, &nrank);
+		    batch.nrecs * sizeof(*batch.recs) >= batch_bytes)
+			builder_submit(&b, &batch, nthreads > 1 && !first);
 	}
-	good += build_batch(p, &batch, d, input_name(in), &rank, &nrank);
+	builder_submit(&b, &batch, false);
+	builder_end(&b);
 	free_part(&batch);
-	free(rank);
 	for (unsigned i = 0; i < nthreads; i++)
 		free_part(&parts[i]);
 	if (input_error(in))
 		diag_warn(d, "%s", input_error(in));
 	if (r < 0)
-		return good ? 0 : -1;
-	if (!good && !d->bad)
+		return b.good ? 0 : -1;
+	if (!b.good && !d->bad)
 		diag_warn(d, "%s: no stacks in input", input_name(in));
-	if (good)
+	if (b.good)
 		profile_note_unit(p, UNIT_SAMPLES);
-	return good ? 0 : -1;
+	return b.good ? 0 : -1;
 }
