@@ -214,7 +214,7 @@ void profile_destroy(struct profile *p)
 	ARR_FREE(p->self2, p->cap);
 	ARR_FREE(p->total2, p->cap);
 	free(p->slots);
-	free(p->tl);
+	ARR_FREE(p->tl, p->captl);
 	free(p);
 }
 
@@ -421,7 +421,13 @@ enum add_status profile_add_at(struct profile *p, uint32_t node,
 	if (meta && meta->has_time) {
 		struct tl_entry *e;
 
-		GROW(p->tl, p->captl, p->ntl + 1);
+		if (p->ntl == p->captl) {
+			size_t old = p->captl;
+
+			/* Grown in place or remapped: never copied. */
+			p->captl = old ? old * 2 : 4096;
+			ARR_GROW(p->tl, old, p->captl);
+		}
 		e = &p->tl[p->ntl++];
 		e->time = meta->time_ns;
 		e->weight = v;
