@@ -32,7 +32,7 @@
 
 #define LOCAL_ID 0x80000000u        /* an id in a thread's own table */
 #define MAX_FRAMES (PROFILE_MAX_DEPTH - 1)
-#define BATCH_BYTES (16u << 20)     /* parsed before building: bounds memory */
+#define BATCH_BYTES (2u << 20)      /* parsed before building: bounds memory */
 #define PARALLEL_MIN (128u << 10)   /* smaller blocks: one thread */
 #define MAX_THREADS 16
 
@@ -71,6 +71,17 @@ struct part {
 	size_t len;
 	pthread_t thread;
 	uint32_t nsyms;             /* names in the profile when handed over */
+
+	/*
+	 * The previous stack (sorted files share long prefixes): its text,
+	 * the id of each frame and where it ends; frames inside the common
+	 * prefix are not interned again.
+	 */
+	char *prev;
+	size_t prevlen, capprev;
+	uint32_t *prev_id;
+	size_t *prev_end;
+	size_t prev_depth, capprev_depth;
 };
 
 /*
@@ -86,6 +97,11 @@ struct builder {
 	struct part work;           /* the batch being built */
 	uint32_t *rank, *byrank;    /* name order: id -> rank, rank -> id */
 	uint32_t nrank;
+	/* Scratch kept from batch to batch (no allocator churn). */
+	uint32_t *node, *path;      /* node of each record; the current path */
+	size_t capnode, cappath;
+	struct sort_key *order;
+	size_t caporder;
 	uint64_t good;              /* lines added */
 
 	pthread_t thread;
@@ -164,6 +180,24 @@ static const char *align(uint64_t *v, unsigned had, unsigned want)
 	return NULL;
 }
 
+
+/* Length of the common prefix of a and b, n bytes at most: 8 at a time. */
+static size_t common_prefix(const char *a, const char *b, size_t n)
+{
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x, y;
+
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		if (x != y)
+			break;
+	}
+	while (i < n && a[i] == b[i])
+		i++;
+	return i;
+}
 
 static void add_bad(struct part *w, uint64_t line, const char *why, size_t len)
 {
@@ -261,22 +295,54 @@ static void parse_line(struct part *w, const char *s, size_t n,
 	r = &w->recs[w->nrecs++];
 	*r = (struct rec){ .off = w->nids, .line = line, .v = wt.v,
 			   .v2 = wt.v2, .decimals = (uint8_t)wt.decimals };
+	{
+		/* Frames of the previous stack wholly inside the common prefix. */
+		size_t common = common_prefix(s, w->prev,
+					      n < w->prevlen ? n : w->prevlen);
+		size_t keep = 0;
+
+		while (keep < w->prev_depth && w->prev_end[keep] <= common) {
+			size_t e = w->prev_end[keep];
+
+			if (e == common && !((e == n || s[e] == ';') &&
+					     (e == w->prevlen || w->prev[e] == ';')))
+				break;
+			keep++;
+		}
+		memcpy(w->ids + w->nids, w->prev_id, keep * sizeof(*w->ids));
+		w->nids += keep;
+		r->depth = (uint32_t)keep;
+		pos = keep ? w->prev_end[keep - 1] + 1 : 0;
+	}
 	/* "a;;b" has an empty frame, "a;" ends with one. */
-	for (pos = 0; pos <= n;) {
+	while (pos <= n) {
 		const char *f = s + pos;
 		const char *semi = memchr(f, ';', n - pos);
 		size_t flen = semi ? (size_t)(semi - f) : n - pos;
+		uint32_t id;
 
 		if (r->depth >= MAX_FRAMES) {
 			/* The frames so far become nodes, as one by one. */
 			r->too_deep = true;
 			add_bad(w, line, "stack is deeper than 65534 frames", 0);
-			break;
+			w->prev_depth = w->prevlen = 0;
+			return;
 		}
-		w->ids[w->nids++] = part_intern(w, f, flen);
-		r->depth++;
+		id = part_intern(w, f, flen);
+		w->ids[w->nids++] = id;
+		if (r->depth + 1 > w->capprev_depth) {
+			GROW(w->prev_id, w->capprev_depth, r->depth + 1);
+			w->prev_end = xreallocarray(w->prev_end, w->capprev_depth,
+						    sizeof(*w->prev_end));
+		}
+		w->prev_id[r->depth] = id;
+		w->prev_end[r->depth++] = pos + flen;
 		pos += flen + 1;
 	}
+	w->prev_depth = r->depth;
+	GROW(w->prev, w->capprev, n + 1);
+	memcpy(w->prev, s, n);
+	w->prevlen = n;
 }
 
 /* Is the line blank, a comment or only spaces? */
@@ -365,6 +431,7 @@ static void join_part(struct part *batch, struct part *w, uint64_t base)
 		w->local = symtab_create();
 	}
 	w->nids = w->nrecs = w->nbad = 0;
+	w->prev_depth = w->prevlen = 0;     /* its ids may be local ones */
 }
 
 /*
@@ -526,32 +593,53 @@ static void build_merge(struct profile *p, struct part *batch,
 {
 	const struct symtab *st = profile_symtab(p);
 	uint32_t nsym = batch->nsyms, *rank = b->rank, *byrank = b->byrank;
-	uint32_t *path = NULL, prevdepth = 0;
-	size_t capdepth = 0;
+	uint32_t *path, prevdepth = 0;
 	struct sort_key *order;
 	const uint32_t *prev = NULL;
 
 	if (b->nrank != nsym) {
-		/* New names since the last batch: rank them all again. */
-		struct by_name *names = xreallocarray(NULL, nsym, sizeof(*names));
+		/*
+		 * New names since the last batch: sort them, merge them into
+		 * the names already in order, and number them all again.
+		 */
+		uint32_t nnew = nsym - b->nrank, i = 0, j = 0, k = 0;
+		struct by_name *names = xreallocarray(NULL, nnew, sizeof(*names));
+		uint32_t *merged = xreallocarray(NULL, nsym, sizeof(*merged));
 
-		for (uint32_t i = 0; i < nsym; i++)
-			names[i] = (struct by_name){ symtab_name(st, i),
-						     (uint32_t)symtab_len(st, i), i };
-		qsort(names, nsym, sizeof(*names), cmp_by_name);
-		rank = b->rank = xreallocarray(rank, nsym, sizeof(*rank));
-		byrank = b->byrank = xreallocarray(byrank, nsym, sizeof(*byrank));
-		for (uint32_t i = 0; i < nsym; i++) {
-			rank[names[i].id] = i;
-			byrank[i] = names[i].id;
+		for (uint32_t n = 0; n < nnew; n++) {
+			uint32_t id = b->nrank + n;
+
+			names[n] = (struct by_name){ symtab_name(st, id),
+						     (uint32_t)symtab_len(st, id), id };
+		}
+		qsort(names, nnew, sizeof(*names), cmp_by_name);
+		while (i < b->nrank || j < nnew) {
+			struct by_name old;
+
+			if (i < b->nrank) {
+				old = (struct by_name){ symtab_name(st, byrank[i]),
+							(uint32_t)symtab_len(st, byrank[i]),
+							byrank[i] };
+				if (j == nnew || cmp_by_name(&old, &names[j]) < 0) {
+					merged[k++] = byrank[i++];
+					continue;
+				}
+			}
+			merged[k++] = names[j++].id;
 		}
 		free(names);
+		free(byrank);
+		byrank = b->byrank = merged;
+		rank = b->rank = xreallocarray(rank, nsym, sizeof(*rank));
+		for (uint32_t n = 0; n < nsym; n++)
+			rank[byrank[n]] = n;
 		b->nrank = nsym;
 	}
 	/* Frame ids become their names' ranks, in place. */
 	for (size_t i = 0; i < batch->nids; i++)
 		batch->ids[i] = rank[batch->ids[i]];
-	order = xreallocarray(NULL, batch->nrecs ? batch->nrecs : 1, sizeof(*order));
+	GROW(b->order, b->caporder, batch->nrecs);
+	order = b->order;
 	for (size_t i = 0; i < batch->nrecs; i++)
 		order[i] = (struct sort_key){ batch->ids + batch->recs[i].off,
 					      batch->recs[i].depth, (uint32_t)i };
@@ -564,7 +652,8 @@ static void build_merge(struct profile *p, struct part *batch,
 
 		while (c < m && ids[c] == prev[c])
 			c++;
-		GROW(path, capdepth, depth);
+		GROW(b->path, b->cappath, depth);
+		path = b->path;
 		for (uint32_t i = c; i < depth; i++) {
 			uint32_t parent = i ? path[i - 1] : NODE_ROOT;
 			uint32_t after = i == c && prevdepth > c ? path[i] : NODE_NONE;
@@ -593,16 +682,13 @@ static void build_merge(struct profile *p, struct part *batch,
 		prev = ids;
 		prevdepth = depth;
 	}
-	free(path);
-	free(order);
 }
 
 /* Into a tree that has stacks: each stack reuses the previous one's path. */
 static void build_lookup(struct profile *p, const struct part *batch,
-			 uint32_t *node)
+			 uint32_t *node, struct builder *b)
 {
-	uint32_t *path = NULL, prevdepth = 0;
-	size_t capdepth = 0;
+	uint32_t *path = b->path, prevdepth = 0;
 	const uint32_t *prev = NULL;
 
 	for (size_t k = 0; k < batch->nrecs; k++) {
@@ -612,14 +698,14 @@ static void build_lookup(struct profile *p, const struct part *batch,
 
 		while (c < m && ids[c] == prev[c])
 			c++;
-		GROW(path, capdepth, r->depth);
+		GROW(b->path, b->cappath, r->depth);
+		path = b->path;
 		for (uint32_t i = c; i < r->depth; i++)
 			path[i] = profile_child(p, i ? path[i - 1] : NODE_ROOT, ids[i]);
 		node[k] = path[r->depth - 1];
 		prev = ids;
 		prevdepth = r->depth;
 	}
-	free(path);
 }
 
 static void report(struct diag *d, const char *name, const struct bad *b)
@@ -638,16 +724,18 @@ static void build_batch(struct builder *b)
 {
 	struct profile *p = b->p;
 	struct part *batch = &b->work;
-	uint32_t *node = xreallocarray(NULL, batch->nrecs ? batch->nrecs : 1,
-				       sizeof(*node));
+	uint32_t *node;
 	size_t bi = 0;
+
+	GROW(b->node, b->capnode, batch->nrecs);
+	node = b->node;
 
 	if (batch->nrecs > UINT32_MAX)
 		fatal("too many stacks in one batch");
 	if (profile_siblings_sorted(p))
 		build_merge(p, batch, node, b);
 	else
-		build_lookup(p, batch, node);
+		build_lookup(p, batch, node, b);
 	for (size_t k = 0; k < batch->nrecs; k++) {
 		const struct rec *r = &batch->recs[k];
 		struct weight w = { r->v, r->v2, r->decimals };
@@ -664,7 +752,6 @@ static void build_batch(struct builder *b)
 	}
 	while (bi < batch->nbad)
 		report(b->d, b->name, &batch->bad[bi++]);
-	free(node);
 	batch->nids = batch->nrecs = batch->nbad = 0;
 }
 
@@ -766,6 +853,9 @@ static void builder_end(struct builder *b)
 	free(b->work.bad);
 	free(b->rank);
 	free(b->byrank);
+	free(b->node);
+	free(b->path);
+	free(b->order);
 }
 
 /*
@@ -790,6 +880,9 @@ static unsigned thread_count(size_t *parallel_min, size_t *batch_bytes)
 
 static void free_part(struct part *w)
 {
+	free(w->prev);
+	free(w->prev_id);
+	free(w->prev_end);
 	free(w->ids);
 	free(w->recs);
 	free(w->bad);
