@@ -309,7 +309,8 @@ static void parse_line(struct part *w, const char *s, size_t n,
 				break;
 			keep++;
 		}
-		memcpy(w->ids + w->nids, w->prev_id, keep * sizeof(*w->ids));
+		if (keep)
+			memcpy(w->ids + w->nids, w->prev_id, keep * sizeof(*w->ids));
 		w->nids += keep;
 		r->depth = (uint32_t)keep;
 		pos = keep ? w->prev_end[keep - 1] + 1 : 0;
