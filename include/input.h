@@ -42,6 +42,18 @@ int input_getline(struct input *in, const char **line, size_t *len);
 uint64_t input_lineno(const struct input *in);  /* of the last line returned */
 
 /*
+ * Lines in bulk, for readers that parse many at once: returns 1 with every
+ * complete line now buffered, in place ("\n" ends kept, "\r" not removed;
+ * valid until the next call), exactly the lines input_getline would return
+ * next without reading; the caller counts them with input_count_lines.
+ * When no complete line is buffered, the next line is read as
+ * input_getline reads it and returned as it would (already counted), with
+ * 3 for one line; 2, 0 and -1 as input_getline.
+ */
+int input_getblock(struct input *in, const char **buf, size_t *len);
+void input_count_lines(struct input *in, uint64_t n);
+
+/*
  * Look at the first bytes without consuming them: *buf gets up to want
  * bytes (fewer at the end of the input).  Only before the first read.
  */

@@ -95,6 +95,18 @@ enum add_status profile_add_at(struct profile *p, uint32_t node,
 			       const struct weight *w,
 			       const struct sample_meta *meta);
 
+/*
+ * Bulk building, for a reader that adds many stacks in name order: a new
+ * child of parent, which must not have a child named sym yet, linked after
+ * its child prev (NODE_NONE: first).  It is not looked up nor indexed:
+ * profile_child indexes every node again the next time it is called.
+ * While every sibling list is in name order (profile_siblings_sorted),
+ * profile_finish does not sort them again.
+ */
+uint32_t profile_append_child(struct profile *p, uint32_t parent,
+			      uint32_t prev, uint32_t sym);
+bool profile_siblings_sorted(const struct profile *p);
+
 /* Sort siblings by name and compute totals; call before reading the tree. */
 void profile_finish(struct profile *p);
 

@@ -463,6 +463,31 @@ int input_getline(struct input *in, const char **line, size_t *len)
 	}
 }
 
+int input_getblock(struct input *in, const char **buf, size_t *len)
+{
+	const unsigned char *nl = NULL;
+	int r;
+
+	if (in->start < in->end)
+		nl = memrchr(in->data + in->start, '\n', in->end - in->start);
+	if (nl) {
+		/* input_getline would find each of these ends without reading. */
+		size_t n = (size_t)(nl + 1 - (in->data + in->start));
+
+		*buf = (const char *)in->data + in->start;
+		*len = n;
+		in->start += n;
+		return 1;
+	}
+	r = input_getline(in, buf, len);
+	return r == 1 ? 3 : r;
+}
+
+void input_count_lines(struct input *in, uint64_t n)
+{
+	in->lineno += n;
+}
+
 ssize_t input_read(struct input *in, void *buf, size_t n)
 {
 	size_t have = in->end - in->start;

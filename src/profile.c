@@ -62,6 +62,7 @@ struct profile {
 
 	struct child_slot *slots;
 	size_t mask;
+	bool slots_stale;           /* appended nodes are not in slots yet */
 
 	unsigned decimals;
 	bool differential;
@@ -112,21 +113,61 @@ static void advise_huge(void *a, size_t bytes)
 #endif
 }
 
+/*
+ * The per-node arrays are mappings of their own, grown with mremap: a big
+ * tree's arrays then grow without copying (realloc copies whatever the
+ * allocator keeps on its heap, a quarter of the load time of a 5-million
+ * node tree).  New pages are zero.
+ */
+static size_t arr_bytes(size_t n, size_t sz)
+{
+	size_t b;
+
+	if (__builtin_mul_overflow(n, sz, &b) || b > SIZE_MAX - 4096)
+		fatal("out of memory (array of %zu elements)", n);
+	return (b + 4095) & ~(size_t)4095;
+}
+
+static void *arr_resize(void *a, size_t oldn, size_t newn, size_t sz)
+{
+	void *m;
+
+	if (!a)
+		m = mmap(NULL, arr_bytes(newn, sz), PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	else
+		m = mremap(a, arr_bytes(oldn, sz), arr_bytes(newn, sz),
+			   MREMAP_MAYMOVE);
+	if (m == MAP_FAILED)
+		fatal("out of memory (array of %zu elements)", newn);
+	return m;
+}
+
+static void arr_free(void *a, size_t n, size_t sz)
+{
+	if (a)
+		munmap(a, arr_bytes(n, sz));
+}
+
+#define ARR_GROW(a, oldn, newn) ((a) = arr_resize((a), (oldn), (newn), sizeof(*(a))))
+#define ARR_FREE(a, n) (arr_free((a), (n), sizeof(*(a))), (a) = NULL)
+
 static void add_node_storage(struct profile *p)
 {
 	size_t old = p->cap;
 
-	GROW(p->nodes, p->cap, p->n + 1);
-	if (p->cap == old)
+	if (p->n < p->cap)
 		return;
-	p->depth = xreallocarray(p->depth, p->cap, sizeof(*p->depth));
-	p->self = xreallocarray(p->self, p->cap, sizeof(*p->self));
-	p->total = xreallocarray(p->total, p->cap, sizeof(*p->total));
+	p->cap = old ? old * 2 : 1024;
+	ARR_GROW(p->nodes, old, p->cap);
+	ARR_GROW(p->depth, old, p->cap);
+	ARR_GROW(p->self, old, p->cap);
+	ARR_GROW(p->total, old, p->cap);
 	if (p->rself)
-		p->rself = xreallocarray(p->rself, p->cap, sizeof(*p->rself));
+		ARR_GROW(p->rself, old, p->cap);
 	if (p->differential) {
-		p->self2 = xreallocarray(p->self2, p->cap, sizeof(*p->self2));
-		p->total2 = xreallocarray(p->total2, p->cap, sizeof(*p->total2));
+		ARR_GROW(p->self2, old, p->cap);
+		ARR_GROW(p->total2, old, p->cap);
 	}
 	advise_huge(p->nodes, p->cap * sizeof(*p->nodes));
 	advise_huge(p->self, p->cap * sizeof(*p->self));
@@ -172,6 +213,7 @@ struct profile *profile_create(void)
 	p->slots = xcalloc(p->mask + 1, sizeof(*p->slots));
 	p->tl_sorted = true;
 	new_node(p, NODE_NONE, symtab_intern(p->symtab, "all", 3));
+	p->sorted = true;           /* a lone root has nothing to sort */
 	return p;
 }
 
@@ -202,15 +244,15 @@ void profile_destroy(struct profile *p)
 	if (!p)
 		return;
 	symtab_destroy(p->symtab);
-	free(p->nodes);
-	free(p->depth);
-	free(p->self);
-	free(p->total);
-	free(p->rself);
-	free(p->self2);
-	free(p->total2);
+	ARR_FREE(p->nodes, p->cap);
+	ARR_FREE(p->depth, p->cap);
+	ARR_FREE(p->self, p->cap);
+	ARR_FREE(p->total, p->cap);
+	ARR_FREE(p->rself, p->cap);
+	ARR_FREE(p->self2, p->cap);
+	ARR_FREE(p->total2, p->cap);
 	free(p->slots);
-	free(p->tl);
+	ARR_FREE(p->tl, p->captl);
 	free(p->tasks);
 	free(p->taskslot);
 	free(p);
@@ -222,12 +264,11 @@ void profile_set_differential(struct profile *p, bool on)
 		return;
 	p->differential = on;
 	if (on) {
-		p->self2 = xcalloc(p->cap, sizeof(*p->self2));
-		p->total2 = xcalloc(p->cap, sizeof(*p->total2));
+		ARR_GROW(p->self2, 0, p->cap);
+		ARR_GROW(p->total2, 0, p->cap);
 	} else {
-		free(p->self2);
-		free(p->total2);
-		p->self2 = p->total2 = NULL;
+		ARR_FREE(p->self2, p->cap);
+		ARR_FREE(p->total2, p->cap);
 	}
 }
 
@@ -272,10 +313,38 @@ static void grow_slots(struct profile *p)
 	resize_slots(p, p->mask * 2 + 1);
 }
 
+/* Index every node but the root again (after profile_append_child). */
+static void rebuild_slots(struct profile *p)
+{
+	size_t want = 4096;
+
+	while (want <= p->n * 2)
+		want *= 2;
+	free(p->slots);
+	p->slots = xcalloc(want, sizeof(*p->slots));
+	advise_huge(p->slots, want * sizeof(*p->slots));
+	p->mask = want - 1;
+	for (size_t i = 1; i < p->n; i++) {
+		const struct pnode *nd = &p->nodes[i];
+		size_t j = slot_of(nd->parent, nd->sym, p->mask);
+
+		while (p->slots[j].node)
+			j = (j + 1) & p->mask;
+		p->slots[j].parent = nd->parent;
+		p->slots[j].sym = nd->sym;
+		p->slots[j].node = (uint32_t)i + 1;
+	}
+	p->slots_stale = false;
+}
+
 uint32_t profile_child(struct profile *p, uint32_t parent, uint32_t sym)
 {
-	size_t j = slot_of(parent, sym, p->mask);
+	size_t j;
 	uint32_t id;
+
+	if (p->slots_stale)
+		rebuild_slots(p);
+	j = slot_of(parent, sym, p->mask);
 
 	for (;;) {
 		struct child_slot *s = &p->slots[j];
@@ -292,6 +361,52 @@ uint32_t profile_child(struct profile *p, uint32_t parent, uint32_t sym)
 	p->slots[j].node = id + 1;
 	if (p->n * 2 > p->mask)
 		grow_slots(p);
+	return id;
+}
+
+/* Byte order of two names, shorter first on a tie (flamegraph.pl's). */
+static int cmp_names(const char *a, size_t alen, const char *b, size_t blen)
+{
+	int c = memcmp(a, b, alen < blen ? alen : blen);
+
+	if (c)
+		return c;
+	return (alen > blen) - (alen < blen);
+}
+
+static bool sym_before(const struct profile *p, uint32_t a, uint32_t b)
+{
+	return cmp_names(symtab_name(p->symtab, a), symtab_len(p->symtab, a),
+			 symtab_name(p->symtab, b), symtab_len(p->symtab, b)) < 0;
+}
+
+bool profile_siblings_sorted(const struct profile *p)
+{
+	return p->sorted;
+}
+
+uint32_t profile_append_child(struct profile *p, uint32_t parent,
+			      uint32_t prev, uint32_t sym)
+{
+	uint32_t next = prev == NODE_NONE ? p->nodes[parent].child
+					  : p->nodes[prev].next;
+	bool sorted = p->sorted;
+	uint32_t id;
+
+	/* Still sorted if the child's name goes between prev's and next's. */
+	if (sorted && prev != NODE_NONE)
+		sorted = sym_before(p, p->nodes[prev].sym, sym);
+	if (sorted && next != NODE_NONE)
+		sorted = sym_before(p, sym, p->nodes[next].sym);
+	id = new_node(p, parent, sym);
+	if (prev != NODE_NONE) {
+		/* new_node pushed it first: move it after prev. */
+		p->nodes[parent].child = p->nodes[id].next;
+		p->nodes[id].next = p->nodes[prev].next;
+		p->nodes[prev].next = id;
+	}
+	p->sorted = sorted;
+	p->slots_stale = true;
 	return id;
 }
 
@@ -404,7 +519,13 @@ enum add_status profile_add_at(struct profile *p, uint32_t node,
 	if (meta && meta->has_time) {
 		struct tl_entry *e;
 
-		GROW(p->tl, p->captl, p->ntl + 1);
+		if (p->ntl == p->captl) {
+			size_t old = p->captl;
+
+			/* Grown in place or remapped: never copied. */
+			p->captl = old ? old * 2 : 4096;
+			ARR_GROW(p->tl, old, p->captl);
+		}
 		e = &p->tl[p->ntl++];
 		e->time = meta->time_ns;
 		e->weight = v;
@@ -445,12 +566,8 @@ struct sort_item {
 static int cmp_item(const void *a, const void *b)
 {
 	const struct sort_item *x = a, *y = b;
-	size_t n = x->len < y->len ? x->len : y->len;
-	int c = memcmp(x->name, y->name, n);
 
-	if (c)
-		return c;
-	return (x->len > y->len) - (x->len < y->len);
+	return cmp_names(x->name, x->len, y->name, y->len);
 }
 
 static int cmp_weight_item(const void *a, const void *b)
@@ -653,7 +770,7 @@ size_t profile_count_range(const struct profile *p, uint64_t first,
 void profile_set_range(struct profile *p, uint64_t first, uint64_t last)
 {
 	if (!p->rself)
-		p->rself = xreallocarray(NULL, p->cap, sizeof(*p->rself));
+		ARR_GROW(p->rself, 0, p->cap);
 	memset(p->rself, 0, p->n * sizeof(*p->rself));
 	sort_timeline(p);
 	for (size_t i = tl_lower(p, first); i < p->ntl && p->tl[i].time <= last;

@@ -6,22 +6,108 @@
  * recognized on the first good line.  Counts are decimal with up to nine
  * fractional digits, kept exact.  Bad lines are skipped and reported.
  *
- * Folded files are usually sorted, so consecutive stacks share a prefix:
- * the reader keeps the previous stack's text and node path, and only the
- * frames after the shared prefix are looked up.
+ * Two stages.  Parsing turns lines into records (frame ids, counts, line
+ * number) and bad-line messages; it runs on several threads, each on its
+ * share of a block of whole lines, and the profile's name table is only
+ * read meanwhile: a name it does not hold yet goes to the thread's own
+ * table, and after the block the new names are added in input order (the
+ * first thread's, then the next one's), so every name gets the id a
+ * single thread would give it.  Building then adds a batch of records to
+ * the tree: the stacks are sorted by their frames' names and merged into
+ * the tree (whose siblings are in name order) as sorted lists merge, a new
+ * node appended in its place without any lookup (profile_append_child);
+ * into a tree that is not sorted, each stack reuses the previous one's
+ * path.  Weights are then added in input order and the messages of
+ * the batch come out in line order, so the result, the messages and their
+ * order do not depend on the number of threads (FLAMETOP_THREADS, default
+ * the number of CPUs).
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "read.h"
 #include "util.h"
 
-struct path_cache {
-	char *text;          /* the previous stack */
-	size_t len, cap;
-	uint32_t *node;      /* node of frame i */
-	size_t *end;         /* end offset of frame i in text */
-	size_t depth, capdepth;
+#define LOCAL_ID 0x80000000u        /* an id in a thread's own table */
+#define MAX_FRAMES (PROFILE_MAX_DEPTH - 1)
+#define BATCH_BYTES (2u << 20)      /* parsed before building: bounds memory */
+#define PARALLEL_MIN (128u << 10)   /* smaller blocks: one thread */
+#define MAX_THREADS 16
+
+/* One good (or too deep) line. */
+struct rec {
+	uint64_t off;        /* its first frame in ids[] */
+	uint64_t line;
+	uint64_t v, v2;
+	uint32_t depth;
+	uint8_t decimals;
+	bool too_deep;       /* nodes only, no weight: the line is reported */
+};
+
+/* A bad line: why, or "line is too long" (why NULL) of len bytes. */
+struct bad {
+	uint64_t line;
+	const char *why;
+	size_t len;
+};
+
+/* Parsed lines: a thread's share of a block, or the batch they join. */
+struct part {
+	uint32_t *ids;
+	size_t nids, capids;
+	struct rec *recs;
+	size_t nrecs, caprecs;
+	struct bad *bad;
+	size_t nbad, capbad;
+	uint64_t lines;      /* lines seen (a thread's share) */
+
+	struct symtab *global;      /* the profile's names */
+	struct symtab *local;       /* NULL: intern into global directly */
+	bool differential;
+
+	const char *text;           /* a thread's share of the block */
+	size_t len;
+	pthread_t thread;
+	uint32_t nsyms;             /* names in the profile when handed over */
+
+	/*
+	 * The previous stack (sorted files share long prefixes): its text,
+	 * the id of each frame and where it ends; frames inside the common
+	 * prefix are not interned again.
+	 */
+	char *prev;
+	size_t prevlen, capprev;
+	uint32_t *prev_id;
+	size_t *prev_end;
+	size_t prev_depth, capprev_depth;
+};
+
+/*
+ * Builds batches into the profile, on a thread of its own while the next
+ * batch is parsed.  It reads the profile's names (which never move) but
+ * never adds any, and only it touches the profile and the diagnostics
+ * until the reading ends.
+ */
+struct builder {
+	struct profile *p;
+	struct diag *d;
+	const char *name;
+	struct part work;           /* the batch being built */
+	uint32_t *rank, *byrank;    /* name order: id -> rank, rank -> id */
+	uint32_t nrank;
+	/* Scratch kept from batch to batch (no allocator churn). */
+	uint32_t *node, *path;      /* node of each record; the current path */
+	size_t capnode, cappath;
+	struct sort_key *order;
+	size_t caporder;
+	uint64_t good;              /* lines added */
+
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	bool started, failed, busy, quit;
 };
 
 static bool is_space(char c)
@@ -94,12 +180,6 @@ static const char *align(uint64_t *v, unsigned had, unsigned want)
 	return NULL;
 }
 
-static void cache_store(struct path_cache *c, const char *s, size_t n)
-{
-	GROW(c->text, c->cap, n + 1);
-	memcpy(c->text, s, n);
-	c->len = n;
-}
 
 /* Length of the common prefix of a and b, n bytes at most: 8 at a time. */
 static size_t common_prefix(const char *a, const char *b, size_t n)
@@ -119,164 +199,760 @@ static size_t common_prefix(const char *a, const char *b, size_t n)
 	return i;
 }
 
-/* Nodes for the stack s[0..n): reuse the previous stack's prefix. */
-static uint32_t build_path(struct profile *p, struct path_cache *c,
-			   const char *s, size_t n, size_t *depth_out)
+static void add_bad(struct part *w, uint64_t line, const char *why, size_t len)
 {
-	size_t m = n < c->len ? n : c->len;
-	size_t common = common_prefix(s, c->text, m);
-	size_t keep = 0, pos;
-	uint32_t node = NODE_ROOT;
-
-	/* Frames of the previous stack wholly inside the common prefix. */
-	while (keep < c->depth && c->end[keep] <= common) {
-		size_t e = c->end[keep];
-
-		if (e == common && !((e == n || s[e] == ';') &&
-				     (e == c->len || c->text[e] == ';')))
-			break;
-		keep++;
-	}
-	if (keep)
-		node = c->node[keep - 1];
-	pos = keep ? c->end[keep - 1] + 1 : 0;
-	c->depth = keep;
-	while (pos <= n) {
-		const char *f = s + pos;
-		const char *semi = memchr(f, ';', n - pos);
-		size_t flen = semi ? (size_t)(semi - f) : n - pos;
-
-		if (c->depth >= PROFILE_MAX_DEPTH - 1) {
-			/* Too deep: forget the partial path, add nothing. */
-			c->depth = c->len = 0;
-			*depth_out = PROFILE_MAX_DEPTH;
-			return NODE_NONE;
-		}
-		node = profile_child(p, node, profile_intern(p, f, flen));
-		if (c->depth + 1 > c->capdepth) {
-			GROW(c->node, c->capdepth, c->depth + 1);
-			c->end = xreallocarray(c->end, c->capdepth,
-					       sizeof(*c->end));
-		}
-		c->node[c->depth] = node;
-		c->end[c->depth++] = pos + flen;
-		pos += flen + 1;
-	}
-	cache_store(c, s, n);
-	*depth_out = c->depth;
-	return node;
+	GROW(w->bad, w->capbad, w->nbad + 1);
+	w->bad[w->nbad++] = (struct bad){ line, why, len };
 }
 
-static const char *parse_line(struct profile *p, struct path_cache *c,
-			      const char *s, size_t n, bool *first)
+static uint32_t part_intern(struct part *w, const char *f, size_t n)
 {
-	size_t at, at2;
+	uint32_t id;
+
+	if (!w->local)
+		return symtab_intern(w->global, f, n);
+	id = symtab_find(w->global, f, n);
+	if (id != UINT32_MAX)
+		return id;
+	id = symtab_intern(w->local, f, n);
+	if (id >= LOCAL_ID)
+		fatal("too many frame names");
+	return LOCAL_ID | id;
+}
+
+/*
+ * One line (without its end) into a record or a bad-line message.  *first:
+ * no good line yet, so a second count makes p differential (only parsed on
+ * the calling thread, p is NULL elsewhere).
+ */
+static void parse_line(struct part *w, const char *s, size_t n,
+		       uint64_t line, bool *first, struct profile *p)
+{
+	size_t at, at2, pos;
 	uint64_t a = 0, b = 0;
-	struct weight w = { 0, 0, 0 };
+	struct weight wt = { 0, 0, 0 };
 	const char *why;
 	unsigned dec_a, dec_b = 0;
-	size_t depth;
-	uint32_t node;
-	enum add_status st;
+	struct rec *r;
 
-	if (memchr(s, '\0', n))
-		return "NUL byte in line";
+	if (memchr(s, '\0', n)) {
+		add_bad(w, line, "NUL byte in line", 0);
+		return;
+	}
 	while (n > 0 && is_space(s[n - 1]))
 		n--;
-	why = parse_count(s, n, &at, &w, &a);
-	if (why)
-		return why;
-	dec_a = w.decimals;
+	why = parse_count(s, n, &at, &wt, &a);
+	if (why) {
+		add_bad(w, line, why, 0);
+		return;
+	}
+	dec_a = wt.decimals;
 	n = at;
 	while (n > 0 && is_space(s[n - 1]))
 		n--;
-	if (*first) {
+	if (*first && p) {
 		/* A second count before the first: differential input. */
 		struct weight t = { 0, 0, 0 };
 		uint64_t x;
 
-		if (n > 0 && parse_count(s, n, &at2, &t, &x) == NULL && at2 > 0)
+		if (n > 0 && parse_count(s, n, &at2, &t, &x) == NULL && at2 > 0) {
 			profile_set_differential(p, true);
+			w->differential = true;
+		}
 	}
-	if (profile_is_differential(p)) {
+	if (w->differential) {
 		struct weight t = { 0, 0, 0 };
 
 		why = parse_count(s, n, &at2, &t, &b);
-		if (why || at2 == 0)
-			return "expected two sample counts (differential input)";
+		if (why || at2 == 0) {
+			add_bad(w, line, "expected two sample counts (differential input)", 0);
+			return;
+		}
 		dec_b = t.decimals;
-		if (t.decimals > w.decimals)
-			w.decimals = t.decimals;
+		if (t.decimals > wt.decimals)
+			wt.decimals = t.decimals;
 		n = at2;
 		while (n > 0 && is_space(s[n - 1]))
 			n--;
 		/* "stack BEFORE AFTER": widths follow AFTER. */
-		if ((why = align(&b, dec_b, w.decimals)) ||
-		    (why = align(&a, dec_a, w.decimals)))
-			return why;
-		w.v = a;
-		w.v2 = b;
+		if ((why = align(&b, dec_b, wt.decimals)) ||
+		    (why = align(&a, dec_a, wt.decimals))) {
+			add_bad(w, line, why, 0);
+			return;
+		}
+		wt.v = a;
+		wt.v2 = b;
 	} else {
-		w.v = a;
+		wt.v = a;
 	}
-	if (n == 0)
-		return "empty stack";
+	if (n == 0) {
+		add_bad(w, line, "empty stack", 0);
+		return;
+	}
 	*first = false;
-	node = build_path(p, c, s, n, &depth);
-	if (node == NODE_NONE)
-		return "stack is deeper than 65534 frames";
-	st = profile_add_at(p, node, &w, NULL);
-	if (st == ADD_OVERFLOW)
-		return "sample count would overflow the profile's total";
+	GROW(w->ids, w->capids, w->nids + n + 1);  /* n bytes: n + 1 frames at most */
+	GROW(w->recs, w->caprecs, w->nrecs + 1);
+	r = &w->recs[w->nrecs++];
+	*r = (struct rec){ .off = w->nids, .line = line, .v = wt.v,
+			   .v2 = wt.v2, .decimals = (uint8_t)wt.decimals };
+	{
+		/* Frames of the previous stack wholly inside the common prefix. */
+		size_t common = common_prefix(s, w->prev,
+					      n < w->prevlen ? n : w->prevlen);
+		size_t keep = 0;
+
+		while (keep < w->prev_depth && w->prev_end[keep] <= common) {
+			size_t e = w->prev_end[keep];
+
+			if (e == common && !((e == n || s[e] == ';') &&
+					     (e == w->prevlen || w->prev[e] == ';')))
+				break;
+			keep++;
+		}
+		if (keep)
+			memcpy(w->ids + w->nids, w->prev_id, keep * sizeof(*w->ids));
+		w->nids += keep;
+		r->depth = (uint32_t)keep;
+		pos = keep ? w->prev_end[keep - 1] + 1 : 0;
+	}
+	/* "a;;b" has an empty frame, "a;" ends with one. */
+	while (pos <= n) {
+		const char *f = s + pos;
+		const char *semi = memchr(f, ';', n - pos);
+		size_t flen = semi ? (size_t)(semi - f) : n - pos;
+		uint32_t id;
+
+		if (r->depth >= MAX_FRAMES) {
+			/* The frames so far become nodes, as one by one. */
+			r->too_deep = true;
+			add_bad(w, line, "stack is deeper than 65534 frames", 0);
+			w->prev_depth = w->prevlen = 0;
+			return;
+		}
+		id = part_intern(w, f, flen);
+		w->ids[w->nids++] = id;
+		if (r->depth + 1 > w->capprev_depth) {
+			GROW(w->prev_id, w->capprev_depth, r->depth + 1);
+			w->prev_end = xreallocarray(w->prev_end, w->capprev_depth,
+						    sizeof(*w->prev_end));
+		}
+		w->prev_id[r->depth] = id;
+		w->prev_end[r->depth++] = pos + flen;
+		pos += flen + 1;
+	}
+	w->prev_depth = r->depth;
+	GROW(w->prev, w->capprev, n + 1);
+	memcpy(w->prev, s, n);
+	w->prevlen = n;
+}
+
+/* Is the line blank, a comment or only spaces? */
+static bool skip_line(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	if (n == 0 || s[0] == '#')
+		return true;
+	while (i < n && is_space(s[i]))
+		i++;
+	return i == n;
+}
+
+/*
+ * Parse the whole lines of text[0..len) (each ends in "\n"), numbered
+ * from line + 1; returns the number of lines.  With first set, stops after
+ * the first good line, and *len says how far it read.
+ */
+static uint64_t parse_lines(struct part *w, const char *text, size_t *len,
+			    uint64_t line, bool *first, struct profile *p)
+{
+	const char *s = text, *end = text + *len;
+	uint64_t k = 0;
+
+	while (s < end) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		size_t n = (size_t)(nl - s);
+		bool was_first = *first;
+
+		k++;
+		if (n && s[n - 1] == '\r')
+			n--;
+		if (!skip_line(s, n))
+			parse_line(w, s, n, line + k, first, p);
+		s = nl + 1;
+		if (was_first && !*first)
+			break;
+	}
+	*len = (size_t)(s - text);
+	return k;
+}
+
+static void *parse_thread(void *arg)
+{
+	struct part *w = arg;
+	size_t len = w->len;
+	bool first = false;
+
+	w->lines = parse_lines(w, w->text, &len, 0, &first, NULL);
 	return NULL;
+}
+
+/* Append a thread's share to the batch: its new names first, in order. */
+static void join_part(struct part *batch, struct part *w, uint64_t base)
+{
+	uint32_t nlocal = symtab_count(w->local), *map = NULL;
+	uint64_t off = batch->nids;
+
+	if (nlocal) {
+		map = xreallocarray(NULL, nlocal, sizeof(*map));
+		for (uint32_t i = 0; i < nlocal; i++)
+			map[i] = symtab_intern(batch->global,
+					       symtab_name(w->local, i),
+					       symtab_len(w->local, i));
+	}
+	GROW(batch->ids, batch->capids, batch->nids + w->nids);
+	for (size_t i = 0; i < w->nids; i++) {
+		uint32_t id = w->ids[i];
+
+		batch->ids[batch->nids++] = id & LOCAL_ID ? map[id & ~LOCAL_ID] : id;
+	}
+	GROW(batch->recs, batch->caprecs, batch->nrecs + w->nrecs);
+	for (size_t i = 0; i < w->nrecs; i++) {
+		struct rec *r = &batch->recs[batch->nrecs++];
+
+		*r = w->recs[i];
+		r->off += off;
+		r->line += base;
+	}
+	for (size_t i = 0; i < w->nbad; i++)
+		add_bad(batch, w->bad[i].line + base, w->bad[i].why, w->bad[i].len);
+	free(map);
+	if (nlocal) {
+		symtab_destroy(w->local);
+		w->local = symtab_create();
+	}
+	w->nids = w->nrecs = w->nbad = 0;
+	w->prev_depth = w->prevlen = 0;     /* its ids may be local ones */
+}
+
+/*
+ * Parse text[0..len), whole lines numbered from line + 1, on nthreads
+ * threads (this one too) into the batch; returns the number of lines.
+ */
+static uint64_t parse_parallel(struct part *batch, struct part *parts,
+			       unsigned nthreads, const char *text, size_t len,
+			       uint64_t line)
+{
+	const char *s = text, *end = text + len;
+	unsigned used = 0;
+	uint64_t base = line;
+
+	if (nthreads < 2) {
+		bool first = false;
+
+		return parse_lines(batch, text, &len, line, &first, NULL);
+	}
+	/* Shares of about len / nthreads bytes, cut after a line end. */
+	for (unsigned i = 0; i < nthreads && s < end; i++) {
+		const char *cut = i + 1 == nthreads ? end : text + len / nthreads * (i + 1);
+		struct part *w = &parts[i];
+
+		if (cut < s)
+			cut = s;
+		if (cut < end) {
+			const char *nl = memchr(cut, '\n', (size_t)(end - cut));
+
+			cut = nl ? nl + 1 : end;
+		}
+		w->text = s;
+		w->len = (size_t)(cut - s);
+		w->differential = batch->differential;
+		s = cut;
+		used = i + 1;
+	}
+	for (unsigned i = 1; i < used; i++)
+		if (pthread_create(&parts[i].thread, NULL, parse_thread, &parts[i]))
+			parts[i].thread = pthread_self();       /* run it below */
+	parse_thread(&parts[0]);
+	for (unsigned i = 1; i < used; i++) {
+		if (pthread_equal(parts[i].thread, pthread_self()))
+			parse_thread(&parts[i]);
+		else
+			pthread_join(parts[i].thread, NULL);
+	}
+	for (unsigned i = 0; i < used; i++) {
+		join_part(batch, &parts[i], base);
+		base += parts[i].lines;
+	}
+	return base - line;
+}
+
+/* Ranks of the names in byte order (shorter first on a tie). */
+struct by_name {
+	const char *name;
+	uint32_t len, id;
+};
+
+static int cmp_by_name(const void *a, const void *b)
+{
+	const struct by_name *x = a, *y = b;
+	int c = memcmp(x->name, y->name, x->len < y->len ? x->len : y->len);
+
+	if (c)
+		return c;
+	return (x->len > y->len) - (x->len < y->len);
+}
+
+/* A stack to sort: its frames' ranks. */
+struct sort_key {
+	const uint32_t *key;
+	uint32_t depth, rec;
+};
+
+/* Rank of frame d, or -1 past the end: a stack sorts before its callees'. */
+static int64_t key_at(const struct sort_key *k, uint32_t d)
+{
+	return d < k->depth ? (int64_t)k->key[d] : -1;
+}
+
+static void swap_keys(struct sort_key *a, struct sort_key *b)
+{
+	struct sort_key t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+/*
+ * Sort stacks that agree on their first d frames (multikey quicksort: a
+ * three-way split on frame d, so a common prefix is compared once, not at
+ * every comparison).  Equal stacks end in any order: they share a node.
+ */
+static void sort_stacks(struct sort_key *a, size_t n, uint32_t d)
+{
+	while (n > 1) {
+		size_t lt = 0, i = 1, gt = n;
+		int64_t v;
+
+		if (n < 12) {
+			for (size_t j = 1; j < n; j++) {
+				for (size_t k = j; k > 0; k--) {
+					uint32_t e = d;
+
+					while (key_at(&a[k - 1], e) == key_at(&a[k], e) &&
+					       key_at(&a[k], e) >= 0)
+						e++;
+					if (key_at(&a[k - 1], e) <= key_at(&a[k], e))
+						break;
+					swap_keys(&a[k - 1], &a[k]);
+				}
+			}
+			return;
+		}
+		{
+			/* The median of three as the pivot, moved to a[0]. */
+			size_t m = n / 2;
+			int64_t x = key_at(&a[0], d), y = key_at(&a[m], d),
+				z = key_at(&a[n - 1], d);
+
+			if ((x < y) != (x < z))
+				m = 0;
+			else if ((z < x) != (z < y))
+				m = n - 1;
+			swap_keys(&a[0], &a[m]);
+		}
+		v = key_at(&a[0], d);
+		while (i < gt) {
+			int64_t c = key_at(&a[i], d);
+
+			if (c < v)
+				swap_keys(&a[lt++], &a[i++]);
+			else if (c > v)
+				swap_keys(&a[i], &a[--gt]);
+			else
+				i++;
+		}
+		sort_stacks(a, lt, d);
+		sort_stacks(a + gt, n - gt, d);
+		if (v < 0)
+			return;         /* the equal ones ended here: all equal */
+		a += lt;
+		n = gt - lt;
+		d++;
+	}
+}
+
+/*
+ * Into a tree whose siblings are in name order: the stacks sorted by name,
+ * each merged into the tree as two sorted lists merge.  A stack looks for
+ * its next frame among the children of its parent from where the previous
+ * stack left off; a frame not found is appended in its place, and so are
+ * all frames below it, without any lookup.
+ */
+static void build_merge(struct profile *p, struct part *batch,
+			uint32_t *node, struct builder *b)
+{
+	const struct symtab *st = profile_symtab(p);
+	uint32_t nsym = batch->nsyms, *rank = b->rank, *byrank = b->byrank;
+	uint32_t *path, prevdepth = 0;
+	struct sort_key *order;
+	const uint32_t *prev = NULL;
+
+	if (b->nrank != nsym) {
+		/*
+		 * New names since the last batch: sort them, merge them into
+		 * the names already in order, and number them all again.
+		 */
+		uint32_t nnew = nsym - b->nrank, i = 0, j = 0, k = 0;
+		struct by_name *names = xreallocarray(NULL, nnew, sizeof(*names));
+		uint32_t *merged = xreallocarray(NULL, nsym, sizeof(*merged));
+
+		for (uint32_t n = 0; n < nnew; n++) {
+			uint32_t id = b->nrank + n;
+
+			names[n] = (struct by_name){ symtab_name(st, id),
+						     (uint32_t)symtab_len(st, id), id };
+		}
+		qsort(names, nnew, sizeof(*names), cmp_by_name);
+		while (i < b->nrank || j < nnew) {
+			struct by_name old;
+
+			if (i < b->nrank) {
+				old = (struct by_name){ symtab_name(st, byrank[i]),
+							(uint32_t)symtab_len(st, byrank[i]),
+							byrank[i] };
+				if (j == nnew || cmp_by_name(&old, &names[j]) < 0) {
+					merged[k++] = byrank[i++];
+					continue;
+				}
+			}
+			merged[k++] = names[j++].id;
+		}
+		free(names);
+		free(byrank);
+		byrank = b->byrank = merged;
+		rank = b->rank = xreallocarray(rank, nsym, sizeof(*rank));
+		for (uint32_t n = 0; n < nsym; n++)
+			rank[byrank[n]] = n;
+		b->nrank = nsym;
+	}
+	/* Frame ids become their names' ranks, in place. */
+	for (size_t i = 0; i < batch->nids; i++)
+		batch->ids[i] = rank[batch->ids[i]];
+	GROW(b->order, b->caporder, batch->nrecs);
+	order = b->order;
+	for (size_t i = 0; i < batch->nrecs; i++)
+		order[i] = (struct sort_key){ batch->ids + batch->recs[i].off,
+					      batch->recs[i].depth, (uint32_t)i };
+	sort_stacks(order, batch->nrecs, 0);
+	for (size_t k = 0; k < batch->nrecs; k++) {
+		const uint32_t *ids = order[k].key;
+		uint32_t depth = order[k].depth;
+		uint32_t c = 0, m = depth < prevdepth ? depth : prevdepth;
+		bool fresh = false;      /* the parent is new: no children */
+
+		while (c < m && ids[c] == prev[c])
+			c++;
+		GROW(b->path, b->cappath, depth);
+		path = b->path;
+		for (uint32_t i = c; i < depth; i++) {
+			uint32_t parent = i ? path[i - 1] : NODE_ROOT;
+			uint32_t after = i == c && prevdepth > c ? path[i] : NODE_NONE;
+			uint32_t cand, want = ids[i];
+			uint32_t sym = byrank[want];
+
+			if (fresh) {
+				path[i] = profile_append_child(p, parent, NODE_NONE, sym);
+				continue;
+			}
+			cand = after == NODE_NONE ? profile_node(p, parent)->child
+						  : profile_node(p, after)->next;
+			while (cand != NODE_NONE &&
+			       rank[profile_node(p, cand)->sym] < want) {
+				after = cand;
+				cand = profile_node(p, cand)->next;
+			}
+			if (cand != NODE_NONE && profile_node(p, cand)->sym == sym) {
+				path[i] = cand;
+				continue;
+			}
+			path[i] = profile_append_child(p, parent, after, sym);
+			fresh = true;
+		}
+		node[order[k].rec] = path[depth - 1];
+		prev = ids;
+		prevdepth = depth;
+	}
+}
+
+/* Into a tree that has stacks: each stack reuses the previous one's path. */
+static void build_lookup(struct profile *p, const struct part *batch,
+			 uint32_t *node, struct builder *b)
+{
+	uint32_t *path = b->path, prevdepth = 0;
+	const uint32_t *prev = NULL;
+
+	for (size_t k = 0; k < batch->nrecs; k++) {
+		const struct rec *r = &batch->recs[k];
+		const uint32_t *ids = batch->ids + r->off;
+		uint32_t c = 0, m = r->depth < prevdepth ? r->depth : prevdepth;
+
+		while (c < m && ids[c] == prev[c])
+			c++;
+		GROW(b->path, b->cappath, r->depth);
+		path = b->path;
+		for (uint32_t i = c; i < r->depth; i++)
+			path[i] = profile_child(p, i ? path[i - 1] : NODE_ROOT, ids[i]);
+		node[k] = path[r->depth - 1];
+		prev = ids;
+		prevdepth = r->depth;
+	}
+}
+
+static void report(struct diag *d, const char *name, const struct bad *b)
+{
+	if (b->why)
+		diag_bad(d, name, b->line, b->why);
+	else
+		diag_badf(d, name, b->line, "line is too long (%zu bytes)", b->len);
+}
+
+/*
+ * Add the builder's batch to the tree, then its weights in input order;
+ * report its bad lines in line order and count the good ones.
+ */
+static void build_batch(struct builder *b)
+{
+	struct profile *p = b->p;
+	struct part *batch = &b->work;
+	uint32_t *node;
+	size_t bi = 0;
+
+	GROW(b->node, b->capnode, batch->nrecs);
+	node = b->node;
+
+	if (batch->nrecs > UINT32_MAX)
+		fatal("too many stacks in one batch");
+	if (profile_siblings_sorted(p))
+		build_merge(p, batch, node, b);
+	else
+		build_lookup(p, batch, node, b);
+	for (size_t k = 0; k < batch->nrecs; k++) {
+		const struct rec *r = &batch->recs[k];
+		struct weight w = { r->v, r->v2, r->decimals };
+
+		while (bi < batch->nbad && batch->bad[bi].line < r->line)
+			report(b->d, b->name, &batch->bad[bi++]);
+		if (r->too_deep)
+			continue;
+		if (profile_add_at(p, node[k], &w, NULL) == ADD_OVERFLOW)
+			diag_bad(b->d, b->name, r->line,
+				 "sample count would overflow the profile's total");
+		else
+			b->good++;
+	}
+	while (bi < batch->nbad)
+		report(b->d, b->name, &batch->bad[bi++]);
+	batch->nids = batch->nrecs = batch->nbad = 0;
+}
+
+static void *builder_thread(void *arg)
+{
+	struct builder *b = arg;
+
+	pthread_mutex_lock(&b->mu);
+	for (;;) {
+		while (!b->busy && !b->quit)
+			pthread_cond_wait(&b->cv, &b->mu);
+		if (!b->busy)
+			break;
+		pthread_mutex_unlock(&b->mu);
+		build_batch(b);
+		pthread_mutex_lock(&b->mu);
+		b->busy = false;
+		pthread_cond_broadcast(&b->cv);
+	}
+	pthread_mutex_unlock(&b->mu);
+	return NULL;
+}
+
+/* Wait until the builder has built what it was given. */
+static void builder_wait(struct builder *b)
+{
+	if (!b->started)
+		return;
+	pthread_mutex_lock(&b->mu);
+	while (b->busy)
+		pthread_cond_wait(&b->cv, &b->mu);
+	pthread_mutex_unlock(&b->mu);
+}
+
+/*
+ * Hand the batch to the builder (its emptied arrays come back for the
+ * next one): built meanwhile on the builder's thread when async, else
+ * here and now.  Either way batches are built one after the other, in
+ * input order.
+ */
+static void builder_submit(struct builder *b, struct part *batch, bool async)
+{
+	struct part t;
+
+	builder_wait(b);
+	batch->nsyms = symtab_count(batch->global);
+	t = b->work;
+	b->work.ids = batch->ids;
+	b->work.nids = batch->nids;
+	b->work.capids = batch->capids;
+	b->work.recs = batch->recs;
+	b->work.nrecs = batch->nrecs;
+	b->work.caprecs = batch->caprecs;
+	b->work.bad = batch->bad;
+	b->work.nbad = batch->nbad;
+	b->work.capbad = batch->capbad;
+	b->work.nsyms = batch->nsyms;
+	batch->ids = t.ids;
+	batch->capids = t.capids;
+	batch->recs = t.recs;
+	batch->caprecs = t.caprecs;
+	batch->bad = t.bad;
+	batch->capbad = t.capbad;
+	batch->nids = batch->nrecs = batch->nbad = 0;
+	if (async && !b->started && !b->failed) {
+		pthread_mutex_init(&b->mu, NULL);
+		pthread_cond_init(&b->cv, NULL);
+		if (pthread_create(&b->thread, NULL, builder_thread, b) == 0) {
+			b->started = true;
+		} else {
+			pthread_mutex_destroy(&b->mu);
+			pthread_cond_destroy(&b->cv);
+			b->failed = true;
+		}
+	}
+	if (async && b->started) {
+		pthread_mutex_lock(&b->mu);
+		b->busy = true;
+		pthread_cond_broadcast(&b->cv);
+		pthread_mutex_unlock(&b->mu);
+	} else {
+		build_batch(b);
+	}
+}
+
+static void builder_end(struct builder *b)
+{
+	if (b->started) {
+		pthread_mutex_lock(&b->mu);
+		b->quit = true;
+		pthread_cond_broadcast(&b->cv);
+		pthread_mutex_unlock(&b->mu);
+		pthread_join(b->thread, NULL);
+		pthread_mutex_destroy(&b->mu);
+		pthread_cond_destroy(&b->cv);
+	}
+	free(b->work.ids);
+	free(b->work.recs);
+	free(b->work.bad);
+	free(b->rank);
+	free(b->byrank);
+	free(b->node);
+	free(b->path);
+	free(b->order);
+}
+
+/*
+ * FLAMETOP_THREADS, or the number of CPUs.  Set, it also splits blocks of
+ * any size, so that tests reach the threads with small inputs;
+ * FLAMETOP_BATCH_BYTES (tests only) makes batches smaller.
+ */
+static unsigned thread_count(size_t *parallel_min, size_t *batch_bytes)
+{
+	const char *e = getenv("FLAMETOP_THREADS");
+	const char *b = getenv("FLAMETOP_BATCH_BYTES");
+	long n = e && *e ? strtol(e, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
+
+	*parallel_min = e && *e ? 0 : PARALLEL_MIN;
+	*batch_bytes = BATCH_BYTES;
+	if (b && *b && strtol(b, NULL, 10) > 0)
+		*batch_bytes = (size_t)strtol(b, NULL, 10);
+	if (n < 1)
+		n = 1;
+	return n > MAX_THREADS ? MAX_THREADS : (unsigned)n;
+}
+
+static void free_part(struct part *w)
+{
+	free(w->prev);
+	free(w->prev_id);
+	free(w->prev_end);
+	free(w->ids);
+	free(w->recs);
+	free(w->bad);
+	symtab_destroy(w->local);
 }
 
 int read_folded(struct profile *p, struct input *in,
 		const struct read_opts *o, struct diag *d)
 {
-	struct path_cache c = { 0 };
-	const char *line;
+	struct part batch = { 0 }, parts[MAX_THREADS];
+	size_t parallel_min, batch_bytes;
+	unsigned nthreads = thread_count(&parallel_min, &batch_bytes);
+	const char *text;
 	size_t len;
 	bool first = !profile_is_differential(p) && profile_samples(p) == 0;
-	uint64_t good = 0, tick = 0;
+	struct builder b = { .p = p, .d = d, .name = input_name(in) };
 	int r;
 
-	while ((r = input_getline(in, &line, &len)) > 0) {
-		const char *why;
+	/* The name table stays valid: symtab_intern never moves names. */
+	batch.global = (struct symtab *)profile_symtab(p);
+	batch.differential = profile_is_differential(p);
+	memset(parts, 0, sizeof(parts));
+	for (unsigned i = 0; i < nthreads; i++) {
+		parts[i].global = batch.global;
+		parts[i].local = symtab_create();
+	}
+	while ((r = input_getblock(in, &text, &len)) > 0) {
+		uint64_t line = input_lineno(in);
 
 		if (r == 2) {
-			diag_badf(d, input_name(in), input_lineno(in),
-				  "line is too long (%zu bytes)", len);
-			continue;
-		}
-		if (len == 0 || (len && line[0] == '#'))
-			continue;
-		{
-			size_t i = 0;
+			add_bad(&batch, line, NULL, len);
+		} else if (r == 3) {
+			size_t n = len;
 
-			while (i < len && is_space(line[i]))
-				i++;
-			if (i == len)
-				continue;
+			if (!skip_line(text, n))
+				parse_line(&batch, text, n, line, &first, p);
+		} else {
+			uint64_t k = 0;
+
+			if (first) {
+				size_t n = len;
+
+				k = parse_lines(&batch, text, &n, line, &first, p);
+				text += n;
+				len -= n;
+			}
+			k += parse_parallel(&batch, parts,
+					    len < parallel_min ? 1 : nthreads,
+					    text, len, line + k);
+			input_count_lines(in, k);
 		}
-		why = parse_line(p, &c, line, len, &first);
-		if (why)
-			diag_bad(d, input_name(in), input_lineno(in), why);
-		else
-			good++;
-		if (++tick % 65536 == 0)
-			read_report_progress(o, in);
+		read_report_progress(o, in);
+		/* Built beside the parsing once the first good line is in. */
+		if (batch.nids * sizeof(*batch.ids) +
+		    batch.nrecs * sizeof(*batch.recs) >= batch_bytes)
+			builder_submit(&b, &batch, nthreads > 1 && !first);
 	}
-	free(c.text);
-	free(c.node);
-	free(c.end);
+	builder_submit(&b, &batch, false);
+	builder_end(&b);
+	free_part(&batch);
+	for (unsigned i = 0; i < nthreads; i++)
+		free_part(&parts[i]);
 	if (input_error(in))
 		diag_warn(d, "%s", input_error(in));
 	if (r < 0)
-		return good ? 0 : -1;
-	if (!good && !d->bad)
+		return b.good ? 0 : -1;
+	if (!b.good && !d->bad)
 		diag_warn(d, "%s: no stacks in input", input_name(in));
-	if (good)
+	if (b.good)
 		profile_note_unit(p, UNIT_SAMPLES);
-	return good ? 0 : -1;
+	return b.good ? 0 : -1;
 }

@@ -6,16 +6,25 @@
  * open-addressing hash table of ids, keyed by the name's hash, finds a name;
  * each entry keeps 32 bits of the hash so that most probes that miss never
  * touch the name bytes.
+ *
+ * The entries (name, length, kind) live in blocks of SYM_BLOCK that never
+ * move either, found through a table of block pointers allocated whole at
+ * creation (untouched pages of it cost nothing): a thread may read the
+ * name of any id it was handed while another thread interns new names.
  */
 #include "symtab.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "util.h"
 
 #define CHUNK_MIN (16u << 10)
 #define CHUNK_MAX (1u << 20)
+#define SYM_SHIFT 12
+#define SYM_BLOCK (1u << SYM_SHIFT)
+#define SYM_NBLOCKS ((UINT32_MAX >> SYM_SHIFT) + 1)
 
 struct sym {
 	const char *name;
@@ -29,8 +38,8 @@ struct slot {
 };
 
 struct symtab {
-	struct sym *syms;
-	size_t nsyms, capsyms;
+	struct sym **blocks;    /* SYM_NBLOCKS pointers, NULL until used */
+	size_t nsyms;
 	struct slot *slots;
 	size_t mask;            /* slots - 1; a power of two minus one */
 	char **chunks;
@@ -45,6 +54,12 @@ struct symtab *symtab_create(void)
 
 	st->mask = 1023;
 	st->slots = xcalloc(st->mask + 1, sizeof(*st->slots));
+	/* Mapped, not calloc'd: zero pages cost nothing until touched. */
+	st->blocks = mmap(NULL, SYM_NBLOCKS * sizeof(*st->blocks),
+			  PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			  -1, 0);
+	if (st->blocks == MAP_FAILED)
+		fatal("out of memory (symbol table)");
 	return st;
 }
 
@@ -55,7 +70,9 @@ void symtab_destroy(struct symtab *st)
 	for (size_t i = 0; i < st->nchunks; i++)
 		free(st->chunks[i]);
 	free(st->chunks);
-	free(st->syms);
+	for (size_t i = 0; i < SYM_NBLOCKS && st->blocks[i]; i++)
+		free(st->blocks[i]);
+	munmap(st->blocks, SYM_NBLOCKS * sizeof(*st->blocks));
 	free(st->slots);
 	free(st);
 }
@@ -119,6 +136,11 @@ static void rehash(struct symtab *st)
 	st->mask = nmask;
 }
 
+static struct sym *sym_of(const struct symtab *st, uint32_t id)
+{
+	return &st->blocks[id >> SYM_SHIFT][id & (SYM_BLOCK - 1)];
+}
+
 /* The slot holding name, or the empty slot where it would go. */
 static struct slot *lookup(const struct symtab *st, const char *name,
 			   size_t len, uint32_t h)
@@ -131,7 +153,7 @@ static struct slot *lookup(const struct symtab *st, const char *name,
 		if (!s->id)
 			return s;
 		if (s->hash == h) {
-			const struct sym *y = &st->syms[s->id - 1];
+			const struct sym *y = sym_of(st, s->id - 1);
 
 			if (y->len == len && memcmp(y->name, name, len) == 0)
 				return s;
@@ -157,8 +179,10 @@ uint32_t symtab_intern(struct symtab *st, const char *name, size_t len)
 		return s->id - 1;
 	if (len > UINT32_MAX || st->nsyms >= UINT32_MAX - 1)
 		fatal("too many or too long frame names");
-	GROW(st->syms, st->capsyms, st->nsyms + 1);
-	y = &st->syms[st->nsyms];
+	if (!(st->nsyms & (SYM_BLOCK - 1)))
+		st->blocks[st->nsyms >> SYM_SHIFT] =
+			xmalloc(SYM_BLOCK * sizeof(struct sym));
+	y = sym_of(st, (uint32_t)st->nsyms);
 	y->name = store(st, name, len);
 	y->len = (uint32_t)len;
 	y->kind = sym_kind_of(name, len);
@@ -171,17 +195,17 @@ uint32_t symtab_intern(struct symtab *st, const char *name, size_t len)
 
 const char *symtab_name(const struct symtab *st, uint32_t id)
 {
-	return st->syms[id].name;
+	return sym_of(st, id)->name;
 }
 
 size_t symtab_len(const struct symtab *st, uint32_t id)
 {
-	return st->syms[id].len;
+	return sym_of(st, id)->len;
 }
 
 enum sym_kind symtab_kind(const struct symtab *st, uint32_t id)
 {
-	return (enum sym_kind)st->syms[id].kind;
+	return (enum sym_kind)sym_of(st, id)->kind;
 }
 
 uint32_t symtab_count(const struct symtab *st)

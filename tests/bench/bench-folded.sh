@@ -153,4 +153,54 @@ else
 	failed=1
 fi
 rm -f "$dir/time.out" "$dir/stdout.out" "$dir/stderr.out"
+
+# ---- Deep stacks of short names in random order (issue 16) -------------
+# 300,000 distinct stacks of about 40 frames, about 50,000 names, lines of
+# about 1.1 KB, shuffled: the shape of a large real profile.  Load and first
+# screen against `wc -l` of the same file in the same run (best of 3 each,
+# interleaved), as a ratio, with flametop's peak RSS.  Absolute paths: the
+# binary may be given by a relative name.
+deep_bin=$bin
+case $deep_bin in /*) ;; *) deep_bin=$(pwd)/$deep_bin ;; esac
+case $dir in /*) deep=$dir ;; *) deep=$(pwd)/$dir ;; esac
+deep=$deep/deep-shuffled.folded
+gen "$deep" $size --funcs 110000 --callees 2 --min-depth 32 --short-names --shuffle
+deep_bytes=$(wc -c < "$deep")
+deep_names=$(tr ';' '\n' < "$deep" | sed 's/ [0-9]*$//' | sort -u | wc -l)
+printf '   deep input: %d stacks, %s MB, %.1f frames a stack, %d names\n' \
+	"$(wc -l < "$deep")" "$(awk -v b="$deep_bytes" 'BEGIN { printf "%.1f", b / 1e6 }')" \
+	"$(awk -F';' '{ n += NF } END { print n / NR }' "$deep")" "$deep_names"
+wc_best=
+ft_best=
+ft_rss=0
+for run in $runs; do
+	/usr/bin/time -f '%e %M' -o "$dir/time.out" wc -l "$deep" >/dev/null 2>&1
+	read -r t m < "$dir/time.out"
+	wc_best=$(awk -v a="$t" -v b="${wc_best:-1e30}" 'BEGIN { print (a + 0 < b + 0) ? a : b }')
+	/usr/bin/time -f '%e %M' -o "$dir/time.out" "$deep_bin" --text --width 200 \
+		"$deep" >/dev/null 2>"$dir/stderr.out" || {
+		echo "   deep: flametop FAILED: $(head -n 1 "$dir/stderr.out")"
+		failed=1
+		break
+	}
+	read -r t m < "$dir/time.out"
+	ft_best=$(awk -v a="$t" -v b="${ft_best:-1e30}" 'BEGIN { print (a + 0 < b + 0) ? a : b }')
+	[ "$m" -gt "$ft_rss" ] && ft_rss=$m
+done
+if [ -n "$ft_best" ]; then
+	# /usr/bin/time has 10 ms steps: a wc -l under them counts as 10 ms.
+	awk -v w="$wc_best" -v f="$ft_best" -v m="$ft_rss" \
+		-v q="${BENCH_QUICK:-}" \
+		-v l="$(cut -d' ' -f1 /proc/loadavg 2>/dev/null)" 'BEGIN {
+		if (w < 0.01) w = 0.01
+		r = f / w
+		mb = m / 1024
+		printf "   deep, --text --width 200: %.2f s, wc -l %.2f s: %.1fx wc -l, %d MB peak\n", f, w, r, mb
+		if (q == "")
+			printf "   target: <= 12x wc -l, <= 300 MB: %s (load %s)\n",
+				(r <= 12 && mb <= 300) ? "ok" : "MISSED", l
+	}'
+fi
+rm -f "$dir/time.out" "$dir/stderr.out"
+# ---- end of the deep-stacks block ---------------------------------------
 exit "$failed"

@@ -131,3 +131,19 @@ awk -v ft="$ft" -v fc="$fc" -v ps="$ps" 'BEGIN {
 	printf "(target: 10x faster than perf script | stackcollapse-perf.pl, ~4 s)\n"
 	printf "   --collapse:   %.1fx faster than perf script alone\n", ps / fc
 }'
+
+# ---- perf report --stdio, side by side (issue 16) ----------------------
+# The other reader of the same file: flametop's first screen against perf's
+# own report of it, in the same run.  Absolute path: BIN may be relative.
+pr_bin=$bin
+case $pr_bin in /*) ;; *) pr_bin=$(pwd)/$pr_bin ;; esac
+best "flametop --text (again, beside perf report)" \
+	"'$pr_bin' --text --width 200 '$data'" || exit 0
+ft2=$last
+best "perf report --stdio" "perf report --stdio -i '$data'" || exit 0
+awk -v ft="$ft2" -v pr="$last" 'BEGIN {
+	r = pr / ft
+	printf "   first screen: %.1fx faster than perf report --stdio (target >= 10x): %s\n",
+		r, (r >= 10) ? "ok" : "MISSED"
+}'
+# ---- end of the perf report block ---------------------------------------

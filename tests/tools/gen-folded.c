@@ -1,7 +1,8 @@
 /*
  * gen-folded - a deterministic synthetic folded profile for benchmarks.
  *
- * usage: gen-folded [-n STACKS] [-s SEED] [--shuffle] [-o FILE]
+ * usage: gen-folded [-n STACKS] [-s SEED] [--shuffle] [--funcs N]
+ *                   [--callees N] [--min-depth D] [--max-depth D] [--short-names] [-o FILE]
  *
  * Writes STACKS (default 300000) distinct stacks as "frame;frame;... COUNT"
  * lines, sorted by stack in byte order as stackcollapse scripts write them,
@@ -16,8 +17,18 @@
  * (namespaces, templates, std:: types, lambdas, names with spaces), down
  * into libc and kernel frames ("_[k]").  Callees are picked with a skewed
  * distribution, so a few hot paths carry most samples and stacks share long
- * prefixes, as in real profiles.  Depths go up to MAX_DEPTH.  Each walk is
+ * prefixes, as in real profiles.  Depths go up to --max-depth.  Each walk is
  * one sample; walks that repeat a stack add to its count.
+ *
+ * The options change the shape: --funcs the number of C++ functions
+ * (default 14000), --callees N: a C++ function calls 1 to N others
+ * (default: 2 to 8; fewer make stacks share longer prefixes),
+ * --min-depth the depth before which a walk neither stops
+ * nor leaves the C++ functions (default 3),
+ * --max-depth the deepest stack (default 48, at most 255), --short-names
+ * plain "ns::Class::method" and "Class::method12" names.  For example
+ * "--funcs 60000 --min-depth 36 --short-names --shuffle" gives deep stacks
+ * of short names in random order, about 1.1 KB a line.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -28,8 +39,12 @@
 
 #include "util.h"
 
-#define MAX_DEPTH 48
-#define NCXX 14000          /* C++ functions */
+#define MAX_DEPTH_LIMIT 255
+
+static uint32_t ncxx = 14000;      /* C++ functions */
+static uint32_t min_depth = 3, max_depth = 48;
+static uint32_t callee_spread;   /* a C++ function calls 1..spread; 0: 2..8 */
+static bool short_names;
 #define NTHREAD_KINDS 14
 #define NTHREADS 320
 
@@ -204,7 +219,7 @@ static uint32_t first_libc, first_kernel, first_thread, first_entry;
 
 /* Names are distinct: a set of them, open addressing on hash_bytes. */
 static uint32_t *nameset;        /* func index + 1; 0: empty */
-static size_t namesetcap = 1 << 16;
+static size_t namesetcap;        /* a power of two, > 2 * functions */
 
 /* The function named name, or UINT32_MAX. */
 static uint32_t func_find(const char *name)
@@ -276,6 +291,13 @@ static char *cxx_name(void)
 	const char *ns = PICK(namespaces), *cls = PICK(classes),
 		   *m = PICK(methods);
 
+	if (short_names) {      /* ns::Class::method or Class::methodN */
+		unsigned k = rndn(200);
+
+		if (k < 100)
+			return xasprintf("%s::%s::%s", ns, cls, m);
+		return xasprintf("%s::%s%u", cls, m, k - 100);
+	}
 	switch (rndn(10)) {
 	case 0: case 1: case 2:        /* ns::Class::method */
 		snprintf(buf, sizeof(buf), "%s::%s::%s", ns, cls, m);
@@ -324,8 +346,10 @@ static char *cxx_name(void)
 /* The call graph: who may call whom, skewed towards each list's head. */
 static void build_graph(void)
 {
+	for (namesetcap = 1 << 16; namesetcap < 2 * (size_t)ncxx + 4096;)
+		namesetcap <<= 1;
 	nameset = xcalloc(namesetcap, sizeof(*nameset));
-	for (uint32_t i = 0; i < NCXX; i++) {
+	for (uint32_t i = 0; i < ncxx; i++) {
 		char *name = cxx_name();
 
 		while (name_taken(name)) {
@@ -367,7 +391,8 @@ static void build_graph(void)
 		else if (f >= first_libc)
 			n = 1 + rndn(3);
 		else
-			n = 2 + rndn(7);
+			n = callee_spread ? 1 + rndn(callee_spread)
+					  : 2 + rndn(7);
 		fn->callee = xcalloc(n, sizeof(*fn->callee));
 		fn->ncallee = n;
 		for (uint32_t i = 0; i < n; i++) {
@@ -377,7 +402,7 @@ static void build_graph(void)
 				c = r < 70 ? kernel_head(r % 4 ? 0 : 5)
 					   : first_libc + rndn(ARRAY_SIZE(libc_names));
 			else if (r < 94 || f >= first_entry)
-				c = rndn(NCXX);
+				c = rndn(ncxx);
 			else if (r < 98)
 				c = first_libc + rndn(ARRAY_SIZE(libc_names));
 			else
@@ -467,17 +492,17 @@ static bool add_stack(const uint32_t *f, uint32_t depth, uint64_t count)
 
 static void walk(void)
 {
-	uint32_t f[MAX_DEPTH], depth = 0, t, cur;
+	uint32_t f[MAX_DEPTH_LIMIT], depth = 0, t, cur;
 	double p = 1.0;
 
 	t = rnd_skewed(NTHREADS, &p);
 	f[depth++] = first_thread + t;
 	f[depth++] = first_entry + t % NTHREAD_KINDS;
 	cur = f[depth - 1];
-	while (depth < MAX_DEPTH) {
+	while (depth < max_depth) {
 		const struct func *fn = &funcs[cur];
-		double stop = depth > 2 && fn->ncallee ?
-			fn->stop + depth * 0.002 : depth > 2 ? 1.0 : 0.0;
+		double stop = !fn->ncallee ? (depth > 2 ? 1.0 : 0.0) :
+			depth >= min_depth ? fn->stop + depth * 0.002 : 0.0;
 
 		if (rnd01() < stop) {
 			p *= stop;
@@ -485,6 +510,12 @@ static void walk(void)
 		}
 		p *= 1.0 - stop;
 		cur = fn->callee[rnd_skewed(fn->ncallee, &p)];
+		/*
+		 * Not yet deep enough: stay in C++ (libc and kernel end soon),
+		 * through a fixed edge, not a random jump.
+		 */
+		if (depth < min_depth && cur >= first_libc)
+			cur = (uint32_t)(((uint64_t)cur * 2654435761u) % ncxx);
 		f[depth++] = cur;
 	}
 	add_stack(f, depth, 1 + (uint64_t)(p * SAMPLES));
@@ -540,10 +571,29 @@ int main(int argc, char **argv)
 			outpath = argv[++i];
 		else if (!strcmp(argv[i], "--shuffle"))
 			shuffle = true;
+		else if (!strcmp(argv[i], "--funcs") && i + 1 < argc)
+			ncxx = (uint32_t)strtoul(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "--min-depth") && i + 1 < argc)
+			min_depth = (uint32_t)strtoul(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "--max-depth") && i + 1 < argc)
+			max_depth = (uint32_t)strtoul(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "--callees") && i + 1 < argc)
+			callee_spread = (uint32_t)strtoul(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "--short-names"))
+			short_names = true;
 		else {
-			fprintf(stderr, "usage: gen-folded [-n STACKS] [-s SEED] [--shuffle] [-o FILE]\n");
+			fprintf(stderr, "usage: gen-folded [-n STACKS] [-s SEED] [--shuffle] "
+				"[--funcs N] [--callees N] [--min-depth D] [--max-depth D] "
+				"[--short-names] [-o FILE]\n");
 			return 2;
 		}
+	}
+	if (callee_spread > 1000 || ncxx < 100 || ncxx > 1000000 || max_depth < 3 ||
+	    max_depth > MAX_DEPTH_LIMIT || min_depth < 3 ||
+	    min_depth > max_depth) {
+		fprintf(stderr, "gen-folded: --funcs must be 100..1000000, "
+			"3 <= --min-depth <= --max-depth <= %d\n", MAX_DEPTH_LIMIT);
+		return 2;
 	}
 	if (want == 0 || want > 100000000) {
 		fprintf(stderr, "gen-folded: -n must be 1..100000000\n");
