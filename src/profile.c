@@ -159,6 +159,8 @@ static void add_node_storage(struct profile *p)
 	if (p->n < p->cap)
 		return;
 	p->cap = old ? old * 2 : 1024;
+	while (p->cap <= p->n)   /* profile_reserve may ask for more */
+		p->cap *= 2;
 	ARR_GROW(p->nodes, old, p->cap);
 	ARR_GROW(p->depth, old, p->cap);
 	ARR_GROW(p->self, old, p->cap);
