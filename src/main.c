@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "diff.h"
 #include "export.h"
 #include "keys.h"
 #include "live.h"
@@ -193,8 +194,21 @@ int main(int argc, char **argv)
 	}
 	if (c.mode == MODE_TUI && isatty(1))
 		say_waiting(&c, &progress);
-	rc = load(p, &c, &d);
-	tui_load_progress_done(&progress);
+	if (c.diff) {
+		profile_destroy(p);
+		rc = diff_load(&c, &d, &p);
+		tui_load_progress_done(&progress);
+		if (rc) {
+			diag_print(&d, stderr, "flametop");
+			diag_free(&d);
+			options_free(&c);
+			return rc;
+		}
+		c.time = NULL;   /* applied to each side */
+	} else {
+		rc = load(p, &c, &d);
+		tui_load_progress_done(&progress);
+	}
 	if (rc < 0) {
 		diag_print(&d, stderr, "flametop");
 		diag_free(&d);

@@ -60,6 +60,7 @@ run_suite() {
 	group "bad input [$tag]" tests/golden/run.sh "$bin" tests/bad
 	group "fuzz corpora [$tag]" tests/fuzz/replay.sh "$build"
 	group "hostile input [$tag]" tests/hostile/run.sh "$bin"
+	group "diff [$tag]" tests/diff/run.sh "$bin"
 	if [ -d ../shared/conformance ]; then
 		group "conformance [$tag]" ../shared/conformance/run-stackcollapse-perf.sh "$bin"
 	else

@@ -1,0 +1,46 @@
+/*
+ * diff.h - differential profiles: two inputs, BEFORE and AFTER, as one
+ * profile whose stacks carry two weights (weight.v2 is BEFORE, weight.v is
+ * AFTER, as in two-column folded input "stack BEFORE AFTER").
+ *
+ * Each input is read into a profile of its own, so every reader, --time
+ * and the per-sample views apply to each side as they would to one input;
+ * then each side's current view (its selected range) is merged stack by
+ * stack into the differential profile, whose tree the other views, the TUI
+ * and every export draw.
+ */
+#ifndef FLAMETOP_DIFF_H
+#define FLAMETOP_DIFF_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "diag.h"
+#include "profile.h"
+
+struct config;
+
+/* An empty differential profile to merge sides into. */
+struct profile *diff_create(void);
+
+/*
+ * Add the stacks of src (finished; its selected range applies) to d as
+ * the AFTER weights (after true) or the BEFORE weights.  With norm
+ * (--normalize: AFTER's total, in AFTER's scale) each BEFORE stack's
+ * weight is multiplied by norm / src's total and rounded to an integer, as
+ * difffolded.pl -n does.  Returns 0, or -1 when a sum would overflow.
+ */
+int diff_add(struct profile *d, const struct profile *src, bool after,
+	     const struct weight *norm);
+
+/*
+ * --diff BEFORE AFTER: read c->files[0] and c->files[1], apply --time and
+ * the per-sample views (--comm, --pids, --tids, --cpus, --group) to each
+ * side (then clear those from c, so they are not applied again), and merge
+ * them into *out (finished).  Returns 0, or the exit status after printing
+ * why: 1 when an input could not be read or has no timestamps for --time,
+ * 2 for a bad --time.  Bad lines are counted in d.
+ */
+int diff_load(struct config *c, struct diag *d, struct profile **out);
+
+#endif
