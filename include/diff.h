@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "diag.h"
 #include "profile.h"
@@ -42,5 +43,50 @@ int diff_add(struct profile *d, const struct profile *src, bool after,
  * 2 for a bad --time.  Bad lines are counted in d.
  */
 int diff_load(struct config *c, struct diag *d, struct profile **out);
+
+/*
+ * The same profile with its columns swapped (--negate: frames sized by
+ * BEFORE, so what went away shows).  Readers of the swapped profile pass
+ * negated = true below, so grew and shrank keep their meaning.
+ */
+struct profile *diff_swap(const struct profile *p);
+
+/* ---- Reading a differential profile ----------------------------------- */
+
+enum diff_change {
+	DIFF_SAME,           /* the same share of all before and after */
+	DIFF_GREW,           /* a larger share after */
+	DIFF_SHRANK,         /* a smaller share after */
+	DIFF_NEW,            /* no weight before */
+	DIFF_GONE,           /* no weight after */
+};
+
+struct diff_info {
+	uint64_t before, after;          /* total weights, tree scale */
+	double before_pct, after_pct;    /* shares of each side's total */
+	double change;                   /* after_pct - before_pct (points) */
+	double intensity;                /* 0 (same) .. 1 (new or gone) */
+	enum diff_change kind;
+};
+
+/* How node's share changed (p differential; negated: p is diff_swap'ed). */
+void diff_info(const struct profile *p, uint32_t node, bool negated,
+	       struct diff_info *di);
+/* '+' grew or new, '-' shrank or gone, 0 the same. */
+char diff_mark(enum diff_change k);
+/*
+ * "before B (x%), after A (y%), +D, +z pts", or "new: ..." / "gone: ...",
+ * into buf; returns its length.
+ */
+size_t diff_describe(const struct profile *p, uint32_t node, bool negated,
+		     char *buf, size_t cap);
+
+/*
+ * --top of a differential profile: per function its self and total shares
+ * before and after and their change in points, the largest self change
+ * first (then total change, then name); n rows (0: all).  Returns the
+ * rows printed.
+ */
+size_t diff_print_top(FILE *out, const struct profile *p, size_t n);
 
 #endif

@@ -49,7 +49,9 @@ struct theme_rule {
 /* The screen's parts. */
 enum theme_slot {
 	TS_HEADER, TS_STATUS, TS_PROMPT, TS_ERROR, TS_MATCH, TS_SELECTED,
-	TS_TIMELINE, TS_RANGE, TS_HELP, TS_TEXT, TS_COUNT
+	TS_TIMELINE, TS_RANGE, TS_HELP, TS_TEXT,
+	TS_GREW, TS_SHRANK, TS_SAME,   /* differential profiles: frame bg */
+	TS_COUNT
 };
 
 #define TA_BOLD 1u

@@ -118,6 +118,7 @@ static int run_tui(struct profile *p, struct config *c, struct diag *d)
 	o.search = c->search;
 	o.icase = c->icase;
 	o.theme = c->colors;
+	o.negate = c->negate;
 	if (d->bad) {
 		snprintf(msg, sizeof(msg), "%llu bad input lines skipped "
 			 "(listed on exit)", (unsigned long long)d->bad);

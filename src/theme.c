@@ -33,6 +33,7 @@ static const char *const slot_names[TS_COUNT] = {
 	[TS_PROMPT] = "prompt", [TS_ERROR] = "error", [TS_MATCH] = "match",
 	[TS_SELECTED] = "selected", [TS_TIMELINE] = "timeline",
 	[TS_RANGE] = "range", [TS_HELP] = "help", [TS_TEXT] = "text",
+	[TS_GREW] = "grew", [TS_SHRANK] = "shrank", [TS_SAME] = "same",
 };
 
 const char *theme_slot_name(enum theme_slot s)
@@ -62,6 +63,9 @@ static void default_slots(struct theme *t)
 	set_style(&t->slot[TS_RANGE], 0x000000, 0x60a0ff, 0);
 	set_style(&t->slot[TS_HELP], 0xffffff, 0x202040, 0);
 	set_style(&t->slot[TS_TEXT], 0x000000, THEME_COLOR_DEFAULT, 0);
+	set_style(&t->slot[TS_GREW], THEME_COLOR_DEFAULT, 0xff2828, 0);
+	set_style(&t->slot[TS_SHRANK], THEME_COLOR_DEFAULT, 0x2828ff, 0);
+	set_style(&t->slot[TS_SAME], THEME_COLOR_DEFAULT, 0xffffff, 0);
 }
 
 void theme_default(struct theme *t)

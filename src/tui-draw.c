@@ -17,6 +17,7 @@
 
 #include "keys.h"
 #include "symtab.h"
+#include "diff.h"
 #include "textfmt.h"
 #include "tui-priv.h"
 #include "util.h"
@@ -228,19 +229,28 @@ static void use_slot(struct tui *t, enum theme_slot s)
 }
 
 /*
- * Differential input: red where the second count grew against the first,
- * blue where it shrank, the deeper the larger the change; white for none.
+ * Differential profiles: the theme's "same" color moved towards "grew"
+ * where the frame's share of all grew, towards "shrank" where it shrank,
+ * by how much it changed (diff.h).
  */
-static uint32_t diff_color(const struct profile *p, uint32_t node)
+static uint32_t diff_color(const struct tui *t, uint32_t node)
 {
-	double w = (double)profile_total(p, node);
-	double w2 = (double)profile_total2(p, node);
-	double m = w > w2 ? w : w2, d = m > 0 ? (w - w2) / m : 0;
-	unsigned fade = (unsigned)(40 + 215 * (1 - (d < 0 ? -d : d)));
+	struct diff_info di;
+	uint32_t a = t->theme.slot[TS_SAME].bg, b, c = 0;
 
-	if (d > 0)
-		return 0xff0000u | fade << 8 | fade;
-	return (uint32_t)fade << 16 | fade << 8 | 0xffu;
+	diff_info(t->p, node, t->v.negate, &di);
+	b = t->theme.slot[di.kind == DIFF_GREW || di.kind == DIFF_NEW
+			  ? TS_GREW : TS_SHRANK].bg;
+	if (a == THEME_COLOR_DEFAULT)
+		a = 0xffffff;
+	if (b == THEME_COLOR_DEFAULT)
+		b = a;
+	for (int sh = 0; sh <= 16; sh += 8) {
+		double x = (double)(a >> sh & 0xff), y = (double)(b >> sh & 0xff);
+
+		c |= (uint32_t)(x + (y - x) * di.intensity + 0.5) << sh;
+	}
+	return c;
 }
 
 static uint32_t frame_color(struct tui *t, uint32_t node)
@@ -250,7 +260,7 @@ static uint32_t frame_color(struct tui *t, uint32_t node)
 	const struct symtab *st = profile_symtab(t->p);
 
 	if (profile_is_differential(t->p))
-		return diff_color(t->p, node);
+		return diff_color(t, node);
 
 	if (sym >= c->nsym) {
 		size_t n = symtab_count(st);
@@ -319,7 +329,15 @@ static void draw_frame(struct tui *t, const struct profile *p,
 			return;
 		}
 		buf[0] = hit ? '{' : '[';
-		k = textfmt_fit(name, len, w - 2, ' ', buf + 1);
+		k = 0;
+		if (own && profile_is_differential(p) && w > 2) {
+			struct diff_info di;
+
+			diff_info(p, r->node, t->v.negate, &di);
+			if (diff_mark(di.kind))
+				buf[1 + k++] = diff_mark(di.kind);
+		}
+		k += textfmt_fit(name, len, w - 2 - k, ' ', buf + 1 + k);
 		buf[1 + k] = hit ? '}' : ']';
 		buf[2 + k] = '\0';
 		mvaddstr(y, (int)r->col, buf);

@@ -38,6 +38,7 @@ struct tui_vstate {
 	char *tasks;                  /* "pid=1 cpu=0-3 comm=x tid=2", or NULL */
 	bool top;                     /* the top table */
 	bool sandwich;                /* focus: callers above, callees below */
+	bool negate;                  /* differential: sized by BEFORE */
 	uint32_t zoom, sel;           /* where the view was when left */
 };
 

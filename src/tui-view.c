@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diff.h"
 #include "textfmt.h"
 #include "tui-priv.h"
 #include "util.h"
@@ -130,6 +131,8 @@ static size_t describe(const struct tui_vstate *v, char *buf, size_t cap)
 		ADD("%s of %s", v->sandwich ? "sandwich (callers above, callees "
 		    "below)" : v->callers ? "callers" : "callees", shown);
 	}
+	if (v->negate)
+		ADD("sized by before");
 	if (v->invert)
 		ADD("inverted");
 	if (v->fold)
@@ -246,6 +249,12 @@ bool tui_view_apply(struct tui *t)
 		profile_set_order(t->src, ORDER_NAME);
 		profile_finish(t->src);
 	}
+	if (t->v.negate && profile_is_differential(t->src)) {
+		struct profile *sw = diff_swap(d ? d : t->src);
+
+		profile_destroy(d);
+		d = sw;
+	}
 	profile_destroy(t->own);
 	t->own = d;
 	t->p = d ? d : t->src;
@@ -350,6 +359,15 @@ void tui_view_action(struct tui *t, enum tui_action a)
 		break;
 	case ACT_INVERT:
 		n.invert = !n.invert;
+		break;
+	case ACT_NEGATE:
+		if (!profile_is_differential(t->src)) {
+			tui_set_msg(t, false, "not a comparison: nothing to "
+				    "size by BEFORE");
+			vstate_free(&n);
+			return;
+		}
+		n.negate = !n.negate;
 		break;
 	case ACT_ORDER:
 		n.weight = !n.weight;

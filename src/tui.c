@@ -28,6 +28,7 @@
 #include <wchar.h>
 
 #include "export.h"
+#include "diff.h"
 #include "textfmt.h"
 #include "tui-priv.h"
 #include "util.h"
@@ -792,6 +793,7 @@ bool tui_do(struct tui *t, enum tui_action a)
 	case ACT_CALLEES:
 	case ACT_SANDWICH:
 	case ACT_INVERT:
+	case ACT_NEGATE:
 	case ACT_ORDER:
 	case ACT_FOLD:
 	case ACT_IDLE:
@@ -1272,14 +1274,11 @@ void tui_status_text(struct tui *t, char *buf, size_t cap)
 	rlen = append(rest, sizeof(rest), rlen, " | %s (self %s) | %.2f%% of all",
 		      tot, self, pct(w, total));
 	if (profile_is_differential(t->p)) {
-		/* Two-count input: the first count beside the second. */
-		char before[64];
-		uint64_t w2 = profile_total2(t->p, s);
+		/* Before, after and the change, in weight and in share. */
+		char dd[256];
 
-		profile_format_weight(t->p, w2, before, sizeof(before));
-		rlen = append(rest, sizeof(rest), rlen, " | before %s, %+.2f%%",
-			      before, w2 ? 100.0 * ((double)w - (double)w2) /
-					   (double)w2 : 0.0);
+		diff_describe(t->p, s, t->v.negate, dd, sizeof(dd));
+		rlen = append(rest, sizeof(rest), rlen, " | %s", dd);
 	}
 	if (in_zoom)
 		rlen = append(rest, sizeof(rest), rlen, " | %.2f%% of zoom",
@@ -1317,6 +1316,10 @@ struct tui *tui_create(struct profile *p, const struct tui_opts *o,
 	t->tl_mark = -1;
 	t->eye = NO_EYE;
 	t->dirty = true;
+	if (o->negate && profile_is_differential(p)) {
+		t->v.negate = true;
+		tui_view_apply(t);
+	}
 	layout_init(&t->lay);
 	t->search = search_create();
 	theme_default(&t->theme);
