@@ -96,9 +96,21 @@ static void say_waiting(const struct config *c, struct tui_progress *pr)
 	pr->shown = true;
 }
 
+/* The input's name for the header: one file, or "BEFORE vs AFTER". */
+static const char *input_title(const struct config *c, char *buf, size_t cap)
+{
+	if (c->diff && c->nfiles == 2) {
+		snprintf(buf, cap, "%s vs %s", c->files[0], c->files[1]);
+		return buf;
+	}
+	return c->nfiles == 1 ? c->files[0] : NULL;
+}
+
 static int print_text(struct profile *p, struct config *c)
 {
-	return export_run(stdout, p, c, c->nfiles == 1 ? c->files[0] : NULL,
+	char title[8192];
+
+	return export_run(stdout, p, c, input_title(c, title, sizeof(title)),
 			  terminal_width());
 }
 
@@ -107,13 +119,13 @@ static int run_tui(struct profile *p, struct config *c, struct diag *d)
 {
 	struct tui_opts o = { 0 };
 	struct profile *v;
-	char msg[128];
+	char msg[128], title[8192];
 	int rc = export_derive(p, c, &v);
 
 	if (rc)
 		return rc;
 
-	o.title = c->nfiles == 1 ? c->files[0] : NULL;
+	o.title = input_title(c, title, sizeof(title));
 	o.flame = c->flame;
 	o.search = c->search;
 	o.icase = c->icase;
