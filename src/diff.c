@@ -262,6 +262,16 @@ char diff_mark(enum diff_change k)
 	       : k == DIFF_SHRANK || k == DIFF_GONE ? '-' : 0;
 }
 
+/* A weight as the status line gives it: "30", or "1.234 s CPU" for ns. */
+static void fmt_weight(const struct profile *p, uint64_t w, char *buf,
+		       size_t cap)
+{
+	if (profile_unit(p) == UNIT_NS)
+		profile_format_amount(p, w, buf, cap);
+	else
+		profile_format_weight(p, w, buf, cap);
+}
+
 size_t diff_describe(const struct profile *p, uint32_t node, bool negated,
 		     char *buf, size_t cap)
 {
@@ -270,10 +280,10 @@ size_t diff_describe(const struct profile *p, uint32_t node, bool negated,
 	int n;
 
 	diff_info(p, node, negated, &di);
-	profile_format_weight(p, di.before, b, sizeof(b));
-	profile_format_weight(p, di.after, a, sizeof(a));
-	profile_format_weight(p, di.after >= di.before ? di.after - di.before
-			      : di.before - di.after, c, sizeof(c));
+	fmt_weight(p, di.before, b, sizeof(b));
+	fmt_weight(p, di.after, a, sizeof(a));
+	fmt_weight(p, di.after >= di.before ? di.after - di.before
+		   : di.before - di.after, c, sizeof(c));
 	if (di.kind == DIFF_NEW)
 		n = snprintf(buf, cap, "new: before 0, after %s (%.2f%%)", a,
 			     di.after_pct);

@@ -65,6 +65,10 @@ static const struct key_binding table[] = {
 	  "mark the range's start, then its end: the graph of the range, "
 	  "and the mode ends",
 	  { '\n', '\r', ' ', KEY_ENTER } },
+	{ KCTX_TIMELINE, ACT_TL_COMPARE, "c",
+	  "compare: end the range marked (or take the range shown) as A; the "
+	  "next range marked, B, is shown against A",
+	  { 'c', 0 } },
 	{ KCTX_TIMELINE, ACT_RANGE_CLEAR, "T", "show all samples again", { 'T', 0 } },
 	{ KCTX_TIMELINE, ACT_TL_LEAVE, "Esc, t, q",
 	  "cancel the mark, or leave the mode (q does not quit here)",
@@ -133,6 +137,8 @@ static const struct key_binding table[] = {
 	  { 'w', 0 } },
 	{ KCTX_LIVE, ACT_LIVE_FREEZE, "Space, z", "live: freeze or resume", { ' ', 'z', 0 } },
 	{ KCTX_LIVE, ACT_LIVE_RESET, "x", "live: forget the samples so far", { 'x', 0 } },
+	{ KCTX_LIVE, ACT_LIVE_BASELINE, "b", "live: compare: take the window as the baseline; "
+	  "the view shows the live window against it (again: no baseline)", { 'b', 0 } },
 	{ KCTX_LIVE, ACT_LIVE_SAVE, "s", "save the view as a folded file (also on a saved "
 	  "profile)", { 's', 0 } },
 	{ KCTX_MOUSE, ACT_MOUSE_DOC, "click", "select a frame; on the timeline, mark", { 0 } },
@@ -153,6 +159,7 @@ static const char *const action_names[ACT_COUNT] = {
 	[ACT_RANGE_CLEAR] = "all-time", [ACT_TL_LEFT] = "time-left",
 	[ACT_TL_RIGHT] = "time-right", [ACT_TL_FAST_LEFT] = "time-left-10",
 	[ACT_TL_FAST_RIGHT] = "time-right-10", [ACT_TL_MARK] = "time-mark",
+	[ACT_TL_COMPARE] = "time-compare",
 	[ACT_TL_LEAVE] = "time-leave", [ACT_THEME] = "theme",
 	[ACT_TOP_TABLE] = "top", [ACT_CALLERS] = "callers",
 	[ACT_CALLEES] = "callees", [ACT_SANDWICH] = "sandwich",
@@ -168,7 +175,7 @@ static const char *const action_names[ACT_COUNT] = {
 	[ACT_QUIT] = "quit", [ACT_LIVE_RATE_UP] = "rate-up",
 	[ACT_LIVE_RATE_DOWN] = "rate-down", [ACT_LIVE_WINDOW] = "window",
 	[ACT_LIVE_FREEZE] = "freeze", [ACT_LIVE_RESET] = "live-reset",
-	[ACT_LIVE_SAVE] = "save", [ACT_MOUSE_DOC] = "mouse",
+	[ACT_LIVE_SAVE] = "save", [ACT_LIVE_BASELINE] = "baseline", [ACT_MOUSE_DOC] = "mouse",
 	[ACT_PROMPT_DOC] = "prompt",
 };
 
