@@ -184,20 +184,33 @@ int diff_load(struct config *c, struct diag *d, struct profile **out)
 {
 	struct profile *dp, *side;
 	struct weight norm = { 0, 0, 0 };
+	uint64_t t0, t1;
 	int rc;
 
 	*out = NULL;
 	/* AFTER first: its total scales BEFORE; one side in memory at a time. */
 	if ((rc = load_side(c, c->files[1], d, &side)) != 0)
 		return rc;
-	dp = diff_create();
-	profile_set_order(dp, profile_order(side));
 	norm.v = profile_total(side, NODE_ROOT);
 	norm.decimals = profile_decimals(side);
-	if (diff_add(dp, side, true, NULL) < 0)
-		fprintf(stderr, "flametop: %s: weights overflow; some "
-			"stacks were skipped\n", c->files[1]);
-	profile_destroy(side);
+	if (!profile_is_differential(side) && !profile_range(side, &t0, &t1)) {
+		/*
+		 * AFTER as read is the merged profile already: its weights are
+		 * the AFTER column; only BEFORE is merged into it.  Its
+		 * timeline would select AFTER's samples only: forget it.
+		 */
+		profile_forget_before(side, UINT64_MAX);
+		profile_set_differential(side, true);
+		dp = side;
+	} else {
+		dp = diff_create();
+		profile_set_order(dp, profile_order(side));
+		profile_reserve(dp, profile_node_count(side));
+		if (diff_add(dp, side, true, NULL) < 0)
+			fprintf(stderr, "flametop: %s: weights overflow; some "
+				"stacks were skipped\n", c->files[1]);
+		profile_destroy(side);
+	}
 	if ((rc = load_side(c, c->files[0], d, &side)) != 0) {
 		profile_destroy(dp);
 		return rc;
