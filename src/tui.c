@@ -605,7 +605,7 @@ static void timeline_mark(struct tui *t)
 		t->tl_mark = -1;
 		t->tl_show = t->tl_focus = false;
 		tui_view_compare_ranges(t, t->cmp_pa0, t->cmp_pa1, a, b);
-		t->dirty = true;
+		profile_changed(t);
 		return;
 	}
 	profile_set_range(t->p, a, b);
@@ -986,6 +986,7 @@ bool tui_do(struct tui *t, enum tui_action a)
 			break;
 		}
 		tui_view_baseline(t);
+		profile_changed(t);
 		break;
 	case ACT_TL_LEAVE:
 		if (t->tl_mark >= 0) {
