@@ -6,8 +6,10 @@
  * Each input is read into a profile of its own, so every reader, --time
  * and the per-sample views apply to each side as they would to one input;
  * then each side's current view (its selected range) is merged stack by
- * stack into the differential profile, whose tree the other views, the TUI
- * and every export draw.
+ * stack into the differential profile (AFTER as read becomes it when it
+ * has no range), whose tree the other views, the TUI and every export
+ * draw.  The TUI builds comparisons of two time ranges and of a live
+ * baseline with diff_add too.
  */
 #ifndef FLAMETOP_DIFF_H
 #define FLAMETOP_DIFF_H
