@@ -25,12 +25,15 @@ wait_for() {
 	return 1
 }
 key() { $T send-keys -t live "$@"; }
-# The root's "after" amount in the status line.
+# The root's "before" and "after" amounts in the status line.
 after_amount() { screen | sed -n 's/^all | .*, after \([0-9.]* m*s CPU\) (.*/\1/p' | head -n 1; }
+before_amount() { screen | sed -n 's/^all | .*before \([0-9.]* m*s CPU\) (.*/\1/p' | head -n 1; }
+# A "1.234 s CPU" / "56.7 ms CPU" amount in ns.
+ns() { echo "$1" | awk '{ print $1 * ($2 == "ms" ? 1e6 : 1e9) }'; }
 
 cd "$work" || exit 1
 $T new-session -d -s live -x 170 -y 30 \
-	"NO_COLOR=1 TERM=xterm-256color '$BIN' --interval 0.3 --window 1 -- '$TARGET' 60; echo FLAMETOP-EXITED \$?; sleep 30"
+	"NO_COLOR=1 TERM=xterm-256color '$BIN' --interval 0.3 --window 3600 -- '$TARGET' 60; echo FLAMETOP-EXITED \$?; sleep 30"
 
 check "the graph shows the hot path" wait_for "spin_hot"
 key b
@@ -39,10 +42,16 @@ check "the header says compare" wait_for "view: compare against the baseline"
 key g
 check "root: before and after" wait_for "^all \| .*before [0-9.]+ m?s CPU \([0-9.]+%\), after [0-9.]+ m?s CPU"
 check "the comparison draws the hot path" wait_for "\[[+-]?spin_hot"
+# The window is all time here: after grows, the baseline stays.
 a=$(after_amount)
+pa=$(before_amount)
 sleep 1.5
 b=$(after_amount)
-check "the comparison refreshes ($a / $b)" [ -n "$a" ] && [ -n "$b" ] && [ "$a" != "$b" ]
+pb=$(before_amount)
+grew() { [ -n "$1" ] && [ -n "$2" ] && awk -v x="$(ns "$1")" -v y="$(ns "$2")" 'BEGIN { exit !(y > x) }'; }
+same_nonempty() { [ -n "$1" ] && [ "$1" = "$2" ]; }
+check "the comparison refreshes: after grows ($a / $b)" grew "$a" "$b"
+check "the baseline stays ($pa / $pb)" same_nonempty "$pa" "$pb"
 check "still compared after refreshes" wait_for "view: compare against the baseline"
 key b
 check "b again drops the baseline" wait_for "no baseline"

@@ -22,8 +22,9 @@ tui_keys t
 check "strip again" tui_wait "timeline: Left/Right move"
 tui_keys c
 check "c takes range A" tui_wait "range A 0.000-[0-9.]+ s; now mark range B"
-# Range B: slices 30-50.
-tui_keys L L L Enter L L Enter
+# Range B: slices 30-50 (H to the first slice: the cursor stayed where
+# range A ended).
+tui_keys H H H H H H H H H H L L L Enter L L Enter
 check "header names both ranges" tui_wait "view: compare B [0-9.]+s-[0-9.]+s against A 0.000s-[0-9.]+s"
 tui_keys g
 check "root: before is range A" tui_wait "^all \| .*before $na \("
@@ -34,10 +35,11 @@ tui_keys BSpace
 check "Backspace: range A again" tui_poll sh -c "[ \"\$(tmux -L '$TUI_SOCK' capture-pane -p -t ft | sed -n 1p | sed -n 's/.*zst | \([0-9.]* m*s CPU\) .*/\1/p')\" = '$na' ]"
 check "Backspace: no comparison in the header" sh -c "! tmux -L '$TUI_SOCK' capture-pane -p -t ft | sed -n 1p | grep -q compare"
 # Range B alone: the same slices from the start.
-tui_keys T t L L L Enter L L Enter
+tui_keys T t H H H H H H H H H H L L L Enter L L Enter
 check "range B applied" tui_wait "applied; timeline mode left"
 nb=$(header_amount)
-check "after is range B ($after, $nb)" [ -n "$nb" ] && [ "$nb" = "$after" ]
+same_nonempty() { [ -n "$1" ] && [ "$1" = "$2" ]; }
+check "after is range B ($after, $nb)" same_nonempty "$nb" "$after"
 # Esc cancels a pending comparison.
 tui_keys t c
 check "c again" tui_wait "now mark range B"

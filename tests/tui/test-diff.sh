@@ -59,7 +59,12 @@ cell_style() {   # the escape sequence in front of the first cell of NAME
 ge=$(cell_style eval)
 ps=$(cell_style parse)
 mn=$(cell_style main)
-check "colors: grew and shrank differ" [ -n "$ge" ] && [ -n "$ps" ] && [ "$ge" != "$ps" ]
-check "colors: unchanged differs from both" [ -n "$mn" ] && [ "$mn" != "$ge" ] && [ "$mn" != "$ps" ]
+# all_differ A B...: every value non-empty, no two equal.
+all_differ() {
+	for x in "$@"; do [ -n "$x" ] || return 1; done
+	[ "$(printf '%s\n' "$@" | sort -u | wc -l)" -eq $# ]
+}
+check "colors: grew and shrank differ ($ge, $ps)" all_differ "$ge" "$ps"
+check "colors: unchanged differs from both ($mn)" all_differ "$mn" "$ge" "$ps"
 tui_keys q
 tui_done
