@@ -26,6 +26,7 @@ struct text_opts {
 	uint32_t zoom;           /* NODE_ROOT for the whole profile */
 	struct search *search;   /* NULL or a search to mark */
 	const char *title;       /* the input's name, or NULL */
+	bool negated;            /* differential, columns swapped (diff.h) */
 };
 
 /* Print the flame graph and a summary; returns the number of frame rows. */

@@ -70,6 +70,11 @@ struct config {
 	const char *order;           /* --order name|weight */
 	const char *top;             /* --top N */
 	unsigned top_n;              /* its value; 0: all */
+
+	/* Differential profiles (diff.h) */
+	bool diff;                   /* --diff BEFORE AFTER */
+	bool normalize;              /* --normalize: BEFORE scaled to AFTER */
+	bool negate;                 /* --negate: frames sized by BEFORE */
 };
 
 /*

@@ -49,7 +49,9 @@ struct theme_rule {
 /* The screen's parts. */
 enum theme_slot {
 	TS_HEADER, TS_STATUS, TS_PROMPT, TS_ERROR, TS_MATCH, TS_SELECTED,
-	TS_TIMELINE, TS_RANGE, TS_HELP, TS_TEXT, TS_COUNT
+	TS_TIMELINE, TS_RANGE, TS_HELP, TS_TEXT,
+	TS_GREW, TS_SHRANK, TS_SAME,   /* differential profiles: frame bg */
+	TS_COUNT
 };
 
 #define TA_BOLD 1u
@@ -85,12 +87,6 @@ int theme_load(struct theme *out, const char *path, char *err, size_t errcap);
 /* The frame color (0xRRGGBB) of a name with its symbol kind. */
 uint32_t theme_frame_color(const struct theme *t, const char *name,
 			   size_t len, int kind);
-/*
- * The color of a differential frame: red when the second count (after)
- * grew against the first (before), blue when it shrank, the deeper the
- * larger the change; white for none.
- */
-uint32_t theme_diff_color(double after, double before);
 /* The slot's name, e.g. "match" ("" when out of range). */
 const char *theme_slot_name(enum theme_slot s);
 

@@ -62,6 +62,7 @@ struct tui_opts {
 	bool icase;
 	const char *theme;        /* theme name or path; NULL: the default */
 	const char *message;      /* shown in the status line at start */
+	bool negate;              /* differential: size frames by BEFORE */
 	const struct tui_live_ops *live;  /* NULL for a saved profile */
 	void *live_ctx;
 	/*

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diff.h"
 #include "export.h"
 #include "layout.h"
 #include "symtab.h"
@@ -102,8 +103,7 @@ static uint32_t frame_color(const struct profile *p, const struct theme *th,
 	uint32_t c;
 
 	if (profile_is_differential(p))
-		return theme_diff_color((double)profile_total(p, node),
-					(double)profile_total2(p, node));
+		return diff_color(th, p, node, false);
 	c = theme_frame_color(th, symtab_name(st, sym), symtab_len(st, sym),
 			      (int)symtab_kind(st, sym));
 	return c == THEME_COLOR_DEFAULT ? 0xe0a040u : c & 0xffffffu;

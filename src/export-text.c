@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diff.h"
 #include "export.h"
 #include "layout.h"
 #include "textfmt.h"
@@ -17,9 +18,11 @@
 
 /* Render one row of the layout into line (8*cols+1 bytes). */
 static void render_row(const struct profile *p, const struct layout *l,
-		       unsigned depth, struct search *s, char *line,
-		       char *cell)
+		       unsigned depth, struct search *s, bool negated,
+		       char *line, char *cell)
 {
+	bool diff = profile_is_differential(p);
+
 	size_t len = 0;
 	unsigned col = 0;
 
@@ -36,10 +39,24 @@ static void render_row(const struct profile *p, const struct layout *l,
 		if (r->width == 1) {
 			line[len++] = hit ? '!' : '|';
 		} else {
+			unsigned room = r->width - 2;
+
 			line[len++] = open;
+			if (diff && room > 0) {
+				/* Differential: '+' grew or new, '-' shrank or gone. */
+				struct diff_info di;
+				char m;
+
+				diff_info(p, r->node, negated, &di);
+				m = diff_mark(di.kind);
+				if (m) {
+					line[len++] = m;
+					room--;
+				}
+			}
 			k = textfmt_fit(profile_name(p, r->node),
 					profile_name_len(p, r->node),
-					r->width - 2, ' ', cell);
+					room, ' ', cell);
 			memcpy(line + len, cell, k);
 			len += k;
 			line[len++] = close;
@@ -69,7 +86,7 @@ unsigned export_text(FILE *out, const struct profile *p,
 	for (unsigned i = 0; i < l.rows; i++) {
 		unsigned d = o->flame ? l.rows - 1 - i : i;
 
-		render_row(p, &l, d, o->search, line, cell);
+		render_row(p, &l, d, o->search, o->negated, line, cell);
 		fprintf(out, "%s\n", line);
 	}
 	profile_format_amount(p, total, num, sizeof(num));
@@ -81,6 +98,13 @@ unsigned export_text(FILE *out, const struct profile *p,
 	}
 	fprintf(out, "%s, %zu distinct stacks, depth %u", num,
 		profile_distinct_stacks(p), profile_max_depth(p));
+	if (profile_is_differential(p)) {
+		uint64_t t2 = profile_total2(p, NODE_ROOT);
+
+		profile_format_amount(p, t2, cell, (size_t)width * 8 + 1);
+		fprintf(out, "; %s %s", o->negated ? "sized by before, after"
+			: "before", cell);
+	}
 	if (o->zoom != NODE_ROOT) {
 		uint64_t z = profile_total(p, o->zoom);
 

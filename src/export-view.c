@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diff.h"
 #include "export.h"
 #include "options.h"
 #include "search.h"
@@ -92,12 +93,24 @@ int export_run(FILE *f, struct profile *p, const struct config *c,
 {
 	struct profile *v;
 	const struct profile *shown;
+	bool negated = false;
 	int rc = export_derive(p, c, &v);
 
 	if (rc)
 		return rc;
 	shown = v ? v : p;
-	if (c->mode == MODE_TOP) {
+	if (c->negate && profile_is_differential(shown) &&
+	    c->mode != MODE_COLLAPSE && c->mode != MODE_TOP) {
+		/* Sized by BEFORE; the marks keep their meaning. */
+		struct profile *sw = diff_swap(shown);
+
+		profile_destroy(v);
+		shown = v = sw;
+		negated = true;
+	}
+	if (c->mode == MODE_TOP && profile_is_differential(shown)) {
+		diff_print_top(f, shown, c->top_n);
+	} else if (c->mode == MODE_TOP) {
 		view_print_top(f, shown, c->top_n);
 	} else if (c->mode == MODE_COLLAPSE) {
 		export_collapse(f, shown);
@@ -110,6 +123,7 @@ int export_run(FILE *f, struct profile *p, const struct config *c,
 		to.flame = c->flame;
 		to.zoom = NODE_ROOT;
 		to.title = title;
+		to.negated = negated;
 		if (c->search) {
 			char err[300];
 

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "diff.h"
 #include "export.h"
 #include "keys.h"
 #include "live.h"
@@ -93,9 +94,21 @@ static void say_waiting(const struct config *c, struct tui_progress *pr)
 	pr->shown = true;
 }
 
+/* The input's name for the header: one file, or "BEFORE vs AFTER". */
+static const char *input_title(const struct config *c, char *buf, size_t cap)
+{
+	if (c->diff && c->nfiles == 2) {
+		snprintf(buf, cap, "%s vs %s", c->files[0], c->files[1]);
+		return buf;
+	}
+	return c->nfiles == 1 ? c->files[0] : NULL;
+}
+
 static int print_text(struct profile *p, struct config *c)
 {
-	return export_run(stdout, p, c, c->nfiles == 1 ? c->files[0] : NULL,
+	char title[8192];
+
+	return export_run(stdout, p, c, input_title(c, title, sizeof(title)),
 			  terminal_width());
 }
 
@@ -215,13 +228,13 @@ static int run_tui(struct profile *p, struct config *c, struct diag *d)
 	struct tui_opts o = { 0 };
 	struct type_switch ts = { c, c->read.types, "" };
 	struct profile *v;
-	char msg[128];
+	char msg[128], title[8192];
 	int rc = export_derive(p, c, &v);
 
 	if (rc)
 		return rc;
 
-	o.title = c->nfiles == 1 ? c->files[0] : NULL;
+	o.title = input_title(c, title, sizeof(title));
 	o.flame = c->flame;
 	o.search = c->search;
 	o.icase = c->icase;
@@ -232,6 +245,7 @@ static int run_tui(struct profile *p, struct config *c, struct diag *d)
 		o.type_status = type_status;
 		o.type_ctx = &ts;
 	}
+	o.negate = c->negate;
 	if (d->bad) {
 		snprintf(msg, sizeof(msg), "%llu bad input lines skipped "
 			 "(listed on exit)", (unsigned long long)d->bad);
@@ -316,8 +330,21 @@ int main(int argc, char **argv)
 	}
 	if (c.mode == MODE_TUI && isatty(1))
 		say_waiting(&c, &progress);
-	rc = load(p, &c, &d);
-	tui_load_progress_done(&progress);
+	if (c.diff) {
+		profile_destroy(p);
+		rc = diff_load(&c, &d, &p);
+		tui_load_progress_done(&progress);
+		if (rc) {
+			diag_print(&d, stderr, "flametop");
+			diag_free(&d);
+			options_free(&c);
+			return rc;
+		}
+		c.time = NULL;   /* applied to each side */
+	} else {
+		rc = load(p, &c, &d);
+		tui_load_progress_done(&progress);
+	}
 	if (rc < 0) {
 		diag_print(&d, stderr, "flametop");
 		diag_free(&d);

@@ -144,6 +144,12 @@ static const struct opt_def opts[] = {
 	  "root per process, per thread, or merged (process, thread, merged)" },
 	{ "order", 0, OPT_STR, "ORDER", OFF(order), 0, 0, "Views",
 	  "siblings by name (default) or heaviest first (weight)" },
+	{ "diff", 0, OPT_FLAG, NULL, OFF(diff), 0, 0, "Compare",
+	  "FILE1 FILE2: compare two profiles, BEFORE and AFTER (any formats)" },
+	{ "normalize", 0, OPT_FLAG, NULL, OFF(normalize), 0, 0, "Compare",
+	  "--diff: scale BEFORE's counts to AFTER's total" },
+	{ "negate", 0, OPT_FLAG, NULL, OFF(negate), 0, 0, "Compare",
+	  "size frames by BEFORE instead of AFTER (shows what went away)" },
 	{ "help", 'h', OPT_FLAG, NULL, OFF(help), 0, 0, "Other",
 	  "show this help" },
 	{ "help-keys", 0, OPT_FLAG, NULL, OFF(help_keys), 0, 0, "Other",
@@ -465,6 +471,14 @@ int options_parse(struct config *c, int argc, char **argv)
 	}
 	if ((rc = check_views(c)) != 0)
 		return rc;
+	if (c->diff && c->nfiles != 2)
+		return usage_error("--diff compares two inputs: give BEFORE "
+				   "and AFTER");
+	if (c->diff && (c->attach || c->all_cpus || c->ncommand))
+		return usage_error("--diff reads two inputs; it does not "
+				   "sample");
+	if (c->normalize && !c->diff)
+		return usage_error("--normalize goes with --diff");
 	c->mode = c->top ? MODE_TOP : c->collapse ? MODE_COLLAPSE
 		: c->text ? MODE_TEXT : c->svg ? MODE_SVG : MODE_TUI;
 	return 0;

@@ -33,6 +33,7 @@ static const char *const slot_names[TS_COUNT] = {
 	[TS_PROMPT] = "prompt", [TS_ERROR] = "error", [TS_MATCH] = "match",
 	[TS_SELECTED] = "selected", [TS_TIMELINE] = "timeline",
 	[TS_RANGE] = "range", [TS_HELP] = "help", [TS_TEXT] = "text",
+	[TS_GREW] = "grew", [TS_SHRANK] = "shrank", [TS_SAME] = "same",
 };
 
 const char *theme_slot_name(enum theme_slot s)
@@ -62,6 +63,9 @@ static void default_slots(struct theme *t)
 	set_style(&t->slot[TS_RANGE], 0x000000, 0x60a0ff, 0);
 	set_style(&t->slot[TS_HELP], 0xffffff, 0x202040, 0);
 	set_style(&t->slot[TS_TEXT], 0x000000, THEME_COLOR_DEFAULT, 0);
+	set_style(&t->slot[TS_GREW], THEME_COLOR_DEFAULT, 0xff2828, 0);
+	set_style(&t->slot[TS_SHRANK], THEME_COLOR_DEFAULT, 0x2828ff, 0);
+	set_style(&t->slot[TS_SAME], THEME_COLOR_DEFAULT, 0xffffff, 0);
 }
 
 void theme_default(struct theme *t)
@@ -550,17 +554,6 @@ void theme_names_free(char **names, size_t n)
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
-}
-
-uint32_t theme_diff_color(double after, double before)
-{
-	double m = after > before ? after : before;
-	double d = m > 0 ? (after - before) / m : 0;
-	unsigned fade = (unsigned)(40 + 215 * (1 - (d < 0 ? -d : d)));
-
-	if (d > 0)
-		return 0xff0000u | fade << 8 | fade;
-	return (uint32_t)fade << 16 | fade << 8 | 0xffu;
 }
 
 int theme_check_name(const char *name, char *err, size_t errcap)

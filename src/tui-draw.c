@@ -17,6 +17,7 @@
 
 #include "keys.h"
 #include "symtab.h"
+#include "diff.h"
 #include "textfmt.h"
 #include "tui-priv.h"
 #include "util.h"
@@ -227,16 +228,6 @@ static void use_slot(struct tui *t, enum theme_slot s)
 	use(t, st->fg, st->bg, ta_attrs(st->attrs));
 }
 
-/*
- * Differential input: red where the second count grew against the first,
- * blue where it shrank, the deeper the larger the change; white for none.
- */
-static uint32_t diff_color(const struct profile *p, uint32_t node)
-{
-	return theme_diff_color((double)profile_total(p, node),
-				(double)profile_total2(p, node));
-}
-
 static uint32_t frame_color(struct tui *t, uint32_t node)
 {
 	struct draw_cache *c = cache(t);
@@ -244,7 +235,7 @@ static uint32_t frame_color(struct tui *t, uint32_t node)
 	const struct symtab *st = profile_symtab(t->p);
 
 	if (profile_is_differential(t->p))
-		return diff_color(t->p, node);
+		return diff_color(&t->theme, t->p, node, t->v.negate);
 
 	if (sym >= c->nsym) {
 		size_t n = symtab_count(st);
@@ -313,7 +304,15 @@ static void draw_frame(struct tui *t, const struct profile *p,
 			return;
 		}
 		buf[0] = hit ? '{' : '[';
-		k = textfmt_fit(name, len, w - 2, ' ', buf + 1);
+		k = 0;
+		if (own && profile_is_differential(p) && w > 2) {
+			struct diff_info di;
+
+			diff_info(p, r->node, t->v.negate, &di);
+			if (diff_mark(di.kind))
+				buf[1 + k++] = diff_mark(di.kind);
+		}
+		k += textfmt_fit(name, len, w - 2 - k, ' ', buf + 1 + k);
 		buf[1 + k] = hit ? '}' : ']';
 		buf[2 + k] = '\0';
 		mvaddstr(y, (int)r->col, buf);

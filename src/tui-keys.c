@@ -67,6 +67,10 @@ static const struct key_binding table[] = {
 	  "mark the range's start, then its end: the graph of the range, "
 	  "and the mode ends",
 	  { '\n', '\r', ' ', KEY_ENTER } },
+	{ KCTX_TIMELINE, ACT_TL_COMPARE, "c",
+	  "compare: end the range marked (or take the range shown) as A; the "
+	  "next range marked, B, is shown against A",
+	  { 'c', 0 } },
 	{ KCTX_TIMELINE, ACT_RANGE_CLEAR, "T", "show all samples again", { 'T', 0 } },
 	{ KCTX_TIMELINE, ACT_TL_LEAVE, "Esc, t, q",
 	  "cancel the mark, or leave the mode (q does not quit here)",
@@ -96,6 +100,9 @@ static const struct key_binding table[] = {
 	  { 'P', 0 } },
 	{ KCTX_VIEWS, ACT_TASKS, "%", "filter by comm, pid, tid, cpu (pid=1,2 cpu=0-3)",
 	  { '%', 0 } },
+	{ KCTX_VIEWS, ACT_NEGATE, "B",
+	  "compare: size frames by the baseline (BEFORE) instead of AFTER (toggle)",
+	  { 'B', 0 } },
 	{ KCTX_VIEWS, ACT_VIEW_RESET, "V", "back to the profile as read (no view, no filter)",
 	  { 'V', 0 } },
 	{ KCTX_VIEWS, ACT_COPY_NAME, "y", "copy the selected frame's name (OSC 52)",
@@ -132,6 +139,8 @@ static const struct key_binding table[] = {
 	  { 'w', 0 } },
 	{ KCTX_LIVE, ACT_LIVE_FREEZE, "Space, z", "live: freeze or resume", { ' ', 'z', 0 } },
 	{ KCTX_LIVE, ACT_LIVE_RESET, "x", "live: forget the samples so far", { 'x', 0 } },
+	{ KCTX_LIVE, ACT_LIVE_BASELINE, "b", "live: compare: take the window as the baseline; "
+	  "the view shows the live window against it (again: no baseline)", { 'b', 0 } },
 	{ KCTX_LIVE, ACT_LIVE_SAVE, "s", "save the view as a folded file (also on a saved "
 	  "profile)", { 's', 0 } },
 	{ KCTX_MOUSE, ACT_MOUSE_DOC, "click", "select a frame; on the timeline, mark", { 0 } },
@@ -152,6 +161,7 @@ static const char *const action_names[ACT_COUNT] = {
 	[ACT_RANGE_CLEAR] = "all-time", [ACT_TL_LEFT] = "time-left",
 	[ACT_TL_RIGHT] = "time-right", [ACT_TL_FAST_LEFT] = "time-left-10",
 	[ACT_TL_FAST_RIGHT] = "time-right-10", [ACT_TL_MARK] = "time-mark",
+	[ACT_TL_COMPARE] = "time-compare",
 	[ACT_TL_LEAVE] = "time-leave", [ACT_THEME] = "theme",
 	[ACT_TOP_TABLE] = "top", [ACT_CALLERS] = "callers",
 	[ACT_CALLEES] = "callees", [ACT_SANDWICH] = "sandwich",
@@ -160,7 +170,7 @@ static const char *const action_names[ACT_COUNT] = {
 	[ACT_INCLUDE] = "filter-include", [ACT_EXCLUDE] = "filter-exclude",
 	[ACT_IDLE] = "hide-idle", [ACT_GROUP] = "group",
 	[ACT_TASKS] = "filter-tasks", [ACT_VIEW_RESET] = "view-reset",
-	[ACT_COPY_NAME] = "copy-name", [ACT_COPY_STACK] = "copy-stack",
+	[ACT_NEGATE] = "negate", [ACT_COPY_NAME] = "copy-name", [ACT_COPY_STACK] = "copy-stack",
 	[ACT_TOP_BY_SELF] = "top-by-self", [ACT_TOP_BY_TOTAL] = "top-by-total",
 	[ACT_TOP_BY_NAME] = "top-by-name", [ACT_TOP_FILTER] = "top-filter",
 	[ACT_FLIP] = "flip", [ACT_HELP] = "help", [ACT_REDRAW] = "redraw",
@@ -168,7 +178,7 @@ static const char *const action_names[ACT_COUNT] = {
 	[ACT_LIVE_RATE_UP] = "rate-up",
 	[ACT_LIVE_RATE_DOWN] = "rate-down", [ACT_LIVE_WINDOW] = "window",
 	[ACT_LIVE_FREEZE] = "freeze", [ACT_LIVE_RESET] = "live-reset",
-	[ACT_LIVE_SAVE] = "save", [ACT_MOUSE_DOC] = "mouse",
+	[ACT_LIVE_SAVE] = "save", [ACT_LIVE_BASELINE] = "baseline", [ACT_MOUSE_DOC] = "mouse",
 	[ACT_PROMPT_DOC] = "prompt",
 };
 

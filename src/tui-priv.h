@@ -38,6 +38,10 @@ struct tui_vstate {
 	char *tasks;                  /* "pid=1 cpu=0-3 comm=x tid=2", or NULL */
 	bool top;                     /* the top table */
 	bool sandwich;                /* focus: callers above, callees below */
+	bool negate;                  /* differential: sized by BEFORE */
+	bool cmp;                     /* time range B against range A */
+	uint64_t cmp_a0, cmp_a1, cmp_b0, cmp_b1;   /* the ranges (ns) */
+	bool baseline;                /* the source against t->baseline */
 	uint32_t zoom, sel;           /* where the view was when left */
 };
 
@@ -51,6 +55,11 @@ struct tui {
 	struct profile *p;            /* what is shown: src or own */
 	struct profile *src;          /* the profile read or sampled */
 	struct profile *own;          /* the derived view, or NULL */
+	struct profile *cmpsrc;       /* a comparison built from src (diff.h),
+					 the views' source while comparing */
+	struct profile *baseline;     /* compare: the window taken as baseline */
+	bool cmp_pending;             /* range A taken, B being marked */
+	uint64_t cmp_pa0, cmp_pa1;    /* range A */
 	struct tui_vstate v;          /* the view (tui-view.c) */
 	struct tui_vstate *vhist;     /* views to go back to */
 	size_t nvhist, capvhist;
@@ -145,6 +154,11 @@ bool tui_view_back(struct tui *t);
 void tui_view_source_changed(struct tui *t);
 /* Copy the selected frame's name or stack (OSC 52, in t->osc). */
 void tui_view_copy(struct tui *t, bool stack);
+/* Compare: time range B against range A (ns), a view in the history. */
+void tui_view_compare_ranges(struct tui *t, uint64_t a0, uint64_t a1,
+			     uint64_t b0, uint64_t b1);
+/* Compare: take the source as it is now as the baseline (again: drop it). */
+void tui_view_baseline(struct tui *t);
 /* The view's own message when it changes (shared with tui.c). */
 void tui_set_msg(struct tui *t, bool error, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -15,7 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diff.h"
 #include "textfmt.h"
+#include "timerange.h"
 #include "tui-priv.h"
 #include "util.h"
 
@@ -57,6 +59,8 @@ void tui_view_free(struct tui *t)
 		vstate_free(&t->vhist[i]);
 	free(t->vhist);
 	profile_destroy(t->own);
+	profile_destroy(t->cmpsrc);
+	profile_destroy(t->baseline);
 	free(t->osc);
 	tui_top_free(t);
 	tui_sandwich_free(t);
@@ -109,7 +113,8 @@ static bool parse_tasks(const char *text, struct view_spec *s, char **commbuf,
 	return ok;
 }
 
-static size_t describe(const struct tui_vstate *v, char *buf, size_t cap)
+static size_t describe(const struct tui_vstate *v, uint64_t first,
+		       char *buf, size_t cap)
 {
 	static const char *const groups[] = { "", "per process", "per thread",
 					      "merged" };
@@ -130,6 +135,17 @@ static size_t describe(const struct tui_vstate *v, char *buf, size_t cap)
 		ADD("%s of %s", v->sandwich ? "sandwich (callers above, callees "
 		    "below)" : v->callers ? "callers" : "callees", shown);
 	}
+	if (v->cmp) {
+		char a[64], b[64];
+
+		timerange_describe(a, sizeof(a), first, v->cmp_a0, v->cmp_a1);
+		timerange_describe(b, sizeof(b), first, v->cmp_b0, v->cmp_b1);
+		ADD("compare B %s against A %s", b, a);
+	}
+	if (v->baseline)
+		ADD("compare against the baseline");
+	if (v->negate)
+		ADD("sized by before");
 	if (v->invert)
 		ADD("inverted");
 	if (v->fold)
@@ -190,10 +206,43 @@ static void free_spec_lists(struct view_spec *s, char *commbuf)
 	free(commbuf);
 }
 
+/*
+ * The comparison the view asks for, built from the source: its samples in
+ * range A (BEFORE) and in range B (AFTER), or the baseline (BEFORE) and
+ * the source as it is now (AFTER).  NULL when the view compares nothing.
+ */
+static struct profile *build_comparison(struct tui *t)
+{
+	struct profile *c;
+	uint64_t f = 0, l = 0;
+	bool ranged;
+
+	if (!t->v.cmp && !(t->v.baseline && t->baseline))
+		return NULL;
+	c = diff_create();
+	if (t->v.cmp) {
+		ranged = profile_range(t->src, &f, &l);
+		profile_set_range(t->src, t->v.cmp_a0, t->v.cmp_a1);
+		diff_add(c, t->src, false, NULL);
+		profile_set_range(t->src, t->v.cmp_b0, t->v.cmp_b1);
+		diff_add(c, t->src, true, NULL);
+		if (ranged)
+			profile_set_range(t->src, f, l);
+		else
+			profile_clear_range(t->src);
+	} else {
+		diff_add(c, t->baseline, false, NULL);
+		diff_add(c, t->src, true, NULL);
+	}
+	profile_finish(c);
+	return c;
+}
+
 bool tui_view_apply(struct tui *t)
 {
 	struct view_spec s;
-	struct profile *d = NULL;
+	struct profile *d = NULL, *cmp = build_comparison(t);
+	struct profile *base = cmp ? cmp : t->src;
 	const char *inc[1], *exc[1];
 	char err[512], *commbuf = NULL;
 	enum view_status st = VIEW_OK;
@@ -228,33 +277,47 @@ bool tui_view_apply(struct tui *t)
 		ok = false;
 	}
 	if (ok && view_spec_active(&s)) {
-		st = view_derive(t->src, &s, &d, err, sizeof(err));
+		st = view_derive(base, &s, &d, err, sizeof(err));
 		if (st) {
 			tui_set_msg(t, true, "%s", err);
 			ok = false;
 		}
-	} else if (ok && profile_order(t->src) != s.order) {
-		profile_set_order(t->src, s.order);
-		profile_finish(t->src);
+	} else if (ok && profile_order(base) != s.order) {
+		profile_set_order(base, s.order);
+		profile_finish(base);
 	}
 	if (!ok) {
 		free_spec_lists(&s, commbuf);
+		profile_destroy(cmp);
 		return false;
 	}
-	if (d && profile_order(t->src) != ORDER_NAME) {
+	if (d && profile_order(base) != ORDER_NAME) {
 		/* The source itself goes back to name order. */
-		profile_set_order(t->src, ORDER_NAME);
-		profile_finish(t->src);
+		profile_set_order(base, ORDER_NAME);
+		profile_finish(base);
+	}
+	if (t->v.negate && profile_is_differential(base)) {
+		struct profile *sw = diff_swap(d ? d : base);
+
+		profile_destroy(d);
+		d = sw;
 	}
 	profile_destroy(t->own);
+	profile_destroy(t->cmpsrc);
 	t->own = d;
-	t->p = d ? d : t->src;
+	t->cmpsrc = cmp;
+	t->p = d ? d : base;
 	if (t->v.sandwich)
 		tui_sandwich_build(t, &s);
 	else
 		tui_sandwich_free(t);
 	free_spec_lists(&s, commbuf);
-	describe(&t->v, t->vdesc, sizeof(t->vdesc));
+	{
+		uint64_t first = 0, last = 0;
+
+		profile_time_bounds(t->src, &first, &last);
+		describe(&t->v, first, t->vdesc, sizeof(t->vdesc));
+	}
 	return true;
 }
 
@@ -300,7 +363,7 @@ void tui_view_source_changed(struct tui *t)
 {
 	uint32_t z = t->zoom, s = t->sel;
 
-	if (!t->own && !t->v.weight)
+	if (!t->own && !t->v.weight && !t->cmpsrc)
 		return;
 	if (!tui_view_apply(t)) {
 		vstate_free(&t->v);
@@ -350,6 +413,15 @@ void tui_view_action(struct tui *t, enum tui_action a)
 		break;
 	case ACT_INVERT:
 		n.invert = !n.invert;
+		break;
+	case ACT_NEGATE:
+		if (!profile_is_differential(t->cmpsrc ? t->cmpsrc : t->src)) {
+			tui_set_msg(t, false, "not a comparison: nothing to "
+				    "size by BEFORE");
+			vstate_free(&n);
+			return;
+		}
+		n.negate = !n.negate;
 		break;
 	case ACT_ORDER:
 		n.weight = !n.weight;
@@ -466,4 +538,52 @@ void tui_view_copy(struct tui *t, bool stack)
 	free(b64);
 	free(text);
 	free(chain);
+}
+
+void tui_view_compare_ranges(struct tui *t, uint64_t a0, uint64_t a1,
+			     uint64_t b0, uint64_t b1)
+{
+	struct tui_vstate n = vstate_copy(&t->v);
+
+	n.cmp = true;
+	n.baseline = false;
+	n.cmp_a0 = a0;
+	n.cmp_a1 = a1;
+	n.cmp_b0 = b0;
+	n.cmp_b1 = b1;
+	n.top = false;
+	if (!go(t, &n))
+		vstate_free(&n);
+	else
+		tui_set_msg(t, false, "view: %s (Backspace: back)", t->vdesc);
+}
+
+void tui_view_baseline(struct tui *t)
+{
+	struct tui_vstate n = vstate_copy(&t->v);
+
+	if (t->v.baseline) {
+		n.baseline = false;
+	} else {
+		if (profile_is_differential(t->src)) {
+			tui_set_msg(t, false, "this profile is a comparison "
+				    "already: no baseline to take");
+			vstate_free(&n);
+			return;
+		}
+		profile_destroy(t->baseline);
+		t->baseline = profile_create();
+		profile_set_order(t->baseline, ORDER_NAME);
+		diff_add(t->baseline, t->src, true, NULL);
+		profile_finish(t->baseline);
+		n.baseline = true;
+		n.cmp = false;
+	}
+	if (!go(t, &n))
+		vstate_free(&n);
+	else if (n.baseline)
+		tui_set_msg(t, false, "baseline taken: the view compares the "
+			    "window against it (b again: no baseline)");
+	else
+		tui_set_msg(t, false, "no baseline: the window as it is");
 }

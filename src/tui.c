@@ -28,6 +28,7 @@
 #include <wchar.h>
 
 #include "export.h"
+#include "diff.h"
 #include "textfmt.h"
 #include "tui-priv.h"
 #include "util.h"
@@ -598,6 +599,15 @@ static void timeline_mark(struct tui *t)
 	hi = t->tl_mark < t->tl_cur ? t->tl_cur : t->tl_mark;
 	tui_slice_times(t, (unsigned)lo, &a, &x);
 	tui_slice_times(t, (unsigned)hi, &x, &b);
+	if (t->cmp_pending) {
+		/* Range B: shown against range A, a view of its own. */
+		t->cmp_pending = false;
+		t->tl_mark = -1;
+		t->tl_show = t->tl_focus = false;
+		tui_view_compare_ranges(t, t->cmp_pa0, t->cmp_pa1, a, b);
+		profile_changed(t);
+		return;
+	}
 	profile_set_range(t->p, a, b);
 	t->tl_mark = -1;
 	t->tl_focus = false;
@@ -605,6 +615,33 @@ static void timeline_mark(struct tui *t)
 	set_msg(t, false, "range %.3f-%.3f s applied; timeline mode left "
 		"(t: select again, T: all samples)",
 		(double)(a - t->tl_first) / 1e9, (double)(b - t->tl_first) / 1e9);
+}
+
+/* c: the range being marked (or the one shown) becomes range A. */
+static void timeline_compare(struct tui *t)
+{
+	uint64_t a, b, x;
+	int lo, hi;
+
+	if (!t->tl_n)
+		return;
+	if (t->tl_mark >= 0) {
+		lo = t->tl_mark < t->tl_cur ? t->tl_mark : t->tl_cur;
+		hi = t->tl_mark < t->tl_cur ? t->tl_cur : t->tl_mark;
+		tui_slice_times(t, (unsigned)lo, &a, &x);
+		tui_slice_times(t, (unsigned)hi, &x, &b);
+	} else if (!profile_range(t->p, &a, &b)) {
+		set_msg(t, false, "compare: mark range A first (Enter at its "
+			"start, c at its end)");
+		return;
+	}
+	t->cmp_pending = true;
+	t->cmp_pa0 = a;
+	t->cmp_pa1 = b;
+	t->tl_mark = -1;
+	set_msg(t, false, "range A %.3f-%.3f s; now mark range B (Enter, "
+		"Enter): it is shown against A", (double)(a - t->tl_first) / 1e9,
+		(double)(b - t->tl_first) / 1e9);
 }
 
 static void timeline_move(struct tui *t, int n)
@@ -792,6 +829,7 @@ bool tui_do(struct tui *t, enum tui_action a)
 	case ACT_CALLEES:
 	case ACT_SANDWICH:
 	case ACT_INVERT:
+	case ACT_NEGATE:
 	case ACT_ORDER:
 	case ACT_FOLD:
 	case ACT_IDLE:
@@ -938,10 +976,25 @@ bool tui_do(struct tui *t, enum tui_action a)
 	case ACT_TL_MARK:
 		timeline_mark(t);
 		break;
+	case ACT_TL_COMPARE:
+		timeline_compare(t);
+		break;
+	case ACT_LIVE_BASELINE:
+		if (!live) {
+			set_msg(t, false, "b takes a live window as the baseline; "
+				"on a saved profile compare time ranges: t, then c");
+			break;
+		}
+		tui_view_baseline(t);
+		profile_changed(t);
+		break;
 	case ACT_TL_LEAVE:
 		if (t->tl_mark >= 0) {
 			t->tl_mark = -1;
 			set_msg(t, false, "mark cancelled; " TIMELINE_HINT);
+		} else if (t->cmp_pending) {
+			t->cmp_pending = false;
+			set_msg(t, false, "compare cancelled; " TIMELINE_HINT);
 		} else {
 			t->tl_show = t->tl_focus = false;
 			ensure_visible(t);
@@ -1286,14 +1339,11 @@ void tui_status_text(struct tui *t, char *buf, size_t cap)
 	rlen = append(rest, sizeof(rest), rlen, " | %s (self %s) | %.2f%% of all",
 		      tot, self, pct(w, total));
 	if (profile_is_differential(t->p)) {
-		/* Two-count input: the first count beside the second. */
-		char before[64];
-		uint64_t w2 = profile_total2(t->p, s);
+		/* Before, after and the change, in weight and in share. */
+		char dd[256];
 
-		profile_format_weight(t->p, w2, before, sizeof(before));
-		rlen = append(rest, sizeof(rest), rlen, " | before %s, %+.2f%%",
-			      before, w2 ? 100.0 * ((double)w - (double)w2) /
-					   (double)w2 : 0.0);
+		diff_describe(t->p, s, t->v.negate, dd, sizeof(dd));
+		rlen = append(rest, sizeof(rest), rlen, " | %s", dd);
 	}
 	if (in_zoom)
 		rlen = append(rest, sizeof(rest), rlen, " | %.2f%% of zoom",
@@ -1334,6 +1384,10 @@ struct tui *tui_create(struct profile *p, const struct tui_opts *o,
 	t->tl_mark = -1;
 	t->eye = NO_EYE;
 	t->dirty = true;
+	if (o->negate && profile_is_differential(p)) {
+		t->v.negate = true;
+		tui_view_apply(t);
+	}
 	layout_init(&t->lay);
 	t->search = search_create();
 	theme_default(&t->theme);

@@ -578,7 +578,8 @@ enum view_status view_derive(const struct profile *src,
 		for (uint32_t n = 1; d.focus != UINT32_MAX && n < nn && !found;
 		     n++)
 			found = sym_of(&d, n) == d.focus &&
-				profile_total(src, n) > 0;
+				(profile_total(src, n) > 0 ||
+				 profile_total2(src, n) > 0);
 		if (!found) {
 			snprintf(err, errcap, "no stack contains %s", name);
 			deriver_free(&d);

@@ -62,6 +62,7 @@ run_suite() {
 	group "hostile input [$tag]" tests/hostile/run.sh "$bin"
 	group "pprof and svg [$tag]" tests/pprof/run.sh "$bin"
 	group "thread count [$tag]" tests/threads/run.sh "$bin"
+	group "diff [$tag]" tests/diff/run.sh "$bin"
 	if [ -d ../shared/conformance ]; then
 		group "conformance [$tag]" ../shared/conformance/run-stackcollapse-perf.sh "$bin"
 	else

@@ -1,0 +1,101 @@
+/*
+ * diff.h - differential profiles: two inputs, BEFORE and AFTER, as one
+ * profile whose stacks carry two weights (weight.v2 is BEFORE, weight.v is
+ * AFTER, as in two-column folded input "stack BEFORE AFTER").
+ *
+ * Each input is read into a profile of its own, so every reader, --time
+ * and the per-sample views apply to each side as they would to one input;
+ * then each side's current view (its selected range) is merged stack by
+ * stack into the differential profile (AFTER as read becomes it when it
+ * has no range), whose tree the other views, the TUI and every export
+ * draw.  The TUI builds comparisons of two time ranges and of a live
+ * baseline with diff_add too.
+ */
+#ifndef FLAMETOP_DIFF_H
+#define FLAMETOP_DIFF_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "diag.h"
+#include "profile.h"
+
+struct config;
+
+/* An empty differential profile to merge sides into. */
+struct profile *diff_create(void);
+
+/*
+ * Add the stacks of src (finished; its selected range applies) to d as
+ * the AFTER weights (after true) or the BEFORE weights.  With norm
+ * (--normalize: AFTER's total, in AFTER's scale) each BEFORE stack's
+ * weight is multiplied by norm / src's total and rounded to an integer, as
+ * difffolded.pl -n does.  Returns 0, or -1 when a sum would overflow.
+ */
+int diff_add(struct profile *d, const struct profile *src, bool after,
+	     const struct weight *norm);
+
+/*
+ * --diff BEFORE AFTER: read c->files[0] and c->files[1], apply --time and
+ * the per-sample views (--comm, --pids, --tids, --cpus, --group) to each
+ * side (then clear those from c, so they are not applied again), and merge
+ * them into *out (finished).  Returns 0, or the exit status after printing
+ * why: 1 when an input could not be read or has no timestamps for --time,
+ * 2 for a bad --time.  Bad lines are counted in d.
+ */
+int diff_load(struct config *c, struct diag *d, struct profile **out);
+
+/*
+ * The same profile with its columns swapped (--negate: frames sized by
+ * BEFORE, so what went away shows).  Readers of the swapped profile pass
+ * negated = true below, so grew and shrank keep their meaning.
+ */
+struct profile *diff_swap(const struct profile *p);
+
+/* ---- Reading a differential profile ----------------------------------- */
+
+enum diff_change {
+	DIFF_SAME,           /* the same share of all before and after */
+	DIFF_GREW,           /* a larger share after */
+	DIFF_SHRANK,         /* a smaller share after */
+	DIFF_NEW,            /* no weight before */
+	DIFF_GONE,           /* no weight after */
+};
+
+struct diff_info {
+	uint64_t before, after;          /* total weights, tree scale */
+	double before_pct, after_pct;    /* shares of each side's total */
+	double change;                   /* after_pct - before_pct (points) */
+	double intensity;                /* 0 (same) .. 1 (new or gone) */
+	enum diff_change kind;
+};
+
+/* How node's share changed (p differential; negated: p is diff_swap'ed). */
+void diff_info(const struct profile *p, uint32_t node, bool negated,
+	       struct diff_info *di);
+struct theme;
+/*
+ * The color of a differential frame: the theme's "same" color moved towards
+ * "grew" or "shrank" by how much its share changed (24-bit RGB).
+ */
+uint32_t diff_color(const struct theme *th, const struct profile *p,
+		    uint32_t node, bool negated);
+/* '+' grew or new, '-' shrank or gone, 0 the same. */
+char diff_mark(enum diff_change k);
+/*
+ * "before B (x%), after A (y%), +D, +z pts", or "new: ..." / "gone: ...",
+ * into buf; returns its length.
+ */
+size_t diff_describe(const struct profile *p, uint32_t node, bool negated,
+		     char *buf, size_t cap);
+
+/*
+ * --top of a differential profile: per function its self and total shares
+ * before and after and their change in points, the largest self change
+ * first (then total change, then name); n rows (0: all).  Returns the
+ * rows printed.
+ */
+size_t diff_print_top(FILE *out, const struct profile *p, size_t n);
+
+#endif

@@ -1,0 +1,432 @@
+/*
+ * diff.c - differential profiles (diff.h).
+ *
+ * A side is merged in one forward pass over its nodes: a parent's id is
+ * smaller than its children's, so each node's counterpart in the merged
+ * tree is the child, named alike, of its parent's counterpart.  Names are
+ * interned once per symbol, not once per node.
+ */
+#include "diff.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export.h"
+#include "theme.h"
+#include "options.h"
+#include "read.h"
+#include "textfmt.h"
+#include "timerange.h"
+#include "util.h"
+#include "view.h"
+
+static const uint64_t pow10_u64[] = {
+	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
+	10000000ULL, 100000000ULL, 1000000000ULL,
+};
+
+struct profile *diff_create(void)
+{
+	struct profile *d = profile_create();
+
+	profile_set_differential(d, true);
+	return d;
+}
+
+/* round(v * num / den) in whole units; den > 0.  Saturates. */
+static uint64_t scale_round(uint64_t v, uint64_t num, unsigned __int128 den)
+{
+	unsigned __int128 q = ((unsigned __int128)v * num + den / 2) / den;
+
+	return q > UINT64_MAX ? UINT64_MAX : (uint64_t)q;
+}
+
+enum side { SIDE_AFTER, SIDE_BEFORE, SIDE_SWAP };
+
+static int merge(struct profile *d, const struct profile *src, enum side side,
+		 const struct weight *norm);
+
+int diff_add(struct profile *d, const struct profile *src, bool after,
+	     const struct weight *norm)
+{
+	return merge(d, src, after ? SIDE_AFTER : SIDE_BEFORE, norm);
+}
+
+struct profile *diff_swap(const struct profile *p)
+{
+	struct profile *d = diff_create();
+
+	profile_set_order(d, profile_order(p));
+	merge(d, p, SIDE_SWAP, NULL);
+	profile_finish(d);
+	return d;
+}
+
+static int merge(struct profile *d, const struct profile *src, enum side side,
+		 const struct weight *norm)
+{
+	bool after = side == SIDE_AFTER;
+	const struct symtab *st = profile_symtab(src);
+	size_t nn = profile_node_count(src);
+	uint32_t nsym = symtab_count(st), *map, *symmap;
+	unsigned dec = profile_decimals(src);
+	uint64_t tot = profile_total(src, NODE_ROOT);
+	unsigned __int128 den = 0;
+	int rc = 0;
+
+	if (!after && norm && tot) {
+		/*
+		 * value(w) * value(norm) / value(tot)
+		 *   = w * norm / (tot * 10^norm->decimals), in whole units.
+		 */
+		unsigned nd = norm->decimals > WEIGHT_MAX_DECIMALS
+			      ? WEIGHT_MAX_DECIMALS : norm->decimals;
+
+		den = (unsigned __int128)tot * pow10_u64[nd];
+	}
+	profile_note_unit(d, profile_unit(src));
+	map = xmalloc((nn ? nn : 1) * sizeof(*map));
+	symmap = xmalloc((nsym ? nsym : 1) * sizeof(*symmap));
+	memset(symmap, 0xff, (nsym ? nsym : 1) * sizeof(*symmap));
+	map[NODE_ROOT] = NODE_ROOT;
+	for (uint32_t n = 1; n < nn; n++) {
+		const struct pnode *pn = profile_node(src, n);
+		uint32_t up = map[pn->parent];
+		uint64_t self;
+		struct weight w = { 0, 0, dec };
+
+		map[n] = NODE_NONE;
+		if (up == NODE_NONE || (profile_total(src, n) == 0 &&
+					profile_total2(src, n) == 0))
+			continue;   /* no weight here or below */
+		if (symmap[pn->sym] == UINT32_MAX)
+			symmap[pn->sym] = profile_intern(d, symtab_name(st, pn->sym),
+							 symtab_len(st, pn->sym));
+		map[n] = profile_child(d, up, symmap[pn->sym]);
+		self = profile_self(src, n);
+		if (side == SIDE_SWAP) {
+			w.v = profile_self2(src, n);
+			w.v2 = self;
+			if ((w.v || w.v2) &&
+			    profile_add_at(d, map[n], &w, NULL) != ADD_OK)
+				rc = -1;
+			continue;
+		}
+		if (!self)
+			continue;
+		if (after) {
+			w.v = self;
+		} else if (den) {
+			w.v2 = scale_round(self, norm->v, den);
+			w.decimals = 0;
+		} else {
+			w.v2 = self;
+		}
+		if (profile_add_at(d, map[n], &w, NULL) != ADD_OK)
+			rc = -1;
+	}
+	free(map);
+	free(symmap);
+	return rc;
+}
+
+/*
+ * Read one side into a profile of its own: --time, then the per-sample
+ * views, which need the side's timeline.  Returns 0 or an exit status.
+ */
+static int load_side(const struct config *c, const char *path,
+		     struct diag *d, struct profile **out)
+{
+	struct profile *p = profile_create(), *v = NULL;
+	struct config cs;
+
+	*out = NULL;
+	if (read_profile(p, path, &c->read, d) != 0) {
+		profile_destroy(p);
+		return 1;
+	}
+	profile_finish(p);
+	if (c->time) {
+		char msg[256];
+		int t = timerange_apply(p, c->time, msg, sizeof(msg));
+
+		if (*msg)
+			fprintf(stderr, "flametop: --time: %s: %s\n", path, msg);
+		if (t) {
+			profile_destroy(p);
+			return t;
+		}
+	}
+	if (c->comms || c->pids || c->tids || c->cpus || c->group) {
+		int rc;
+
+		memset(&cs, 0, sizeof(cs));
+		cs.comms = c->comms;
+		cs.pids = c->pids;
+		cs.tids = c->tids;
+		cs.cpus = c->cpus;
+		cs.group = c->group;
+		rc = export_derive(p, &cs, &v);
+		if (rc) {
+			profile_destroy(p);
+			return rc;
+		}
+		if (v) {
+			profile_destroy(p);
+			p = v;
+		}
+	}
+	*out = p;
+	return 0;
+}
+
+int diff_load(struct config *c, struct diag *d, struct profile **out)
+{
+	struct profile *dp, *side;
+	struct weight norm = { 0, 0, 0 };
+	uint64_t t0, t1;
+	int rc;
+
+	*out = NULL;
+	/* AFTER first: its total scales BEFORE; one side in memory at a time. */
+	if ((rc = load_side(c, c->files[1], d, &side)) != 0)
+		return rc;
+	norm.v = profile_total(side, NODE_ROOT);
+	norm.decimals = profile_decimals(side);
+	if (!profile_is_differential(side) && !profile_range(side, &t0, &t1)) {
+		/*
+		 * AFTER as read is the merged profile already: its weights are
+		 * the AFTER column; only BEFORE is merged into it.  Its
+		 * timeline would select AFTER's samples only: forget it.
+		 */
+		profile_forget_before(side, UINT64_MAX);
+		profile_set_differential(side, true);
+		dp = side;
+	} else {
+		dp = diff_create();
+		profile_set_order(dp, profile_order(side));
+		profile_reserve(dp, profile_node_count(side));
+		if (diff_add(dp, side, true, NULL) < 0)
+			fprintf(stderr, "flametop: %s: weights overflow; some "
+				"stacks were skipped\n", c->files[1]);
+		profile_destroy(side);
+	}
+	if ((rc = load_side(c, c->files[0], d, &side)) != 0) {
+		profile_destroy(dp);
+		return rc;
+	}
+	if (diff_add(dp, side, false, c->normalize ? &norm : NULL) < 0)
+		fprintf(stderr, "flametop: %s: weights overflow; some "
+			"stacks were skipped\n", c->files[0]);
+	profile_destroy(side);
+	profile_finish(dp);
+	/* Applied to each side; the merged profile has no timeline. */
+	c->comms = c->pids = c->tids = c->cpus = c->group = NULL;
+	*out = dp;
+	return 0;
+}
+
+/* ---- Reading a differential profile ----------------------------------- */
+
+void diff_info(const struct profile *p, uint32_t node, bool negated,
+	       struct diff_info *di)
+{
+	uint64_t a = profile_total(p, node), b = profile_total2(p, node);
+	uint64_t ta = profile_total(p, NODE_ROOT);
+	uint64_t tb = profile_total2(p, NODE_ROOT);
+	unsigned __int128 x, y;
+	double m;
+
+	if (negated) {
+		uint64_t t = a;
+
+		a = b;
+		b = t;
+		t = ta;
+		ta = tb;
+		tb = t;
+	}
+	di->before = b;
+	di->after = a;
+	di->before_pct = tb ? 100.0 * (double)b / (double)tb : 0;
+	di->after_pct = ta ? 100.0 * (double)a / (double)ta : 0;
+	di->change = di->after_pct - di->before_pct;
+	/* Shares compared exactly: a / ta against b / tb. */
+	x = (unsigned __int128)a * tb;
+	y = (unsigned __int128)b * ta;
+	if (a && !b)
+		di->kind = DIFF_NEW;
+	else if (b && !a)
+		di->kind = DIFF_GONE;
+	else if (x == y)
+		di->kind = DIFF_SAME;
+	else
+		di->kind = x > y ? DIFF_GREW : DIFF_SHRANK;
+	m = di->after_pct > di->before_pct ? di->after_pct : di->before_pct;
+	di->intensity = m > 0 ? (di->change < 0 ? -di->change : di->change) / m
+			      : 0;
+	if (di->kind == DIFF_SAME)
+		di->intensity = 0;
+}
+
+char diff_mark(enum diff_change k)
+{
+	return k == DIFF_GREW || k == DIFF_NEW ? '+'
+	       : k == DIFF_SHRANK || k == DIFF_GONE ? '-' : 0;
+}
+
+/* A weight as the status line gives it: "30", or "1.234 s CPU" for ns. */
+static void fmt_weight(const struct profile *p, uint64_t w, char *buf,
+		       size_t cap)
+{
+	if (profile_unit(p) == UNIT_NS)
+		profile_format_amount(p, w, buf, cap);
+	else
+		profile_format_weight(p, w, buf, cap);
+}
+
+size_t diff_describe(const struct profile *p, uint32_t node, bool negated,
+		     char *buf, size_t cap)
+{
+	struct diff_info di;
+	char b[64], a[64], c[64];
+	int n;
+
+	diff_info(p, node, negated, &di);
+	fmt_weight(p, di.before, b, sizeof(b));
+	fmt_weight(p, di.after, a, sizeof(a));
+	fmt_weight(p, di.after >= di.before ? di.after - di.before
+		   : di.before - di.after, c, sizeof(c));
+	if (di.kind == DIFF_NEW)
+		n = snprintf(buf, cap, "new: before 0, after %s (%.2f%%)", a,
+			     di.after_pct);
+	else if (di.kind == DIFF_GONE)
+		n = snprintf(buf, cap, "gone: before %s (%.2f%%), after 0", b,
+			     di.before_pct);
+	else
+		n = snprintf(buf, cap, "before %s (%.2f%%), after %s (%.2f%%), "
+			     "%s%s, %+.2f pts", b, di.before_pct, a,
+			     di.after_pct, di.after >= di.before ? "+" : "-", c,
+			     di.change);
+	return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap ? cap - 1 : 0;
+}
+
+/* ---- The top table of a comparison -------------------------------------- */
+
+struct top_row {
+	uint32_t sym;                 /* in p's symbol table */
+	double self[2], total[2];     /* shares (%), before and after */
+};
+
+static double dabs(double x)
+{
+	return x < 0 ? -x : x;
+}
+
+static int cmp_top(const void *x, const void *y, void *ctx)
+{
+	const struct top_row *a = x, *b = y;
+	const struct symtab *st = ctx;
+	double da = dabs(a->self[1] - a->self[0]);
+	double db = dabs(b->self[1] - b->self[0]);
+	size_t la, lb;
+	int c;
+
+	if (da != db)
+		return da < db ? 1 : -1;
+	da = dabs(a->total[1] - a->total[0]);
+	db = dabs(b->total[1] - b->total[0]);
+	if (da != db)
+		return da < db ? 1 : -1;
+	la = symtab_len(st, a->sym);
+	lb = symtab_len(st, b->sym);
+	c = memcmp(symtab_name(st, a->sym), symtab_name(st, b->sym),
+		   la < lb ? la : lb);
+	return c ? c : (la > lb) - (la < lb);
+}
+
+size_t diff_print_top(FILE *out, const struct profile *p, size_t n)
+{
+	const struct symtab *st = profile_symtab(p);
+	uint32_t nsym = symtab_count(st);
+	struct top_row *rows = xcalloc(nsym ? nsym : 1, sizeof(*rows));
+	uint32_t *at = xmalloc((nsym ? nsym : 1) * sizeof(*at));
+	struct profile *sides[2];
+	size_t k = 0;
+	char *name = NULL;
+	size_t capname = 0;
+
+	memset(at, 0xff, (nsym ? nsym : 1) * sizeof(*at));
+	sides[0] = diff_swap(p);          /* BEFORE as the weight */
+	sides[1] = (struct profile *)p;   /* only read */
+	for (int s = 0; s < 2; s++) {
+		const struct profile *q = sides[s];
+		const struct symtab *qs = profile_symtab(q);
+		struct view_top_row *tr;
+		size_t m = view_top(q, &tr);
+		double all = profile_weight_value(q, profile_total(q, NODE_ROOT));
+
+		for (size_t i = 0; i < m; i++) {
+			uint32_t y = symtab_find(st, symtab_name(qs, tr[i].sym),
+						 symtab_len(qs, tr[i].sym));
+
+			if (y == UINT32_MAX)
+				continue;   /* cannot be: q's names come from p */
+			if (at[y] == UINT32_MAX) {
+				at[y] = (uint32_t)k;
+				rows[k++].sym = y;
+			}
+			rows[at[y]].self[s] = all > 0 ? 100 *
+				profile_weight_value(q, tr[i].self) / all : 0;
+			rows[at[y]].total[s] = all > 0 ? 100 *
+				profile_weight_value(q, tr[i].total) / all : 0;
+		}
+		free(tr);
+	}
+	profile_destroy(sides[0]);
+	qsort_r(rows, k, sizeof(*rows), cmp_top, (void *)st);
+	if (n == 0 || n > k)
+		n = k;
+	fprintf(out, "#%7s %7s %7s  %7s %7s %7s  %s\n", "before", "after",
+		"change", "before", "after", "change", "function");
+	fprintf(out, "# self: %% of all before and after, change in points; "
+		"then the same of total\n");
+	for (size_t i = 0; i < n; i++) {
+		const struct top_row *r = &rows[i];
+		size_t len = symtab_len(st, r->sym);
+
+		/* An escape is at most 4 bytes per byte of the name. */
+		GROW(name, capname, 4 * len + 1);
+		textfmt_escape(symtab_name(st, r->sym), len, name, capname);
+		fprintf(out, "%7.2f%% %6.2f%% %+7.2f  %6.2f%% %6.2f%% %+7.2f  "
+			"%s\n", r->self[0], r->self[1], r->self[1] - r->self[0],
+			r->total[0], r->total[1], r->total[1] - r->total[0],
+			name);
+	}
+	free(name);
+	free(rows);
+	free(at);
+	return n;
+}
+
+uint32_t diff_color(const struct theme *th, const struct profile *p,
+		    uint32_t node, bool negated)
+{
+	struct diff_info di;
+	uint32_t a = th->slot[TS_SAME].bg, b, c = 0;
+
+	diff_info(p, node, negated, &di);
+	b = th->slot[di.kind == DIFF_GREW || di.kind == DIFF_NEW
+		     ? TS_GREW : TS_SHRANK].bg;
+	if (a == THEME_COLOR_DEFAULT)
+		a = 0xffffff;
+	if (b == THEME_COLOR_DEFAULT)
+		b = a;
+	for (int sh = 0; sh <= 16; sh += 8) {
+		double x = (double)(a >> sh & 0xff), y = (double)(b >> sh & 0xff);
+
+		c |= (uint32_t)(x + (y - x) * di.intensity + 0.5) << sh;
+	}
+	return c;
+}

@@ -1,0 +1,114 @@
+#!/bin/sh
+# bench-diff.sh - --diff BEFORE AFTER of two large folded files against
+# loading both.
+#
+# usage: tests/bench/bench-diff.sh BUILDDIR BIN
+#
+# Generates (once) two synthetic folded profiles of 300,000 distinct stacks,
+# about 300 MB each, with BUILDDIR/tools/gen-folded and two seeds, then
+# times, best of 3 wall-clock (and CPU) times with the peak resident memory:
+#   BIN --text --width 200 A B          both loaded into one profile
+#   BIN --diff --text --width 200 A B   each loaded, then merged
+# and reports the ratio (target: --diff <= 1.2 x loading both).  With
+# BENCH_QUICK=1: 2,000 stacks, one run, no verdict.  Reports; never fails on
+# a slow figure.
+build=${1:?usage: $0 BUILDDIR BIN}
+bin=${2:?usage: $0 BUILDDIR BIN}
+gen=$build/tools/gen-folded
+dir=$build/bench
+runs="1 2 3"
+size=
+if [ -n "${BENCH_QUICK:-}" ]; then
+	dir=$build/bench-quick
+	runs=1
+	size="-n 2000"
+fi
+a=$dir/diff-a.folded
+b=$dir/diff-b.folded
+export LC_ALL=C
+
+if [ ! -x "$gen" ]; then
+	echo "   SKIP: $gen not built (make O=... tests-bin)"
+	exit 0
+fi
+if [ ! -x /usr/bin/time ]; then
+	echo "   SKIP: /usr/bin/time missing (apt-get install time)"
+	exit 0
+fi
+mkdir -p "$dir" || exit 1
+
+src_sum=$(cksum < tests/tools/gen-folded.c 2>/dev/null)
+gen() {
+	out=$1
+	shift
+	if [ -s "$out" ] && [ "$(cat "$out.stamp" 2>/dev/null)" = "$src_sum $*" ]; then
+		return 0
+	fi
+	rm -f "$out.stamp"
+	# shellcheck disable=SC2086
+	"$gen" "$@" -o "$out.tmp" && mv "$out.tmp" "$out" || {
+		echo "   cannot generate $out"
+		rm -f "$out.tmp"
+		exit 1
+	}
+	echo "$src_sum $*" > "$out.stamp"
+}
+# shellcheck disable=SC2086
+gen "$a" $size -s 1
+# shellcheck disable=SC2086
+gen "$b" $size -s 2
+printf '   inputs: %d + %d distinct stacks, %s + %s MB (page cache warm)\n' \
+	"$(wc -l < "$a")" "$(wc -l < "$b")" \
+	"$(awk -v b="$(wc -c < "$a")" 'BEGIN { printf "%.1f", b / 1e6 }')" \
+	"$(awk -v b="$(wc -c < "$b")" 'BEGIN { printf "%.1f", b / 1e6 }')"
+
+# measure LABEL ARGS...: sets best (s), cpu (s), mb; prints a line.
+measure() {
+	label=$1
+	shift
+	best=
+	cpu=
+	rss=0
+	for run in $runs; do
+		/usr/bin/time -f '%e %M %U %S' -o "$dir/time.out" \
+			"$bin" "$@" >"$dir/stdout.out" 2>"$dir/stderr.out"
+		rc=$?
+		if [ "$rc" -ne 0 ]; then
+			printf '   %-34s FAILED (exit %d): %s\n' "$label" "$rc" \
+				"$(head -n 1 "$dir/stderr.out")"
+			exit 1
+		fi
+		read -r t m u k < "$dir/time.out"
+		best=$(awk -v x="$t" -v y="${best:-1e30}" 'BEGIN { print (x + 0 < y + 0) ? x : y }')
+		cpu=$(awk -v x="$u" -v s="$k" -v y="${cpu:-1e30}" \
+			'BEGIN { c = x + s; print (c < y + 0) ? c : y }')
+		[ "$m" -gt "$rss" ] && rss=$m
+	done
+	mb=$((rss / 1024))
+	printf '   %-34s %6.2f s %6.2f s %6d MB\n' "$label" "$best" "$cpu" "$mb"
+}
+
+echo "   target: --diff <= 1.2 x loading both (wall clock and CPU, best of 3)"
+printf '   %-34s %8s %8s %9s\n' "" "time" "cpu" "peak RSS"
+measure "--text, both into one profile" --text --width 200 "$a" "$b"
+both_t=$best both_c=$cpu
+measure "--diff --text" --diff --text --width 200 "$a" "$b"
+diff_t=$best diff_c=$cpu
+measure "--diff --collapse" --diff --collapse "$a" "$b"
+# The merged columns are each file's own total.
+sa=$(awk '{ s += $NF } END { printf "%.0f", s }' "$a")
+sb=$(awk '{ s += $NF } END { printf "%.0f", s }' "$b")
+ga=$(awk '{ s += $(NF-1) } END { printf "%.0f", s }' "$dir/stdout.out")
+gb=$(awk '{ s += $NF } END { printf "%.0f", s }' "$dir/stdout.out")
+if [ "$sa" = "$ga" ] && [ "$sb" = "$gb" ]; then
+	echo "   --diff --collapse columns sum to each file's total: yes"
+else
+	echo "   --diff --collapse columns sum to each file's total: NO (a bug: $ga $gb, want $sa $sb)"
+fi
+awk -v dt="$diff_t" -v bt="$both_t" -v dc="$diff_c" -v bc="$both_c" \
+	-v quick="${BENCH_QUICK:-}" 'BEGIN {
+	rt = bt > 0 ? dt / bt : 0; rc = bc > 0 ? dc / bc : 0
+	v = quick != "" ? "" : (rt <= 1.2 ? "ok" : rc <= 1.2 ? "MISSED on wall clock (busy machine?); CPU ok" : "MISSED")
+	printf "   --diff / loading both: %.2f x wall clock, %.2f x CPU  %s\n", rt, rc, v }'
+rm -f "$dir/time.out" "$dir/stdout.out" "$dir/stderr.out"
+exit 0

@@ -1,0 +1,161 @@
+#!/bin/sh
+# tests/diff/run.sh - flametop --diff BEFORE AFTER against a sort-merge
+# reference: each side's stacks summed (by flametop --collapse of that side
+# alone, or by awk for hand-made folded pairs), joined by stack, sorted in
+# byte order.  Prints "N passed, N failed".
+#
+# usage: tests/diff/run.sh BIN
+bin=${1:?usage: run.sh BIN}
+top=$(cd "$(dirname "$0")/../.." && pwd)
+export LC_ALL=C
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# ref BEFORE AFTER [NORMALIZE]: "stack BEFORE AFTER", summed per stack,
+# sorted; with NORMALIZE each BEFORE sum times total(AFTER)/total(BEFORE),
+# rounded to an integer.
+ref() {
+	awk -v norm="${3:-0}" '
+	function num(s) { return s + 0 }
+	FNR == 1 { side++ }
+	NF >= 2 {
+		c = $NF; st = $0; sub(/ +[^ ]+$/, "", st)
+		w[st, side] += num(c); tot[side] += num(c); seen[st] = 1
+	}
+	END {
+		for (s in seen) {
+			b = w[s, 1]; a = w[s, 2]
+			if (norm && tot[1] > 0) b = int(b * tot[2] / tot[1] + 0.5)
+			printf "%s %s %s\n", s, fmt(b), fmt(a)
+		}
+	}
+	function fmt(x) { return x == int(x) ? sprintf("%d", x) : sprintf("%s", x) }
+	' "$1" "$2" | sort
+}
+
+# check NAME EXPECTED-FILE flametop-args...
+check() {
+	name=$1
+	want=$2
+	shift 2
+	"$bin" "$@" >"$tmp/got" 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" -ne 0 ]; then
+		bad "$name: exit status $rc ($(head -c 300 "$tmp/err"))"
+		return
+	fi
+	if cmp -s "$want" "$tmp/got"; then
+		ok
+	else
+		bad "$name"
+		diff "$want" "$tmp/got" | head -n 10
+	fi
+}
+
+# ---- Hand-made pairs -------------------------------------------------------
+cat >"$tmp/a.folded" <<'X'
+main;work;a 10
+main;work;b 5
+main;only_before 3
+main;work;a 2
+solo 1.5
+X
+cat >"$tmp/b.folded" <<'X'
+main;work;a 4
+main;work;b 5
+main;only_after 7
+main;work;c 0.25
+main;work 3
+X
+ref "$tmp/a.folded" "$tmp/b.folded" >"$tmp/want"
+check "hand-made pair" "$tmp/want" --diff --collapse "$tmp/a.folded" "$tmp/b.folded"
+# The lines are what the reference says, not merely sorted alike.
+grep -qx 'main;only_before 3 0' "$tmp/got" &&
+	grep -qx 'main;only_after 0 7' "$tmp/got" &&
+	grep -qx 'main;work;a 12 4' "$tmp/got" &&
+	grep -qx 'solo 1.5 0' "$tmp/got" &&
+	grep -qx 'main;work;c 0 0.25' "$tmp/got" && ok ||
+	bad "hand-made pair: expected lines"
+
+ref "$tmp/a.folded" "$tmp/b.folded" 1 >"$tmp/want"
+check "normalize" "$tmp/want" --diff --normalize --collapse "$tmp/a.folded" "$tmp/b.folded"
+# total(a) 21.5, total(b) 19.25: main;work;a 12 * 19.25 / 21.5 = 10.74 -> 11
+grep -qx 'main;work;a 11 4' "$tmp/got" && ok || bad "normalize: main;work;a"
+
+# Swapped sides swap the columns.
+ref "$tmp/b.folded" "$tmp/a.folded" >"$tmp/want"
+check "swapped" "$tmp/want" --diff --collapse "$tmp/b.folded" "$tmp/a.folded"
+
+# Normalizing a side with no weight leaves it at zero.
+: >"$tmp/empty.folded"
+printf 'x;y 0\n' >"$tmp/zero.folded"
+ref "$tmp/zero.folded" "$tmp/b.folded" 1 | awk '$2 != 0 || $3 != 0' >"$tmp/want"
+check "zero before" "$tmp/want" --diff --normalize --collapse "$tmp/zero.folded" "$tmp/b.folded"
+
+# Compressed input and a different format on each side.
+gzip -c "$tmp/a.folded" >"$tmp/a.folded.gz"
+ref "$tmp/a.folded" "$tmp/b.folded" >"$tmp/want"
+check "gzip side" "$tmp/want" --diff --collapse "$tmp/a.folded.gz" "$tmp/b.folded"
+
+# ---- Any two inputs: the reference is each side collapsed alone -----------
+pair() {
+	name=$1
+	a=$2
+	b=$3
+	shift 3
+	if ! "$bin" --collapse "$@" "$a" >"$tmp/ca" 2>/dev/null ||
+	   ! "$bin" --collapse "$@" "$b" >"$tmp/cb" 2>/dev/null; then
+		bad "$name: a side alone could not be read"
+		return
+	fi
+	ref "$tmp/ca" "$tmp/cb" >"$tmp/want"
+	check "$name" "$tmp/want" --diff --collapse "$@" "$a" "$b"
+	# Each column sums to its own file's total.
+	sa=$(awk '{ s += $NF } END { printf "%.0f", s }' "$tmp/ca")
+	sb=$(awk '{ s += $NF } END { printf "%.0f", s }' "$tmp/cb")
+	ga=$(awk '{ s += $(NF-1) } END { printf "%.0f", s }' "$tmp/got")
+	gb=$(awk '{ s += $NF } END { printf "%.0f", s }' "$tmp/got")
+	if [ "$sa" = "$ga" ] && [ "$sb" = "$gb" ] && [ "$sa" != 0 ]; then
+		ok
+	else
+		bad "$name: column sums $ga $gb, files' totals $sa $sb"
+	fi
+}
+
+d=$top/tests/data
+g=$top/tests/golden
+pair "perf.data pair" "$d/fp.data" "$d/pipe.data"
+pair "perf.data zstd" "$d/zstd.data" "$d/fp.data"
+pair "perf script pair" "$g/demo.perf" "$g/mixed.perf"
+pair "perf script gz" "$g/demo.perf.gz" "$g/demo.perf"
+pair "perf.data and perf script" "$d/fp.data" "$g/demo.perf"
+pair "--time on both sides" "$d/fp.data" "$d/pipe.data" --time 0.05,0.2
+pair "--time percent" "$d/fp.data" "$d/zstd.data" --time 50%-100%
+pair "--invert" "$d/fp.data" "$d/pipe.data" --invert
+pair "--include" "$g/demo.perf" "$g/mixed.perf" --include 'main|work'
+pair "--fold-recursion" "$tmp/a.folded" "$tmp/b.folded" --fold-recursion
+pair "--comm" "$d/fp.data" "$d/pipe.data" --comm prog
+pair "--group thread" "$d/fp.data" "$d/pipe.data" --group thread
+
+# --callers of a function only BEFORE has.
+printf 'only_before;main 3 0\n' >"$tmp/want"
+check "--callers of a gone function" "$tmp/want" --diff --collapse --callers only_before "$tmp/a.folded" "$tmp/b.folded"
+
+# ---- Errors ------------------------------------------------------------------
+"$bin" --diff --collapse "$tmp/a.folded" >/dev/null 2>&1
+[ $? -eq 2 ] && ok || bad "--diff with one input: exit status 2"
+"$bin" --normalize --collapse "$tmp/a.folded" >/dev/null 2>&1
+[ $? -eq 2 ] && ok || bad "--normalize without --diff: exit status 2"
+"$bin" --diff --collapse "$tmp/a.folded" "$tmp/nonexistent" >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q nonexistent "$tmp/err" && ok ||
+	bad "--diff with a missing input: exit status 1 and its name"
+"$bin" --diff --collapse --time 0,1 "$tmp/a.folded" "$tmp/b.folded" >/dev/null 2>&1
+[ $? -eq 1 ] && ok || bad "--diff --time on folded: exit status 1"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

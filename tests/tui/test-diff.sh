@@ -1,0 +1,70 @@
+#!/bin/sh
+# test-diff.sh - a comparison (--diff BEFORE AFTER) in the TUI: the header
+# names both inputs, the frames are drawn as --text draws them (with the
+# +/- marks when there are no colors), the status line of a frame that
+# grew, of one that is new and of one that is gone, B sizes frames by
+# BEFORE (a view in the history: Backspace goes back), --negate starts so,
+# and the colored drawing paints grew and shrank differently.
+BIN=${1:?usage: test-diff.sh FLAMETOP}
+case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
+. "$(dirname "$0")/lib.sh"
+
+A=tests/golden/diff-before.folded
+B=tests/golden/diff-after.folded
+W=120
+frames_screen() { tui_screen | sed -n "2,$(( $1 + 1 ))p" | sed 's/ *$//'; }
+frames_text() { "$BIN" --diff --text -w $W "$@" "$A" "$B" | sed '/^$/,$d' | sed 's/ *$//'; }
+same_as_text() {
+	want=$(frames_text "$@")
+	[ "$(frames_screen "$(printf '%s\n' "$want" | wc -l)")" = "$want" ]
+}
+
+tui_start -x $W -y 20 NO_COLOR=1 -- --diff "$A" "$B"
+check "opens: header names both" tui_wait "diff-before.folded vs tests/golden/diff-after.folded"
+check "frames as --text, marked" same_as_text
+check "marks: eval grew" tui_wait '\[\+eval '
+check "marks: parse shrank" tui_wait '\[-parse '
+
+# Down twice: the child under main's middle, new_path; then its neighbours.
+tui_keys Down Down
+check "status: new" tui_wait "new_path .*new: before 0, after 20 \(14\.29%\)"
+tui_keys Left
+check "status: grew" tui_wait "eval .*before 30 \(30\.00%\), after 60 \(42\.86%\), \+30, \+12\.86 pts"
+tui_keys Right Right
+check "status: shrank" tui_wait "parse .*before 60 \(60\.00%\), after 60 \(42\.86%\), \+0, -17\.14 pts"
+
+# B: sized by BEFORE, where old_path shows and says gone.
+tui_keys B
+check "B: header names the view" tui_wait "view: sized by before"
+check "B: frames as --text --negate" same_as_text --negate
+tui_keys Up Up Down Down Left
+check "B: status of a gone frame" tui_wait "old_path .*gone: before 10 \(10\.00%\), after 0"
+tui_keys BSpace
+check "Backspace: sized by AFTER again" tui_poll same_as_text
+tui_keys q
+check "quits" tui_wait "__EXIT:0"
+
+tui_start -x $W -y 20 NO_COLOR=1 -- --diff --negate "$A" "$B"
+check "--negate: starts sized by before" tui_wait "view: sized by before"
+check "--negate: frames as --text --negate" same_as_text --negate
+tui_keys q
+
+# With colors: eval (grew) and parse (shrank) are painted differently, and
+# main (unchanged share) differently from both.
+tui_start -x $W -y 20 -- --diff "$A" "$B"
+check "colors: opens" tui_wait "diff-before.folded vs tests/golden/diff-after.folded"
+cell_style() {   # the escape sequence in front of the first cell of NAME
+	tmux_ capture-pane -p -e -t ft | grep -o "48;[0-9;]*m$1" | head -n 1 | sed "s/m$1\$//"
+}
+ge=$(cell_style eval)
+ps=$(cell_style parse)
+mn=$(cell_style main)
+# all_differ A B...: every value non-empty, no two equal.
+all_differ() {
+	for x in "$@"; do [ -n "$x" ] || return 1; done
+	[ "$(printf '%s\n' "$@" | sort -u | wc -l)" -eq $# ]
+}
+check "colors: grew and shrank differ ($ge, $ps)" all_differ "$ge" "$ps"
+check "colors: unchanged differs from both ($mn)" all_differ "$mn" "$ge" "$ps"
+tui_keys q
+tui_done
