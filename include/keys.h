@@ -30,6 +30,7 @@ enum tui_action {
 	ACT_LIVE_RATE_UP, ACT_LIVE_RATE_DOWN, ACT_LIVE_WINDOW,
 	ACT_LIVE_FREEZE, ACT_LIVE_RESET, ACT_LIVE_SAVE,
 	ACT_MOUSE_DOC,      /* a mouse binding, documented only */
+	ACT_PROMPT_DOC,     /* a key of the "/" prompt, documented only */
 	ACT_COUNT
 };
 
@@ -37,6 +38,7 @@ enum tui_action {
 enum key_context {
 	KCTX_VIEW,          /* the flame graph */
 	KCTX_TIMELINE,      /* the timeline strip has the focus */
+	KCTX_PROMPT,        /* the "/" prompt (documentation only) */
 	KCTX_LIVE,          /* the flame graph, live sampling only */
 	KCTX_MOUSE,         /* mouse (documentation only) */
 };
@@ -52,8 +54,12 @@ struct key_binding {
 /* The table and its length. */
 const struct key_binding *keys_table(size_t *n);
 
-/* The action bound to key in ctx (live: live-mode keys are active). */
+/* The action bound to key in ctx (live: live-mode keys come first; on a
+ * saved profile they answer only keys nothing else takes). */
 enum tui_action keys_lookup(enum key_context ctx, int key, bool live);
+
+/* A context's title in the help ("Flame graph"). */
+const char *keys_context_title(enum key_context c);
 
 /* The action's name ("zoom"), for messages and tests. */
 const char *keys_action_name(enum tui_action a);

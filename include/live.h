@@ -25,6 +25,8 @@
 #include "options.h"
 #include "profile.h"
 
+struct perf_event_header;
+
 /* ---- The sampler ------------------------------------------------------- */
 
 enum live_target {
@@ -73,11 +75,17 @@ int sampler_start(struct sampler *s, char *err, size_t errcap);
 void sampler_close(struct sampler *s);
 
 /*
- * Change the rate on every event.  Tasks a command forked before the change
- * keep their rate (the kernel does not pass it to inherited events).  The
- * rate is clamped to kernel.perf_event_max_sample_rate; returns the new one.
+ * Change the rate: the rings are drained to fn (as sampler_drain does),
+ * the events closed and opened again at hz on every task of the target
+ * (-p: the processes' threads and children now; a command: its whole
+ * process tree), so every sample afterwards carries the new period.  The
+ * rate is clamped to kernel.perf_event_max_sample_rate; returns the rate
+ * in effect.  When the events cannot be opened again at hz, the old rate
+ * is tried, and err says why (else err is "").
  */
-unsigned sampler_set_freq(struct sampler *s, unsigned hz);
+typedef void (*sampler_record_fn)(void *ctx, const struct perf_event_header *h);
+unsigned sampler_set_freq(struct sampler *s, unsigned hz, sampler_record_fn fn,
+			  void *ctx, char *err, size_t errcap);
 unsigned sampler_freq(const struct sampler *s);
 const char *sampler_event_name(const struct sampler *s);  /* "cpu-clock" */
 bool sampler_kernel_frames(const struct sampler *s);      /* not excluded */
@@ -109,8 +117,6 @@ int sampler_wait(struct sampler *s, int timeout_ms);
 bool sampler_all_hup(const struct sampler *s);
 
 /* A record, valid only during the call (wrapped records are copied). */
-struct perf_event_header;
-typedef void (*sampler_record_fn)(void *ctx, const struct perf_event_header *h);
 
 /*
  * Hand every record that is in the rings to fn, merged across rings in

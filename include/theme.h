@@ -106,4 +106,11 @@ char *theme_find(const char *name);
 size_t theme_names(char ***names);
 void theme_names_free(char **names, size_t n);
 
+/*
+ * Is name a theme that can be found (a path, with a '/', is left to
+ * theme_load)?  0, or -1 with "-c: no theme 'x' (have: a b ...)" in err.
+ * Every mode checks -c with it, so a bad name is a usage error everywhere.
+ */
+int theme_check_name(const char *name, char *err, size_t errcap);
+
 #endif

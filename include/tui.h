@@ -38,9 +38,20 @@ struct tui_live_ops {
 	 */
 	bool (*action)(void *ctx, enum tui_action a, struct profile *p,
 		       char *msg, size_t msgcap);
-	/* The header's live text: target, frequency, samples/s, lost, CPU. */
+	/* The header's live text: window, lost, CPU, rate asked and measured. */
 	void (*status)(void *ctx, char *buf, size_t cap);
+	/* When sampling began (the samples' clock, ns), for the header's
+	 * time range; false when not known. */
+	bool (*time_origin)(void *ctx, uint64_t *ns);
 };
+
+/*
+ * Save the view (export_collapse: the time range shown) as PREFIX-DATE.folded
+ * in the current directory, or /tmp when that cannot be written; msg says
+ * where ("saved N stacks to PATH") or why not.  0 or -1.
+ */
+int tui_save_folded(const struct profile *p, const char *prefix, char *msg,
+		    size_t cap);
 
 /* ---- Running --------------------------------------------------------- */
 
@@ -93,6 +104,8 @@ bool tui_do(struct tui *t, enum tui_action a);
 bool tui_key(struct tui *t, int key);
 /* Apply a search as if typed at the "/" prompt. */
 void tui_search(struct tui *t, const char *pattern);
+/* At the "/" prompt, Up (dir -1) or Down (+1): the search history. */
+void tui_prompt_history(struct tui *t, int dir);
 /* Poll the live source; true when the profile changed. */
 bool tui_tick(struct tui *t);
 /* A mouse event at screen (row, col); double: a double click. */

@@ -10,6 +10,14 @@
  * is monotonic, a child stays inside its parent's columns: children never
  * overhang, and siblings never overlap.
  *
+ * A frame is drawn when its exact width w * cols / W is at least the
+ * minimum (one column): the rule is on the weight, not on the rounded
+ * edges, which would draw a 0.1-column frame that straddles a column edge
+ * as one column, and its descendants as a tower.  A frame of exact width
+ * >= 1 gets at least one column after rounding.  Since a frame drawn at
+ * some width is drawn at every larger one, the depth only grows with the
+ * width.
+ *
  * The walk goes level by level over the frames drawn on the level above, so
  * a frame narrower than the minimum is never descended into and the cost is
  * the number of frames drawn plus their children, not the tree's size.
@@ -114,13 +122,18 @@ void layout_build(struct layout *l, const struct profile *p, uint32_t zoom,
 
 				if (!w)
 					continue;
-				a = ((unsigned __int128)off * cols + W / 2) / W;
-				b = ((unsigned __int128)(off + w) * cols + W / 2) / W;
+				off += w;
+				/* The rule is on the exact width, w * cols / W:
+				 * rounded edges would draw some frames of 0.1
+				 * column as one, and a tower of them. */
+				if ((unsigned __int128)w * cols <
+				    (unsigned __int128)min_width * W)
+					continue;
+				a = ((unsigned __int128)(off - w) * cols + W / 2) / W;
+				b = ((unsigned __int128)off * cols + W / 2) / W;
 				x0 = (uint32_t)a;
 				x1 = (uint32_t)b;
-				off += w;
-				if (x1 - x0 >= min_width)
-					push(l, c, depth, x0, x1 - x0, off - w);
+				push(l, c, depth, x0, x1 - x0, off - w);
 			}
 		}
 		lo = hi;

@@ -20,11 +20,9 @@
  * inherit needs per-CPU events: with cpu -1 the mmap fails with EINVAL.
  *
  * Rate.  For cpu-clock the kernel turns a frequency into a fixed period
- * (ns) when the event is opened, and PERF_EVENT_IOC_PERIOD takes a period in
- * ns, never a frequency; we therefore open cpu-clock with a period.  For
- * cycles opened with freq=1 the same ioctl takes a frequency.  The ioctl
- * does not reach events inherited by tasks that already exist, so it is
- * issued on every fd we hold.
+ * (ns) when the event is opened; we therefore open cpu-clock with a period
+ * (cycles with freq=1).  A rate change opens every event again rather than
+ * trusting PERF_EVENT_IOC_PERIOD (see sampler_set_freq).
  *
  * Rings.  (1 + 2^n) pages each, mapped writable: the kernel then never
  * overwrites unread data but drops samples and writes a LOST record.  The
@@ -772,12 +770,191 @@ int sampler_child_wait(struct sampler *s)
 
 /* ---- Open, start, close ------------------------------------------------ */
 
+/*
+ * The threads of root and of every process descended from it (from the
+ * parent pids in /proc/PID/stat); 0, or -ESRCH when root is gone.
+ */
+static int list_tree(pid_t root, pid_t **tids, size_t *n)
+{
+	pid_t *pid = NULL, *ppid = NULL, *tree = NULL;
+	size_t np = 0, cap = 0, nt = 0, capt = 0;
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int rc = 0;
+
+	*tids = NULL;
+	*n = 0;
+	while (d && (e = readdir(d)) != NULL) {
+		char path[64], buf[512], *close_paren;
+		ssize_t len;
+		int fd;
+
+		if (!isdigit((unsigned char)e->d_name[0]))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/stat", atoi(e->d_name));
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		len = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (len <= 0)
+			continue;
+		buf[len] = '\0';
+		/* "pid (comm) state ppid ...": comm may hold spaces and ')'. */
+		close_paren = strrchr(buf, ')');
+		if (!close_paren || strlen(close_paren) < 5)
+			continue;
+		GROW(pid, cap, np + 1);
+		ppid = xreallocarray(ppid, cap, sizeof(*ppid));
+		pid[np] = (pid_t)atoi(e->d_name);
+		ppid[np++] = (pid_t)atoi(close_paren + 4);
+	}
+	if (d)
+		closedir(d);
+	GROW(tree, capt, 1);
+	tree[nt++] = root;
+	/* Breadth first: the children of every process found so far. */
+	for (size_t k = 0; k < nt; k++)
+		for (size_t i = 0; i < np; i++)
+			if (ppid[i] == tree[k] && pid[i] != root) {
+				GROW(tree, capt, nt + 1);
+				tree[nt++] = pid[i];
+			}
+	for (size_t k = 0; k < nt; k++) {
+		pid_t *t = NULL;
+		size_t m = 0, c = *n;
+
+		if (list_tasks(tree[k], &t, &m) < 0) {
+			if (k == 0)
+				rc = -ESRCH;
+			continue;
+		}
+		*tids = xreallocarray(*tids, c + m ? c + m : 1, sizeof(**tids));
+		memcpy(*tids + c, t, m * sizeof(*t));
+		*n = c + m;
+		free(t);
+	}
+	free(pid);
+	free(ppid);
+	free(tree);
+	return rc;
+}
+
+/* Events on every task of root's tree (a rate change: see open_events). */
+static int open_tree(struct sampler *s, pid_t root, char *err, size_t errcap)
+{
+	pid_t *tids;
+	size_t n;
+	int rc = 0;
+
+	list_tree(root, &tids, &n);
+	for (unsigned i = 0; i < s->ncpus && rc >= 0; i++)
+		for (size_t t = 0; t < n && rc >= 0; t++)
+			rc = open_on_cpu(s, &s->rings[i], tids[t], s->cpus[i],
+					 false, err, errcap);
+	free(tids);
+	return rc < 0 ? -1 : 0;
+}
+
+/* Pack the rings in use at the front and wait on them with epoll. */
+static int finish_rings(struct sampler *s, char *err, size_t errcap)
+{
+	unsigned k = 0;
+
+	for (unsigned i = 0; i < s->ncpus; i++)
+		if (s->rings[i].fd >= 0)
+			s->rings[k++] = s->rings[i];
+	s->nrings = k;
+	s->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (s->epfd < 0) {
+		snprintf(err, errcap, "epoll: %s", strerror(errno));
+		return -1;
+	}
+	for (unsigned i = 0; i < s->nrings; i++) {
+		struct epoll_event ev = { .events = EPOLLIN };
+
+		ev.data.u32 = i;
+		if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->rings[i].fd, &ev) != 0) {
+			snprintf(err, errcap, "epoll: %s", strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Open the events of the target and map their rings (s->rings has ncpus
+ * free slots).  reopen: the command runs already and -p's processes may
+ * have new threads and children, so the events go on every task of their
+ * trees instead.  0 or -1 + err.
+ */
+static int open_events(struct sampler *s, bool reopen, char *err,
+		       size_t errcap)
+{
+	int rc = 0;
+
+	switch (s->o.target) {
+	case LIVE_ALL_CPUS:
+		for (unsigned i = 0; i < s->ncpus && rc == 0; i++)
+			rc = open_on_cpu(s, &s->rings[i], -1, s->cpus[i], true,
+					 err, errcap);
+		break;
+	case LIVE_COMMAND:
+		if (!s->o.command || !s->o.command[0]) {
+			snprintf(err, errcap, "no command to run");
+			return -1;
+		}
+		if (reopen) {
+			rc = open_tree(s, s->child, err, errcap);
+			break;
+		}
+		if (fork_command(s, err, errcap) < 0)
+			return -1;
+		for (unsigned i = 0; i < s->ncpus && rc == 0; i++)
+			rc = open_on_cpu(s, &s->rings[i], s->child, s->cpus[i],
+					 true, err, errcap);
+		break;
+	case LIVE_PIDS:
+		for (size_t p = 0; reopen && p < s->o.npids && rc == 0; p++)
+			rc = open_tree(s, s->o.pids[p], err, errcap);
+		for (size_t p = 0; !reopen && p < s->o.npids && rc == 0; p++) {
+			pid_t *tids = NULL;
+			size_t ntids = 0;
+			int e = list_tasks(s->o.pids[p], &tids, &ntids);
+
+			if (e < 0) {
+				char what[64];
+
+				snprintf(what, sizeof(what), "process %d",
+					 (int)s->o.pids[p]);
+				live_explain_errno(-e, what, s->paranoid, err, errcap);
+				rc = -1;
+				break;
+			}
+			for (unsigned i = 0; i < s->ncpus && rc == 0; i++)
+				for (size_t t = 0; t < ntids && rc >= 0; t++)
+					rc = open_on_cpu(s, &s->rings[i], tids[t],
+							 s->cpus[i], tids[t] ==
+							 s->o.pids[p], err, errcap);
+			if (rc > 0)
+				rc = 0;
+			free(tids);
+		}
+		break;
+	default:
+		snprintf(err, errcap, "no live target");
+		return -1;
+	}
+	if (rc < 0)
+		return -1;
+	return finish_rings(s, err, errcap);
+}
+
 struct sampler *sampler_open(const struct sampler_opts *o, char *err,
 			     size_t errcap)
 {
 	struct sampler *s = xcalloc(1, sizeof(*s));
 	unsigned max_rate;
-	int rc = 0;
 
 	s->o = *o;
 	s->epfd = -1;
@@ -810,79 +987,8 @@ struct sampler *sampler_open(const struct sampler_opts *o, char *err,
 	for (unsigned i = 0; i < s->ncpus; i++)
 		s->rings[i].fd = -1;
 	setup_attr(s);
-
-	switch (o->target) {
-	case LIVE_ALL_CPUS:
-		for (unsigned i = 0; i < s->ncpus && rc == 0; i++)
-			rc = open_on_cpu(s, &s->rings[i], -1, s->cpus[i], true,
-					 err, errcap);
-		break;
-	case LIVE_COMMAND:
-		if (!o->command || !o->command[0]) {
-			snprintf(err, errcap, "no command to run");
-			goto fail;
-		}
-		if (fork_command(s, err, errcap) < 0)
-			goto fail;
-		for (unsigned i = 0; i < s->ncpus && rc == 0; i++)
-			rc = open_on_cpu(s, &s->rings[i], s->child, s->cpus[i],
-					 true, err, errcap);
-		break;
-	case LIVE_PIDS:
-		for (size_t p = 0; p < o->npids && rc == 0; p++) {
-			pid_t *tids = NULL;
-			size_t ntids = 0;
-			int e = list_tasks(o->pids[p], &tids, &ntids);
-
-			if (e < 0) {
-				char what[64];
-
-				snprintf(what, sizeof(what), "process %d",
-					 (int)o->pids[p]);
-				live_explain_errno(-e, what, s->paranoid, err, errcap);
-				rc = -1;
-				break;
-			}
-			for (unsigned i = 0; i < s->ncpus && rc == 0; i++)
-				for (size_t t = 0; t < ntids && rc >= 0; t++)
-					rc = open_on_cpu(s, &s->rings[i], tids[t],
-							 s->cpus[i], tids[t] ==
-							 o->pids[p], err, errcap);
-			if (rc > 0)
-				rc = 0;
-			free(tids);
-		}
-		break;
-	default:
-		snprintf(err, errcap, "no live target");
+	if (open_events(s, false, err, errcap) < 0)
 		goto fail;
-	}
-	if (rc < 0)
-		goto fail;
-
-	/* The rings in use, packed at the front. */
-	{
-		unsigned k = 0;
-
-		for (unsigned i = 0; i < s->ncpus; i++)
-			if (s->rings[i].fd >= 0)
-				s->rings[k++] = s->rings[i];
-		s->nrings = k;
-	}
-	s->epfd = epoll_create1(EPOLL_CLOEXEC);
-	if (s->epfd < 0) {
-		snprintf(err, errcap, "epoll: %s", strerror(errno));
-		goto fail;
-	}
-	for (unsigned i = 0; i < s->nrings; i++) {
-		struct epoll_event ev = { .events = EPOLLIN };
-
-		ev.data.u32 = i;
-		if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->rings[i].fd, &ev) != 0) {
-			snprintf(err, errcap, "epoll: %s", strerror(errno));
-			goto fail;
-		}
-	}
 	return s;
 fail:
 	sampler_close(s);
@@ -924,21 +1030,34 @@ int sampler_start(struct sampler *s, char *err, size_t errcap)
 	return 0;
 }
 
+/* Disable, unmap and close every event (closing one also ends the
+ * events its tasks' children inherited from it). */
+static void close_events(struct sampler *s)
+{
+	for (size_t i = 0; i < s->nfds; i++)
+		ioctl(s->fds[i], PERF_EVENT_IOC_DISABLE, 0);
+	for (unsigned i = 0; s->rings && i < s->ncpus; i++) {
+		if (s->rings[i].map)
+			munmap(s->rings[i].map, s->rings[i].map_len);
+		free(s->rings[i].view.scratch);
+		memset(&s->rings[i], 0, sizeof(s->rings[i]));
+		s->rings[i].fd = -1;
+	}
+	for (size_t i = 0; i < s->nfds; i++)
+		close(s->fds[i]);
+	s->nfds = 0;
+	s->nrings = 0;
+	s->nhup = 0;
+	if (s->epfd >= 0)
+		close(s->epfd);
+	s->epfd = -1;
+}
+
 void sampler_close(struct sampler *s)
 {
 	if (!s)
 		return;
-	for (size_t i = 0; i < s->nfds; i++)
-		ioctl(s->fds[i], PERF_EVENT_IOC_DISABLE, 0);
-	for (unsigned i = 0; i < s->ncpus; i++) {
-		if (s->rings[i].map)
-			munmap(s->rings[i].map, s->rings[i].map_len);
-		free(s->rings[i].view.scratch);
-	}
-	for (size_t i = 0; i < s->nfds; i++)
-		close(s->fds[i]);
-	if (s->epfd >= 0)
-		close(s->epfd);
+	close_events(s);
 	if (s->go_fd >= 0)
 		close(s->go_fd);   /* a command not started reads EOF and exits */
 	if (s->status_fd >= 0)
@@ -967,26 +1086,44 @@ void sampler_close(struct sampler *s)
 
 /* ---- Running ----------------------------------------------------------- */
 
-unsigned sampler_set_freq(struct sampler *s, unsigned hz)
+unsigned sampler_set_freq(struct sampler *s, unsigned hz, sampler_record_fn fn,
+			  void *ctx, char *err, size_t errcap)
 {
 	unsigned max_rate = (unsigned)read_int_file(
 		"/proc/sys/kernel/perf_event_max_sample_rate", 100000);
-	uint64_t arg;
+	unsigned old = s->freq;
 
+	err[0] = '\0';
 	if (hz < 1)
 		hz = 1;
 	if (max_rate && hz > max_rate)
 		hz = max_rate;
-	/* cpu-clock takes a period in ns; cycles opened with freq=1 a rate. */
-	arg = s->attr.freq ? hz : 1000000000ull / hz;
+	/*
+	 * PERF_EVENT_IOC_PERIOD is not to be trusted here: on a running
+	 * cpu-clock event the new period may not take effect, or the samples'
+	 * PERIOD field may keep the old one, and events inherited by tasks
+	 * started since never see it.  So: stop, hand out what the rings
+	 * hold, and open every event again at the new rate.
+	 */
 	for (size_t i = 0; i < s->nfds; i++)
-		ioctl(s->fds[i], PERF_EVENT_IOC_PERIOD, &arg);
-	if (s->attr.freq)
-		s->attr.sample_freq = hz;
-	else
-		s->attr.sample_period = arg;
-	s->freq = hz;
-	return hz;
+		ioctl(s->fds[i], PERF_EVENT_IOC_DISABLE, 0);
+	sampler_drain(s, fn, ctx);
+	close_events(s);
+	for (int attempt = 0; attempt < 2; attempt++) {
+		s->freq = attempt ? old : hz;
+		if (s->attr.freq)
+			s->attr.sample_freq = s->freq;
+		else
+			s->attr.sample_period = 1000000000ull / s->freq;
+		s->attr.enable_on_exec = 0;   /* the command runs already */
+		s->attr.disabled = 1;
+		if (open_events(s, true, err, errcap) == 0) {
+			sampler_enable(s, true);
+			return s->freq;
+		}
+		close_events(s);
+	}
+	return s->freq;
 }
 
 unsigned sampler_freq(const struct sampler *s) { return s->freq; }

@@ -27,7 +27,9 @@
  *
  * Weights are the samples' periods, as stackcollapse-perf.pl uses them
  * (nanoseconds of CPU for cpu-clock), so a rate change does not skew the
- * shares of a window that spans it.
+ * shares of a window that spans it.  A rate change opens the events again
+ * (sampler_set_freq): the period ioctl on a running event is not reliable,
+ * and a sample's PERIOD could then disagree with the rate it came at.
  */
 #include "live.h"
 
@@ -194,6 +196,8 @@ struct live {
 
 	double window;               /* seconds; 0: everything */
 	double interval;
+	uint64_t origin_ns;          /* sampling began (samples' clock); 0:
+					not known yet */
 	double started, last_refresh;
 	bool frozen;
 	bool freeze_all;             /* frozen showing everything: no adding */
@@ -417,6 +421,8 @@ static void on_sample(struct live *L, const struct pe_sample *s)
 		    has_map_miss(L, s))
 			synth_maps(L, s->pid);
 	}
+	if (!L->origin_ns && s->time)
+		L->origin_ns = s->time;   /* not CLOCK_MONOTONIC: the first */
 	ids = pe_machine_build(L->m, s, &n);
 	if (n > PROFILE_MAX_DEPTH - 1)
 		n = PROFILE_MAX_DEPTH - 1;
@@ -610,50 +616,6 @@ static void window_name(double w, char *buf, size_t cap)
 		snprintf(buf, cap, "everything");
 }
 
-/* Save the current view as folded stacks; the path in msg. */
-static void save_view(struct live *L, char *msg, size_t cap)
-{
-	char name[96], path[512];
-	time_t now = time(NULL);
-	struct tm tm;
-	FILE *f;
-	size_t n;
-
-	localtime_r(&now, &tm);
-	strftime(name, sizeof(name), "flametop-live-%Y%m%d-%H%M%S.folded", &tm);
-	snprintf(path, sizeof(path), "%s", name);
-	f = fopen(path, "wx");
-	if (!f && errno == EEXIST) {
-		for (int i = 2; i < 100 && !f; i++) {
-			snprintf(path, sizeof(path), "%.*s-%d.folded",
-				 (int)(strlen(name) - 7), name, i);
-			f = fopen(path, "wx");
-		}
-	}
-	if (!f) {
-		snprintf(path, sizeof(path), "/tmp/%s", name);
-		f = fopen(path, "w");
-	}
-	if (!f) {
-		snprintf(msg, cap, "cannot save: %s", strerror(errno));
-		return;
-	}
-	n = export_collapse(f, L->p);
-	if (fclose(f) != 0) {
-		snprintf(msg, cap, "cannot save %s: %s", path, strerror(errno));
-		return;
-	}
-	{
-		char cwd[256];
-
-		if (path[0] != '/' && getcwd(cwd, sizeof(cwd)))
-			snprintf(msg, cap, "saved %zu stacks to %s/%s", n, cwd,
-				 path);
-		else
-			snprintf(msg, cap, "saved %zu stacks to %s", n, path);
-	}
-}
-
 static bool live_action(void *ctx, enum tui_action a, struct profile *p,
 			char *msg, size_t cap)
 {
@@ -666,16 +628,23 @@ static bool live_action(void *ctx, enum tui_action a, struct profile *p,
 	case ACT_LIVE_RATE_DOWN: {
 		unsigned want = live_rate_step(sampler_freq(L->s),
 					       a == ACT_LIVE_RATE_UP ? 1 : -1);
-		unsigned got = sampler_set_freq(L->s, want);
+		unsigned got;
+		char err[256];
 
-		/*
-		 * The kernel does not pass the change to inherited events:
-		 * threads and children started since sampling began keep the
-		 * old rate (their weights, periods, stay right).
-		 */
-		snprintf(msg, cap, "sampling at %u Hz%s", got,
-			 L->so.target == LIVE_ALL_CPUS ? "" :
-			 " (tasks started since keep their rate)");
+		if (L->sampling_stopped || L->target_gone) {
+			snprintf(msg, cap, "sampling has %s: the rate stays",
+				 L->target_gone ? "ended (the target exited)" :
+				 "stopped (-d)");
+			return false;
+		}
+		/* The events are opened again at the new rate; what the rings
+		 * held at the old rate is taken in first. */
+		got = sampler_set_freq(L->s, want, on_record, L, err, sizeof(err));
+		if (err[0])
+			snprintf(msg, cap, "cannot sample at %u Hz: %s; still %u Hz",
+				 want, err, got);
+		else
+			snprintf(msg, cap, "sampling at %u Hz", got);
 		return false;
 	}
 	case ACT_LIVE_WINDOW: {
@@ -735,11 +704,21 @@ static bool live_action(void *ctx, enum tui_action a, struct profile *p,
 		snprintf(msg, cap, "counts reset");
 		return true;
 	case ACT_LIVE_SAVE:
-		save_view(L, msg, cap);
+		tui_save_folded(L->p, "flametop-live", msg, cap);
 		return false;
 	default:
 		return false;
 	}
+}
+
+static bool live_time_origin(void *ctx, uint64_t *ns)
+{
+	struct live *L = ctx;
+
+	if (!L->origin_ns)
+		return false;
+	*ns = L->origin_ns;
+	return true;
 }
 
 static void live_status(void *ctx, char *buf, size_t cap)
@@ -752,15 +731,19 @@ static void live_status(void *ctx, char *buf, size_t cap)
 	window_name(L->window, wn, sizeof(wn));
 	if (st.throttled)
 		snprintf(thr, sizeof(thr), "%llu", (unsigned long long)st.throttled);
-	/* The title already names the target; what changes goes first. */
-	snprintf(buf, cap, "%s%s%s %u Hz | %.0f/s | lost %llu%s%s | %s | "
-		 "CPU %.1f%%",
+	/*
+	 * The title already names the target; the most useful figures come
+	 * first (an 80-column header still shows them): the window, what was
+	 * lost, our CPU, then the rate asked for and the rate measured.
+	 */
+	snprintf(buf, cap, "%s%s%s | lost %llu%s%s | CPU %.1f%% | %s %u Hz | "
+		 "%.0f/s",
 		 L->frozen ? "FROZEN | " : "",
 		 L->target_gone ? "exited | " :
 		 L->sampling_stopped ? "stopped | " : "",
-		 sampler_event_name(L->s), sampler_freq(L->s), L->sps,
-		 (unsigned long long)st.lost, st.throttled ? ", throttled " : "",
-		 thr, wn, L->cpu_pct);
+		 wn, (unsigned long long)st.lost,
+		 st.throttled ? ", throttled " : "", thr, L->cpu_pct,
+		 sampler_event_name(L->s), sampler_freq(L->s), L->sps);
 	if (L->so.dwarf_stack) {
 		size_t k = strlen(buf);
 
@@ -1086,11 +1069,13 @@ int live_main(struct config *c)
 		return 1;
 	}
 	L.started = L.last_refresh = L.rate_t0 = L.cpu_t0 = now_seconds();
+	if (sampler_monotonic(L.s))
+		L.origin_ns = mono_ns();
 	L.cpu_used0 = cpu_seconds();
 
 	if (tui) {
 		static const struct tui_live_ops ops = {
-			live_tick, live_action, live_status,
+			live_tick, live_action, live_status, live_time_origin,
 		};
 		struct tui_opts to = { 0 };
 

@@ -551,3 +551,25 @@ void theme_names_free(char **names, size_t n)
 		free(names[i]);
 	free(names);
 }
+
+int theme_check_name(const char *name, char *err, size_t errcap)
+{
+	char **names, *path;
+	size_t n, len;
+
+	if (!name || strchr(name, '/') || strcmp(name, THEME_DEFAULT) == 0)
+		return 0;
+	path = theme_find(name);
+	if (path) {
+		free(path);
+		return 0;
+	}
+	n = theme_names(&names);
+	len = (size_t)snprintf(err, errcap, "-c: no theme '%s' (have:", name);
+	for (size_t i = 0; i < n && len < errcap; i++)
+		len += (size_t)snprintf(err + len, errcap - len, " %s", names[i]);
+	if (len < errcap)
+		snprintf(err + len, errcap - len, ")");
+	theme_names_free(names, n);
+	return -1;
+}

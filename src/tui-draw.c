@@ -392,9 +392,6 @@ static void draw_timeline(struct tui *t, int y)
 static size_t help_lines(const struct tui *t, char (*lines)[256], bool *bold,
 			 size_t cap)
 {
-	static const char *const titles[] = {
-		"Flame graph", "Timeline (after t)", "Live sampling", "Mouse",
-	};
 	size_t n, k = 0;
 	const struct key_binding *kb = keys_table(&n);
 	int last = -1;
@@ -406,9 +403,11 @@ static size_t help_lines(const struct tui *t, char (*lines)[256], bool *bold,
 				bold[k++] = false;
 			}
 			last = (int)kb[i].ctx;
-			snprintf(lines[k], sizeof(lines[k]), " %s%s", titles[last],
+			snprintf(lines[k], sizeof(lines[k]), " %s%s",
+				 keys_context_title(kb[i].ctx),
 				 last == KCTX_LIVE && !t->live ?
-				 " (not active)" : "");
+				 " (a saved profile: s saves, the others say "
+				 "why not)" : "");
 			bold[k++] = true;
 		}
 		snprintf(lines[k], sizeof(lines[k]), "   %-14s %s", kb[i].label,
@@ -424,7 +423,9 @@ static void draw_help(struct tui *t)
 	static bool bold[128];
 	size_t n = help_lines(t, lines, bold, 128);
 	unsigned w = t->cols > 74 ? 70 : t->cols > 4 ? t->cols - 4 : t->cols;
-	unsigned h = t->rows > 4 ? t->rows - 2 : t->rows;
+	/* Rows 1 to the last: the footer is the last row when the help
+	 * scrolls, so nothing of the status line shows below it. */
+	unsigned h = t->rows > 2 ? t->rows - 1 : t->rows;
 	unsigned x = (t->cols - w) / 2, y = 1, vis = h > 1 ? h - 1 : 1;
 	size_t top = t->help_top, max = n > vis ? n - vis : 0;
 	char foot[128];
@@ -460,6 +461,12 @@ void tui_draw(struct tui *t)
 	unsigned top, R, srows;
 	char text[4096], *buf;
 
+	if (t->repaint) {
+		/* Ctrl-L: what another program wrote is not in curses' idea
+		 * of the screen, so the next refresh clears and sends all. */
+		clearok(curscr, TRUE);
+		t->repaint = false;
+	}
 	erase();
 	if (t->rows < 4 || t->cols < 16) {
 		attr_set(A_NORMAL, 0, NULL);
@@ -518,14 +525,26 @@ void tui_draw(struct tui *t)
 	if (t->prompting) {
 		char shown[2048];
 
+		size_t cur;
+
 		textfmt_escape(t->prompt, t->prompt_len, shown, sizeof(shown));
 		snprintf(text, sizeof(text), "/%s", shown);
+		cur = textfmt_width(text, strlen(text));
+		if (!t->prompt_len && t->nhist) {
+			/* Say that the last patterns are a key away. */
+			char last[256];
+			size_t k = strlen(text);
+
+			textfmt_escape(t->hist[t->nhist - 1],
+				       strlen(t->hist[t->nhist - 1]), last,
+				       sizeof(last));
+			snprintf(text + k, sizeof(text) - k,
+				 "      (Up: %s, and older searches)", last);
+		}
 		use_slot(t, TS_PROMPT);
 		line(t, (int)(t->rows - 1), text);
 		curs_set(1);
-		move((int)(t->rows - 1),
-		     (int)(textfmt_width(text, strlen(text)) < t->cols ?
-			   textfmt_width(text, strlen(text)) : t->cols - 1));
+		move((int)(t->rows - 1), (int)(cur < t->cols ? cur : t->cols - 1));
 	} else {
 		curs_set(0);
 		if (t->msg[0]) {

@@ -3,8 +3,9 @@
  * help overlay, --help-keys and the man page show for it.
  *
  * Contexts are searched in order: the timeline's bindings shadow the view's
- * while the strip has the focus, and live bindings only answer when a live
- * source drives the view.
+ * while the strip has the focus, and live bindings come before the view's
+ * when a live source drives the view, after them on a saved profile (where
+ * the view says what they would do).
  */
 #include <curses.h>
 #include <string.h>
@@ -24,7 +25,8 @@ static const struct key_binding table[] = {
 	{ KCTX_VIEW, ACT_RIGHT, "Right, l", "next frame on the same row",
 	  { KEY_RIGHT, 'l', 0 } },
 	{ KCTX_VIEW, ACT_TOP, "g", "select the top row", { 'g', 0 } },
-	{ KCTX_VIEW, ACT_BOTTOM, "G", "select the bottom row", { 'G', 0 } },
+	{ KCTX_VIEW, ACT_BOTTOM, "G, End", "select the bottom row",
+	  { 'G', KEY_END, 0 } },
 	{ KCTX_VIEW, ACT_PGUP, "PgUp", "scroll up one screen", { KEY_PPAGE, 0 } },
 	{ KCTX_VIEW, ACT_PGDN, "PgDn", "scroll down one screen", { KEY_NPAGE, 0 } },
 	{ KCTX_VIEW, ACT_ZOOM, "Enter", "zoom into the selected frame",
@@ -46,9 +48,10 @@ static const struct key_binding table[] = {
 	  { 'T', 0 } },
 	{ KCTX_VIEW, ACT_THEME, "c", "next color theme", { 'c', 0 } },
 	{ KCTX_VIEW, ACT_FLIP, "f", "flip between icicle and flame", { 'f', 0 } },
-	{ KCTX_VIEW, ACT_HELP, "?", "show or hide this help", { '?', KEY_F(1), 0 } },
-	{ KCTX_VIEW, ACT_REDRAW, "Ctrl-L", "redraw the screen", { CTRL('l'), 0 } },
-	{ KCTX_VIEW, ACT_QUIT, "q", "quit", { 'q', 0 } },
+	{ KCTX_VIEW, ACT_HELP, "?, F1", "show or hide this help",
+	  { '?', KEY_F(1), 0 } },
+	{ KCTX_VIEW, ACT_REDRAW, "Ctrl-L", "repaint the whole screen", { CTRL('l'), 0 } },
+	{ KCTX_VIEW, ACT_QUIT, "q, F10", "quit", { 'q', KEY_F(10), 0 } },
 	{ KCTX_TIMELINE, ACT_TL_LEFT, "Left, h", "move the time cursor left",
 	  { KEY_LEFT, 'h', 0 } },
 	{ KCTX_TIMELINE, ACT_TL_RIGHT, "Right, l", "move the time cursor right",
@@ -58,18 +61,27 @@ static const struct key_binding table[] = {
 	{ KCTX_TIMELINE, ACT_TL_FAST_RIGHT, "L, PgDn", "move the time cursor 10 slices right",
 	  { 'L', KEY_NPAGE, KEY_SRIGHT, 0 } },
 	{ KCTX_TIMELINE, ACT_TL_MARK, "Enter, Space",
-	  "mark the range's start, then its end (rebuilds the graph)",
+	  "mark the range's start, then its end: the graph of the range, "
+	  "and the mode ends",
 	  { '\n', '\r', ' ', KEY_ENTER } },
 	{ KCTX_TIMELINE, ACT_RANGE_CLEAR, "T", "show all samples again", { 'T', 0 } },
-	{ KCTX_TIMELINE, ACT_TL_LEAVE, "Esc, t, q", "cancel the mark, or leave the timeline",
+	{ KCTX_TIMELINE, ACT_TL_LEAVE, "Esc, t, q",
+	  "cancel the mark, or leave the mode (q does not quit here)",
 	  { 27, 't', 'q', 0 } },
+	{ KCTX_PROMPT, ACT_PROMPT_DOC, "Enter", "search (an empty pattern clears the search)",
+	  { 0 } },
+	{ KCTX_PROMPT, ACT_PROMPT_DOC, "Up, Down", "earlier and later patterns searched",
+	  { 0 } },
+	{ KCTX_PROMPT, ACT_PROMPT_DOC, "Esc", "cancel; the search stays as it was", { 0 } },
+	{ KCTX_PROMPT, ACT_PROMPT_DOC, "Ctrl-U", "erase the pattern typed", { 0 } },
 	{ KCTX_LIVE, ACT_LIVE_RATE_UP, "+", "live: raise the sampling rate", { '+', '=', 0 } },
 	{ KCTX_LIVE, ACT_LIVE_RATE_DOWN, "-", "live: lower the sampling rate", { '-', 0 } },
 	{ KCTX_LIVE, ACT_LIVE_WINDOW, "w", "live: next time window (1 s, 5 s, 30 s, all)",
 	  { 'w', 0 } },
 	{ KCTX_LIVE, ACT_LIVE_FREEZE, "Space, z", "live: freeze or resume", { ' ', 'z', 0 } },
 	{ KCTX_LIVE, ACT_LIVE_RESET, "x", "live: forget the samples so far", { 'x', 0 } },
-	{ KCTX_LIVE, ACT_LIVE_SAVE, "s", "live: save the view as a folded file", { 's', 0 } },
+	{ KCTX_LIVE, ACT_LIVE_SAVE, "s", "save the view as a folded file (also on a saved "
+	  "profile)", { 's', 0 } },
 	{ KCTX_MOUSE, ACT_MOUSE_DOC, "click", "select a frame; on the timeline, mark", { 0 } },
 	{ KCTX_MOUSE, ACT_MOUSE_DOC, "double-click", "zoom into a frame", { 0 } },
 	{ KCTX_MOUSE, ACT_MOUSE_DOC, "wheel", "scroll up and down", { 0 } },
@@ -93,6 +105,7 @@ static const char *const action_names[ACT_COUNT] = {
 	[ACT_LIVE_RATE_DOWN] = "rate-down", [ACT_LIVE_WINDOW] = "window",
 	[ACT_LIVE_FREEZE] = "freeze", [ACT_LIVE_RESET] = "live-reset",
 	[ACT_LIVE_SAVE] = "save", [ACT_MOUSE_DOC] = "mouse",
+	[ACT_PROMPT_DOC] = "prompt",
 };
 
 const struct key_binding *keys_table(size_t *n)
@@ -133,14 +146,21 @@ enum tui_action keys_lookup(enum key_context ctx, int key, bool live)
 		/* Keys the strip does not use keep their view meaning. */
 		a = find(KCTX_VIEW, key);
 	}
+	if (a == ACT_NONE && !live) {
+		/* On a saved profile the live keys still answer: s saves,
+		 * the others say why they do nothing. */
+		a = find(KCTX_LIVE, key);
+	}
 	return a;
 }
 
-static const char *ctx_title(enum key_context c)
+const char *keys_context_title(enum key_context c)
 {
 	switch (c) {
 	case KCTX_VIEW: return "Flame graph";
-	case KCTX_TIMELINE: return "Timeline (after t)";
+	case KCTX_TIMELINE:
+		return "Timeline mode (after t, while the header says TIMELINE)";
+	case KCTX_PROMPT: return "Search prompt (after /)";
 	case KCTX_LIVE: return "Live sampling";
 	case KCTX_MOUSE: return "Mouse";
 	}
@@ -155,7 +175,7 @@ void keys_print_help(FILE *out)
 		if ((int)table[i].ctx != last) {
 			last = (int)table[i].ctx;
 			fprintf(out, "%s%s:\n", i ? "\n" : "",
-				ctx_title(table[i].ctx));
+				keys_context_title(table[i].ctx));
 		}
 		fprintf(out, "  %-16s %s\n", table[i].label, table[i].help);
 	}
@@ -183,7 +203,7 @@ void keys_print_man(FILE *out)
 	for (size_t i = 0; i < ARRAY_SIZE(table); i++) {
 		if ((int)table[i].ctx != last) {
 			last = (int)table[i].ctx;
-			fprintf(out, ".SS %s\n", ctx_title(table[i].ctx));
+			fprintf(out, ".SS %s\n", keys_context_title(table[i].ctx));
 		}
 		fputs(".TP\n.B ", out);
 		troff_text(out, table[i].label);

@@ -23,6 +23,8 @@
 
 enum color_mode { CM_NONE, CM_8, CM_256, CM_DIRECT };
 
+#define TUI_HISTORY 100               /* search patterns remembered */
+
 struct tui {
 	struct profile *p;
 	const char *title;
@@ -54,9 +56,14 @@ struct tui {
 	bool msg_error;
 	bool help;
 	size_t help_top;              /* first line of the help shown */
+	bool repaint;                 /* Ctrl-L: send every cell again */
 	bool prompting;
 	char prompt[1024];
 	size_t prompt_len;
+	char **hist;                  /* patterns searched, oldest first */
+	size_t nhist, caphist;
+	size_t hist_pos;              /* Up/Down in the prompt; nhist: typed */
+	char *hist_typed;             /* the line being typed, kept for Down */
 
 	/* The timeline strip: one slice per column. */
 	bool tl_show, tl_focus;

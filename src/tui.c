@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <wchar.h>
 
@@ -294,6 +295,52 @@ static size_t count_visible_matches(struct tui *t)
 	return n;
 }
 
+/* Remember a pattern typed at the prompt (the last one first for Up). */
+static void history_add(struct tui *t, const char *pattern)
+{
+	if (!*pattern)
+		return;
+	/* Once only, at its latest place. */
+	for (size_t i = 0; i < t->nhist; i++)
+		if (strcmp(t->hist[i], pattern) == 0) {
+			free(t->hist[i]);
+			memmove(t->hist + i, t->hist + i + 1,
+				(t->nhist - i - 1) * sizeof(*t->hist));
+			t->nhist--;
+			break;
+		}
+	if (t->nhist == TUI_HISTORY) {
+		free(t->hist[0]);
+		memmove(t->hist, t->hist + 1, (t->nhist - 1) * sizeof(*t->hist));
+		t->nhist--;
+	}
+	GROW(t->hist, t->caphist, t->nhist + 1);
+	t->hist[t->nhist++] = xstrdup(pattern);
+}
+
+void tui_prompt_history(struct tui *t, int dir)
+{
+	const char *s;
+
+	if (!t->prompting || !t->nhist)
+		return;
+	if (t->hist_pos == t->nhist && dir < 0) {
+		/* Leaving the line being typed: keep it for Down. */
+		free(t->hist_typed);
+		t->hist_typed = xstrdup(t->prompt);
+	}
+	if (dir < 0 && t->hist_pos > 0)
+		t->hist_pos--;
+	else if (dir > 0 && t->hist_pos < t->nhist)
+		t->hist_pos++;
+	else
+		return;
+	s = t->hist_pos < t->nhist ? t->hist[t->hist_pos] :
+	    t->hist_typed ? t->hist_typed : "";
+	snprintf(t->prompt, sizeof(t->prompt), "%s", s);
+	t->prompt_len = strlen(t->prompt);
+}
+
 void tui_search(struct tui *t, const char *pattern)
 {
 	char err[300];
@@ -417,9 +464,31 @@ static void next_match(struct tui *t, int dir)
 		return;
 	}
 	select_node(t, t->lay.rects[found].node, false);
+	{
+		/* "match k of N" among the matching frames drawn. */
+		size_t k = 0, n = 0;
+
+		for (size_t i = 0; i < t->lay.n; i++)
+			if (search_node_matches(t->search, t->p,
+						t->lay.rects[i].node)) {
+				n++;
+				if (i == (size_t)found)
+					k = n;
+			}
+		if (t->msg[0]) {
+			char why[sizeof(t->msg)];
+
+			memcpy(why, t->msg, sizeof(why));
+			set_msg(t, false, "match %zu of %zu (%s)", k, n, why);
+		} else
+			set_msg(t, false, "match %zu of %zu", k, n);
+	}
 }
 
 /* ---- Time ranges ----------------------------------------------------- */
+
+#define TIMELINE_HINT "timeline: Left/Right move, Enter marks the start, " \
+	"Enter again the end; Esc, t or q leave"
 
 void tui_slice_times(const struct tui *t, unsigned i, uint64_t *a,
 		     uint64_t *b)
@@ -491,8 +560,7 @@ static void timeline_open(struct tui *t)
 		}
 	}
 	ensure_visible(t);
-	set_msg(t, false, "timeline: Left/Right move, Enter marks the start, "
-		"Enter again the end; Esc leaves");
+	set_msg(t, false, TIMELINE_HINT);
 }
 
 static void timeline_mark(struct tui *t)
@@ -517,7 +585,9 @@ static void timeline_mark(struct tui *t)
 	t->tl_mark = -1;
 	t->tl_focus = false;
 	profile_changed(t);
-	t->msg[0] = '\0';
+	set_msg(t, false, "range %.3f-%.3f s applied; timeline mode left "
+		"(t: select again, T: all samples)",
+		(double)(a - t->tl_first) / 1e9, (double)(b - t->tl_first) / 1e9);
 }
 
 static void timeline_move(struct tui *t, int n)
@@ -585,6 +655,84 @@ static void next_theme(struct tui *t)
 	theme_names_free(names, n);
 }
 
+/* ---- Saving ---------------------------------------------------------- */
+
+int tui_save_folded(const struct profile *p, const char *prefix, char *msg,
+		    size_t cap)
+{
+	char name[96], stamp[64], path[512], cwd[256];
+	time_t now = time(NULL);
+	struct tm tm;
+	FILE *f;
+	size_t n;
+
+	localtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	snprintf(name, sizeof(name), "%s-%s.folded", prefix, stamp);
+	snprintf(path, sizeof(path), "%s", name);
+	f = fopen(path, "wx");
+	for (int i = 2; !f && errno == EEXIST && i < 100; i++) {
+		snprintf(path, sizeof(path), "%s-%s-%d.folded", prefix, stamp, i);
+		f = fopen(path, "wx");
+	}
+	if (!f) {
+		/* A directory we cannot write: /tmp. */
+		snprintf(path, sizeof(path), "/tmp/%s", name);
+		f = fopen(path, "w");
+	}
+	if (!f) {
+		snprintf(msg, cap, "cannot save: %s", strerror(errno));
+		return -1;
+	}
+	n = export_collapse(f, p);
+	if (fclose(f) != 0) {
+		snprintf(msg, cap, "cannot save %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (path[0] != '/' && getcwd(cwd, sizeof(cwd)))
+		snprintf(msg, cap, "saved %zu stacks to %s/%s", n, cwd, path);
+	else
+		snprintf(msg, cap, "saved %zu stacks to %s", n, path);
+	return 0;
+}
+
+/* A live key on a saved profile: s saves, the others say why not. */
+static void saved_profile_key(struct tui *t, enum tui_action a)
+{
+	switch (a) {
+	case ACT_LIVE_SAVE: {
+		char m[sizeof(t->msg) - 64];
+		uint64_t x, y;
+		bool ranged = profile_range(t->p, &x, &y);
+		int rc = tui_save_folded(t->p, "flametop-view", m, sizeof(m));
+
+		set_msg(t, rc < 0, "%s%s", m, rc < 0 ? "" : ranged ?
+			" (the time range shown, the whole graph)" :
+			" (the whole graph)");
+		return;
+	}
+	case ACT_LIVE_RATE_UP:
+	case ACT_LIVE_RATE_DOWN:
+		set_msg(t, false, "+ and - change the sampling rate of live "
+			"sampling (-p, -a, -- COMMAND); this profile is saved");
+		return;
+	case ACT_LIVE_WINDOW:
+		set_msg(t, false, "w changes the live window; on a saved profile "
+			"t selects a time range");
+		return;
+	case ACT_LIVE_FREEZE:
+		set_msg(t, false, "space freezes live sampling; a saved profile "
+			"does not change");
+		return;
+	case ACT_LIVE_RESET:
+		set_msg(t, false, "x forgets live samples; a saved profile keeps "
+			"its samples (T: all of them again)");
+		return;
+	default:
+		return;
+	}
+}
+
 /* ---- Actions --------------------------------------------------------- */
 
 bool tui_do(struct tui *t, enum tui_action a)
@@ -596,6 +744,7 @@ bool tui_do(struct tui *t, enum tui_action a)
 	switch (a) {
 	case ACT_NONE:
 	case ACT_MOUSE_DOC:
+	case ACT_PROMPT_DOC:
 		break;
 	case ACT_UP:
 		t->flame ? move_child(t) : move_parent(t);
@@ -648,6 +797,7 @@ bool tui_do(struct tui *t, enum tui_action a)
 		t->prompting = true;
 		t->prompt_len = 0;
 		t->prompt[0] = '\0';
+		t->hist_pos = t->nhist;
 		break;
 	case ACT_NEXT:
 		next_match(t, +1);
@@ -664,9 +814,11 @@ bool tui_do(struct tui *t, enum tui_action a)
 	case ACT_TIMELINE:
 		if (t->tl_show && !t->tl_focus) {
 			t->tl_focus = true;
+			set_msg(t, false, TIMELINE_HINT);
 		} else if (t->tl_show) {
 			t->tl_show = t->tl_focus = false;
 			ensure_visible(t);
+			set_msg(t, false, "timeline mode left");
 		} else {
 			timeline_open(t);
 		}
@@ -696,9 +848,11 @@ bool tui_do(struct tui *t, enum tui_action a)
 	case ACT_TL_LEAVE:
 		if (t->tl_mark >= 0) {
 			t->tl_mark = -1;
+			set_msg(t, false, "mark cancelled; " TIMELINE_HINT);
 		} else {
 			t->tl_show = t->tl_focus = false;
 			ensure_visible(t);
+			set_msg(t, false, "timeline mode left");
 		}
 		break;
 	case ACT_THEME:
@@ -712,6 +866,7 @@ bool tui_do(struct tui *t, enum tui_action a)
 		t->help_top = 0;
 		break;
 	case ACT_REDRAW:
+		t->repaint = true;   /* tui_draw repaints every cell */
 		break;
 	case ACT_QUIT:
 		return false;
@@ -722,7 +877,7 @@ bool tui_do(struct tui *t, enum tui_action a)
 	case ACT_LIVE_RESET:
 	case ACT_LIVE_SAVE:
 		if (!live || !t->live->action) {
-			set_msg(t, false, "only in live mode");
+			saved_profile_key(t, a);
 			break;
 		}
 		if (t->live->action(t->live_ctx, a, t->p, t->msg, sizeof(t->msg)))
@@ -823,38 +978,107 @@ static double pct(uint64_t a, uint64_t b)
 	return b ? 100.0 * (double)a / (double)b : 0.0;
 }
 
+/* Append the escaped name of node to a malloc'd string (len, cap). */
+static void append_name(const struct tui *t, uint32_t node, char **s,
+			size_t *len, size_t *cap)
+{
+	size_t n = profile_name_len(t->p, node), need = *len + 8 * n + 8;
+
+	GROW(*s, *cap, need);
+	*len += textfmt_escape(profile_name(t->p, node), n, *s + *len,
+			       *cap - *len);
+}
+
 /*
- * The header: title | samples | time range | Matched | live | rows | zoom
- * path.  When it does not fit, the rows part goes (the markers say it), the
- * title becomes its base name, and the zoom path is cut from the left so
- * that the zoomed frame stays readable.
+ * The zoom path "all > main > ... > frame", at most avail columns (0: no
+ * limit): it always ends with the zoomed frame, and when it is too long it
+ * is cut from the left and starts with "..".  Only the ancestors that can
+ * show are visited, so any depth costs what fits.  Returns a malloc'd
+ * string.
+ */
+static char *zoom_path(const struct tui *t, size_t avail)
+{
+	uint32_t *chain = NULL;
+	size_t nc = 0, capc = 0, w = 0, len = 0, cap = 0, skip = 0;
+	bool cut = false;
+	char *path = NULL, *out;
+
+	for (uint32_t n = t->zoom; n != NODE_NONE;
+	     n = profile_node(t->p, n)->parent) {
+		GROW(chain, capc, nc + 1);
+		chain[nc++] = n;
+		w += textfmt_width(profile_name(t->p, n),
+				   profile_name_len(t->p, n)) + 3;
+		if (avail && w > avail + 3 &&
+		    profile_node(t->p, n)->parent != NODE_NONE) {
+			cut = true;   /* the rest cannot show */
+			break;
+		}
+	}
+	for (size_t k = nc; k-- > 0;) {
+		if (k + 1 != nc) {
+			GROW(path, cap, len + 4);
+			memcpy(path + len, " > ", 3);
+			len += 3;
+		}
+		append_name(t, chain[k], &path, &len, &cap);
+	}
+	if (cut) {
+		/* The ancestors left out: the path starts with " > ". */
+		GROW(path, cap, len + 4);
+		memmove(path + 3, path, len);
+		memcpy(path, " > ", 3);
+		len += 3;
+	}
+	free(chain);
+	w = textfmt_width(path, len);
+	if (avail && (cut || w > avail)) {
+		char u[8];
+		size_t ul;
+		unsigned c;
+
+		while (skip < len && w + 2 > avail) {
+			skip += textfmt_unit(path + skip, len - skip, u, &ul, &c);
+			w -= c;
+		}
+		cut = true;
+	}
+	out = xmalloc(len - skip + 3);
+	snprintf(out, len - skip + 3, "%s%.*s", cut ? ".." : "",
+		 (int)(len - skip), path + skip);
+	free(path);
+	return out;
+}
+
+/*
+ * The header: [TIMELINE |] title | samples | /search/ Matched | live | time
+ * range | rows | zoom path.  When it does not fit, the rows part goes (the
+ * markers say it), the title becomes its base name, and the zoom path is
+ * cut from the left so that the zoomed frame stays readable.  Live figures
+ * come before the time range, the most useful first, so that an 80-column
+ * screen shows the window, the lost count and flametop's CPU.
  */
 void tui_header_text(struct tui *t, char *buf, size_t cap)
 {
-	char num[64], name[512], mid[1024], path[2048] = "";
-	size_t len = 0, mlen = 0, plen = 0;
+	char num[64], name[512], mid[2048], pat[256];
+	size_t len = 0, mlen = 0;
 	uint64_t total = profile_total(t->p, NODE_ROOT), a, b;
 	const char *title = !t->title ? "flametop" :
 			    strcmp(t->title, "-") == 0 ? "stdin" : t->title;
 	unsigned R;
+	char *path = NULL;
 
 	ensure_layout(t);
 	R = tui_frame_rows(t);
 	profile_format_amount(t->p, total, num, sizeof(num));
 	mlen = append(mid, sizeof(mid), mlen, " | %s", num);
-	if (profile_range(t->p, &a, &b)) {
-		uint64_t f = 0, l = 0;
-
-		profile_time_bounds(t->p, &f, &l);
-		mlen = append(mid, sizeof(mid), mlen,
-			      " | time %.3f-%.3f s of %.3f s",
-			      (double)(a - f) / 1e9, (double)(b - f) / 1e9,
-			      (double)(l - f) / 1e9);
-	}
 	if (search_active(t->search)) {
+		textfmt_escape(t->pattern ? t->pattern : "", t->pattern ?
+			       strlen(t->pattern) : 0, pat, sizeof(pat));
 		profile_format_amount(t->p, t->matched, num, sizeof(num));
 		mlen = append(mid, sizeof(mid), mlen,
-			      " | Matched: %s (%.2f%%)", num,
+			      t->literal ? " | \"%s\" Matched: %s (%.2f%%)" :
+			      " | /%s/ Matched: %s (%.2f%%)", pat, num,
 			      pct(t->matched, total));
 	}
 	if (t->live && t->live->status) {
@@ -865,68 +1089,70 @@ void tui_header_text(struct tui *t, char *buf, size_t cap)
 		if (live[0])
 			mlen = append(mid, sizeof(mid), mlen, " | %s", live);
 	}
-	if (t->zoom != NODE_ROOT) {
-		uint32_t chain[256];
-		unsigned nc = 0;
+	if (profile_range(t->p, &a, &b)) {
+		uint64_t f = 0, l = 0;
 
-		for (uint32_t n = t->zoom; n != NODE_NONE && nc < ARRAY_SIZE(chain);
-		     n = profile_node(t->p, n)->parent)
-			chain[nc++] = n;
-		for (unsigned k = nc; k-- > 0;) {
-			textfmt_escape(profile_name(t->p, chain[k]),
-				       profile_name_len(t->p, chain[k]), name,
-				       sizeof(name));
-			plen = append(path, sizeof(path), plen, "%s%s",
-				      k + 1 == nc ? "" : " > ", name);
-		}
+		profile_time_bounds(t->p, &f, &l);
+		/* Live: seconds since sampling began. */
+		if (t->live && t->live->time_origin)
+			t->live->time_origin(t->live_ctx, &f);
+		if (l < b)
+			l = b;
+		mlen = append(mid, sizeof(mid), mlen,
+			      " | time %.3f-%.3f s of %.3f s",
+			      (double)(a > f ? a - f : 0) / 1e9,
+			      (double)(b > f ? b - f : 0) / 1e9,
+			      (double)(l > f ? l - f : 0) / 1e9);
 	}
 	textfmt_escape(title, strlen(title), name, sizeof(name));
-	len = append(buf, cap, len, "%s%s", name, mid);
+	len = append(buf, cap, len, "%s%s%s", t->tl_focus ? "TIMELINE | " : "",
+		     name, mid);
 	if (t->lay.rows > R && R)
 		len = append(buf, cap, len, " | rows %u-%u of %u", t->scroll + 1,
 			     t->scroll + R, t->lay.rows);
-	if (plen)
+	if (t->zoom != NODE_ROOT) {
+		path = zoom_path(t, t->cols ? t->cols : 0);
 		len = append(buf, cap, len, " | zoom: %s", path);
+		free(path);
+	}
 	if (!t->cols || textfmt_width(buf, len) <= t->cols)
 		return;
 
 	/* Too long: a shorter title, no rows, the path cut from the left. */
 	{
 		const char *slash = strrchr(title, '/');
-		size_t used, avail, w, skip = 0;
-		char u[8];
-		size_t ul;
-		unsigned c;
+		size_t used, avail;
 
 		if (slash && slash[1])
 			title = slash + 1;
 		textfmt_escape(title, strlen(title), name, sizeof(name));
 		len = 0;
-		len = append(buf, cap, len, "%s%s", name, mid);
+		len = append(buf, cap, len, "%s%s%s", t->tl_focus ?
+			     "TIMELINE | " : "", name, mid);
+		if (t->zoom == NODE_ROOT)
+			return;
 		used = textfmt_width(buf, len) + 9;    /* " | zoom: " */
-		avail = t->cols > used + 16 ? t->cols - used : 16;
-		w = textfmt_width(path, plen);
-		while (skip < plen && w + 2 > avail) {
-			skip += textfmt_unit(path + skip, plen - skip, u, &ul, &c);
-			w -= c;
-		}
-		if (plen)
-			len = append(buf, cap, len, " | zoom: %s%s",
-				     skip ? ".." : "", path + skip);
+		avail = t->cols > used + 8 ? t->cols - used : 8;
+		path = zoom_path(t, avail);
+		len = append(buf, cap, len, " | zoom: %s", path);
+		free(path);
 	}
 }
 
+/*
+ * The status line: name | total (self) | % of all [| before] [| % of
+ * zoom].  The numbers are what the user looks for, so they keep their
+ * room: a name too long for the line is cut with ".." to what is left.
+ */
 void tui_status_text(struct tui *t, char *buf, size_t cap)
 {
-	char name[2048], tot[64], self[64];
+	char rest[512], tot[64], self[64], *name;
 	uint32_t s = t->sel;
 	uint64_t total = profile_total(t->p, NODE_ROOT);
 	uint64_t z = profile_total(t->p, t->zoom), w = profile_total(t->p, s);
-	size_t len = 0;
+	size_t rlen = 0, nlen = profile_name_len(t->p, s), nw, rw;
 	bool in_zoom = profile_depth(t->p, s) >= profile_depth(t->p, t->zoom);
 
-	textfmt_escape(profile_name(t->p, s), profile_name_len(t->p, s), name,
-		       sizeof(name));
 	profile_format_amount(t->p, w, tot, sizeof(tot));
 	if (profile_unit(t->p) == UNIT_NS)
 		profile_format_amount(t->p, profile_self(t->p, s), self,
@@ -934,21 +1160,35 @@ void tui_status_text(struct tui *t, char *buf, size_t cap)
 	else
 		profile_format_weight(t->p, profile_self(t->p, s), self,
 				      sizeof(self));
-	len = append(buf, cap, len, "%s | %s (self %s) | %.2f%% of all",
-		     name, tot, self, pct(w, total));
+	rlen = append(rest, sizeof(rest), rlen, " | %s (self %s) | %.2f%% of all",
+		      tot, self, pct(w, total));
 	if (profile_is_differential(t->p)) {
 		/* Two-count input: the first count beside the second. */
 		char before[64];
 		uint64_t w2 = profile_total2(t->p, s);
 
 		profile_format_weight(t->p, w2, before, sizeof(before));
-		len = append(buf, cap, len, " | before %s, %+.2f%%", before,
-			     w2 ? 100.0 * ((double)w - (double)w2) / (double)w2
-				: 0.0);
+		rlen = append(rest, sizeof(rest), rlen, " | before %s, %+.2f%%",
+			      before, w2 ? 100.0 * ((double)w - (double)w2) /
+					   (double)w2 : 0.0);
 	}
 	if (in_zoom)
-		len = append(buf, cap, len, " | %.2f%% of zoom", pct(w, z));
-	(void)len;
+		rlen = append(rest, sizeof(rest), rlen, " | %.2f%% of zoom",
+			      pct(w, z));
+	nw = textfmt_width(profile_name(t->p, s), nlen);
+	rw = textfmt_width(rest, rlen);
+	name = xmalloc(8 * (nlen + t->cols) + 16);   /* escaped or fitted */
+	if (t->cols && nw + rw > t->cols &&
+	    nw > (t->cols > rw + 8 ? t->cols - rw : 8)) {
+		unsigned room = t->cols > rw + 8 ? (unsigned)(t->cols - rw) : 8;
+
+		textfmt_fit(profile_name(t->p, s), nlen, room, ' ', name);
+	} else {
+		textfmt_escape(profile_name(t->p, s), nlen, name,
+			       8 * (nlen + t->cols) + 16);
+	}
+	snprintf(buf, cap, "%s%s", name, rest);
+	free(name);
 }
 
 /* ---- Creating -------------------------------------------------------- */
@@ -957,7 +1197,6 @@ struct tui *tui_create(struct profile *p, const struct tui_opts *o,
 		       char *err, size_t errcap)
 {
 	struct tui *t = xcalloc(1, sizeof(*t));
-	char *path = NULL;
 
 	t->p = p;
 	t->title = o->title;
@@ -972,23 +1211,10 @@ struct tui *tui_create(struct profile *p, const struct tui_opts *o,
 	layout_init(&t->lay);
 	t->search = search_create();
 	theme_default(&t->theme);
-	if (o->theme && !strchr(o->theme, '/') && strcmp(o->theme, THEME_DEFAULT) &&
-	    !(path = theme_find(o->theme))) {
-		char **names;
-		size_t n = theme_names(&names), len = 0;
-
-		len += (size_t)snprintf(err, errcap, "-c: no theme '%s' (have:",
-					o->theme);
-		for (size_t i = 0; i < n && len < errcap; i++)
-			len += (size_t)snprintf(err + len, errcap - len, " %s",
-						names[i]);
-		if (len < errcap)
-			snprintf(err + len, errcap - len, ")");
-		theme_names_free(names, n);
+	if (theme_check_name(o->theme, err, errcap) < 0) {
 		tui_destroy(t);
 		return NULL;
 	}
-	free(path);
 	if (load_theme(&t->theme, o->theme ? o->theme : THEME_DEFAULT, err,
 		       errcap) < 0) {
 		/* A broken theme file: the default stays, and the user is told. */
@@ -1004,6 +1230,7 @@ struct tui *tui_create(struct profile *p, const struct tui_opts *o,
 			return NULL;
 		}
 		t->pattern = xstrdup(o->search);
+		history_add(t, o->search);
 		search_refresh(t);
 	}
 	if (o->message && !t->msg[0])
@@ -1021,6 +1248,10 @@ void tui_destroy(struct tui *t)
 	free(t->pattern);
 	free(t->zhist);
 	free(t->tl_weight);
+	for (size_t i = 0; i < t->nhist; i++)
+		free(t->hist[i]);
+	free(t->hist);
+	free(t->hist_typed);
 	free(t);
 }
 
@@ -1196,14 +1427,18 @@ static void prompt_key(struct tui *t, int r, wint_t ch)
 	if (r == KEY_CODE_YES) {
 		if (ch == KEY_ENTER) {
 			t->prompting = false;
+			history_add(t, t->prompt);
 			tui_search(t, t->prompt);
 		} else if (ch == KEY_BACKSPACE) {
 			goto backspace;
+		} else if (ch == KEY_UP || ch == KEY_DOWN) {
+			tui_prompt_history(t, ch == KEY_UP ? -1 : 1);
 		}
 		return;
 	}
 	if (ch == '\n' || ch == '\r') {
 		t->prompting = false;
+		history_add(t, t->prompt);
 		tui_search(t, t->prompt);
 		return;
 	}

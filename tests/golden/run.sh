@@ -11,6 +11,9 @@ bin=${1:?usage: run.sh FLAMETOP [DIR]}
 dir=${2:-tests/golden}
 case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
 pass=0
+# --text without -w follows COLUMNS, then the terminal: pin it.
+COLUMNS=100
+export COLUMNS
 fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -19,7 +19,7 @@ tui_start -y 40 NO_COLOR=1 -- "$IN"
 tui_wait "sort.folded \| [0-9]+ samples" >/dev/null
 tui_keys / s o r t Enter
 m=$(text_matched sort)
-check "matched = --text" tui_wait "\| Matched: $(printf '%s' "$m" | sed 's/[().]/\\&/g')"
+check "matched = --text" tui_wait " Matched: $(printf '%s' "$m" | sed 's/[().]/\\&/g')"
 check "highlight count = --text" [ "$(screen_marks)" -eq "$(text_marks sort)" ]
 check "some frames highlighted" [ "$(screen_marks)" -gt 3 ]
 tui_keys n
@@ -30,28 +30,28 @@ check "N selects a match" tui_wait "^[^ |]*sort[^ |]* \| [0-9]+ samples"
 # Invalid regex: pcre2's message with the offset; the old search stays.
 tui_keys / 'a(b' Enter
 check "bad regex message" tui_wait "bad regex /a\(b/: missing closing parenthesis at offset 3"
-check "old search stays" tui_wait "\| Matched: "
+check "old search stays" tui_wait " Matched: "
 
 # Esc in the prompt cancels.
 tui_keys / x y z Escape
-check "Esc cancels" tui_wait "\| Matched: $(printf '%s' "$m" | sed 's/[().]/\\&/g')"
+check "Esc cancels" tui_wait " Matched: $(printf '%s' "$m" | sed 's/[().]/\\&/g')"
 
 # Case: SORT matches nothing, then i folds case.
 tui_keys / S O R T Enter
 check "case-sensitive" tui_wait "no frame matches"
 tui_keys i
-check "i folds case" tui_wait "\| Matched: $(printf '%s' "$m" | sed 's/[().]/\\&/g')"
+check "i folds case" tui_wait " Matched: $(printf '%s' "$m" | sed 's/[().]/\\&/g')"
 tui_keys i
 
 # #: the selected frame's exact name ("sort", the process frame).
 tui_keys g j '#'
 m2=$(text_matched '^sort$')
-check "# exact name" tui_wait "\| Matched: $(printf '%s' "$m2" | sed 's/[().]/\\&/g')"
+check "# exact name" tui_wait " Matched: $(printf '%s' "$m2" | sed 's/[().]/\\&/g')"
 
 # A regex with more matches: the shares agree again.
 tui_keys / 'page|fault' Enter
 m3=$(text_matched 'page|fault')
-check "second regex matched" tui_wait "\| Matched: $(printf '%s' "$m3" | sed 's/[().]/\\&/g')"
+check "second regex matched" tui_wait " Matched: $(printf '%s' "$m3" | sed 's/[().]/\\&/g')"
 check "second regex highlights" [ "$(screen_marks)" -eq "$(text_marks 'page|fault')" ]
 
 # Empty search clears.
@@ -64,7 +64,7 @@ check "exit 0" tui_wait "__EXIT:0"
 # --search on the command line.
 tui_start -y 40 NO_COLOR=1 -- --search 'unknown' "$IN"
 m4=$(text_matched unknown)
-check "--search" tui_wait "\| Matched: $(printf '%s' "$m4" | sed 's/[().]/\\&/g')"
+check "--search" tui_wait " Matched: $(printf '%s' "$m4" | sed 's/[().]/\\&/g')"
 tui_keys q
 check "--search: exit 0" tui_wait "__EXIT:0"
 tui_start -- --search 'a(' "$IN"

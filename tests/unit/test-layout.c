@@ -189,6 +189,56 @@ static void huge_weights(void **state)
 	profile_destroy(p);
 }
 
+/*
+ * A frame narrower than one column is not drawn, whatever its edges round
+ * to: a 0.08 % tower (0.1 column at 120) once showed as a one-column tower
+ * 60 rows tall at some widths and not at others.  The depth only grows
+ * with the width.
+ */
+static void sub_column_frames_not_drawn(void **state)
+{
+	struct profile *p = profile_create();
+	struct layout l;
+	char tower[64 * 8];
+	size_t len = 0;
+	unsigned prev = 0;
+	uint64_t W;
+
+	(void)state;
+	len += (size_t)snprintf(tower, sizeof(tower), "main;tower");
+	for (int i = 0; i < 60; i++)
+		len += (size_t)snprintf(tower + len, sizeof(tower) - len, ";t%d", i);
+	/* Neighbours of every size, so that the tower's edges land on
+	 * every fraction of a column as the width changes. */
+	add(p, "main;a", 4663);
+	add(p, tower, 8);
+	add(p, "main;z;deep", 5329);
+	add(p, "other", 37);
+	profile_finish(p);
+	W = profile_total(p, NODE_ROOT);
+	layout_init(&l);
+	for (unsigned cols = 1; cols <= 2000; cols++) {
+		layout_build(&l, p, NODE_ROOT, cols, 0, 1);
+		for (size_t i = 0; i < l.n; i++) {
+			uint64_t w = profile_total(p, l.rects[i].node);
+
+			/* Drawn: at least a column exactly, and at least one
+			 * column after rounding. */
+			assert_true((unsigned __int128)w * cols >= W);
+			assert_true(l.rects[i].width >= 1);
+		}
+		assert_true(l.rows >= prev);
+		prev = l.rows;
+		/* The tower (8 of 10037) needs 1255 columns. */
+		if (cols < 1255)
+			assert_true(l.rows <= 4);
+		else
+			assert_int_equal(l.rows, 63);
+	}
+	layout_free(&l);
+	profile_destroy(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -197,6 +247,7 @@ int main(void)
 		cmocka_unit_test(narrow_frames_pruned),
 		cmocka_unit_test(zoom_and_row_limit),
 		cmocka_unit_test(huge_weights),
+		cmocka_unit_test(sub_column_frames_not_drawn),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -161,6 +161,56 @@ static void test_header_fits(void **state)
 	profile_destroy(p);
 }
 
+/* Deep zooms: the path always ends with the zoomed frame, cut from the
+ * left, at any depth (a fixed buffer once filled up near depth 95). */
+static void test_header_deep_zoom(void **state)
+{
+	struct profile *p = profile_create();
+	struct tui_opts o = { .title = "deep" };
+	struct tui *t;
+	static uint32_t syms[3000];
+	char buf[4096], want[64];
+	struct weight w = { 5, 0, 0 };
+	struct sample_meta m = { 0, false };
+	static const unsigned depths[] = { 1, 50, 95, 96, 200, 400, 2999 };
+
+	(void)state;
+	for (unsigned d = 0; d < 3000; d++) {
+		snprintf(want, sizeof(want), "frame_number_%u", d);
+		syms[d] = profile_intern(p, want, strlen(want));
+	}
+	assert_int_equal(profile_add_stack(p, syms, 3000, &w, &m), ADD_OK);
+	profile_finish(p);
+	t = open_view(p, &o);
+	for (size_t k = 0; k < sizeof(depths) / sizeof(depths[0]); k++) {
+		uint32_t n = NODE_ROOT;
+
+		/* The node at depths[k]: follow the only child. */
+		for (unsigned d = 0; d < depths[k]; d++)
+			n = profile_node(p, n)->child;
+		tui_do(t, ACT_RESET);
+		while (tui_selected(t) != n)
+			tui_do(t, ACT_DOWN);
+		tui_do(t, ACT_ZOOM);
+		assert_int_equal(tui_zoom(t), n);
+		for (unsigned cols = 40; cols <= 200; cols += 80) {
+			tui_set_size(t, 30, cols);
+			tui_header_text(t, buf, sizeof(buf));
+			/* Narrow, the name itself may be cut from the left. */
+			snprintf(want, sizeof(want), cols >= 120 ?
+				 " > frame_number_%u" : "ber_%u", depths[k] - 1);
+			assert_true(strlen(buf) >= strlen(want));
+			assert_string_equal(buf + strlen(buf) - strlen(want), want);
+			assert_true(strlen(buf) <= cols);
+			if (depths[k] >= 50)
+				assert_non_null(strstr(buf, "zoom: .."));
+		}
+		tui_set_size(t, 30, 100);
+	}
+	tui_destroy(t);
+	profile_destroy(p);
+}
+
 static void test_search(void **state)
 {
 	struct profile *p = sample();
@@ -170,17 +220,22 @@ static void test_search(void **state)
 
 	(void)state;
 	tui_header_text(t, buf, sizeof(buf));
-	assert_string_equal(buf, "t | 100 samples | Matched: 70 samples (70.00%)");
+	assert_string_equal(buf, "t | 100 samples | /^leaf$/ Matched: 70 samples (70.00%)");
 	/* n walks the matches in layout order and wraps. */
 	tui_do(t, ACT_NEXT);
 	assert_int_equal(tui_selected(t), find(p, "main;alpha;leaf"));
+	assert_string_equal(tui_message(t), "match 1 of 2");
 	tui_do(t, ACT_NEXT);
 	assert_int_equal(tui_selected(t), find(p, "main;beta;leaf"));
+	assert_string_equal(tui_message(t), "match 2 of 2");
 	tui_do(t, ACT_NEXT);
 	assert_int_equal(tui_selected(t), find(p, "main;alpha;leaf"));
-	assert_string_equal(tui_message(t), "search wrapped around");
+	assert_string_equal(tui_message(t),
+			    "match 1 of 2 (search wrapped around)");
 	tui_do(t, ACT_PREV);
 	assert_int_equal(tui_selected(t), find(p, "main;beta;leaf"));
+	assert_string_equal(tui_message(t),
+			    "match 2 of 2 (search wrapped around)");
 	/* Zoomed into alpha, n beyond its match zooms out. */
 	tui_do(t, ACT_TOP);
 	tui_do(t, ACT_DOWN);
@@ -322,7 +377,7 @@ static void fake_status(void *ctx, char *buf, size_t cap)
 }
 
 static const struct tui_live_ops fake_ops = {
-	fake_tick, fake_action, fake_status,
+	fake_tick, fake_action, fake_status, NULL,
 };
 
 static void test_live_hooks(void **state)
@@ -346,7 +401,7 @@ static void test_live_hooks(void **state)
 	assert_int_equal(tui_selected(t), beta);
 	assert_int_equal(tui_zoom(t), find(p, "main"));
 	tui_header_text(t, buf, sizeof(buf));
-	assert_non_null(strstr(buf, "live | 115 samples | Matched: 80 samples"));
+	assert_non_null(strstr(buf, "live | 115 samples | /leaf/ Matched: 80 samples"));
 	assert_non_null(strstr(buf, "pid 42, 99 Hz, 1 ticks"));
 	tui_status_text(t, buf, sizeof(buf));
 	assert_non_null(strstr(buf, "beta | 60 samples"));
@@ -366,12 +421,22 @@ static void test_live_hooks(void **state)
 	tui_destroy(t);
 	profile_destroy(p);
 
-	/* Not live: the live keys do nothing, no hook is called. */
+	/* Not live: no hook is called, the live keys say why they do
+	 * nothing (s saves: tests/tui/test-firstuse.sh). */
 	p = sample();
 	o.live = NULL;
 	t = open_view(p, &o);
 	tui_key(t, 'x');
+	assert_non_null(strstr(tui_message(t), "a saved profile keeps its samples"));
+	assert_int_equal(profile_total(p, NODE_ROOT), 100);
 	tui_key(t, '+');
+	assert_non_null(strstr(tui_message(t), "change the sampling rate"));
+	tui_key(t, '-');
+	assert_non_null(strstr(tui_message(t), "change the sampling rate"));
+	tui_key(t, 'w');
+	assert_non_null(strstr(tui_message(t), "t selects a time range"));
+	tui_key(t, ' ');
+	assert_non_null(strstr(tui_message(t), "does not change"));
 	assert_false(tui_tick(t));
 	assert_int_equal(f.actions, 7);
 	tui_destroy(t);
@@ -500,6 +565,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_move_and_zoom),
 		cmocka_unit_test(test_header_fits),
+		cmocka_unit_test(test_header_deep_zoom),
 		cmocka_unit_test(test_search),
 		cmocka_unit_test(test_timeline),
 		cmocka_unit_test(test_live_hooks),
