@@ -204,6 +204,14 @@ static inline uint64_t pe_chain_at(const struct pe_sample *s, uint64_t i)
 	return v;
 }
 
+/*
+ * A sample's weight: its period when it carries one (PERF_SAMPLE_PERIOD),
+ * else the fixed period of its event (perf record -c N: attr.sample_period
+ * without attr.freq), as perf script reports it, else 1.  ev may be NULL.
+ */
+uint64_t pe_sample_weight(const struct pe_event *ev,
+			  const struct pe_sample *s);
+
 /* The value of register r (PERF_REG_X86_*) in a sample, false if absent. */
 bool pe_sample_reg(const struct pe_sample *s, unsigned r, uint64_t *val);
 

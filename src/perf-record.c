@@ -550,6 +550,16 @@ int pe_decode(const void *rec, size_t len, const struct pe_format *f,
 	return 0;
 }
 
+uint64_t pe_sample_weight(const struct pe_event *ev,
+			  const struct pe_sample *s)
+{
+	if (s->has_period)
+		return s->period;
+	if (ev && !ev->attr.freq && ev->attr.sample_period)
+		return ev->attr.sample_period;
+	return 1;
+}
+
 bool pe_sample_reg(const struct pe_sample *s, unsigned r, uint64_t *val)
 {
 	uint64_t idx;

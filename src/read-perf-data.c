@@ -515,7 +515,7 @@ static void process(struct pdata *pd)
 				continue;
 			}
 			if (pe_machine_add_sample(pd->m, s,
-						  s->has_period ? s->period : 1) ==
+						  pe_sample_weight(ev, s)) ==
 			    ADD_OK)
 				pd->samples++;
 			continue;
@@ -656,13 +656,17 @@ static int pick_event(struct pdata *pd)
 	return -1;
 }
 
-/* cpu-clock and task-clock sampled with periods: weights are ns of CPU. */
+/*
+ * cpu-clock and task-clock sampled with periods, or with a fixed period
+ * (-c N): weights are ns of CPU.
+ */
 static bool clock_event(const struct perf_event_attr *a)
 {
 	return a->type == PERF_TYPE_SOFTWARE &&
 	       (a->config == PERF_COUNT_SW_CPU_CLOCK ||
 		a->config == PERF_COUNT_SW_TASK_CLOCK) &&
-	       (a->sample_type & PERF_SAMPLE_PERIOD);
+	       ((a->sample_type & PERF_SAMPLE_PERIOD) ||
+		(!a->freq && a->sample_period));
 }
 
 int read_perf_data(struct profile *p, struct input *in,
