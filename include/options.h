@@ -28,7 +28,7 @@ struct config {
 	bool flame;                  /* root at the bottom */
 	const char *search;          /* --search REGEX */
 	bool icase;                  /* -i */
-	const char *colors;          /* -c NAME */
+	const char *colors;          /* --colors NAME */
 	const char *time;            /* --time SPEC */
 	const char *format;          /* --format NAME */
 
@@ -44,6 +44,7 @@ struct config {
 	const char *attach;          /* -p PID[,PID...] */
 	bool all_cpus;               /* -a */
 	unsigned freq;               /* -F HZ; 0: 99 */
+	uint64_t count;              /* -c N: every Nth event; 0: -F */
 	double duration;             /* -d SECS; 0: until stopped */
 	const char *event;           /* -e NAME; NULL: cpu-clock */
 	bool user_only, kernel_only; /* --user-only, --kernel-only */

@@ -637,6 +637,14 @@ static bool live_action(void *ctx, enum tui_action a, struct profile *p,
 				 "stopped (-d)");
 			return false;
 		}
+		if (sampler_fixed_period(L->s)) {
+			snprintf(msg, cap, "the rate is fixed: every %llu "
+				 "%s (-c N or a counting event; -F HZ to "
+				 "sample at a rate)", (unsigned long long)
+				 sampler_fixed_period(L->s),
+				 sampler_event_name(L->s));
+			return false;
+		}
 		/* The events are opened again at the new rate; what the rings
 		 * held at the old rate is taken in first. */
 		got = sampler_set_freq(L->s, want, on_record, L, err, sizeof(err));
@@ -725,7 +733,7 @@ static void live_status(void *ctx, char *buf, size_t cap)
 {
 	struct live *L = ctx;
 	struct sampler_stats st;
-	char wn[32], thr[24] = "";
+	char wn[32], thr[24] = "", rate[40];
 
 	sampler_get_stats(L->s, &st);
 	window_name(L->window, wn, sizeof(wn));
@@ -736,14 +744,19 @@ static void live_status(void *ctx, char *buf, size_t cap)
 	 * first (an 80-column header still shows them): the window, what was
 	 * lost, our CPU, then the rate asked for and the rate measured.
 	 */
-	snprintf(buf, cap, "%s%s%s | lost %llu%s%s | CPU %.1f%% | %s %u Hz | "
+	if (sampler_fixed_period(L->s))
+		snprintf(rate, sizeof(rate), "every %llu",
+			 (unsigned long long)sampler_fixed_period(L->s));
+	else
+		snprintf(rate, sizeof(rate), "%u Hz", sampler_freq(L->s));
+	snprintf(buf, cap, "%s%s%s | lost %llu%s%s | CPU %.1f%% | %s %s | "
 		 "%.0f/s",
 		 L->frozen ? "FROZEN | " : "",
 		 L->target_gone ? "exited | " :
 		 L->sampling_stopped ? "stopped | " : "",
 		 wn, (unsigned long long)st.lost,
 		 st.throttled ? ", throttled " : "", thr, L->cpu_pct,
-		 sampler_event_name(L->s), sampler_freq(L->s), L->sps);
+		 sampler_event_name(L->s), rate, L->sps);
 	if (L->so.dwarf_stack) {
 		size_t k = strlen(buf);
 
@@ -826,15 +839,18 @@ static int setup(struct live *L, struct config *c)
 						 sizeof(err)) < 0)
 			return usage("%s", err);
 	}
-	L->so.cycles = false;
-	if (c->event && strcmp(c->event, "cpu-clock") != 0) {
-		if (strcmp(c->event, "cycles") == 0 ||
-		    strcmp(c->event, "cpu-cycles") == 0)
-			L->so.cycles = true;
-		else
-			return usage("-e: unknown event '%s' (cpu-clock, cycles)",
-				     c->event);
+	if (c->freq && c->count)
+		return usage("-F HZ and -c N do not go together (a rate or "
+			     "every Nth event)");
+	{
+		char err[512];
+
+		if (live_event_parse(c->event, &L->so.event, err,
+				     sizeof(err)) < 0)
+			return usage("%s", err);
 	}
+	L->so.period = c->count;
+	L->so.freq_given = c->freq != 0;
 	if (c->ncommand == 0 && c->command && c->command[0] == NULL &&
 	    !c->attach && !c->all_cpus)
 		return usage("no command after --");
@@ -1056,9 +1072,16 @@ int live_main(struct config *c)
 	syo.demangle = true;
 	L.sy = sym_create(&syo);
 	L.p = profile_create();
-	/* cpu-clock periods are nanoseconds of CPU time; cycles are counts. */
-	profile_note_unit(L.p, strcmp(sampler_event_name(L.s), "cpu-clock") == 0
-				       ? UNIT_NS : UNIT_SAMPLES);
+	/* Clock periods are nanoseconds of CPU time; other events' are
+	 * counts of the event ("page-faults", "sched:sched_switch events"). */
+	profile_note_unit(L.p, sampler_event(L.s)->clock ? UNIT_NS
+							 : UNIT_SAMPLES);
+	{
+		char unit[160];
+
+		live_event_unit(sampler_event(L.s), unit, sizeof(unit));
+		profile_set_unit_name(L.p, unit);
+	}
 	L.m = pe_machine_create(L.sy, L.p, &c->read);
 	pe_format_from_attr(&L.fmt, sampler_attr(L.s));
 	seed(&L);

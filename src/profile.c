@@ -67,6 +67,7 @@ struct profile {
 
 	enum weight_unit unit;
 	bool unit_known, unit_mixed;
+	char unit_name[96];     /* what weights count; "": the unit's name */
 
 	bool sorted;                /* siblings sorted since the last add */
 	size_t distinct;
@@ -642,6 +643,11 @@ void profile_note_unit(struct profile *p, enum weight_unit u)
 	p->unit_known = true;
 }
 
+void profile_set_unit_name(struct profile *p, const char *name)
+{
+	snprintf(p->unit_name, sizeof(p->unit_name), "%s", name ? name : "");
+}
+
 enum weight_unit profile_unit(const struct profile *p)
 {
 	return p->unit;
@@ -657,11 +663,15 @@ size_t profile_format_amount(const struct profile *p, uint64_t w, char *buf,
 		double s = profile_weight_value(p, w) / 1e9;
 
 		/* 0.9999996 s is "1.000 s", not "1000.000 ms". */
-		k = s >= 0.9995 || s == 0 ? snprintf(buf, cap, "%.3f s CPU", s)
-				     : snprintf(buf, cap, "%.3f ms CPU", s * 1e3);
+		const char *what = p->unit_name[0] ? p->unit_name : "CPU";
+
+		k = s >= 0.9995 || s == 0
+			? snprintf(buf, cap, "%.3f s %s", s, what)
+			: snprintf(buf, cap, "%.3f ms %s", s * 1e3, what);
 		return k < 0 ? 0 : (size_t)k;
 	}
 	n = profile_format_weight(p, w, buf, cap);
-	k = snprintf(buf + n, n < cap ? cap - n : 0, " samples");
+	k = snprintf(buf + n, n < cap ? cap - n : 0, " %s",
+		     p->unit_name[0] ? p->unit_name : "samples");
 	return n + (k < 0 ? 0 : (size_t)k);
 }

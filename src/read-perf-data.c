@@ -669,6 +669,31 @@ static bool clock_event(const struct perf_event_attr *a)
 		(!a->freq && a->sample_period));
 }
 
+/*
+ * What the weights of a non-clock event count, when they count events
+ * (a period in each sample, or a fixed one): "page-faults", "cycles",
+ * "sched:sched_switch events".  Else they count samples: nothing is set.
+ */
+static void note_event_unit(struct profile *p, const struct pe_event *ev)
+{
+	char buf[160];
+	const char *name = ev && ev->name ? ev->name : NULL;
+	size_t n;
+
+	if (!name || !((ev->attr.sample_type & PERF_SAMPLE_PERIOD) ||
+		       (!ev->attr.freq && ev->attr.sample_period)))
+		return;
+	if (ev->attr.type == PERF_TYPE_TRACEPOINT) {
+		snprintf(buf, sizeof(buf), "%s events", name);
+	} else {
+		/* "cycles:ppp": the modifiers are not what is counted. */
+		n = strcspn(name, ":");
+		snprintf(buf, sizeof(buf), "%.*s", (int)(n < 100 ? n : 100),
+			 name);
+	}
+	profile_set_unit_name(p, buf);
+}
+
 int read_perf_data(struct profile *p, struct input *in,
 		   const struct read_opts *o, struct diag *d)
 {
@@ -763,6 +788,8 @@ int read_perf_data(struct profile *p, struct input *in,
 		rc = 0;
 		profile_note_unit(p, pd.chosen && clock_event(&pd.chosen->attr)
 					     ? UNIT_NS : UNIT_SAMPLES);
+		if (!(pd.chosen && clock_event(&pd.chosen->attr)))
+			note_event_unit(p, pd.chosen);
 	} else
 		diag_warn(d, "%s: no samples%s", pd.name,
 			  pd.o->event_filter ? " of that event" : "");

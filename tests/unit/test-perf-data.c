@@ -192,6 +192,25 @@ static void test_fixed_period(void **state)
 	done(&r);
 }
 
+/* A tracepoint's weights count its events, and say so. */
+static void test_tracepoint_unit(void **state)
+{
+	struct result r;
+	char buf[128];
+
+	(void)state;
+	load_file(&r, "tests/data/switch.data", NULL);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(total_of(r.out), 2);
+	profile_format_amount(r.p, 2, buf, sizeof(buf));
+	assert_string_equal(buf, "2 sched:sched_switch events");
+	done(&r);
+	load_file(&r, "tests/data/period.data", NULL);
+	profile_format_amount(r.p, 1500000000, buf, sizeof(buf));
+	assert_string_equal(buf, "1.500 s CPU");
+	done(&r);
+}
+
 static void test_pid_tid_kernel(void **state)
 {
 	struct result r;
@@ -875,6 +894,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_file_mode),
 		cmocka_unit_test(test_fixed_period),
+		cmocka_unit_test(test_tracepoint_unit),
 		cmocka_unit_test(test_pid_tid_kernel),
 		cmocka_unit_test(test_pipe_mode),
 		cmocka_unit_test(test_pipe_from_memory_in_pieces),
