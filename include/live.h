@@ -83,6 +83,7 @@ struct sampler_opts {
 	uint64_t period;             /* -c N: every Nth event; 0: freq */
 	bool freq_given;             /* -F given: a frequency for any event */
 	struct live_event event;     /* name "": cpu-clock */
+	bool context_switch;         /* PERF_RECORD_SWITCH records too */
 	enum live_stacks stacks;
 	unsigned ring_pages;         /* data pages per ring (power of 2); 0: 128 */
 	unsigned max_stack;          /* 0: the kernel's limit (127) */

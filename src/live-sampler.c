@@ -565,6 +565,7 @@ static void setup_attr(struct sampler *s)
 		a->sample_stack_user = s->o.dwarf_stack;
 		a->exclude_callchain_user = 1;
 	}
+	a->context_switch = s->o.context_switch;
 	a->disabled = 1;
 	a->sample_id_all = 1;
 	a->mmap = 1;

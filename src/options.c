@@ -100,6 +100,9 @@ static const struct opt_def opts[] = {
 	{ "event", 'e', OPT_STR, "NAME", OFF(event), 0, 0, "Live sampling",
 	  "perf's name: cpu-clock (default), page-faults, "
 	  "context-switches, cycles, SUBSYS:NAME tracepoints, ... (man page)" },
+	{ "off-cpu", 0, OPT_FLAG, NULL, OFF(off_cpu), 0, 0, "Live sampling",
+	  "where threads wait: each stack weighs the ns its thread was "
+	  "blocked" },
 	{ "user-only", 0, OPT_FLAG, NULL, OFF(user_only), 0, 0, "Live sampling",
 	  "user-space frames only" },
 	{ "kernel-only", 0, OPT_FLAG, NULL, OFF(kernel_only), 0, 0,

@@ -3,7 +3,8 @@
 # faults land in the function that touches fresh pages, a switch tracepoint
 # and the context-switches event count one switch per blocking call, every
 # weight says what it counts, and missing events or bad combinations get a
-# message with the fix.
+# message with the fix; --off-cpu weighs where the thread blocked by how
+# long.
 #
 # The target (events-target.c) runs ROUNDS rounds of: 5 ms of CPU time in
 # burn, nanosleep 7 ms in snooze, a 3 ms timerfd read in wait_timer, 64
@@ -102,6 +103,33 @@ check "-c 1000000: cpu-clock weights are CPU time" \
 "$BIN" -c 1000000 --collapse -- "$EV" 4 0 >"$work/clk.folded" 2>&1
 check "-c 1000000: every weight is a multiple of 1000000 ns" \
 	awk '$NF % 1000000 { exit 1 }' "$work/clk.folded"
+
+# ---- off-CPU: where the thread was blocked, for how long ---------------------
+# snooze blocks 7 ms a round, wait_timer 3 ms: 70/30, and at least the
+# 10 ms a round in all (a woken thread counts until it runs again, so a
+# loaded machine adds its wait for a CPU; burn's preemptions are not
+# blocking and count nothing).
+RO=80
+"$BIN" --off-cpu --collapse -- "$EV" $RO 0 >"$work/off.folded" 2>"$work/off.err"
+rc=$?
+check "--off-cpu: status 0 ($(head -n 1 "$work/off.err"))" [ "$rc" -eq 0 ]
+a=$(share "$work/off.folded" ';main;run;snooze;')
+b=$(share "$work/off.folded" ';main;run;wait_timer;')
+tot=$(weight "$work/off.folded" '')
+check "--off-cpu: snooze $a% (70 +- 6)" within "$a" 64 76
+check "--off-cpu: wait_timer $b% (30 +- 6)" within "$b" 24 36
+check "--off-cpu: $tot ns in all, at least the $((RO * 10)) ms blocked" \
+	within "$tot" $((RO * 10 * 1000000 * 95 / 100)) $((RO * 10 * 1000000 * 3))
+check "--off-cpu: the stacks hold the kernel's blocking path" \
+	grep -q ';main;run;snooze;.*schedule' "$work/off.folded"
+check "--off-cpu: burn (never blocked) weighs nothing" \
+	sh -c "! grep -q ';burn' '$work/off.folded'"
+"$BIN" --off-cpu --text -- "$EV" 4 0 >"$work/off.txt" 2>&1
+check "--off-cpu: the --text footer says off-CPU" \
+	grep -q -E '[0-9] m?s off-CPU, ' "$work/off.txt"
+"$BIN" --off-cpu -e page-faults -- true >/dev/null 2>"$work/u0.err"
+rc=$?
+check "--off-cpu with -e: usage error" [ "$rc" -eq 2 ]
 
 # ---- usage --------------------------------------------------------------------
 "$BIN" -F 99 -c 5 -- true >/dev/null 2>"$work/u1.err"
