@@ -84,6 +84,9 @@ struct sampler_opts {
 	bool freq_given;             /* -F given: a frequency for any event */
 	struct live_event event;     /* name "": cpu-clock */
 	bool context_switch;         /* PERF_RECORD_SWITCH records too */
+	bool wall_clock;             /* also cpu-clock at freq, same rings
+					(--wall); its samples' periods are
+					>= 10000 ns, the main event's 1 */
 	enum live_stacks stacks;
 	unsigned ring_pages;         /* data pages per ring (power of 2); 0: 128 */
 	unsigned max_stack;          /* 0: the kernel's limit (127) */

@@ -46,6 +46,7 @@ struct config {
 	unsigned freq;               /* -F HZ; 0: 99 */
 	uint64_t count;              /* -c N: every Nth event; 0: -F */
 	bool off_cpu;                /* --off-cpu: ns blocked, by stack */
+	bool wall;                   /* --wall: on-CPU and off-CPU ns */
 	double duration;             /* -d SECS; 0: until stopped */
 	const char *event;           /* -e NAME; NULL: cpu-clock */
 	bool user_only, kernel_only; /* --user-only, --kernel-only */

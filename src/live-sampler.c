@@ -831,6 +831,37 @@ static int open_on_cpu(struct sampler *s, struct ring *r, pid_t pid,
 			 "%s", cpu, strerror(errno));
 		return -1;
 	}
+	if (s->o.wall_clock) {
+		/* --wall: cpu-clock beside the switch event, in its ring, with
+		 * the attr bits the main event stepped down to. */
+		struct perf_event_attr a = s->attr;
+		long cfd;
+
+		a.type = PERF_TYPE_SOFTWARE;
+		a.config = PERF_COUNT_SW_CPU_CLOCK;
+		a.freq = 0;
+		a.sample_period = 1000000000ull / s->freq;
+		a.context_switch = 0;
+		a.mmap = a.mmap2 = a.comm = a.comm_exec = a.task = 0;
+		cfd = perf_event_open(&a, pid, (int)cpu, -1,
+				      PERF_FLAG_FD_CLOEXEC);
+		if (cfd < 0) {
+			char what[128];
+
+			if (!must && errno == ESRCH)
+				return 1;
+			target_name(s, pid, errno, what, sizeof(what));
+			live_explain_errno(errno, what, s->paranoid, err,
+					   errcap);
+			return -1;
+		}
+		push_fd(s, (int)cfd);
+		if (ioctl((int)cfd, PERF_EVENT_IOC_SET_OUTPUT, r->fd) != 0) {
+			snprintf(err, errcap, "cannot share the sample buffer "
+				 "of CPU %u: %s", cpu, strerror(errno));
+			return -1;
+		}
+	}
 	return 0;
 }
 

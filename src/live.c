@@ -431,9 +431,11 @@ static void off_sample(struct live *L, const struct pe_sample *s,
 	if (s->tid == 0)
 		return;
 	o = off_state(L, s->tid);
-	if (n > o->cap)
-		GROW(o->ids, o->cap, n);
+	if (n + 1 > o->cap)
+		GROW(o->ids, o->cap, n + 1);
 	memcpy(o->ids, ids, n * sizeof(*ids));
+	if (L->c->wall)   /* --wall: off-CPU stacks end in [off-cpu] */
+		o->ids[n++] = profile_intern(L->p, "[off-cpu]", 9);
 	o->n = n;
 	o->t_out = s->time;
 	o->have_stack = true;
@@ -527,7 +529,9 @@ static void on_sample(struct live *L, const struct pe_sample *s)
 	ids = pe_machine_build(L->m, s, &n);
 	if (n > PROFILE_MAX_DEPTH - 1)
 		n = PROFILE_MAX_DEPTH - 1;
-	if (L->c->off_cpu)
+	/* --wall: the switch event's samples have period 1, cpu-clock's
+	 * at least 10000 ns (-F is at most 100000). */
+	if (L->c->off_cpu && (!L->c->wall || s->period == 1))
 		off_sample(L, s, ids, n);
 	else
 		pend_push(L, ids, n, s->time, s->has_period ? s->period : 1);
@@ -957,9 +961,12 @@ static int setup(struct live *L, struct config *c)
 	if (c->freq && c->count)
 		return usage("-F HZ and -c N do not go together (a rate or "
 			     "every Nth event)");
-	if (c->off_cpu && (c->freq || c->count || c->event))
+	if (c->wall)
+		c->off_cpu = true;
+	if (c->off_cpu && (c->count || c->event || (c->freq && !c->wall)))
 		return usage("--off-cpu samples every context switch: no -e, "
-			     "-F or -c with it");
+			     "-F or -c with it (--wall takes -F for its "
+			     "on-CPU part)");
 	{
 		char err[512];
 
@@ -977,6 +984,7 @@ static int setup(struct live *L, struct config *c)
 			return usage("%s", err);
 		L->so.period = 1;
 		L->so.context_switch = true;
+		L->so.wall_clock = c->wall;
 	}
 	if (c->ncommand == 0 && c->command && c->command[0] == NULL &&
 	    !c->attach && !c->all_cpus)
@@ -1211,7 +1219,7 @@ int live_main(struct config *c)
 	profile_note_unit(L.p, sampler_event(L.s)->clock || c->off_cpu
 				       ? UNIT_NS : UNIT_SAMPLES);
 	if (c->off_cpu) {
-		profile_set_unit_name(L.p, "off-CPU");
+		profile_set_unit_name(L.p, c->wall ? "wall" : "off-CPU");
 	} else {
 		char unit[160];
 

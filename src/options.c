@@ -103,6 +103,9 @@ static const struct opt_def opts[] = {
 	{ "off-cpu", 0, OPT_FLAG, NULL, OFF(off_cpu), 0, 0, "Live sampling",
 	  "where threads wait: each stack weighs the ns its thread was "
 	  "blocked" },
+	{ "wall", 0, OPT_FLAG, NULL, OFF(wall), 0, 0, "Live sampling",
+	  "on-CPU (cpu-clock) and off-CPU time together, in ns; off-CPU "
+	  "stacks end in [off-cpu]" },
 	{ "user-only", 0, OPT_FLAG, NULL, OFF(user_only), 0, 0, "Live sampling",
 	  "user-space frames only" },
 	{ "kernel-only", 0, OPT_FLAG, NULL, OFF(kernel_only), 0, 0,

@@ -127,6 +127,26 @@ check "--off-cpu: burn (never blocked) weighs nothing" \
 "$BIN" --off-cpu --text -- "$EV" 4 0 >"$work/off.txt" 2>&1
 check "--off-cpu: the --text footer says off-CPU" \
 	grep -q -E '[0-9] m?s off-CPU, ' "$work/off.txt"
+# --wall: burn's 5 ms of CPU (cpu-clock at 999 Hz), snooze's 7 ms and
+# wait_timer's 3 ms blocked: about 33/47/20 of the thread's time.  Measured
+# 32.6/46.5/20.5 on an idle machine; beside two busy loops 27/53/19: burn's
+# preemptions count nothing (runnable, not blocked) while a woken thread's
+# wait for a CPU counts where it blocked, so the margin is 9 points.
+"$BIN" --wall -F 999 --collapse -- "$EV" $RO 0 >"$work/wall.folded" 2>"$work/wall.err"
+rc=$?
+check "--wall: status 0 ($(head -n 1 "$work/wall.err"))" [ "$rc" -eq 0 ]
+a=$(share "$work/wall.folded" ';main;run;burn')
+b=$(share "$work/wall.folded" ';main;run;snooze;')
+c=$(share "$work/wall.folded" ';main;run;wait_timer;')
+check "--wall: burn $a% (33 +- 9)" within "$a" 24 42
+check "--wall: snooze $b% (47 +- 9)" within "$b" 38 56
+check "--wall: wait_timer $c% (20 +- 9)" within "$c" 11 29
+check "--wall: off-CPU stacks end in [off-cpu], on-CPU ones do not" \
+	sh -c "grep -q ';snooze;.*;\[off-cpu\] [0-9]*\$' '$work/wall.folded' &&
+	       ! grep -q ';burn.*\[off-cpu\]' '$work/wall.folded'"
+"$BIN" --wall --text -- "$EV" 4 0 >"$work/wall.txt" 2>&1
+check "--wall: the --text footer says wall" \
+	grep -q -E '[0-9] m?s wall, ' "$work/wall.txt"
 "$BIN" --off-cpu -e page-faults -- true >/dev/null 2>"$work/u0.err"
 rc=$?
 check "--off-cpu with -e: usage error" [ "$rc" -eq 2 ]
