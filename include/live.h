@@ -42,6 +42,36 @@ enum live_stacks {
 	STACKS_KERNEL,       /* --kernel-only */
 };
 
+/* An event to sample, by perf's name (live_event_parse). */
+struct live_event {
+	char name[128];              /* "cpu-clock", "page-faults",
+					"sched:sched_switch" */
+	uint32_t type;               /* PERF_TYPE_* */
+	uint64_t config;
+	bool clock;                  /* cpu-clock, task-clock: periods in ns */
+	bool counts_every;           /* default period 1 (tracepoints and
+					software events other than clocks) */
+};
+
+/*
+ * Parse perf's name for an event: software events (cpu-clock, task-clock,
+ * page-faults/faults, major-faults, minor-faults, context-switches/cs,
+ * cpu-migrations), hardware events (cycles/cpu-cycles, instructions,
+ * cache-references, cache-misses, branches, branch-misses) and tracepoints
+ * SUBSYSTEM:NAME, whose id is read from tracefs (mounted at
+ * /sys/kernel/tracing first when it is missing and we are root).  0, or
+ * -1 with a message naming the fix in err.
+ */
+int live_event_parse(const char *name, struct live_event *ev, char *err,
+		     size_t errcap);
+
+/*
+ * What a profile of ev counts, for every place that shows weight: "CPU"
+ * for the clocks (the weights are ns), "page-faults", "cycles",
+ * "sched:sched_switch events".
+ */
+void live_event_unit(const struct live_event *ev, char *buf, size_t cap);
+
 struct sampler_opts {
 	enum live_target target;
 	const pid_t *pids;           /* LIVE_PIDS */
@@ -50,7 +80,13 @@ struct sampler_opts {
 	bool command_quiet;          /* the command's stdio to /dev/null (TUI) */
 	bool command_out_to_err;     /* the command's stdout to our stderr */
 	unsigned freq;               /* Hz */
-	bool cycles;                 /* try hardware cycles, else cpu-clock */
+	uint64_t period;             /* -c N: every Nth event; 0: freq */
+	bool freq_given;             /* -F given: a frequency for any event */
+	struct live_event event;     /* name "": cpu-clock */
+	bool context_switch;         /* PERF_RECORD_SWITCH records too */
+	bool wall_clock;             /* also cpu-clock at freq, same rings
+					(--wall); its samples' periods are
+					>= 10000 ns, the main event's 1 */
 	enum live_stacks stacks;
 	unsigned ring_pages;         /* data pages per ring (power of 2); 0: 128 */
 	unsigned max_stack;          /* 0: the kernel's limit (127) */
@@ -88,6 +124,14 @@ unsigned sampler_set_freq(struct sampler *s, unsigned hz, sampler_record_fn fn,
 			  void *ctx, char *err, size_t errcap);
 unsigned sampler_freq(const struct sampler *s);
 const char *sampler_event_name(const struct sampler *s);  /* "cpu-clock" */
+/* The event sampled (after any step down from cycles to cpu-clock). */
+const struct live_event *sampler_event(const struct sampler *s);
+/*
+ * The period when it does not follow the rate (-c N, or every event of a
+ * counting event); 0 when the rate sets it.  A rate change then does
+ * nothing (sampler_set_freq says why in err).
+ */
+uint64_t sampler_fixed_period(const struct sampler *s);
 bool sampler_kernel_frames(const struct sampler *s);      /* not excluded */
 pid_t sampler_child(const struct sampler *s);             /* LIVE_COMMAND */
 /* Reap the command if it has exited: true (and its wait status) once it has. */

@@ -30,7 +30,7 @@ struct config {
 	bool flame;                  /* root at the bottom */
 	const char *search;          /* --search REGEX */
 	bool icase;                  /* -i */
-	const char *colors;          /* -c NAME */
+	const char *colors;          /* --colors NAME */
 	const char *time;            /* --time SPEC */
 	const char *format;          /* --format NAME */
 	const char *svg;             /* --svg FILE ('-': stdout) */
@@ -48,6 +48,9 @@ struct config {
 	const char *attach;          /* -p PID[,PID...] */
 	bool all_cpus;               /* -a */
 	unsigned freq;               /* -F HZ; 0: 99 */
+	uint64_t count;              /* -c N: every Nth event; 0: -F */
+	bool off_cpu;                /* --off-cpu: ns blocked, by stack */
+	bool wall;                   /* --wall: on-CPU and off-CPU ns */
 	double duration;             /* -d SECS; 0: until stopped */
 	const char *event;           /* -e NAME; NULL: cpu-clock */
 	bool user_only, kernel_only; /* --user-only, --kernel-only */

@@ -210,7 +210,16 @@ enum weight_unit profile_unit(const struct profile *p);
 /* Forget the unit (before reading the inputs again, e.g. another pprof
  * sample type). */
 void profile_forget_unit(struct profile *p);
-/* w as a person reads it: "1234 samples", or "2.999 s CPU" for ns. */
+/*
+ * What the weights count, for display: "page-faults", "sched:sched_switch
+ * events"; for UNIT_NS what the time is ("CPU", "off-CPU").  Default:
+ * "samples", "CPU".  Copied.
+ */
+void profile_set_unit_name(struct profile *p, const char *name);
+/*
+ * w as a person reads it: "1234 samples", "1234 page-faults", or
+ * "2.999 s CPU" for ns.
+ */
 size_t profile_format_amount(const struct profile *p, uint64_t w, char *buf,
 			     size_t cap);
 

@@ -59,6 +59,7 @@
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -384,6 +385,154 @@ void ring_end(struct ring_view *r)
 	__atomic_store_n(r->tail, r->pos, __ATOMIC_RELEASE);
 }
 
+/* ---- Events by name --------------------------------------------------- */
+
+struct named_event {
+	const char *name, *alias;
+	uint32_t type;
+	uint64_t config;
+};
+
+static const struct named_event named_events[] = {
+	{ "cpu-clock", NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK },
+	{ "task-clock", NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
+	{ "page-faults", "faults", PERF_TYPE_SOFTWARE,
+	  PERF_COUNT_SW_PAGE_FAULTS },
+	{ "major-faults", NULL, PERF_TYPE_SOFTWARE,
+	  PERF_COUNT_SW_PAGE_FAULTS_MAJ },
+	{ "minor-faults", NULL, PERF_TYPE_SOFTWARE,
+	  PERF_COUNT_SW_PAGE_FAULTS_MIN },
+	{ "context-switches", "cs", PERF_TYPE_SOFTWARE,
+	  PERF_COUNT_SW_CONTEXT_SWITCHES },
+	{ "cpu-migrations", "migrations", PERF_TYPE_SOFTWARE,
+	  PERF_COUNT_SW_CPU_MIGRATIONS },
+	{ "cycles", "cpu-cycles", PERF_TYPE_HARDWARE,
+	  PERF_COUNT_HW_CPU_CYCLES },
+	{ "instructions", NULL, PERF_TYPE_HARDWARE,
+	  PERF_COUNT_HW_INSTRUCTIONS },
+	{ "cache-references", NULL, PERF_TYPE_HARDWARE,
+	  PERF_COUNT_HW_CACHE_REFERENCES },
+	{ "cache-misses", NULL, PERF_TYPE_HARDWARE,
+	  PERF_COUNT_HW_CACHE_MISSES },
+	{ "branches", "branch-instructions", PERF_TYPE_HARDWARE,
+	  PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
+	{ "branch-misses", NULL, PERF_TYPE_HARDWARE,
+	  PERF_COUNT_HW_BRANCH_MISSES },
+};
+
+#define TRACEFS "/sys/kernel/tracing"
+
+/*
+ * The tracepoint id of sub:name from tracefs; when tracefs is not mounted
+ * and we are root, mount it (perf does the same).  0 or -1 + err.
+ */
+static int tracepoint_id(const char *sub, const char *name, uint64_t *id,
+			 char *err, size_t errcap)
+{
+	char path[320];
+	FILE *f;
+	unsigned long long v;
+	int ok;
+
+	if (access(TRACEFS "/events", F_OK) != 0) {
+		if (geteuid() == 0 && mount("tracefs", TRACEFS, "tracefs", 0,
+					    NULL) != 0 && errno != EBUSY) {
+			snprintf(err, errcap, "-e %s:%s: tracefs is not "
+				 "mounted at " TRACEFS " and mounting it "
+				 "failed (%s)", sub, name, strerror(errno));
+			return -1;
+		}
+		if (access(TRACEFS "/events", F_OK) != 0) {
+			snprintf(err, errcap, "-e %s:%s: tracefs is not "
+				 "mounted; as root: mount -t tracefs nodev "
+				 TRACEFS, sub, name);
+			return -1;
+		}
+	}
+	snprintf(path, sizeof(path), TRACEFS "/events/%s/%s/id", sub, name);
+	f = fopen(path, "r");
+	if (!f) {
+		int e = errno;
+
+		if (e == EACCES || e == EPERM)
+			snprintf(err, errcap, "-e %s:%s: no permission to read "
+				 "%s; run as root (or make tracefs readable: "
+				 "chmod -R o+rX " TRACEFS ")", sub, name, path);
+		else
+			snprintf(err, errcap, "-e %s:%s: no such tracepoint "
+				 "(see " TRACEFS "/available_events, or "
+				 "perf list tracepoint)", sub, name);
+		return -1;
+	}
+	ok = fscanf(f, "%llu", &v) == 1;
+	fclose(f);
+	if (!ok) {
+		snprintf(err, errcap, "-e %s:%s: cannot read %s", sub, name,
+			 path);
+		return -1;
+	}
+	*id = v;
+	return 0;
+}
+
+int live_event_parse(const char *name, struct live_event *ev, char *err,
+		     size_t errcap)
+{
+	const char *colon;
+
+	memset(ev, 0, sizeof(*ev));
+	if (!name || !*name)
+		name = "cpu-clock";
+	for (size_t i = 0; i < ARRAY_SIZE(named_events); i++) {
+		const struct named_event *n = &named_events[i];
+
+		if (strcmp(name, n->name) != 0 &&
+		    !(n->alias && strcmp(name, n->alias) == 0))
+			continue;
+		snprintf(ev->name, sizeof(ev->name), "%s", n->name);
+		ev->type = n->type;
+		ev->config = n->config;
+		ev->clock = n->type == PERF_TYPE_SOFTWARE &&
+			    (n->config == PERF_COUNT_SW_CPU_CLOCK ||
+			     n->config == PERF_COUNT_SW_TASK_CLOCK);
+		ev->counts_every = n->type == PERF_TYPE_SOFTWARE && !ev->clock;
+		return 0;
+	}
+	colon = strchr(name, ':');
+	if (colon && colon > name && colon[1] && !strchr(colon + 1, ':') &&
+	    !strchr(name, '/') && strlen(name) < sizeof(ev->name)) {
+		char sub[128];
+		size_t k = (size_t)(colon - name);
+
+		if (k >= sizeof(sub))
+			k = sizeof(sub) - 1;
+		memcpy(sub, name, k);
+		sub[k] = '\0';
+		if (tracepoint_id(sub, colon + 1, &ev->config, err, errcap) < 0)
+			return -1;
+		snprintf(ev->name, sizeof(ev->name), "%s", name);
+		ev->type = PERF_TYPE_TRACEPOINT;
+		ev->counts_every = true;
+		return 0;
+	}
+	snprintf(err, errcap, "-e: unknown event '%s' (software: cpu-clock, "
+		 "task-clock, page-faults, major-faults, minor-faults, "
+		 "context-switches, cpu-migrations; hardware: cycles, "
+		 "instructions, cache-misses, branch-misses; tracepoints: "
+		 "SUBSYSTEM:NAME)", name);
+	return -1;
+}
+
+void live_event_unit(const struct live_event *ev, char *buf, size_t cap)
+{
+	if (ev->clock)
+		snprintf(buf, cap, "CPU");
+	else if (ev->type == PERF_TYPE_TRACEPOINT)
+		snprintf(buf, cap, "%s events", ev->name);
+	else
+		snprintf(buf, cap, "%s", ev->name);
+}
+
 /* ---- Opening events ---------------------------------------------------- */
 
 static void setup_attr(struct sampler *s)
@@ -394,18 +543,19 @@ static void setup_attr(struct sampler *s)
 
 	memset(a, 0, sizeof(*a));
 	a->size = PERF_ATTR_SIZE_VER5;
-	if (s->o.cycles) {
-		a->type = PERF_TYPE_HARDWARE;
-		a->config = PERF_COUNT_HW_CPU_CYCLES;
+	a->type = s->o.event.type;
+	a->config = s->o.event.config;
+	if (s->o.period) {
+		a->sample_period = s->o.period;
+	} else if (s->o.event.clock) {
+		a->sample_period = 1000000000ull / s->freq;
+	} else if (s->o.event.counts_every && !s->o.freq_given) {
+		a->sample_period = 1;
+	} else {
 		a->freq = 1;
 		a->sample_freq = s->freq;
-		s->event_name = "cycles";
-	} else {
-		a->type = PERF_TYPE_SOFTWARE;
-		a->config = PERF_COUNT_SW_CPU_CLOCK;
-		a->sample_period = 1000000000ull / s->freq;
-		s->event_name = "cpu-clock";
 	}
+	s->event_name = s->o.event.name;
 	a->sample_type = SAMPLE_TYPE;
 	if (s->o.dwarf_stack && s->o.stacks != STACKS_KERNEL) {
 		/* User registers and stack for unwind.h; the user part of
@@ -415,6 +565,7 @@ static void setup_attr(struct sampler *s)
 		a->sample_stack_user = s->o.dwarf_stack;
 		a->exclude_callchain_user = 1;
 	}
+	a->context_switch = s->o.context_switch;
 	a->disabled = 1;
 	a->sample_id_all = 1;
 	a->mmap = 1;
@@ -489,13 +640,18 @@ static int open_one(struct sampler *s, pid_t pid, unsigned cpu)
 		if (fd >= 0)
 			return (int)fd;
 		if (s->attr.type == PERF_TYPE_HARDWARE &&
+		    s->attr.config == PERF_COUNT_HW_CPU_CYCLES &&
 		    (e == ENOENT || e == EOPNOTSUPP || e == ENODEV || e == EINVAL)) {
-			s->o.cycles = false;
+			char unused[8];
+
+			live_event_parse("cpu-clock", &s->o.event, unused,
+					 sizeof(unused));
 			s->attr.type = PERF_TYPE_SOFTWARE;
 			s->attr.config = PERF_COUNT_SW_CPU_CLOCK;
 			s->attr.freq = 0;
-			s->attr.sample_period = 1000000000ull / s->freq;
-			s->event_name = "cpu-clock";
+			s->attr.sample_period = s->o.period ? s->o.period
+					      : 1000000000ull / s->freq;
+			s->event_name = s->o.event.name;
 			add_note(s, "hardware cycles are not available here "
 				    "(%s); sampling cpu-clock", strerror(e));
 			continue;
@@ -653,7 +809,15 @@ static int open_on_cpu(struct sampler *s, struct ring *r, pid_t pid,
 		if (!must && fd == -ESRCH)
 			return 1;   /* a thread that just exited */
 		target_name(s, pid, -fd, what, sizeof(what));
-		live_explain_errno(-fd, what, s->paranoid, err, errcap);
+		if (s->attr.type == PERF_TYPE_HARDWARE &&
+		    (fd == -ENOENT || fd == -EOPNOTSUPP || fd == -ENODEV))
+			snprintf(err, errcap, "-e %s: this machine has no "
+				 "hardware counter for it (%s; a virtual machine "
+				 "often has none); software events work: "
+				 "cpu-clock, page-faults, context-switches, ...",
+				 s->event_name, strerror(-fd));
+		else
+			live_explain_errno(-fd, what, s->paranoid, err, errcap);
 		return -1;
 	}
 	push_fd(s, fd);
@@ -666,6 +830,37 @@ static int open_on_cpu(struct sampler *s, struct ring *r, pid_t pid,
 		snprintf(err, errcap, "cannot share the sample buffer of CPU %u: "
 			 "%s", cpu, strerror(errno));
 		return -1;
+	}
+	if (s->o.wall_clock) {
+		/* --wall: cpu-clock beside the switch event, in its ring, with
+		 * the attr bits the main event stepped down to. */
+		struct perf_event_attr a = s->attr;
+		long cfd;
+
+		a.type = PERF_TYPE_SOFTWARE;
+		a.config = PERF_COUNT_SW_CPU_CLOCK;
+		a.freq = 0;
+		a.sample_period = 1000000000ull / s->freq;
+		a.context_switch = 0;
+		a.mmap = a.mmap2 = a.comm = a.comm_exec = a.task = 0;
+		cfd = perf_event_open(&a, pid, (int)cpu, -1,
+				      PERF_FLAG_FD_CLOEXEC);
+		if (cfd < 0) {
+			char what[128];
+
+			if (!must && errno == ESRCH)
+				return 1;
+			target_name(s, pid, errno, what, sizeof(what));
+			live_explain_errno(errno, what, s->paranoid, err,
+					   errcap);
+			return -1;
+		}
+		push_fd(s, (int)cfd);
+		if (ioctl((int)cfd, PERF_EVENT_IOC_SET_OUTPUT, r->fd) != 0) {
+			snprintf(err, errcap, "cannot share the sample buffer "
+				 "of CPU %u: %s", cpu, strerror(errno));
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -841,7 +1036,7 @@ static int list_tree(pid_t root, pid_t **tids, size_t *n)
 }
 
 /* Events on every task of root's tree (a rate change: see open_events). */
-static int open_tree(struct sampler *s, pid_t root, char *err, size_t errcap)
+static int open_task_tree(struct sampler *s, pid_t root, char *err, size_t errcap)
 {
 	pid_t *tids;
 	size_t n;
@@ -905,7 +1100,7 @@ static int open_events(struct sampler *s, bool reopen, char *err,
 			return -1;
 		}
 		if (reopen) {
-			rc = open_tree(s, s->child, err, errcap);
+			rc = open_task_tree(s, s->child, err, errcap);
 			break;
 		}
 		if (fork_command(s, err, errcap) < 0)
@@ -916,7 +1111,7 @@ static int open_events(struct sampler *s, bool reopen, char *err,
 		break;
 	case LIVE_PIDS:
 		for (size_t p = 0; reopen && p < s->o.npids && rc == 0; p++)
-			rc = open_tree(s, s->o.pids[p], err, errcap);
+			rc = open_task_tree(s, s->o.pids[p], err, errcap);
 		for (size_t p = 0; !reopen && p < s->o.npids && rc == 0; p++) {
 			pid_t *tids = NULL;
 			size_t ntids = 0;
@@ -972,6 +1167,9 @@ struct sampler *sampler_open(const struct sampler_opts *o, char *err,
 			 "(no /proc/sys/kernel/perf_event_paranoid)");
 		goto fail;
 	}
+	if (!s->o.event.name[0] &&
+	    live_event_parse("cpu-clock", &s->o.event, err, errcap) < 0)
+		goto fail;
 	s->freq = o->freq ? o->freq : 99;
 	max_rate = (unsigned)read_int_file(
 		"/proc/sys/kernel/perf_event_max_sample_rate", 100000);
@@ -1094,6 +1292,12 @@ unsigned sampler_set_freq(struct sampler *s, unsigned hz, sampler_record_fn fn,
 	unsigned old = s->freq;
 
 	err[0] = '\0';
+	if (sampler_fixed_period(s)) {
+		snprintf(err, errcap, "the rate is fixed: every %llu %s event%s",
+			 (unsigned long long)s->attr.sample_period,
+			 s->event_name, s->attr.sample_period == 1 ? "" : "s");
+		return s->freq;
+	}
 	if (hz < 1)
 		hz = 1;
 	if (max_rate && hz > max_rate)
@@ -1127,6 +1331,15 @@ unsigned sampler_set_freq(struct sampler *s, unsigned hz, sampler_record_fn fn,
 }
 
 unsigned sampler_freq(const struct sampler *s) { return s->freq; }
+uint64_t sampler_fixed_period(const struct sampler *s)
+{
+	return s->attr.freq || (s->o.event.clock && !s->o.period)
+	       ? 0 : s->attr.sample_period;
+}
+const struct live_event *sampler_event(const struct sampler *s)
+{
+	return &s->o.event;
+}
 const char *sampler_event_name(const struct sampler *s) { return s->event_name; }
 pid_t sampler_child(const struct sampler *s) { return s->child; }
 unsigned sampler_nrings(const struct sampler *s) { return s->nrings; }

@@ -168,6 +168,17 @@ static void set_free(struct u32set *s)
 
 static const double windows[] = { 1, 5, 30, 0 };   /* 0: everything */
 
+/* --off-cpu: what is known of one thread's current switch (see on_switch). */
+struct offcpu {
+	uint32_t *ids;               /* the stack it switched out at */
+	size_t n, cap;
+	uint64_t t_out, t_in;
+	struct sample_meta meta;     /* its task and CPU at the switch-out */
+	bool have_stack;             /* the context-switches sample came */
+	bool blocked;                /* its switch-out was not a preemption */
+	bool have_in;                /* it switched in at t_in */
+};
+
 struct live {
 	struct config *c;
 	struct sampler_opts so;
@@ -192,6 +203,10 @@ struct live {
 	 * w hi, ids...] repeated. */
 	uint32_t *pend;
 	size_t npend, cappend;
+	struct u32set off_tid;       /* --off-cpu: tid -> index + 1 in off */
+	struct offcpu *off;
+	size_t noff, capoff;
+	uint64_t last_time;          /* the latest record time seen */
 	size_t pend_samples;
 
 	double window;               /* seconds; 0: everything */
@@ -381,6 +396,97 @@ static void pend_push(struct live *L, const uint32_t *ids, size_t n,
 	L->pend_samples++;
 }
 
+/* ---- Off-CPU ----------------------------------------------------------------
+ *
+ * --off-cpu samples the context-switches software event (period 1, with
+ * callchains) and asks for PERF_RECORD_SWITCH records (attr.context_switch).
+ * A thread switching out writes the sample (its stack, where it blocked),
+ * then a switch-out record flagged PREEMPT when it was still runnable; it
+ * writes a switch-in record when it runs again.  A thread that blocked
+ * weighs, at its stack, the ns from switch-out to switch-in; a preempted
+ * one weighs nothing (it was waiting for a CPU, not blocked).  The rings
+ * are read one CPU after another, so a switch-in seen on one CPU's ring
+ * may come before the switch-out of another's: each thread keeps both
+ * times until they pair.  The idle task (tid 0) is left out.
+ */
+static struct offcpu *off_state(struct live *L, uint32_t tid)
+{
+	uint64_t *v = set_find(&L->off_tid, tid);
+
+	if (!v) {
+		GROW(L->off, L->capoff, L->noff + 1);
+		memset(&L->off[L->noff], 0, sizeof(*L->off));
+		L->noff++;
+		v = set_add(&L->off_tid, tid);
+		*v = L->noff;
+	}
+	return &L->off[*v - 1];
+}
+
+static void off_pair(struct live *L, struct offcpu *o)
+{
+	if (!o->have_stack || !o->blocked || !o->have_in)
+		return;
+	if (o->t_in >= o->t_out)
+		pend_push(L, o->ids, o->n, &o->meta, o->t_in - o->t_out);
+	o->have_stack = o->blocked = o->have_in = false;
+}
+
+static void off_sample(struct live *L, const struct pe_sample *s,
+		       const struct sample_meta *meta, const uint32_t *ids,
+		       size_t n)
+{
+	struct offcpu *o;
+
+	if (s->tid == 0)
+		return;
+	o = off_state(L, s->tid);
+	if (n + 1 > o->cap)
+		GROW(o->ids, o->cap, n + 1);
+	memcpy(o->ids, ids, n * sizeof(*ids));
+	if (L->c->wall)   /* --wall: off-CPU stacks end in [off-cpu] */
+		o->ids[n++] = profile_intern(L->p, "[off-cpu]", 9);
+	o->n = n;
+	o->t_out = s->time;
+	o->meta = *meta;
+	o->have_stack = true;
+	o->blocked = false;
+	if (o->have_in && o->t_in < o->t_out)
+		o->have_in = false;   /* an older switch-in */
+}
+
+static void on_switch(struct live *L, const struct pe_record *r)
+{
+	struct offcpu *o;
+
+	if (!r->sid.has_tid || r->sid.tid == 0 || !r->sid.has_time)
+		return;
+	o = off_state(L, r->sid.tid);
+	if (r->misc & PERF_RECORD_MISC_SWITCH_OUT) {
+		if (r->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT)
+			o->have_stack = false;
+		else if (o->have_stack && r->sid.time >= o->t_out)
+			o->blocked = true;
+	} else {
+		o->t_in = r->sid.time;
+		o->have_in = true;
+	}
+	off_pair(L, o);
+}
+
+/* Threads still blocked at end_ns count up to it. */
+static void off_finish(struct live *L, uint64_t end_ns)
+{
+	for (size_t i = 0; i < L->noff; i++) {
+		struct offcpu *o = &L->off[i];
+
+		if (o->have_stack && o->blocked && !o->have_in &&
+		    end_ns > o->t_out)
+			pend_push(L, o->ids, o->n, &o->meta, end_ns - o->t_out);
+		o->have_stack = false;
+	}
+}
+
 /* A user address of the sample outside every known mapping? */
 static bool has_map_miss(struct live *L, const struct pe_sample *s)
 {
@@ -437,7 +543,12 @@ static void on_sample(struct live *L, const struct pe_sample *s)
 	meta.time_ns = s->time;   /* the window needs one, even if 0 */
 	if (n > PROFILE_MAX_DEPTH - 1)
 		n = PROFILE_MAX_DEPTH - 1;
-	pend_push(L, ids, n, &meta, s->has_period ? s->period : 1);
+	/* --wall: the switch event's samples have period 1, cpu-clock's
+	 * at least 10000 ns (-F is at most 100000). */
+	if (L->c->off_cpu && (!L->c->wall || s->period == 1))
+		off_sample(L, s, &meta, ids, n);
+	else
+		pend_push(L, ids, n, &meta, s->has_period ? s->period : 1);
 }
 
 static void on_record(void *ctx, const struct perf_event_header *h)
@@ -449,6 +560,12 @@ static void on_record(void *ctx, const struct perf_event_header *h)
 	if (pe_decode(h, h->size, &L->fmt, &r, &why) < 0) {
 		L->bad_records++;
 		return;
+	}
+	{
+		uint64_t t;
+
+		if (pe_record_time(&r, &t) && t > L->last_time)
+			L->last_time = t;
 	}
 	switch (r.type) {
 	case PERF_RECORD_SAMPLE:
@@ -475,6 +592,11 @@ static void on_record(void *ctx, const struct perf_event_header *h)
 		if (L->track_tasks && !L->target_gone)
 			set_add(&L->tasks, r.u.task.tid);
 		break;
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		if (L->c->off_cpu)
+			on_switch(L, &r);
+		return;
 	case PERF_RECORD_EXIT:
 		set_del(&L->seen_tid, r.u.task.tid);
 		if (r.u.task.pid == r.u.task.tid)
@@ -654,6 +776,14 @@ static bool live_action(void *ctx, enum tui_action a, struct profile *p,
 				 "stopped (-d)");
 			return false;
 		}
+		if (sampler_fixed_period(L->s)) {
+			snprintf(msg, cap, "the rate is fixed: every %llu "
+				 "%s (-c N or a counting event; -F HZ to "
+				 "sample at a rate)", (unsigned long long)
+				 sampler_fixed_period(L->s),
+				 sampler_event_name(L->s));
+			return false;
+		}
 		/* The events are opened again at the new rate; what the rings
 		 * held at the old rate is taken in first. */
 		got = sampler_set_freq(L->s, want, on_record, L, err, sizeof(err));
@@ -742,7 +872,7 @@ static void live_status(void *ctx, char *buf, size_t cap)
 {
 	struct live *L = ctx;
 	struct sampler_stats st;
-	char wn[32], thr[24] = "";
+	char wn[32], thr[24] = "", rate[40];
 
 	sampler_get_stats(L->s, &st);
 	window_name(L->window, wn, sizeof(wn));
@@ -753,14 +883,19 @@ static void live_status(void *ctx, char *buf, size_t cap)
 	 * first (an 80-column header still shows them): the window, what was
 	 * lost, our CPU, then the rate asked for and the rate measured.
 	 */
-	snprintf(buf, cap, "%s%s%s | lost %llu%s%s | CPU %.1f%% | %s %u Hz | "
+	if (sampler_fixed_period(L->s))
+		snprintf(rate, sizeof(rate), "every %llu",
+			 (unsigned long long)sampler_fixed_period(L->s));
+	else
+		snprintf(rate, sizeof(rate), "%u Hz", sampler_freq(L->s));
+	snprintf(buf, cap, "%s%s%s | lost %llu%s%s | CPU %.1f%% | %s %s | "
 		 "%.0f/s",
 		 L->frozen ? "FROZEN | " : "",
 		 L->target_gone ? "exited | " :
 		 L->sampling_stopped ? "stopped | " : "",
 		 wn, (unsigned long long)st.lost,
 		 st.throttled ? ", throttled " : "", thr, L->cpu_pct,
-		 sampler_event_name(L->s), sampler_freq(L->s), L->sps);
+		 sampler_event_name(L->s), rate, L->sps);
 	if (L->so.dwarf_stack) {
 		size_t k = strlen(buf);
 
@@ -843,14 +978,33 @@ static int setup(struct live *L, struct config *c)
 						 sizeof(err)) < 0)
 			return usage("%s", err);
 	}
-	L->so.cycles = false;
-	if (c->event && strcmp(c->event, "cpu-clock") != 0) {
-		if (strcmp(c->event, "cycles") == 0 ||
-		    strcmp(c->event, "cpu-cycles") == 0)
-			L->so.cycles = true;
-		else
-			return usage("-e: unknown event '%s' (cpu-clock, cycles)",
-				     c->event);
+	if (c->freq && c->count)
+		return usage("-F HZ and -c N do not go together (a rate or "
+			     "every Nth event)");
+	if (c->wall)
+		c->off_cpu = true;
+	if (c->off_cpu && (c->count || c->event || (c->freq && !c->wall)))
+		return usage("--off-cpu samples every context switch: no -e, "
+			     "-F or -c with it (--wall takes -F for its "
+			     "on-CPU part)");
+	{
+		char err[512];
+
+		if (live_event_parse(c->event, &L->so.event, err,
+				     sizeof(err)) < 0)
+			return usage("%s", err);
+	}
+	L->so.period = c->count;
+	L->so.freq_given = c->freq != 0;
+	if (c->off_cpu) {
+		char err[256];
+
+		if (live_event_parse("context-switches", &L->so.event, err,
+				     sizeof(err)) < 0)
+			return usage("%s", err);
+		L->so.period = 1;
+		L->so.context_switch = true;
+		L->so.wall_clock = c->wall;
 	}
 	if (c->ncommand == 0 && c->command && c->command[0] == NULL &&
 	    !c->attach && !c->all_cpus)
@@ -929,6 +1083,10 @@ static void teardown(struct live *L)
 	set_free(&L->synth_pid);
 	set_free(&L->tasks);
 	free(L->pend);
+	for (size_t i = 0; i < L->noff; i++)
+		free(L->off[i].ids);
+	free(L->off);
+	set_free(&L->off_tid);
 	free(L->pids);
 }
 
@@ -952,6 +1110,9 @@ static void run_fixed(struct live *L)
 	}
 	sampler_enable(L->s, false);
 	drain(L);
+	if (L->c->off_cpu)
+		off_finish(L, sampler_attr(L->s)->use_clockid ? mono_ns()
+							      : L->last_time);
 	flush(L);
 	profile_finish(L->p);
 }
@@ -1050,9 +1211,18 @@ int live_main(struct config *c)
 	syo.demangle = true;
 	L.sy = sym_create(&syo);
 	L.p = profile_create();
-	/* cpu-clock periods are nanoseconds of CPU time; cycles are counts. */
-	profile_note_unit(L.p, strcmp(sampler_event_name(L.s), "cpu-clock") == 0
+	/* Clock periods are nanoseconds of CPU time; other events' are
+	 * counts of the event ("page-faults", "sched:sched_switch events"). */
+	profile_note_unit(L.p, sampler_event(L.s)->clock || c->off_cpu
 				       ? UNIT_NS : UNIT_SAMPLES);
+	if (c->off_cpu) {
+		profile_set_unit_name(L.p, c->wall ? "wall" : "off-CPU");
+	} else {
+		char unit[160];
+
+		live_event_unit(sampler_event(L.s), unit, sizeof(unit));
+		profile_set_unit_name(L.p, unit);
+	}
 	L.m = pe_machine_create(L.sy, L.p, &c->read);
 	pe_format_from_attr(&L.fmt, sampler_attr(L.s));
 	seed(&L);

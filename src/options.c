@@ -57,7 +57,7 @@ static const struct opt_def opts[] = {
 	  "highlight frames matching a pcre2 regex" },
 	{ "ignore-case", 'i', OPT_FLAG, NULL, OFF(icase), 0, 0, "Output",
 	  "search without regard to case" },
-	{ "colors", 'c', OPT_STR, "NAME", OFF(colors), 0, 0, "Output",
+	{ "colors", 0, OPT_STR, "NAME", OFF(colors), 0, 0, "Output",
 	  "color theme (hot, mem, io, java, js, ...)" },
 	{ "svg", 0, OPT_STR, "FILE", OFF(svg), 0, 0, "Output",
 	  "write an interactive SVG flame graph to FILE ('-': stdout)" },
@@ -102,10 +102,20 @@ static const struct opt_def opts[] = {
 	  "Live sampling", "sample every CPU (system-wide)" },
 	{ "freq", 'F', OPT_UINT, "HZ", OFF(freq), 1, 100000, "Live sampling",
 	  "sampling frequency (default 99)" },
+	{ "count", 'c', OPT_BYTES, "N", OFF(count), 1, UINT64_MAX,
+	  "Live sampling", "sample every Nth event (perf's -c; the "
+	  "alternative to -F)" },
 	{ "duration", 'd', OPT_SECS, "SECS", OFF(duration), 0, 31536000,
 	  "Live sampling", "sample for SECS, then print (with --collapse/--text)" },
 	{ "event", 'e', OPT_STR, "NAME", OFF(event), 0, 0, "Live sampling",
-	  "cpu-clock (default) or cycles" },
+	  "perf's name: cpu-clock (default), page-faults, "
+	  "context-switches, cycles, SUBSYS:NAME tracepoints, ... (man page)" },
+	{ "off-cpu", 0, OPT_FLAG, NULL, OFF(off_cpu), 0, 0, "Live sampling",
+	  "where threads wait: each stack weighs the ns its thread was "
+	  "blocked" },
+	{ "wall", 0, OPT_FLAG, NULL, OFF(wall), 0, 0, "Live sampling",
+	  "on-CPU (cpu-clock) and off-CPU time together, in ns; off-CPU "
+	  "stacks end in [off-cpu]" },
 	{ "user-only", 0, OPT_FLAG, NULL, OFF(user_only), 0, 0, "Live sampling",
 	  "user-space frames only" },
 	{ "kernel-only", 0, OPT_FLAG, NULL, OFF(kernel_only), 0, 0,

@@ -1,16 +1,7 @@
 /*
- * perf-event.c - decoding perf records, the process/map tracker, and the
- * stacks built from samples.
- *
- * Decoding walks a record with a cursor that never passes the record's
- * size: every field is read with a bounds check and memcpy, so a lying
- * size or count ends the decode with a message, never a read past the end.
- *
- * The tracker keeps, per pid, a sorted array of non-overlapping mappings
- * (a new mapping cuts the ones it overlaps, as mmap does), and per tid the
- * thread's name.  A fork copies the parent's mappings (a fork writes no
- * MMAP records); after an exec (COMM with the exec flag) the new image's
- * mappings replace the old ones as they come.
+ * perf-event.c - stacks from decoded samples (perf-event.h): the machine
+ * that holds the process table, the symbolizer and the unwinder, and
+ * names each frame.
  *
  * Frame names cost a symbol lookup and a name interning; both are cached
  * per (file, address): a profile's samples hit the same few thousand
@@ -21,663 +12,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "symbols.h"
 #include "unwind.h"
 #include "util.h"
 
-/* ---- Reading fields ------------------------------------------------------ */
-
-struct cur {
-	const unsigned char *p, *end;
-	bool bad;
-};
-
-static uint64_t rd64(struct cur *c)
-{
-	uint64_t v = 0;
-
-	if (c->bad || (size_t)(c->end - c->p) < 8) {
-		c->bad = true;
-		return 0;
-	}
-	memcpy(&v, c->p, 8);
-	c->p += 8;
-	return v;
-}
-
-static void rd2x32(struct cur *c, uint32_t *a, uint32_t *b)
-{
-	if (c->bad || (size_t)(c->end - c->p) < 8) {
-		c->bad = true;
-		*a = *b = 0;
-		return;
-	}
-	memcpy(a, c->p, 4);
-	memcpy(b, c->p + 4, 4);
-	c->p += 8;
-}
-
-/* Skip n bytes (n from the input: may be huge). */
-static const void *skip(struct cur *c, uint64_t n)
-{
-	const void *at = c->p;
-
-	if (c->bad || n > (uint64_t)(c->end - c->p)) {
-		c->bad = true;
-		return NULL;
-	}
-	c->p += n;
-	return at;
-}
-
-static uint64_t popcount64(uint64_t v)
-{
-	return (uint64_t)__builtin_popcountll(v);
-}
-
-/* ---- Formats and events -------------------------------------------------- */
-
-void pe_format_from_attr(struct pe_format *f,
-			 const struct perf_event_attr *attr)
-{
-	memset(f, 0, sizeof(*f));
-	f->sample_type = attr->sample_type;
-	f->read_format = attr->read_format;
-	f->regs_user = attr->sample_regs_user;
-	f->regs_intr = attr->sample_regs_intr;
-	f->branch_hw_index = (attr->branch_sample_type &
-			      PERF_SAMPLE_BRANCH_HW_INDEX) != 0;
-	f->sample_id_all = attr->sample_id_all;
-}
-
-struct id_slot {
-	uint64_t id;
-	struct pe_event *ev;    /* NULL: empty */
-};
-
-struct pe_evlist {
-	struct pe_event **ev;
-	size_t n, cap;
-	struct id_slot *ids;    /* open addressing */
-	size_t nids, mask;
-};
-
-struct pe_evlist *pe_evlist_create(void)
-{
-	return xcalloc(1, sizeof(struct pe_evlist));
-}
-
-void pe_evlist_destroy(struct pe_evlist *el)
-{
-	if (!el)
-		return;
-	for (size_t i = 0; i < el->n; i++) {
-		free(el->ev[i]->name);
-		free(el->ev[i]);
-	}
-	free(el->ev);
-	free(el->ids);
-	free(el);
-}
-
-static void id_put(struct pe_evlist *el, uint64_t id, struct pe_event *ev)
-{
-	size_t i;
-
-	if ((el->nids + 1) * 2 > el->mask + 1 || !el->ids) {
-		struct id_slot *old = el->ids;
-		size_t omask = el->mask, nmask = old ? omask * 2 + 1 : 63;
-
-		el->ids = xcalloc(nmask + 1, sizeof(*el->ids));
-		el->mask = nmask;
-		el->nids = 0;
-		if (old) {
-			for (size_t k = 0; k <= omask; k++)
-				if (old[k].ev)
-					id_put(el, old[k].id, old[k].ev);
-			free(old);
-		}
-	}
-	for (i = hash_u64(id) & el->mask; el->ids[i].ev; i = (i + 1) & el->mask)
-		if (el->ids[i].id == id) {
-			el->ids[i].ev = ev;
-			return;
-		}
-	el->ids[i].id = id;
-	el->ids[i].ev = ev;
-	el->nids++;
-}
-
-struct pe_event *pe_evlist_add(struct pe_evlist *el, const void *attr,
-			       size_t attr_size, const uint64_t *ids,
-			       size_t nids)
-{
-	struct pe_event *ev;
-
-	if (attr_size < PERF_ATTR_SIZE_VER0)
-		return NULL;
-	ev = xcalloc(1, sizeof(*ev));
-	memcpy(&ev->attr, attr, attr_size < sizeof(ev->attr) ? attr_size
-							    : sizeof(ev->attr));
-	pe_format_from_attr(&ev->fmt, &ev->attr);
-	ev->index = (unsigned)el->n;
-	GROW(el->ev, el->cap, el->n + 1);
-	el->ev[el->n++] = ev;
-	pe_evlist_add_ids(el, ev, ids, nids);
-	return ev;
-}
-
-void pe_evlist_add_ids(struct pe_evlist *el, struct pe_event *ev,
-		       const void *ids, size_t nids)
-{
-	/* One id per event and CPU or thread: a million is past any real
-	 * file, and keeps a hostile one from reusing one id array forever. */
-	for (size_t i = 0; i < nids && el->nids < (1u << 20); i++) {
-		uint64_t id;
-
-		memcpy(&id, (const char *)ids + i * 8, 8);
-		id_put(el, id, ev);
-	}
-}
-
-void pe_event_set_name(struct pe_event *ev, const char *name, size_t len)
-{
-	free(ev->name);
-	ev->name = xstrndup(name, strnlen(name, len));
-}
-
-size_t pe_evlist_count(const struct pe_evlist *el)
-{
-	return el->n;
-}
-
-struct pe_event *pe_evlist_at(const struct pe_evlist *el, size_t i)
-{
-	return i < el->n ? el->ev[i] : NULL;
-}
-
-struct pe_event *pe_evlist_by_id(const struct pe_evlist *el, uint64_t id)
-{
-	if (!el->ids)
-		return NULL;
-	for (size_t i = hash_u64(id) & el->mask; el->ids[i].ev;
-	     i = (i + 1) & el->mask)
-		if (el->ids[i].id == id)
-			return el->ids[i].ev;
-	return NULL;
-}
-
-/* Where the id sits: index of the u64 after the header (sample) or from
- * the end (other records); -1 when the format has none. */
-static int sample_id_pos(uint64_t t)
-{
-	if (t & PERF_SAMPLE_IDENTIFIER)
-		return 0;
-	if (!(t & PERF_SAMPLE_ID))
-		return -1;
-	return (int)popcount64(t & (PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-				    PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR));
-}
-
-static int trailer_id_pos(uint64_t t)
-{
-	if (t & PERF_SAMPLE_IDENTIFIER)
-		return 1;
-	if (!(t & PERF_SAMPLE_ID))
-		return -1;
-	return 1 + (int)popcount64(t & (PERF_SAMPLE_STREAM_ID |
-					PERF_SAMPLE_CPU));
-}
-
-struct pe_event *pe_evlist_for_record(const struct pe_evlist *el,
-				      const void *rec, size_t len)
-{
-	struct perf_event_header h;
-	const struct pe_format *f;
-	uint64_t id;
-	int pos;
-	size_t at;
-
-	if (el->n == 0)
-		return NULL;
-	if (el->n == 1 || len < sizeof(h))
-		return el->ev[0];
-	memcpy(&h, rec, sizeof(h));
-	if (h.size < len)
-		len = h.size;
-	f = &el->ev[0]->fmt;
-	if (h.type == PERF_RECORD_SAMPLE) {
-		pos = sample_id_pos(f->sample_type);
-		if (pos < 0)
-			return el->ev[0];
-		at = sizeof(h) + (size_t)pos * 8;
-	} else {
-		if (!f->sample_id_all)
-			return el->ev[0];
-		pos = trailer_id_pos(f->sample_type);
-		if (pos < 0 || (size_t)pos * 8 > len - sizeof(h))
-			return el->ev[0];
-		at = len - (size_t)pos * 8;
-	}
-	if (at + 8 > len)
-		return el->ev[0];
-	memcpy(&id, (const char *)rec + at, 8);
-	{
-		struct pe_event *ev = pe_evlist_by_id(el, id);
-
-		return ev ? ev : el->ev[0];
-	}
-}
-
-/* ---- Decoding ------------------------------------------------------------ */
-
-static void skip_read(struct cur *c, uint64_t rf)
-{
-	uint64_t per = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
-
-	if (rf & PERF_FORMAT_GROUP) {
-		uint64_t nr = rd64(c);
-
-		skip(c, 8 * (uint64_t)(!!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
-				       !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING)));
-		if (nr > (uint64_t)(c->end - c->p) / (8 * per)) {
-			c->bad = true;
-			return;
-		}
-		skip(c, nr * 8 * per);
-	} else {
-		skip(c, 8 * (1 + (uint64_t)(!!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
-					    !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING) +
-					    !!(rf & PERF_FORMAT_ID) +
-					    !!(rf & PERF_FORMAT_LOST))));
-	}
-}
-
-static int decode_sample(struct cur *c, const struct pe_format *f,
-			 struct pe_sample *s, const char **why)
-{
-	uint64_t t = f->sample_type;
-
-	s->period = 1;
-	if (t & PERF_SAMPLE_IDENTIFIER)
-		s->id = rd64(c);
-	if (t & PERF_SAMPLE_IP)
-		s->ip = rd64(c);
-	if (t & PERF_SAMPLE_TID) {
-		rd2x32(c, &s->pid, &s->tid);
-		s->has_tid = true;
-	}
-	if (t & PERF_SAMPLE_TIME) {
-		s->time = rd64(c);
-		s->has_time = true;
-	}
-	if (t & PERF_SAMPLE_ADDR)
-		s->addr = rd64(c);
-	if (t & PERF_SAMPLE_ID)
-		s->id = rd64(c);
-	if (t & PERF_SAMPLE_STREAM_ID)
-		s->stream_id = rd64(c);
-	if (t & PERF_SAMPLE_CPU) {
-		uint32_t res;
-
-		rd2x32(c, &s->cpu, &res);
-		s->has_cpu = true;
-	}
-	if (t & PERF_SAMPLE_PERIOD) {
-		s->period = rd64(c);
-		s->has_period = true;
-	}
-	if (t & PERF_SAMPLE_READ)
-		skip_read(c, f->read_format);
-	if (t & PERF_SAMPLE_CALLCHAIN) {
-		uint64_t nr = rd64(c);
-
-		if (!c->bad && nr > (uint64_t)(c->end - c->p) / 8) {
-			*why = "callchain longer than its record";
-			return -1;
-		}
-		s->nr = nr;
-		s->callchain = skip(c, nr * 8);
-		s->has_callchain = true;
-	}
-	if (t & PERF_SAMPLE_RAW) {
-		uint32_t size = 0;
-
-		if ((size_t)(c->end - c->p) >= 4)
-			memcpy(&size, c->p, 4);
-		skip(c, 4 + (uint64_t)size);
-	}
-	if (t & PERF_SAMPLE_BRANCH_STACK) {
-		uint64_t nr = rd64(c);
-
-		if (f->branch_hw_index)
-			rd64(c);
-		if (!c->bad && nr > (uint64_t)(c->end - c->p) / 24) {
-			*why = "branch stack longer than its record";
-			return -1;
-		}
-		skip(c, nr * 24);
-	}
-	if (t & PERF_SAMPLE_REGS_USER) {
-		s->regs_abi = rd64(c);
-		if (s->regs_abi) {
-			s->regs_mask = f->regs_user;
-			s->regs = skip(c, 8 * popcount64(f->regs_user));
-		}
-	}
-	if (t & PERF_SAMPLE_STACK_USER) {
-		s->stack_size = rd64(c);
-		s->stack = skip(c, s->stack_size);
-		if (s->stack_size) {
-			s->stack_dyn_size = rd64(c);
-			if (s->stack_dyn_size > s->stack_size)
-				s->stack_dyn_size = s->stack_size;
-		}
-	}
-	if (t & PERF_SAMPLE_WEIGHT_TYPE)
-		rd64(c);
-	if (t & PERF_SAMPLE_DATA_SRC)
-		rd64(c);
-	if (t & PERF_SAMPLE_TRANSACTION)
-		rd64(c);
-	if (t & PERF_SAMPLE_REGS_INTR) {
-		if (rd64(c))
-			skip(c, 8 * popcount64(f->regs_intr));
-	}
-	if (t & PERF_SAMPLE_PHYS_ADDR)
-		rd64(c);
-	if (t & PERF_SAMPLE_CGROUP)
-		rd64(c);
-	if (t & PERF_SAMPLE_DATA_PAGE_SIZE)
-		rd64(c);
-	if (t & PERF_SAMPLE_CODE_PAGE_SIZE)
-		rd64(c);
-	if (t & PERF_SAMPLE_AUX)
-		skip(c, rd64(c));
-	if (c->bad) {
-		*why = "sample record shorter than its fields";
-		return -1;
-	}
-	return 0;
-}
-
-/* The sample_id trailer at the end of a non-sample record; shrinks c. */
-static int decode_trailer(struct cur *c, const struct pe_format *f,
-			  struct pe_sample_id *sid)
-{
-	uint64_t t = f->sample_type;
-	size_t n = 8 * (size_t)popcount64(t & (PERF_SAMPLE_TID |
-		PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |
-		PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER));
-	struct cur tc;
-
-	if (n > (size_t)(c->end - c->p))
-		return -1;
-	tc.p = c->end - n;
-	tc.end = c->end;
-	tc.bad = false;
-	c->end -= n;
-	if (t & PERF_SAMPLE_TID) {
-		rd2x32(&tc, &sid->pid, &sid->tid);
-		sid->has_tid = true;
-	}
-	if (t & PERF_SAMPLE_TIME) {
-		sid->time = rd64(&tc);
-		sid->has_time = true;
-	}
-	if (t & PERF_SAMPLE_ID) {
-		sid->id = rd64(&tc);
-		sid->has_id = true;
-	}
-	if (t & PERF_SAMPLE_STREAM_ID)
-		sid->stream_id = rd64(&tc);
-	if (t & PERF_SAMPLE_CPU) {
-		uint32_t res;
-
-		rd2x32(&tc, &sid->cpu, &res);
-		sid->has_cpu = true;
-	}
-	if (t & PERF_SAMPLE_IDENTIFIER) {
-		sid->id = rd64(&tc);
-		sid->has_id = true;
-	}
-	return 0;
-}
-
-/* A NUL-padded string filling the rest of the record. */
-static void rd_str(struct cur *c, const char **s, size_t *len)
-{
-	*s = (const char *)c->p;
-	*len = strnlen(*s, (size_t)(c->end - c->p));
-	c->p = c->end;
-}
-
-int pe_decode(const void *rec, size_t len, const struct pe_format *f,
-	      struct pe_record *out, const char **why)
-{
-	struct perf_event_header h;
-	struct cur c;
-
-	memset(out, 0, sizeof(*out));
-	*why = NULL;
-	if (len < sizeof(h)) {
-		*why = "record header cut short";
-		return -1;
-	}
-	memcpy(&h, rec, sizeof(h));
-	out->type = h.type;
-	out->misc = h.misc;
-	out->size = h.size;
-	if (h.size < sizeof(h) || h.size > len) {
-		*why = h.size < sizeof(h) ? "record size smaller than its header"
-					  : "record runs past the end of the data";
-		return -1;
-	}
-	c.p = (const unsigned char *)rec + sizeof(h);
-	c.end = (const unsigned char *)rec + h.size;
-	c.bad = false;
-	if (h.type == PERF_RECORD_SAMPLE) {
-		if (!f) {
-			*why = "sample of an unknown event";
-			return -1;
-		}
-		out->u.sample.cpumode = h.misc & PERF_RECORD_MISC_CPUMODE_MASK;
-		return decode_sample(&c, f, &out->u.sample, why);
-	}
-	if (h.type >= PE_HEADER_ATTR)
-		return 0;
-	if (f && f->sample_id_all && h.type != PERF_RECORD_SAMPLE) {
-		if (decode_trailer(&c, f, &out->sid) < 0) {
-			*why = "record shorter than its sample_id trailer";
-			return -1;
-		}
-	}
-	switch (h.type) {
-	case PERF_RECORD_MMAP:
-	case PERF_RECORD_MMAP2: {
-		struct pe_mmap *m = &out->u.mmap;
-
-		rd2x32(&c, &m->pid, &m->tid);
-		m->start = rd64(&c);
-		m->len = rd64(&c);
-		m->pgoff = rd64(&c);
-		m->cpumode = h.misc & PERF_RECORD_MISC_CPUMODE_MASK;
-		m->prot = PROT_EXEC;
-		if (h.type == PERF_RECORD_MMAP2) {
-			m->mmap2 = true;
-			if (h.misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
-				const unsigned char *b = skip(&c, 24);
-
-				if (b) {
-					m->has_build_id = true;
-					m->build_id_size = b[0] > 20 ? 20 : b[0];
-					memcpy(m->build_id, b + 4, 20);
-				}
-			} else {
-				rd2x32(&c, &m->maj, &m->min);
-				m->ino = rd64(&c);
-				m->ino_gen = rd64(&c);
-			}
-			rd2x32(&c, &m->prot, &m->flags);
-		}
-		if (c.bad) {
-			*why = "mmap record cut short";
-			return -1;
-		}
-		rd_str(&c, &m->filename, &m->filename_len);
-		return 0;
-	}
-	case PERF_RECORD_COMM:
-		rd2x32(&c, &out->u.comm.pid, &out->u.comm.tid);
-		if (c.bad) {
-			*why = "comm record cut short";
-			return -1;
-		}
-		out->u.comm.exec = (h.misc & PERF_RECORD_MISC_COMM_EXEC) != 0;
-		rd_str(&c, &out->u.comm.comm, &out->u.comm.len);
-		return 0;
-	case PERF_RECORD_FORK:
-	case PERF_RECORD_EXIT:
-		rd2x32(&c, &out->u.task.pid, &out->u.task.ppid);
-		rd2x32(&c, &out->u.task.tid, &out->u.task.ptid);
-		out->u.task.time = rd64(&c);
-		break;
-	case PERF_RECORD_LOST:
-		out->u.lost.id = rd64(&c);
-		out->u.lost.lost = rd64(&c);
-		break;
-	case PERF_RECORD_THROTTLE:
-	case PERF_RECORD_UNTHROTTLE:
-		out->u.throttle.time = rd64(&c);
-		out->u.throttle.id = rd64(&c);
-		out->u.throttle.stream_id = rd64(&c);
-		break;
-	default:
-		return 0;
-	}
-	if (c.bad) {
-		*why = "record shorter than its fields";
-		return -1;
-	}
-	return 0;
-}
-
-bool pe_sample_reg(const struct pe_sample *s, unsigned r, uint64_t *val)
-{
-	uint64_t idx;
-
-	if (!s->regs || r >= 64 || !(s->regs_mask & (1ULL << r)))
-		return false;
-	idx = popcount64(s->regs_mask & ((1ULL << r) - 1));
-	memcpy(val, (const char *)s->regs + idx * 8, 8);
-	return true;
-}
-
-bool pe_record_time(const struct pe_record *r, uint64_t *time)
-{
-	if (r->type == PERF_RECORD_SAMPLE) {
-		*time = r->u.sample.time;
-		return r->u.sample.has_time;
-	}
-	*time = r->sid.time;
-	return r->sid.has_time;
-}
-
-/* ---- Small hash map: u64 key -> pointer ---------------------------------- */
-
-struct pmap_slot {
-	uint64_t key;
-	void *val;              /* NULL: empty */
-};
-
-struct pmap {
-	struct pmap_slot *s;
-	size_t n, mask;
-};
-
-static void *pmap_get(const struct pmap *m, uint64_t key)
-{
-	if (!m->s)
-		return NULL;
-	for (size_t i = hash_u64(key) & m->mask; m->s[i].val;
-	     i = (i + 1) & m->mask)
-		if (m->s[i].key == key)
-			return m->s[i].val;
-	return NULL;
-}
-
-static void pmap_put(struct pmap *m, uint64_t key, void *val)
-{
-	size_t i;
-
-	if (!m->s || (m->n + 1) * 2 > m->mask + 1) {
-		struct pmap_slot *old = m->s;
-		size_t omask = m->mask;
-
-		m->mask = old ? omask * 2 + 1 : 63;
-		m->s = xcalloc(m->mask + 1, sizeof(*m->s));
-		m->n = 0;
-		if (old) {
-			for (size_t k = 0; k <= omask; k++)
-				if (old[k].val)
-					pmap_put(m, old[k].key, old[k].val);
-			free(old);
-		}
-	}
-	for (i = hash_u64(key) & m->mask; m->s[i].val; i = (i + 1) & m->mask)
-		if (m->s[i].key == key) {
-			m->s[i].val = val;
-			return;
-		}
-	m->s[i].key = key;
-	m->s[i].val = val;
-	m->n++;
-}
-
-/* Remove key (backward-shift deletion keeps probe chains intact). */
-static void pmap_del(struct pmap *m, uint64_t key)
-{
-	size_t i, j;
-
-	if (!m->s)
-		return;
-	for (i = hash_u64(key) & m->mask; m->s[i].val; i = (i + 1) & m->mask)
-		if (m->s[i].key == key)
-			break;
-	if (!m->s[i].val)
-		return;
-	m->s[i].val = NULL;
-	m->n--;
-	for (j = (i + 1) & m->mask; m->s[j].val; j = (j + 1) & m->mask) {
-		size_t home = hash_u64(m->s[j].key) & m->mask;
-
-		/* Move j back to i when its home is not in (i, j]. */
-		if ((j > i && (home <= i || home > j)) ||
-		    (j < i && (home <= i && home > j))) {
-			m->s[i] = m->s[j];
-			m->s[j].val = NULL;
-			i = j;
-		}
-	}
-}
-
-/* ---- The tracker --------------------------------------------------------- */
-
-struct pe_proc {
-	uint32_t pid;
-	struct pe_map *maps;
-	size_t nmaps, capmaps;
-	void *sym_state;        /* symbols.h's per-process state */
-};
-
-struct pe_thread {
-	uint32_t pid, tid;
-	char *comm;
-	uint32_t root_sym;      /* interned root frame, UINT32_MAX: not yet */
-	bool java;              /* the name starts with "java" */
-};
+/* ---- The machine --------------------------------------------------------- */
 
 /* The frame cache: (tag, address) -> interned id. */
 struct fc_slot {
@@ -690,7 +30,7 @@ struct pe_machine {
 	struct symbolizer *sy;
 	struct profile *p;
 	struct read_opts o;
-	struct pmap procs, threads;
+	struct pe_procs *pt;    /* processes, threads, maps */
 	struct fc_slot *fc;
 	size_t nfc, fcmask;
 	uint32_t unknown_id;    /* "[unknown]" */
@@ -700,22 +40,56 @@ struct pe_machine {
 	size_t capout;
 	char *buf;              /* scratch for names */
 	size_t capbuf;
-	bool keep_exited;
-	size_t total_maps;      /* maps of every process */
 	struct pe_machine_stats st;
 	struct unwinder *uw;    /* DWARF unwinder, made on the first stack copy */
 };
+
+/* The process table's hooks into the symbolizer (ctx: the symbolizer). */
+static struct sym_dso *hook_dso_get(void *ctx, const char *path, size_t len,
+				    const struct pe_mmap *ident)
+{
+	struct sym_file_id id = { 0 };
+
+	if (ident && ident->has_build_id) {
+		id.build_id = ident->build_id;
+		id.build_id_len = ident->build_id_size;
+	} else if (ident && ident->mmap2) {
+		id.maj = ident->maj;
+		id.min = ident->min;
+		id.ino = ident->ino;
+	}
+	return sym_dso_get(ctx, path, len, &id);
+}
+
+static void hook_maps_changed(void *ctx, struct pe_proc *pr)
+{
+	sym_proc_maps_changed(ctx, pr);
+}
+
+static void hook_release(void *ctx, void *sym_state)
+{
+	sym_proc_release(ctx, sym_state);
+}
+
+static void hook_forget(void *ctx, uint32_t pid)
+{
+	sym_jit_forget(ctx, pid);
+}
 
 struct pe_machine *pe_machine_create(struct symbolizer *sy,
 				     struct profile *p,
 				     const struct read_opts *o)
 {
 	struct pe_machine *m = xcalloc(1, sizeof(*m));
+	const struct pe_procs_hooks hooks = {
+		sy, hook_dso_get, hook_maps_changed, hook_release, hook_forget
+	};
 
 	m->sy = sy;
 	m->p = p;
 	if (o)
 		m->o = *o;
+	m->pt = pe_procs_create(sy ? &hooks : NULL, &m->st.maps_dropped);
 	m->fcmask = 4095;
 	m->fc = xcalloc(m->fcmask + 1, sizeof(*m->fc));
 	m->unknown_id = UINT32_MAX;
@@ -723,34 +97,11 @@ struct pe_machine *pe_machine_create(struct symbolizer *sy,
 	return m;
 }
 
-static void proc_free(struct pe_machine *m, struct pe_proc *pr)
-{
-	if (!pr)
-		return;
-	if (pr->sym_state && m->sy)
-		sym_proc_release(m->sy, pr->sym_state);
-	m->total_maps -= pr->nmaps;
-	free(pr->maps);
-	free(pr);
-}
-
 void pe_machine_destroy(struct pe_machine *m)
 {
 	if (!m)
 		return;
-	for (size_t i = 0; m->procs.s && i <= m->procs.mask; i++)
-		if (m->procs.s[i].val)
-			proc_free(m, m->procs.s[i].val);
-	for (size_t i = 0; m->threads.s && i <= m->threads.mask; i++) {
-		struct pe_thread *t = m->threads.s[i].val;
-
-		if (t) {
-			free(t->comm);
-			free(t);
-		}
-	}
-	free(m->procs.s);
-	free(m->threads.s);
+	pe_procs_destroy(m->pt);
 	free(m->fc);
 	free(m->ids);
 	free(m->out);
@@ -761,286 +112,35 @@ void pe_machine_destroy(struct pe_machine *m)
 
 void pe_machine_keep_exited(struct pe_machine *m, bool keep)
 {
-	m->keep_exited = keep;
+	pe_procs_keep_exited(m->pt, keep);
 }
 
-struct pe_proc *pe_machine_proc(struct pe_machine *m, uint32_t pid)
+void pe_machine_apply(struct pe_machine *m, const struct pe_record *r)
 {
-	return pmap_get(&m->procs, pid);
-}
-
-static struct pe_proc *proc_get(struct pe_machine *m, uint32_t pid)
-{
-	struct pe_proc *pr = pmap_get(&m->procs, pid);
-
-	if (!pr) {
-		pr = xcalloc(1, sizeof(*pr));
-		pr->pid = pid;
-		pmap_put(&m->procs, pid, pr);
-	}
-	return pr;
-}
-
-static void proc_drop(struct pe_machine *m, uint32_t pid)
-{
-	struct pe_proc *pr = pmap_get(&m->procs, pid);
-
-	if (pr) {
-		pmap_del(&m->procs, pid);
-		proc_free(m, pr);
-	}
-	if (m->sy)
-		sym_jit_forget(m->sy, pid);
-}
-
-uint32_t pe_proc_pid(const struct pe_proc *pr)
-{
-	return pr->pid;
-}
-
-void **pe_proc_sym_slot(struct pe_proc *pr)
-{
-	return &pr->sym_state;
-}
-
-const struct pe_map *pe_proc_maps(const struct pe_proc *pr, size_t *n)
-{
-	*n = pr->nmaps;
-	return pr->maps;
-}
-
-const struct pe_map *pe_proc_find_map(const struct pe_proc *pr,
-				      uint64_t addr)
-{
-	size_t lo = 0, hi;
-
-	if (!pr)
-		return NULL;
-	hi = pr->nmaps;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (pr->maps[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0)
-		return NULL;
-	return addr < pr->maps[lo - 1].end ? &pr->maps[lo - 1] : NULL;
-}
-
-/*
- * A process maps at most this many executable ranges, all processes
- * together this many (a hostile file forking a process of many maps
- * again and again must not exhaust memory).
- */
-#define MAX_MAPS 16384
-#define MAX_TOTAL_MAPS (1u << 21)
-
-/*
- * Insert nm, cutting the mappings it overlaps: the overlapped run
- * [i0, i1) is found by binary search (the maps are sorted and disjoint,
- * so their ends are sorted too) and replaced by what is left of its first
- * and last map around nm.
- */
-static void proc_insert(struct pe_machine *m, struct pe_proc *pr,
-			const struct pe_map *nm)
-{
-	size_t lo = 0, hi = pr->nmaps, i0, i1, k = 0;
-	struct pe_map rep[3];
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (pr->maps[mid].end <= nm->start)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	i0 = lo;
-	for (i1 = i0; i1 < pr->nmaps && pr->maps[i1].start < nm->end; i1++)
-		;
-	if (i0 < i1 && pr->maps[i0].start < nm->start) {
-		rep[k] = pr->maps[i0];
-		rep[k++].end = nm->start;
-	}
-	rep[k++] = *nm;
-	if (i0 < i1 && pr->maps[i1 - 1].end > nm->end) {
-		struct pe_map r = pr->maps[i1 - 1];
-
-		r.pgoff += nm->end - r.start;
-		r.start = nm->end;
-		rep[k++] = r;
-	}
-	if (pr->nmaps - (i1 - i0) + k > MAX_MAPS ||
-	    m->total_maps + k > MAX_TOTAL_MAPS) {
-		m->st.maps_dropped++;
-		return;
-	}
-	m->total_maps = m->total_maps + k - (i1 - i0);
-	GROW(pr->maps, pr->capmaps, pr->nmaps - (i1 - i0) + k);
-	memmove(&pr->maps[i0 + k], &pr->maps[i1],
-		(pr->nmaps - i1) * sizeof(*pr->maps));
-	memcpy(&pr->maps[i0], rep, k * sizeof(*rep));
-	pr->nmaps = pr->nmaps - (i1 - i0) + k;
-	if (pr->sym_state && m->sy)
-		sym_proc_maps_changed(m->sy, pr);
-}
-
-static bool is_anon_name(const char *s, size_t n)
-{
-	static const char *const anon[] = { "//anon", "[anon:", "/dev/zero",
-		"/anon_hugepage", "[heap]", "[stack]" };
-
-	for (size_t i = 0; i < ARRAY_SIZE(anon); i++) {
-		size_t k = strlen(anon[i]);
-
-		if (n >= k && memcmp(s, anon[i], k) == 0)
-			return true;
-	}
-	return n == 0;
+	if (r->type == PERF_RECORD_LOST)
+		m->st.lost += r->u.lost.lost;
+	else if (r->type == PERF_RECORD_THROTTLE)
+		m->st.throttled++;
+	else
+		pe_procs_apply(m->pt, r);
 }
 
 void pe_machine_add_map(struct pe_machine *m, uint32_t pid, uint64_t start,
 			uint64_t len, uint64_t pgoff, const char *path,
 			size_t path_len, const struct pe_mmap *ident)
 {
-	struct pe_map nm = { 0 };
-	struct pe_proc *pr;
-
-	if (len == 0 || start + len < start)
-		return;
-	nm.start = start;
-	nm.end = start + len;
-	nm.pgoff = pgoff;
-	nm.prot = ident ? ident->prot : PROT_EXEC;
-	if (is_anon_name(path, path_len)) {
-		nm.anon_exec = true;
-	} else if (m->sy) {
-		struct sym_file_id id = { 0 };
-
-		if (ident && ident->has_build_id) {
-			id.build_id = ident->build_id;
-			id.build_id_len = ident->build_id_size;
-		} else if (ident && ident->mmap2) {
-			id.maj = ident->maj;
-			id.min = ident->min;
-			id.ino = ident->ino;
-		}
-		nm.dso = sym_dso_get(m->sy, path, path_len, &id);
-	}
-	pr = proc_get(m, pid);
-	proc_insert(m, pr, &nm);
-}
-
-static struct pe_thread *thread_get(struct pe_machine *m, uint32_t pid,
-				    uint32_t tid)
-{
-	struct pe_thread *t = pmap_get(&m->threads, tid);
-
-	if (!t) {
-		t = xcalloc(1, sizeof(*t));
-		t->pid = pid;
-		t->tid = tid;
-		t->root_sym = UINT32_MAX;
-		pmap_put(&m->threads, tid, t);
-	}
-	return t;
+	pe_procs_add_map(m->pt, pid, start, len, pgoff, path, path_len, ident);
 }
 
 void pe_machine_set_comm(struct pe_machine *m, uint32_t pid, uint32_t tid,
 			 const char *comm, size_t len)
 {
-	struct pe_thread *t = thread_get(m, pid, tid);
-
-	free(t->comm);
-	t->comm = xstrndup(comm, strnlen(comm, len));
-	t->pid = pid;
-	t->root_sym = UINT32_MAX;
-	t->java = strncmp(t->comm, "java", 4) == 0;
+	pe_procs_set_comm(m->pt, pid, tid, comm, len);
 }
 
-void pe_machine_apply(struct pe_machine *m, const struct pe_record *r)
+struct pe_proc *pe_machine_proc(struct pe_machine *m, uint32_t pid)
 {
-	switch (r->type) {
-	case PERF_RECORD_MMAP:
-	case PERF_RECORD_MMAP2: {
-		const struct pe_mmap *mm = &r->u.mmap;
-
-		/* Without mmap_data only executable maps come; keep those. */
-		if (mm->mmap2 && !(mm->prot & PROT_EXEC))
-			return;
-		pe_machine_add_map(m, mm->pid, mm->start, mm->len, mm->pgoff,
-				   mm->filename, mm->filename_len, mm);
-		break;
-	}
-	case PERF_RECORD_COMM:
-		if (r->u.comm.exec && r->u.comm.pid == r->u.comm.tid) {
-			struct pe_proc *pr = pmap_get(&m->procs, r->u.comm.pid);
-
-			/*
-			 * The old image's maps stay until the new image's
-			 * mappings replace them, as perf keeps them: samples
-			 * taken inside execve still return to the old libc.
-			 */
-			for (size_t i = 0; pr && i < pr->nmaps; i++)
-				pr->maps[i].before_exec = true;
-			if (pr && pr->sym_state && m->sy)
-				sym_proc_maps_changed(m->sy, pr);
-			if (m->sy)
-				sym_jit_forget(m->sy, r->u.comm.pid);
-		}
-		pe_machine_set_comm(m, r->u.comm.pid, r->u.comm.tid,
-				    r->u.comm.comm, r->u.comm.len);
-		break;
-	case PERF_RECORD_FORK: {
-		const struct pe_task *tk = &r->u.task;
-		struct pe_thread *parent = pmap_get(&m->threads, tk->ptid);
-		struct pe_thread *t;
-		char *comm = parent && parent->comm ? xstrdup(parent->comm)
-						      : NULL;
-
-		t = thread_get(m, tk->pid, tk->tid);
-		t->pid = tk->pid;
-		if (comm) {
-			pe_machine_set_comm(m, tk->pid, tk->tid, comm,
-					    strlen(comm));
-			free(comm);
-		}
-		if (tk->pid != tk->ppid && tk->pid != 0) {
-			struct pe_proc *pp = pmap_get(&m->procs, tk->ppid);
-			struct pe_proc *np;
-
-			proc_drop(m, tk->pid);
-			np = proc_get(m, tk->pid);
-			if (pp && pp->nmaps &&
-			    m->total_maps + pp->nmaps > MAX_TOTAL_MAPS) {
-				m->st.maps_dropped += pp->nmaps;
-			} else if (pp && pp->nmaps) {
-				m->total_maps += pp->nmaps;
-				GROW(np->maps, np->capmaps, pp->nmaps);
-				memcpy(np->maps, pp->maps,
-				       pp->nmaps * sizeof(*pp->maps));
-				np->nmaps = pp->nmaps;
-			}
-		}
-		break;
-	}
-	case PERF_RECORD_EXIT:
-		if (!m->keep_exited && r->u.task.pid == r->u.task.tid &&
-		    r->u.task.pid != 0)
-			proc_drop(m, r->u.task.pid);
-		break;
-	case PERF_RECORD_LOST:
-		m->st.lost += r->u.lost.lost;
-		break;
-	case PERF_RECORD_THROTTLE:
-		m->st.throttled++;
-		break;
-	default:
-		break;
-	}
+	return pe_procs_proc(m->pt, pid);
 }
 
 const struct pe_machine_stats *pe_machine_stats(const struct pe_machine *m)
@@ -1262,10 +362,11 @@ static uint32_t user_frame(struct pe_machine *m, struct pe_proc *pr,
 		return make_name(m, NULL, NULL, addr, false, false);
 	}
 	if (map->anon_exec) {
-		const char *fn = m->sy ? sym_jit_lookup(m->sy, pr->pid,
+		const char *fn = m->sy ? sym_jit_lookup(m->sy, pe_proc_pid(pr),
 							addr) : NULL;
 
-		snprintf(jitmod, sizeof(jitmod), "/tmp/perf-%u.map", pr->pid);
+		snprintf(jitmod, sizeof(jitmod), "/tmp/perf-%u.map",
+			 pe_proc_pid(pr));
 		if (!fn) {
 			m->st.unknown_frames++;
 			if (m->sy)
@@ -1381,8 +482,8 @@ static size_t unwind_user(struct pe_machine *m, struct pe_proc *pr,
  */
 static size_t build_stack(struct pe_machine *m, const struct pe_sample *s)
 {
-	struct pe_thread *t = pmap_get(&m->threads, s->tid);
-	struct pe_proc *pr = pmap_get(&m->procs, s->pid);
+	struct pe_thread *t = pe_procs_thread(m->pt, s->tid);
+	struct pe_proc *pr = pe_procs_proc(m->pt, s->pid);
 	enum ctx ctx;
 	bool first = true;
 	size_t n = 0, total;
@@ -1392,12 +493,12 @@ static size_t build_stack(struct pe_machine *m, const struct pe_sample *s)
 
 	if (!t && s->pid != s->tid) {
 		/* An unknown thread of a known process takes its name. */
-		struct pe_thread *leader = pmap_get(&m->threads, s->pid);
+		struct pe_thread *leader = pe_procs_thread(m->pt, s->pid);
 
 		if (leader && leader->comm)
 			pe_machine_set_comm(m, s->pid, s->tid, leader->comm,
 					    strlen(leader->comm));
-		t = pmap_get(&m->threads, s->tid);
+		t = pe_procs_thread(m->pt, s->tid);
 	}
 	if (s->stack && s->stack_dyn_size && s->regs && pr && m->sy)
 		nu = unwind_user(m, pr, s, &uf, &ninl);

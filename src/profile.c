@@ -77,6 +77,7 @@ struct profile {
 
 	enum weight_unit unit;
 	bool unit_known, unit_mixed;
+	char unit_name[96];     /* what weights count; "": the unit's name */
 
 	struct task_meta *tasks;    /* distinct task/CPU tuples of the timeline */
 	uint32_t *taskslot;         /* open addressing: index + 1, 0 empty */
@@ -938,6 +939,11 @@ void profile_note_unit(struct profile *p, enum weight_unit u)
 	p->unit_known = true;
 }
 
+void profile_set_unit_name(struct profile *p, const char *name)
+{
+	snprintf(p->unit_name, sizeof(p->unit_name), "%s", name ? name : "");
+}
+
 enum weight_unit profile_unit(const struct profile *p)
 {
 	return p->unit;
@@ -975,8 +981,11 @@ size_t profile_format_amount(const struct profile *p, uint64_t w, char *buf,
 		double s = profile_weight_value(p, w) / 1e9;
 
 		/* 0.9999996 s is "1.000 s", not "1000.000 ms". */
-		k = s >= 0.9995 || s == 0 ? snprintf(buf, cap, "%.3f s CPU", s)
-				     : snprintf(buf, cap, "%.3f ms CPU", s * 1e3);
+		const char *what = p->unit_name[0] ? p->unit_name : "CPU";
+
+		k = s >= 0.9995 || s == 0
+			? snprintf(buf, cap, "%.3f s %s", s, what)
+			: snprintf(buf, cap, "%.3f ms %s", s * 1e3, what);
 		return k < 0 ? 0 : (size_t)k;
 	}
 	if (p->unit == UNIT_NANOS) {
@@ -993,6 +1002,7 @@ size_t profile_format_amount(const struct profile *p, uint64_t w, char *buf,
 	n = profile_format_weight(p, w, buf, cap);
 	if (p->unit == UNIT_COUNT)
 		return n;
-	k = snprintf(buf + n, n < cap ? cap - n : 0, " samples");
+	k = snprintf(buf + n, n < cap ? cap - n : 0, " %s",
+		     p->unit_name[0] ? p->unit_name : "samples");
 	return n + (k < 0 ? 0 : (size_t)k);
 }

@@ -515,7 +515,7 @@ static void process(struct pdata *pd)
 				continue;
 			}
 			if (pe_machine_add_sample(pd->m, s,
-						  s->has_period ? s->period : 1) ==
+						  pe_sample_weight(ev, s)) ==
 			    ADD_OK)
 				pd->samples++;
 			continue;
@@ -656,13 +656,42 @@ static int pick_event(struct pdata *pd)
 	return -1;
 }
 
-/* cpu-clock and task-clock sampled with periods: weights are ns of CPU. */
+/*
+ * cpu-clock and task-clock sampled with periods, or with a fixed period
+ * (-c N): weights are ns of CPU.
+ */
 static bool clock_event(const struct perf_event_attr *a)
 {
 	return a->type == PERF_TYPE_SOFTWARE &&
 	       (a->config == PERF_COUNT_SW_CPU_CLOCK ||
 		a->config == PERF_COUNT_SW_TASK_CLOCK) &&
-	       (a->sample_type & PERF_SAMPLE_PERIOD);
+	       ((a->sample_type & PERF_SAMPLE_PERIOD) ||
+		(!a->freq && a->sample_period));
+}
+
+/*
+ * What the weights of a non-clock event count, when they count events
+ * (a period in each sample, or a fixed one): "page-faults", "cycles",
+ * "sched:sched_switch events".  Else they count samples: nothing is set.
+ */
+static void note_event_unit(struct profile *p, const struct pe_event *ev)
+{
+	char buf[160];
+	const char *name = ev && ev->name ? ev->name : NULL;
+	size_t n;
+
+	if (!name || !((ev->attr.sample_type & PERF_SAMPLE_PERIOD) ||
+		       (!ev->attr.freq && ev->attr.sample_period)))
+		return;
+	if (ev->attr.type == PERF_TYPE_TRACEPOINT) {
+		snprintf(buf, sizeof(buf), "%s events", name);
+	} else {
+		/* "cycles:ppp": the modifiers are not what is counted. */
+		n = strcspn(name, ":");
+		snprintf(buf, sizeof(buf), "%.*s", (int)(n < 100 ? n : 100),
+			 name);
+	}
+	profile_set_unit_name(p, buf);
 }
 
 int read_perf_data(struct profile *p, struct input *in,
@@ -752,6 +781,8 @@ int read_perf_data(struct profile *p, struct input *in,
 		rc = 0;
 		profile_note_unit(p, pd.chosen && clock_event(&pd.chosen->attr)
 					     ? UNIT_NS : UNIT_SAMPLES);
+		if (!(pd.chosen && clock_event(&pd.chosen->attr)))
+			note_event_unit(p, pd.chosen);
 	} else
 		diag_warn(d, "%s: no samples%s", pd.name,
 			  pd.o->event_filter ? " of that event" : "");

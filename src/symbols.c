@@ -34,7 +34,7 @@
 
 #include <elfutils/libdw.h>
 
-#include "perf-event.h"
+#include "perf-procs.h"
 #include "util.h"
 
 struct fsym {

@@ -569,7 +569,7 @@ int theme_check_name(const char *name, char *err, size_t errcap)
 		return 0;
 	}
 	n = theme_names(&names);
-	len = (size_t)snprintf(err, errcap, "-c: no theme '%s' (have:", name);
+	len = (size_t)snprintf(err, errcap, "--colors: no theme '%s' (have:", name);
 	for (size_t i = 0; i < n && len < errcap; i++)
 		len += (size_t)snprintf(err + len, errcap - len, " %s", names[i]);
 	if (len < errcap)

@@ -38,7 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perf-event.h"
+#include "perf-record.h"
 #include "symbols.h"
 #include "util.h"
 

@@ -109,7 +109,7 @@ check "unknown call graph mode: says so" grep -q "unknown mode 'lbr'" \
 "$BIN" -a --collapse >/dev/null 2>"$work/u4.err"
 rc=$?
 check "-a without -d and no terminal: usage error" [ "$rc" -eq 2 ]
-"$BIN" -e instructions -a -d 1 --collapse >/dev/null 2>"$work/u5.err"
+"$BIN" -e no-such-event -a -d 1 --collapse >/dev/null 2>"$work/u5.err"
 rc=$?
 check "unknown event: usage error" [ "$rc" -eq 2 ]
 

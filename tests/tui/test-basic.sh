@@ -113,8 +113,8 @@ check "deep: root selected" tui_wait "^all \| "
 tui_keys q
 check "deep: exit 0" tui_wait "__EXIT:0"
 
-# -c with an unknown theme is a usage error, before the screen opens.
-tui_start -- -c no-such-theme "$IN"
+# --colors with an unknown theme is a usage error, before the screen opens.
+tui_start -- --colors no-such-theme "$IN"
 check "unknown theme: exit 2" tui_wait "__EXIT:2"
 check "unknown theme: message" tui_wait "no theme 'no-such-theme' \(have: .*hot"
 

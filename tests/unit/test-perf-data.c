@@ -154,6 +154,63 @@ static void test_file_mode(void **state)
 	done(&r);
 }
 
+/* The weight of the lines whose stack holds sub. */
+static uint64_t weight_with(const char *out, const char *sub)
+{
+	uint64_t sum = 0;
+
+	for (const char *l = out; *l;) {
+		const char *nl = strchr(l, '\n');
+		size_t n = nl ? (size_t)(nl - l) : strlen(l);
+		const char *sp = memrchr(l, ' ', n);
+		const char *hit = strstr(l, sub);
+
+		if (sp && hit && hit < sp)
+			sum += strtoull(sp + 1, NULL, 10);
+		l += n + (nl != NULL);
+	}
+	return sum;
+}
+
+/*
+ * perf record -c 1000000: a fixed period, no PERIOD in sample_type.  Each
+ * sample weighs the event's period, as perf script reports it: 77 samples
+ * of 1000000 ns, 48 through path_a and 27 through path_b (perf script).
+ */
+static void test_fixed_period(void **state)
+{
+	struct result r;
+
+	(void)state;
+	install_prog();
+	load_file(&r, "tests/data/period.data", NULL);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(total_of(r.out), 77000000);
+	assert_int_equal(weight_with(r.out, ";main;work;path_a;"), 48000000);
+	assert_int_equal(weight_with(r.out, ";main;work;path_b;"), 27000000);
+	assert_int_equal(profile_unit(r.p), UNIT_NS);
+	done(&r);
+}
+
+/* A tracepoint's weights count its events, and say so. */
+static void test_tracepoint_unit(void **state)
+{
+	struct result r;
+	char buf[128];
+
+	(void)state;
+	load_file(&r, "tests/data/switch.data", NULL);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(total_of(r.out), 2);
+	profile_format_amount(r.p, 2, buf, sizeof(buf));
+	assert_string_equal(buf, "2 sched:sched_switch events");
+	done(&r);
+	load_file(&r, "tests/data/period.data", NULL);
+	profile_format_amount(r.p, 1500000000, buf, sizeof(buf));
+	assert_string_equal(buf, "1.500 s CPU");
+	done(&r);
+}
+
 static void test_pid_tid_kernel(void **state)
 {
 	struct result r;
@@ -836,6 +893,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_file_mode),
+		cmocka_unit_test(test_fixed_period),
+		cmocka_unit_test(test_tracepoint_unit),
 		cmocka_unit_test(test_pid_tid_kernel),
 		cmocka_unit_test(test_pipe_mode),
 		cmocka_unit_test(test_pipe_from_memory_in_pieces),

@@ -1,0 +1,167 @@
+#!/bin/sh
+# test-live-events.sh - -e EVENT with perf's names and -c N, live: page
+# faults land in the function that touches fresh pages, a switch tracepoint
+# and the context-switches event count one switch per blocking call, every
+# weight says what it counts, and missing events or bad combinations get a
+# message with the fix; --off-cpu weighs where the thread blocked by how
+# long.
+#
+# The target (events-target.c) runs ROUNDS rounds of: 5 ms of CPU time in
+# burn, nanosleep 7 ms in snooze, a 3 ms timerfd read in wait_timer, 64
+# fresh pages touched in fault_pages.  Counts, not times, are asserted, so
+# a loaded machine changes nothing.
+#
+# usage: tests/live/test-live-events.sh FLAMETOP_BINARY
+. "$(dirname "$0")/lib.sh"
+
+if ! "$CC" -O1 -g -fno-omit-frame-pointer "$here/events-target.c" \
+	-o "$work/events-target" 2>"$work/cc2.err"; then
+	echo "SKIP: cannot build events-target: $(head -n 1 "$work/cc2.err")"
+	exit 0
+fi
+EV=$work/events-target
+R=20
+PAGES=64
+
+# weight FILE PATTERN: the weight of the lines matching PATTERN.
+weight() {
+	awk -v pat="$2" '$0 ~ pat { w += $NF } END { print w + 0 }' "$1"
+}
+
+# ---- page faults -------------------------------------------------------------
+"$BIN" -e page-faults --collapse -- "$EV" $R $PAGES >"$work/pf.folded" 2>"$work/pf.err"
+rc=$?
+check "page-faults: status 0 ($(head -n 1 "$work/pf.err"))" [ "$rc" -eq 0 ]
+f=$(weight "$work/pf.folded" ';main;run;fault_pages [0-9]+$')
+want=$((R * PAGES))
+check "page-faults: $f of the $want fresh-page faults in main;run;fault_pages" \
+	within "$f" $((want * 95 / 100)) $((want + 8))
+"$BIN" -e faults --text -- "$EV" 2 4 >"$work/pf.txt" 2>&1
+check "page-faults: the --text footer says page-faults" \
+	grep -q '[0-9] page-faults, ' "$work/pf.txt"
+# -c 2: one sample every second fault, each weighing its period (the
+# kernel's count since the last sample): the weights still add up to the
+# faults, where counting samples would give half.
+"$BIN" -e page-faults -c 2 --collapse -- "$EV" $R $PAGES >"$work/pf2.folded" 2>&1
+f2=$(weight "$work/pf2.folded" ';main;run;fault_pages [0-9]+$')
+check "page-faults -c 2: $f2 of $want faults, weighed 2 each" \
+	within "$f2" $((want * 95 / 100)) $((want + 8))
+n2=$(grep -c ';main;run;fault_pages [0-9]*$' "$work/pf2.folded")
+check "page-faults -c 2: one stack line for them ($n2): weights, not samples, make $f2" \
+	[ "$n2" -eq 1 ]
+
+# ---- one switch per blocking call ------------------------------------------
+# context-switches counts every switch of the target's thread: the blocking
+# ones land where it blocked.  On a loaded machine a timer may fire before
+# its read (the thread was preempted in between, in libc's frameless
+# timerfd_settime), so a call may block one time less.
+"$BIN" -e cs --collapse -- "$EV" $R 0 >"$work/cs.folded" 2>"$work/cs.err"
+s=$(weight "$work/cs.folded" ';main;run;snooze;')
+t=$(weight "$work/cs.folded" ';main;run;wait_timer;')
+check "context-switches: $s in snooze, $t in wait_timer, one per call ($R)" \
+	sh -c "[ $s -ge $((R - R / 10)) ] && [ $s -le $((R + R / 4)) ] && [ $t -ge $((R - R / 10)) ] && [ $t -le $((R + R / 4)) ]"
+"$BIN" -e cs --text -- "$EV" 2 0 >"$work/cs.txt" 2>&1
+check "context-switches: the --text footer says context-switches" \
+	grep -q '[0-9] context-switches, ' "$work/cs.txt"
+
+"$BIN" -e sched:sched_switch --collapse -- "$EV" $R 0 >"$work/ss.folded" 2>"$work/ss.err"
+rc=$?
+if [ "$rc" -ne 0 ] && grep -q -E 'tracefs|permission' "$work/ss.err"; then
+	echo "note: tracepoints not available here: $(head -n 1 "$work/ss.err")"
+	check "sched:sched_switch: the refusal names the fix" \
+		grep -q -E 'mount -t tracefs|run as root|chmod|perf_event_paranoid' "$work/ss.err"
+else
+	check "sched:sched_switch: status 0 ($(head -n 1 "$work/ss.err"))" [ "$rc" -eq 0 ]
+	s=$(weight "$work/ss.folded" ';main;run;snooze;')
+	t=$(weight "$work/ss.folded" ';main;run;wait_timer;')
+	check "sched:sched_switch: $s in snooze, $t in wait_timer, one per call ($R)" \
+		sh -c "[ $s -ge $((R - R / 10)) ] && [ $s -le $((R + R / 4)) ] && [ $t -ge $((R - R / 10)) ] && [ $t -le $((R + R / 4)) ]"
+	"$BIN" -e sched:sched_switch --text -- "$EV" 2 0 >"$work/ss.txt" 2>&1
+	check "sched:sched_switch: the --text footer says sched:sched_switch events" \
+		grep -q '[0-9] sched:sched_switch events, ' "$work/ss.txt"
+fi
+"$BIN" -e sched:no_such_tracepoint -- "$EV" 1 0 >/dev/null 2>"$work/nt.err"
+rc=$?
+check "unknown tracepoint: status 2 and a message ($(head -n 1 "$work/nt.err"))" \
+	sh -c "[ $rc -eq 2 ] && grep -q -E 'no such tracepoint|tracefs|permission' '$work/nt.err'"
+
+# ---- hardware events: sampled, or a clear message ----------------------------
+"$BIN" -e instructions --text -- "$EV" 2 0 >"$work/hw.txt" 2>&1
+rc=$?
+if [ "$rc" -eq 0 ]; then
+	check "instructions: the footer says instructions" \
+		grep -q '[0-9] instructions, ' "$work/hw.txt"
+else
+	check "instructions: no counter here, and the message says so" \
+		grep -q 'no hardware counter for it' "$work/hw.txt"
+fi
+
+# ---- -c N with the clock: the rate is fixed, weights are ns ------------------
+"$BIN" -c 1000000 --text -- "$EV" 4 0 >"$work/clk.txt" 2>&1
+check "-c 1000000: cpu-clock weights are CPU time" \
+	grep -q -E '[0-9] m?s CPU, ' "$work/clk.txt"
+"$BIN" -c 1000000 --collapse -- "$EV" 4 0 >"$work/clk.folded" 2>&1
+check "-c 1000000: every weight is a multiple of 1000000 ns" \
+	awk '$NF % 1000000 { exit 1 }' "$work/clk.folded"
+
+# ---- off-CPU: where the thread was blocked, for how long ---------------------
+# snooze blocks 7 ms a round, wait_timer 3 ms: 70/30, and at least the
+# 10 ms a round in all (a woken thread counts until it runs again, so a
+# loaded machine adds its wait for a CPU; burn's preemptions are not
+# blocking and count nothing).
+RO=80
+"$BIN" --off-cpu --collapse -- "$EV" $RO 0 >"$work/off.folded" 2>"$work/off.err"
+rc=$?
+check "--off-cpu: status 0 ($(head -n 1 "$work/off.err"))" [ "$rc" -eq 0 ]
+a=$(share "$work/off.folded" ';main;run;snooze;')
+b=$(share "$work/off.folded" ';main;run;wait_timer;')
+tot=$(weight "$work/off.folded" '')
+check "--off-cpu: snooze $a% (70 +- 6)" within "$a" 64 76
+check "--off-cpu: wait_timer $b% (30 +- 6)" within "$b" 24 36
+check "--off-cpu: $tot ns in all, at least the $((RO * 10)) ms blocked" \
+	within "$tot" $((RO * 10 * 1000000 * 95 / 100)) $((RO * 10 * 1000000 * 3))
+check "--off-cpu: the stacks hold the kernel's blocking path" \
+	grep -q ';main;run;snooze;.*schedule' "$work/off.folded"
+check "--off-cpu: burn (never blocked) weighs nothing" \
+	sh -c "! grep -q ';burn' '$work/off.folded'"
+"$BIN" --off-cpu --text -- "$EV" 4 0 >"$work/off.txt" 2>&1
+check "--off-cpu: the --text footer says off-CPU" \
+	grep -q -E '[0-9] m?s off-CPU, ' "$work/off.txt"
+# --wall: burn's 5 ms of CPU (cpu-clock at 999 Hz), snooze's 7 ms and
+# wait_timer's 3 ms blocked: about 33/47/20 of the thread's time.  Measured
+# 32.6/46.5/20.5 on an idle machine; beside two busy loops 27/53/19: burn's
+# preemptions count nothing (runnable, not blocked) while a woken thread's
+# wait for a CPU counts where it blocked, so the margin is 9 points.
+"$BIN" --wall -F 999 --collapse -- "$EV" $RO 0 >"$work/wall.folded" 2>"$work/wall.err"
+rc=$?
+check "--wall: status 0 ($(head -n 1 "$work/wall.err"))" [ "$rc" -eq 0 ]
+a=$(share "$work/wall.folded" ';main;run;burn')
+b=$(share "$work/wall.folded" ';main;run;snooze;')
+c=$(share "$work/wall.folded" ';main;run;wait_timer;')
+check "--wall: burn $a% (33 +- 9)" within "$a" 24 42
+check "--wall: snooze $b% (47 +- 9)" within "$b" 38 56
+check "--wall: wait_timer $c% (20 +- 9)" within "$c" 11 29
+check "--wall: off-CPU stacks end in [off-cpu], on-CPU ones do not" \
+	sh -c "grep -q ';snooze;.*;\[off-cpu\] [0-9]*\$' '$work/wall.folded' &&
+	       ! grep -q ';burn.*\[off-cpu\]' '$work/wall.folded'"
+"$BIN" --wall --text -- "$EV" 4 0 >"$work/wall.txt" 2>&1
+check "--wall: the --text footer says wall" \
+	grep -q -E '[0-9] m?s wall, ' "$work/wall.txt"
+"$BIN" --off-cpu -e page-faults -- true >/dev/null 2>"$work/u0.err"
+rc=$?
+check "--off-cpu with -e: usage error" [ "$rc" -eq 2 ]
+
+# ---- usage --------------------------------------------------------------------
+"$BIN" -F 99 -c 5 -- true >/dev/null 2>"$work/u1.err"
+rc=$?
+check "-F with -c: usage error" sh -c "[ $rc -eq 2 ] && grep -q 'do not go together' '$work/u1.err'"
+"$BIN" -e bogus -- true >/dev/null 2>"$work/u2.err"
+rc=$?
+check "-e bogus: usage error listing the events" \
+	sh -c "[ $rc -eq 2 ] && grep -q 'page-faults' '$work/u2.err' && grep -q 'SUBSYSTEM:NAME' '$work/u2.err'"
+printf 'a;b 1\n' >"$work/x.folded"
+"$BIN" --colors mem --text "$work/x.folded" >/dev/null 2>"$work/u3.err"
+check "--colors keeps its long name" [ $? -eq 0 ]
+"$BIN" -c mem --text "$work/x.folded" >/dev/null 2>"$work/u4.err"
+check "-c is now perf's count: -c mem is a bad value" [ $? -eq 2 ]
+finish
