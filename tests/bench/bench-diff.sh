@@ -14,45 +14,9 @@
 # a slow figure.
 build=${1:?usage: $0 BUILDDIR BIN}
 bin=${2:?usage: $0 BUILDDIR BIN}
-gen=$build/tools/gen-folded
-dir=$build/bench
-runs="1 2 3"
-size=
-if [ -n "${BENCH_QUICK:-}" ]; then
-	dir=$build/bench-quick
-	runs=1
-	size="-n 2000"
-fi
+. "$(dirname "$0")/folded-common.sh"
 a=$dir/diff-a.folded
 b=$dir/diff-b.folded
-export LC_ALL=C
-
-if [ ! -x "$gen" ]; then
-	echo "   SKIP: $gen not built (make O=... tests-bin)"
-	exit 0
-fi
-if [ ! -x /usr/bin/time ]; then
-	echo "   SKIP: /usr/bin/time missing (apt-get install time)"
-	exit 0
-fi
-mkdir -p "$dir" || exit 1
-
-src_sum=$(cksum < tests/tools/gen-folded.c 2>/dev/null)
-gen() {
-	out=$1
-	shift
-	if [ -s "$out" ] && [ "$(cat "$out.stamp" 2>/dev/null)" = "$src_sum $*" ]; then
-		return 0
-	fi
-	rm -f "$out.stamp"
-	# shellcheck disable=SC2086
-	"$gen" "$@" -o "$out.tmp" && mv "$out.tmp" "$out" || {
-		echo "   cannot generate $out"
-		rm -f "$out.tmp"
-		exit 1
-	}
-	echo "$src_sum $*" > "$out.stamp"
-}
 # shellcheck disable=SC2086
 gen "$a" $size -s 1
 # shellcheck disable=SC2086
