@@ -23,13 +23,19 @@ enum input_format {
 	FMT_PPROF,           /* pprof's profile.proto (protobuf) */
 };
 
-/* The sample types of a pprof input (filled by the pprof reader). */
+/*
+ * The sample types of a pprof input, or the events of a perf.data that has
+ * several (filled by the reader of the first input; the TUI's next-type key
+ * reads the inputs again with another).
+ */
 #define PPROF_MAX_TYPES 32
 struct pprof_types {
 	char name[PPROF_MAX_TYPES][64];  /* "cpu", "alloc_space" */
 	char unit[PPROF_MAX_TYPES][32];  /* "nanoseconds", "bytes" */
 	unsigned n;                      /* 0: no pprof input read */
 	unsigned cur;                    /* the one read */
+	bool events;                     /* perf.data events: chosen with
+					    --event-filter, not --sample-type */
 };
 
 /* Called now and then while reading: done and total raw bytes (0: unknown). */

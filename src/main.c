@@ -185,7 +185,8 @@ static void type_status(void *ctx, char *buf, size_t cap)
 	char ty[800];
 
 	type_text(t, ty, sizeof(ty));
-	snprintf(buf, cap, "%s%s", ty, t->n > 1 ? ", e: next type" : "");
+	snprintf(buf, cap, "%s%s", ty, t->n < 2 ? "" :
+		 t->events ? ", e: next event" : ", e: next type");
 }
 
 static bool next_type(void *ctx, struct profile *p, char *msg, size_t cap)
@@ -201,7 +202,10 @@ static bool next_type(void *ctx, struct profile *p, char *msg, size_t cap)
 	}
 	next = (t->cur + 1) % t->n;
 	snprintf(ts->name, sizeof(ts->name), "%s", t->name[next]);
-	ts->c->read.sample_type = ts->name;
+	if (t->events)
+		ts->c->read.event_filter = ts->name;
+	else
+		ts->c->read.sample_type = ts->name;
 	ts->c->read.progress = NULL;    /* the screen is the TUI's now */
 	t->n = 0;                       /* filled again by the reader */
 	profile_reset_weights(p);
@@ -214,7 +218,7 @@ static bool next_type(void *ctx, struct profile *p, char *msg, size_t cap)
 		char ty[800];
 
 		type_text(t, ty, sizeof(ty));
-		snprintf(msg, cap, "sample type %s%s", ty,
+		snprintf(msg, cap, "%s %s%s", t->events ? "event" : "sample type", ty,
 			 d.bad ? "; bad samples skipped" : "");
 	}
 	diag_free(&d);

@@ -953,6 +953,7 @@ void profile_forget_unit(struct profile *p)
 {
 	p->unit = UNIT_SAMPLES;
 	p->unit_known = p->unit_mixed = false;
+	p->unit_name[0] = '\0';
 }
 
 /* Bytes in binary multiples, as memory profilers print them. */

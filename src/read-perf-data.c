@@ -670,6 +670,34 @@ static bool clock_event(const struct perf_event_attr *a)
 }
 
 /*
+ * A file with several named events lists them for the TUI's next-type key
+ * (the first input only), the one shown current.
+ */
+static void note_events(struct pdata *pd)
+{
+	struct pprof_types *t = pd->o->types;
+	size_t n = pe_evlist_count(pd->el);
+
+	if (!t || t->n || n < 2)
+		return;
+	for (size_t i = 0; i < n && t->n < PPROF_MAX_TYPES; i++) {
+		const struct pe_event *ev = pe_evlist_at(pd->el, i);
+
+		if (!ev->name)
+			continue;
+		if (ev == pd->chosen)
+			t->cur = t->n;
+		snprintf(t->name[t->n], sizeof(t->name[0]), "%s", ev->name);
+		snprintf(t->unit[t->n], sizeof(t->unit[0]), "%s",
+			 clock_event(&ev->attr) ? "CPU time" : "count");
+		t->n++;
+	}
+	t->events = t->n > 1;
+	if (!t->events)
+		t->n = 0;
+}
+
+/*
  * What the weights of a non-clock event count, when they count events
  * (a period in each sample, or a fixed one): "page-faults", "cycles",
  * "sched:sched_switch events".  Else they count samples: nothing is set.
@@ -776,6 +804,7 @@ int read_perf_data(struct profile *p, struct input *in,
 			  "%s (--event-filter=NAME to choose)", pd.name,
 			  (unsigned long long)pd.other_samples,
 			  event_name(pd.chosen));
+	note_events(&pd);
 	sym_report(pd.sy, d);
 	if (pd.samples) {
 		rc = 0;
