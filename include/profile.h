@@ -77,6 +77,24 @@ void profile_reserve(struct profile *p, size_t nodes);
 void profile_set_differential(struct profile *p, bool on);
 bool profile_is_differential(const struct profile *p);
 
+/*
+ * --diff reads its BEFORE input into AFTER's tree: while on, the profile is
+ * differential, the weight of every stack added (w->v) goes to the first
+ * count (BEFORE) and the timeline marks it so; readers see a profile that
+ * is not differential yet and has no samples (profile_is_differential and
+ * profile_samples), so they read the input as they would alone.
+ */
+void profile_set_before_column(struct profile *p, bool on);
+/*
+ * Move the timed samples of the first count (BEFORE) so that the first of
+ * them is at the time of the first AFTER sample: two recordings then share
+ * one time axis, from their starts.
+ */
+void profile_align_columns(struct profile *p);
+/* First and last timestamps of one count's samples; false: it has none. */
+bool profile_column_bounds(const struct profile *p, bool before,
+			   uint64_t *first, uint64_t *last);
+
 /* Intern a frame name (the profile's own symbol table). */
 uint32_t profile_intern(struct profile *p, const char *name, size_t len);
 
@@ -135,6 +153,12 @@ bool profile_time_bounds(const struct profile *p, uint64_t *first,
  */
 void profile_set_range(struct profile *p, uint64_t first, uint64_t last);
 void profile_clear_range(struct profile *p);
+/*
+ * The same, with a range of its own for the first count of a differential
+ * profile (--diff --time: each side's range from its own samples).
+ */
+void profile_set_ranges(struct profile *p, uint64_t first, uint64_t last,
+			uint64_t first2, uint64_t last2);
 bool profile_range(const struct profile *p, uint64_t *first, uint64_t *last);
 
 /*
@@ -146,6 +170,8 @@ bool profile_range(const struct profile *p, uint64_t *first, uint64_t *last);
 size_t profile_timeline_len(const struct profile *p);
 uint32_t profile_timeline_sample(const struct profile *p, size_t i,
 				 uint64_t *weight, struct sample_meta *meta);
+/* The i-th sample is a weight of the first count (BEFORE, differential). */
+bool profile_timeline_before(const struct profile *p, size_t i);
 /* Self weight of id over all time, whatever range is selected. */
 uint64_t profile_self_all(const struct profile *p, uint32_t id);
 /* Number of timed samples in [first, last], weight summed into *weight. */

@@ -132,98 +132,156 @@ static int merge(struct profile *d, const struct profile *src, enum side side,
 }
 
 /*
- * Read one side into a profile of its own: --time, then the per-sample
- * views, which need the side's timeline.  Returns 0 or an exit status.
+ * --normalize: a copy of the finished differential profile p whose BEFORE
+ * weights are scaled to AFTER's total, each stack rounded to a whole count
+ * as difffolded.pl -n does.  The copy has no timeline.
  */
-static int load_side(const struct config *c, const char *path,
-		     struct diag *d, struct profile **out)
+static struct profile *normalized(const struct profile *p)
 {
-	struct profile *p = profile_create(), *v = NULL;
-	struct config cs;
+	struct profile *d = diff_create();
+	size_t nn = profile_node_count(p);
+	uint32_t *map = xmalloc((nn ? nn : 1) * sizeof(*map));
+	uint64_t ta = profile_total(p, NODE_ROOT), tb = profile_total2(p, NODE_ROOT);
+	uint64_t unit = pow10_u64[profile_decimals(p)];
 
-	*out = NULL;
-	if (read_profile(p, path, &c->read, d) != 0) {
-		profile_destroy(p);
-		return 1;
+	profile_set_order(d, profile_order(p));
+	profile_note_unit(d, profile_unit(p));
+	profile_reserve(d, nn);
+	map[NODE_ROOT] = NODE_ROOT;
+	for (uint32_t n = 1; n < nn; n++) {
+		const struct pnode *pn = profile_node(p, n);
+		struct weight w = { profile_self(p, n), 0, profile_decimals(p) };
+		uint64_t b = profile_self2(p, n);
+
+		map[n] = NODE_NONE;
+		if (map[pn->parent] == NODE_NONE ||
+		    (!profile_total(p, n) && !profile_total2(p, n)))
+			continue;
+		map[n] = profile_child(d, map[pn->parent],
+				       profile_intern(d, profile_name(p, n),
+						      profile_name_len(p, n)));
+		if (b && tb) {
+			/* round(value(b) * ta / tb) whole, in the tree's scale */
+			uint64_t q = scale_round(b, ta, (unsigned __int128)tb * unit);
+
+			w.v2 = q > UINT64_MAX / unit ? UINT64_MAX : q * unit;
+		}
+		if ((w.v || w.v2) && profile_add_at(d, map[n], &w, NULL) != ADD_OK)
+			fprintf(stderr, "flametop: --normalize: weights overflow; "
+				"some stacks were skipped\n");
 	}
-	profile_finish(p);
-	if (c->time) {
-		char msg[256];
-		int t = timerange_apply(p, c->time, msg, sizeof(msg));
+	free(map);
+	profile_finish(d);
+	return d;
+}
 
-		if (*msg)
-			fprintf(stderr, "flametop: --time: %s: %s\n", path, msg);
-		if (t) {
-			profile_destroy(p);
-			return t;
+/*
+ * --time on both sides: each side's range from its own samples (a
+ * percentage is of that recording's span; seconds count from its first
+ * sample, where both sides start once aligned).  Returns 0 or an exit
+ * status after printing why.
+ */
+static int apply_time(struct profile *p, const struct config *c)
+{
+	uint64_t f[2], l[2], t0[2], t1[2];
+	char msg[256];
+
+	for (int s = 0; s < 2; s++) {
+		const char *path = c->files[s ? 0 : 1];
+
+		if (!profile_column_bounds(p, s == 1, &f[s], &l[s])) {
+			fprintf(stderr, "flametop: --time: %s: the profile has "
+				"no timestamps (perf script and perf.data "
+				"samples have them, folded stacks do not)\n",
+				path);
+			return 1;
+		}
+		if (timerange_parse(c->time, f[s], l[s], &t0[s], &t1[s], msg,
+				    sizeof(msg)) < 0) {
+			fprintf(stderr, "flametop: --time: %s\n", msg);
+			return 2;
 		}
 	}
-	if (c->comms || c->pids || c->tids || c->cpus || c->group) {
-		int rc;
+	profile_set_ranges(p, t0[0], t1[0], t0[1], t1[1]);
+	for (int s = 0; s < 2; s++) {
+		char want[64], span[64];
 
-		memset(&cs, 0, sizeof(cs));
-		cs.comms = c->comms;
-		cs.pids = c->pids;
-		cs.tids = c->tids;
-		cs.cpus = c->cpus;
-		cs.group = c->group;
-		rc = export_derive(p, &cs, &v);
-		if (rc) {
-			profile_destroy(p);
-			return rc;
-		}
-		if (v) {
-			profile_destroy(p);
-			p = v;
-		}
+		if (s ? profile_total2(p, NODE_ROOT) : profile_total(p, NODE_ROOT))
+			continue;
+		timerange_describe(want, sizeof(want), f[s], t0[s], t1[s]);
+		timerange_describe(span, sizeof(span), f[s], f[s], l[s]);
+		fprintf(stderr, "flametop: --time: %s: no samples in %s (the "
+			"samples span %s)\n", c->files[s ? 0 : 1], want, span);
 	}
-	*out = p;
 	return 0;
 }
 
 int diff_load(struct config *c, struct diag *d, struct profile **out)
 {
-	struct profile *dp, *side;
-	struct weight norm = { 0, 0, 0 };
-	uint64_t t0, t1;
+	struct profile *p = profile_create();
 	int rc;
 
 	*out = NULL;
-	/* AFTER first: its total scales BEFORE; one side in memory at a time. */
-	if ((rc = load_side(c, c->files[1], d, &side)) != 0)
-		return rc;
-	norm.v = profile_total(side, NODE_ROOT);
-	norm.decimals = profile_decimals(side);
-	if (!profile_is_differential(side) && !profile_range(side, &t0, &t1)) {
-		/*
-		 * AFTER as read is the merged profile already: its weights are
-		 * the AFTER column; only BEFORE is merged into it.  Its
-		 * timeline would select AFTER's samples only: forget it.
-		 */
-		profile_forget_before(side, UINT64_MAX);
-		profile_set_differential(side, true);
-		dp = side;
-	} else {
-		dp = diff_create();
-		profile_set_order(dp, profile_order(side));
-		profile_reserve(dp, profile_node_count(side));
-		if (diff_add(dp, side, true, NULL) < 0)
+	/*
+	 * AFTER is read as it would be alone; BEFORE is read into the same
+	 * tree as its first count (profile_set_before_column), so --diff costs
+	 * what loading both files into one profile does.
+	 */
+	if (read_profile(p, c->files[1], &c->read, d) != 0) {
+		profile_destroy(p);
+		return 1;
+	}
+	if (profile_is_differential(p)) {
+		/* A two-column AFTER: its AFTER counts only. */
+		struct profile *dp = diff_create();
+
+		profile_finish(p);
+		profile_set_order(dp, profile_order(p));
+		profile_reserve(dp, profile_node_count(p));
+		if (diff_add(dp, p, true, NULL) < 0)
 			fprintf(stderr, "flametop: %s: weights overflow; some "
 				"stacks were skipped\n", c->files[1]);
-		profile_destroy(side);
+		profile_destroy(p);
+		p = dp;
 	}
-	if ((rc = load_side(c, c->files[0], d, &side)) != 0) {
-		profile_destroy(dp);
+	profile_set_before_column(p, true);
+	if (read_profile(p, c->files[0], &c->read, d) != 0) {
+		profile_destroy(p);
+		return 1;
+	}
+	profile_set_before_column(p, false);
+	/* Two recordings: both start at the first sample. */
+	profile_align_columns(p);
+	if (c->time && (rc = apply_time(p, c)) != 0) {
+		profile_destroy(p);
 		return rc;
 	}
-	if (diff_add(dp, side, false, c->normalize ? &norm : NULL) < 0)
-		fprintf(stderr, "flametop: %s: weights overflow; some "
-			"stacks were skipped\n", c->files[0]);
-	profile_destroy(side);
-	profile_finish(dp);
-	/* Applied to each side; the merged profile has no timeline. */
-	c->comms = c->pids = c->tids = c->cpus = c->group = NULL;
-	*out = dp;
+	if (c->normalize) {
+		struct profile *v = NULL, *n;
+
+		profile_finish(p);
+		/* The copy has no timeline: the per-sample views come first. */
+		if (c->comms || c->pids || c->tids || c->cpus || c->group) {
+			struct config cs;
+
+			memset(&cs, 0, sizeof(cs));
+			cs.comms = c->comms;
+			cs.pids = c->pids;
+			cs.tids = c->tids;
+			cs.cpus = c->cpus;
+			cs.group = c->group;
+			if ((rc = export_derive(p, &cs, &v)) != 0) {
+				profile_destroy(p);
+				return rc;
+			}
+			c->comms = c->pids = c->tids = c->cpus = c->group = NULL;
+		}
+		n = normalized(v ? v : p);
+		profile_destroy(v);
+		profile_destroy(p);
+		p = n;
+	}
+	*out = p;
 	return 0;
 }
 

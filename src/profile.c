@@ -10,7 +10,8 @@
  *   rself[]   self weight within the selected time range (only while a
  *             range is selected; rebuilt from the timeline)
  *   total[]   total weight of the current view, computed by finish
- *   self2[], total2[]  the first count of differential input
+ *   self2[], total2[]  the first count of differential input (BEFORE)
+ *   rself2[]  self2 within the selected time range
  *
  * A child is created after its parent, so a parent's id is always smaller
  * than its children's: totals are one backward pass over the array, depths
@@ -44,8 +45,12 @@ struct tl_entry {
 	uint64_t time;
 	uint64_t weight;
 	uint32_t node;
-	uint32_t meta;      /* index + 1 in the task table; 0: unknown */
+	uint32_t meta;      /* index + 1 in the task table; 0: unknown;
+	                       | TL_BEFORE: a weight of the first count */
 };
+
+/* The timeline entry of a differential profile's first count (BEFORE). */
+#define TL_BEFORE 0x80000000u
 
 struct task_meta {
 	uint32_t pid, tid, cpu, comm;
@@ -57,7 +62,7 @@ struct profile {
 	struct pnode *nodes;
 	uint16_t *depth;
 	uint64_t *self, *total, *rself;
-	uint64_t *self2, *total2;
+	uint64_t *self2, *total2, *rself2;
 	size_t n, cap;
 
 	struct child_slot *slots;
@@ -66,14 +71,16 @@ struct profile {
 
 	unsigned decimals;
 	bool differential;
+	bool into2;                 /* weights added go to the first count */
 	uint64_t grand, grand2;     /* all-time sums, to catch overflow */
-	uint64_t samples;
+	uint64_t samples, samples_other;
 
 	struct tl_entry *tl;
 	size_t ntl, captl;
 	bool tl_sorted;
 	bool range_on;
 	uint64_t range_first, range_last;
+	uint64_t range2_first, range2_last;   /* the first count's (BEFORE) */
 
 	enum weight_unit unit;
 	bool unit_known, unit_mixed;
@@ -172,9 +179,15 @@ static void add_node_storage(struct profile *p)
 		ARR_GROW(p->self2, old, p->cap);
 		ARR_GROW(p->total2, old, p->cap);
 	}
+	if (p->rself2)
+		ARR_GROW(p->rself2, old, p->cap);
 	advise_huge(p->nodes, p->cap * sizeof(*p->nodes));
 	advise_huge(p->self, p->cap * sizeof(*p->self));
 	advise_huge(p->total, p->cap * sizeof(*p->total));
+	if (p->differential) {
+		advise_huge(p->self2, p->cap * sizeof(*p->self2));
+		advise_huge(p->total2, p->cap * sizeof(*p->total2));
+	}
 }
 
 static void resize_slots(struct profile *p, size_t nmask);
@@ -195,6 +208,8 @@ static uint32_t new_node(struct profile *p, uint32_t parent, uint32_t sym)
 		p->rself[id] = 0;
 	if (p->differential)
 		p->self2[id] = p->total2[id] = 0;
+	if (p->rself2)
+		p->rself2[id] = 0;
 	if (parent == NODE_NONE) {
 		p->nodes[id].next = NODE_NONE;
 		p->depth[id] = 0;
@@ -254,6 +269,7 @@ void profile_destroy(struct profile *p)
 	ARR_FREE(p->rself, p->cap);
 	ARR_FREE(p->self2, p->cap);
 	ARR_FREE(p->total2, p->cap);
+	ARR_FREE(p->rself2, p->cap);
 	free(p->slots);
 	ARR_FREE(p->tl, p->captl);
 	free(p->tasks);
@@ -269,15 +285,77 @@ void profile_set_differential(struct profile *p, bool on)
 	if (on) {
 		ARR_GROW(p->self2, 0, p->cap);
 		ARR_GROW(p->total2, 0, p->cap);
+		advise_huge(p->self2, p->cap * sizeof(*p->self2));
+		advise_huge(p->total2, p->cap * sizeof(*p->total2));
 	} else {
 		ARR_FREE(p->self2, p->cap);
 		ARR_FREE(p->total2, p->cap);
+		ARR_FREE(p->rself2, p->cap);
 	}
 }
 
 bool profile_is_differential(const struct profile *p)
 {
-	return p->differential;
+	return p->differential && !p->into2;
+}
+
+void profile_set_before_column(struct profile *p, bool on)
+{
+	if (on == p->into2)
+		return;
+	if (on) {
+		profile_set_differential(p, true);
+		p->samples_other = p->samples;
+		p->samples = 0;
+	} else {
+		p->samples += p->samples_other;
+		p->samples_other = 0;
+	}
+	p->into2 = on;
+}
+
+bool profile_column_bounds(const struct profile *p, bool before,
+			   uint64_t *first, uint64_t *last)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+	bool any = false;
+
+	for (size_t i = 0; i < p->ntl; i++) {
+		const struct tl_entry *e = &p->tl[i];
+
+		if (((e->meta & TL_BEFORE) != 0) != before)
+			continue;
+		any = true;
+		lo = e->time < lo ? e->time : lo;
+		hi = e->time > hi ? e->time : hi;
+	}
+	*first = lo;
+	*last = hi;
+	return any;
+}
+
+void profile_align_columns(struct profile *p)
+{
+	uint64_t lo[2] = { UINT64_MAX, UINT64_MAX };
+
+	for (size_t i = 0; i < p->ntl; i++) {
+		int c = (p->tl[i].meta & TL_BEFORE) != 0;
+
+		if (p->tl[i].time < lo[c])
+			lo[c] = p->tl[i].time;
+	}
+	if (lo[0] == UINT64_MAX || lo[1] == UINT64_MAX || lo[0] == lo[1])
+		return;
+	for (size_t i = 0; i < p->ntl; i++) {
+		struct tl_entry *e = &p->tl[i];
+
+		if (!(e->meta & TL_BEFORE))
+			continue;
+		/* Both columns start at lo[0]: e->time - lo[1] >= 0. */
+		e->time = e->time - lo[1] > UINT64_MAX - lo[0]
+			  ? UINT64_MAX : lo[0] + (e->time - lo[1]);
+	}
+	p->tl_sorted = false;
 }
 
 uint32_t profile_intern(struct profile *p, const char *name, size_t len)
@@ -432,6 +510,8 @@ static bool rescale(struct profile *p, unsigned d)
 			p->self2[i] *= m;
 			p->total2[i] *= m;
 		}
+		if (p->rself2)
+			p->rself2[i] *= m;
 	}
 	for (size_t i = 0; i < p->ntl; i++)
 		p->tl[i].weight *= m;
@@ -485,12 +565,43 @@ static uint32_t intern_task(struct profile *p, const struct sample_meta *m)
 	     j = (j + 1) & p->taskmask)
 		if (task_eq(&p->tasks[p->taskslot[j] - 1], &t))
 			return p->taskslot[j];
-	if (p->ntasks >= UINT32_MAX - 1)
+	if (p->ntasks >= TL_BEFORE - 1)
 		return 0;
 	GROW(p->tasks, p->captasks, p->ntasks + 1);
 	p->tasks[p->ntasks++] = t;
 	p->taskslot[j] = (uint32_t)p->ntasks;
 	return (uint32_t)p->ntasks;
+}
+
+/* Append a timeline entry (meta: task index + 1, maybe | TL_BEFORE). */
+static void add_timed(struct profile *p, uint32_t node, uint64_t time,
+		      uint64_t v, uint32_t meta)
+{
+	struct tl_entry *e;
+
+	if (p->ntl == p->captl) {
+		size_t old = p->captl;
+
+		/* Grown in place or remapped: never copied. */
+		p->captl = old ? old * 2 : 4096;
+		ARR_GROW(p->tl, old, p->captl);
+	}
+	e = &p->tl[p->ntl++];
+	e->time = time;
+	e->weight = v;
+	e->node = node;
+	e->meta = meta;
+	if (p->ntl > 1 && e[-1].time > e->time)
+		p->tl_sorted = false;
+	if (!p->range_on)
+		return;
+	if (meta & TL_BEFORE) {
+		if (p->rself2 && e->time >= p->range2_first &&
+		    e->time <= p->range2_last)
+			p->rself2[node] += v;
+	} else if (e->time >= p->range_first && e->time <= p->range_last) {
+			p->rself[node] += v;
+	}
 }
 
 enum add_status profile_add_at(struct profile *p, uint32_t node,
@@ -500,6 +611,12 @@ enum add_status profile_add_at(struct profile *p, uint32_t node,
 	uint64_t v = w->v, v2 = w->v2, g, g2;
 	unsigned dec = w->decimals > WEIGHT_MAX_DECIMALS ? WEIGHT_MAX_DECIMALS
 							 : w->decimals;
+
+	if (p->into2) {
+		/* The input read into the first count: its weight is BEFORE. */
+		v2 = v;
+		v = 0;
+	}
 
 	if (dec > p->decimals && !rescale(p, dec - p->decimals))
 		return ADD_OVERFLOW;
@@ -520,25 +637,13 @@ enum add_status profile_add_at(struct profile *p, uint32_t node,
 		p->self2[node] += v2;
 	p->samples++;
 	if (meta && meta->has_time) {
-		struct tl_entry *e;
+		uint32_t task = intern_task(p, meta);
 
-		if (p->ntl == p->captl) {
-			size_t old = p->captl;
-
-			/* Grown in place or remapped: never copied. */
-			p->captl = old ? old * 2 : 4096;
-			ARR_GROW(p->tl, old, p->captl);
-		}
-		e = &p->tl[p->ntl++];
-		e->time = meta->time_ns;
-		e->weight = v;
-		e->node = node;
-		e->meta = intern_task(p, meta);
-		if (p->ntl > 1 && e[-1].time > e->time)
-			p->tl_sorted = false;
-		if (p->range_on && e->time >= p->range_first &&
-		    e->time <= p->range_last)
-			p->rself[node] += v;
+		/* One entry per count a differential sample has. */
+		if (v || !v2)
+			add_timed(p, node, meta->time_ns, v, task);
+		if (v2)
+			add_timed(p, node, meta->time_ns, v2, task | TL_BEFORE);
 	}
 	return ADD_OK;
 }
@@ -629,10 +734,11 @@ static void sort_siblings(struct profile *p)
 static void compute_totals(struct profile *p)
 {
 	const uint64_t *s = p->range_on ? p->rself : p->self;
+	const uint64_t *s2 = p->range_on && p->rself2 ? p->rself2 : p->self2;
 
 	memcpy(p->total, s, p->n * sizeof(*p->total));
 	if (p->differential)
-		memcpy(p->total2, p->self2, p->n * sizeof(*p->total2));
+		memcpy(p->total2, s2, p->n * sizeof(*p->total2));
 	for (size_t i = p->n - 1; i > 0; i--) {
 		uint32_t up = p->nodes[i].parent;
 
@@ -647,7 +753,7 @@ static void compute_totals(struct profile *p)
 
 		if (!live)
 			continue;
-		if (s[i] || (p->differential && p->self2[i]))
+		if (s[i] || (p->differential && s2[i]))
 			p->distinct++;
 		if (p->depth[i] > p->max_depth)
 			p->max_depth = p->depth[i];
@@ -685,6 +791,8 @@ void profile_reset_weights(struct profile *p)
 		memset(p->rself, 0, p->n * sizeof(*p->rself));
 	if (p->differential)
 		memset(p->self2, 0, p->n * sizeof(*p->self2));
+	if (p->rself2)
+		memset(p->rself2, 0, p->n * sizeof(*p->rself2));
 	p->grand = p->grand2 = 0;
 	p->samples = 0;
 	p->ntl = 0;
@@ -772,16 +880,40 @@ size_t profile_count_range(const struct profile *p, uint64_t first,
 
 void profile_set_range(struct profile *p, uint64_t first, uint64_t last)
 {
+	profile_set_ranges(p, first, last, first, last);
+}
+
+void profile_set_ranges(struct profile *p, uint64_t first, uint64_t last,
+			uint64_t first2, uint64_t last2)
+{
+	uint64_t lo = first < first2 ? first : first2;
+	uint64_t hi = last > last2 ? last : last2;
+
 	if (!p->rself)
 		ARR_GROW(p->rself, 0, p->cap);
 	memset(p->rself, 0, p->n * sizeof(*p->rself));
+	if (p->differential) {
+		if (!p->rself2)
+			ARR_GROW(p->rself2, 0, p->cap);
+		memset(p->rself2, 0, p->n * sizeof(*p->rself2));
+	}
 	sort_timeline(p);
-	for (size_t i = tl_lower(p, first); i < p->ntl && p->tl[i].time <= last;
-	     i++)
-		p->rself[p->tl[i].node] += p->tl[i].weight;
+	for (size_t i = tl_lower(p, lo); i < p->ntl && p->tl[i].time <= hi;
+	     i++) {
+		const struct tl_entry *e = &p->tl[i];
+
+		if (!(e->meta & TL_BEFORE)) {
+			if (e->time >= first && e->time <= last)
+				p->rself[e->node] += e->weight;
+		} else if (p->rself2 && e->time >= first2 && e->time <= last2) {
+			p->rself2[e->node] += e->weight;
+		}
+	}
 	p->range_on = true;
 	p->range_first = first;
 	p->range_last = last;
+	p->range2_first = first2;
+	p->range2_last = last2;
 	profile_finish(p);
 }
 
@@ -818,8 +950,9 @@ uint32_t profile_timeline_sample(const struct profile *p, size_t i,
 		memset(meta, 0, sizeof(*meta));
 		meta->time_ns = e->time;
 		meta->has_time = true;
-		if (e->meta) {
-			const struct task_meta *t = &p->tasks[e->meta - 1];
+		if (e->meta & ~TL_BEFORE) {
+			const struct task_meta *t =
+				&p->tasks[(e->meta & ~TL_BEFORE) - 1];
 
 			meta->has_task = t->has_task;
 			meta->has_cpu = t->has_cpu;
@@ -830,6 +963,11 @@ uint32_t profile_timeline_sample(const struct profile *p, size_t i,
 		}
 	}
 	return e->node;
+}
+
+bool profile_timeline_before(const struct profile *p, size_t i)
+{
+	return (p->tl[i].meta & TL_BEFORE) != 0;
 }
 
 uint64_t profile_self_all(const struct profile *p, uint32_t id)
@@ -877,7 +1015,9 @@ uint64_t profile_total2(const struct profile *p, uint32_t id)
 
 uint64_t profile_self2(const struct profile *p, uint32_t id)
 {
-	return p->differential ? p->self2[id] : 0;
+	if (!p->differential)
+		return 0;
+	return p->range_on && p->rself2 ? p->rself2[id] : p->self2[id];
 }
 
 unsigned profile_depth(const struct profile *p, uint32_t id)

@@ -514,27 +514,31 @@ static void walk(struct deriver *d)
 		return;
 	}
 	if (!ranged && !(s->ncomms || s->pids.n || s->tids.n || s->cpus.n))
-		intl = xcalloc(nn, sizeof(*intl));
+		intl = xcalloc(diff ? 2 * nn : nn, sizeof(*intl));
 	for (size_t i = 0; i < ntl; i++) {
 		struct sample_meta m;
 		uint64_t w;
 		uint32_t n = profile_timeline_sample(src, i, &w, &m);
+		bool before = diff && profile_timeline_before(src, i);
 
 		if (intl)
-			intl[n] += w;
+			intl[before ? nn + n : n] += w;
 		if (ranged && (m.time_ns < rf || m.time_ns > rl))
 			continue;
 		if (!keep_meta(d, &m))
 			continue;
-		add(d, n, w, 0, &m);
+		add(d, n, before ? 0 : w, before ? w : 0, &m);
 	}
 	if (intl) {
 		/* Untimed samples (and those live mode forgot): as they were. */
 		for (uint32_t n = 1; n < nn; n++) {
 			uint64_t a = profile_self_all(src, n);
+			uint64_t b = diff ? profile_self2(src, n) : 0;
 
-			if (a > intl[n])
-				add(d, n, a - intl[n], 0, NULL);
+			a = a > intl[n] ? a - intl[n] : 0;
+			b = diff && b > intl[nn + n] ? b - intl[nn + n] : 0;
+			if (a || b)
+				add(d, n, a, b, NULL);
 		}
 		free(intl);
 	}
