@@ -56,9 +56,10 @@ struct profile *diff_swap(const struct profile *p);
 /* ---- Reading a differential profile ----------------------------------- */
 
 enum diff_change {
-	DIFF_SAME,           /* the same share of all before and after */
-	DIFF_GREW,           /* a larger share after */
-	DIFF_SHRANK,         /* a smaller share after */
+	DIFF_SAME,           /* the same share of all before and after, to
+				within what "%.2f" points shows (0.005) */
+	DIFF_GREW,           /* a larger share after (by 0.005 points or more) */
+	DIFF_SHRANK,         /* a smaller share after (likewise) */
 	DIFF_NEW,            /* no weight before */
 	DIFF_GONE,           /* no weight after */
 };

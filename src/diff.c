@@ -287,6 +287,18 @@ int diff_load(struct config *c, struct diag *d, struct profile **out)
 
 /* ---- Reading a differential profile ----------------------------------- */
 
+/*
+ * Does a change of share show where it is printed ("%+.2f pts")?  Smaller
+ * changes (rounding noise, one sample in millions) count as the same.
+ */
+static bool shows(double change)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "%.2f", change < 0 ? -change : change);
+	return strcmp(buf, "0.00") != 0;
+}
+
 void diff_info(const struct profile *p, uint32_t node, bool negated,
 	       struct diff_info *di)
 {
@@ -317,7 +329,7 @@ void diff_info(const struct profile *p, uint32_t node, bool negated,
 		di->kind = DIFF_NEW;
 	else if (b && !a)
 		di->kind = DIFF_GONE;
-	else if (x == y)
+	else if (x == y || !shows(di->change))
 		di->kind = DIFF_SAME;
 	else
 		di->kind = x > y ? DIFF_GREW : DIFF_SHRANK;
