@@ -146,6 +146,44 @@ pair "--group thread" "$d/fp.data" "$d/pipe.data" --group thread
 printf 'only_before;main 3 0\n' >"$tmp/want"
 check "--callers of a gone function" "$tmp/want" --diff --collapse --callers only_before "$tmp/a.folded" "$tmp/b.folded"
 
+# ---- Two timed recordings: one timeline ------------------------------------
+# BEFORE starts at 100 s, AFTER at 7000 s: --time counts from each side's
+# first sample (seconds) or spans each side's own length (percentages).
+# sample COMM PID TIME FRAME...: one perf script sample, leaf first.
+sample() {
+	printf '%s %s %s: 1 cpu-clock:ppp:\n' "$1" "$2" "$3"
+	c=$1
+	shift 3
+	for f in "$@"; do printf '\t1000 %s+0x1 (/bin/%s)\n' "$f" "$c"; done
+	echo
+}
+{
+	sample prog 10 100.000 a main
+	sample prog 10 100.500 a main
+	sample prog 11 101.500 b main
+	sample other 12 102.500 b main
+} >"$tmp/before.perf"
+{
+	sample prog 20 7000.000 a main
+	sample prog 20 7001.200 c main
+	sample other 21 7002.000 c main
+} >"$tmp/after.perf"
+tl() { "$bin" --diff --collapse "$@" "$tmp/before.perf" "$tmp/after.perf"; }
+[ "$(tl --time 0,1)" = "prog;main;a 2 1" ] && ok ||
+	bad "timed pair: --time 0,1 is each side's first second: $(tl --time 0,1 2>&1)"
+[ "$(tl --time 50%-100% | tr '\n' /)" = "other;main;b 1 0/other;main;c 0 1/prog;main;b 1 0/prog;main;c 0 1/" ] && ok ||
+	bad "timed pair: --time 50%-100% is each side's second half: $(tl --time 50%-100% 2>&1 | tr '\n' /)"
+[ "$(tl --comm other | tr '\n' /)" = "other;main;b 1 0/other;main;c 0 1/" ] && ok ||
+	bad "timed pair: --comm keeps each side's samples of it: $(tl --comm other 2>&1 | tr '\n' /)"
+[ "$(tl --pids 10,20 --time 0,0.6 | tr '\n' /)" = "prog;main;a 2 1/" ] && ok ||
+	bad "timed pair: --pids and --time together: $(tl --pids 10,20 --time 0,0.6 2>&1 | tr '\n' /)"
+[ "$(tl --group process --time 1.2,2 | tr '\n' /)" = "other-21;main;c 0 1/prog-11;main;b 1 0/prog-20;main;c 0 1/" ] && ok ||
+	bad "timed pair: --group process in a range: $(tl --group process --time 1.2,2 2>&1 | tr '\n' /)"
+# One side without timestamps: --time says which.
+"$bin" --diff --collapse --time 0,1 "$tmp/a.folded" "$tmp/after.perf" >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q "a.folded: the profile has no timestamps" "$tmp/err" && ok ||
+	bad "--time with an untimed BEFORE: exit 1 naming it ($(cat "$tmp/err"))"
+
 # ---- Errors ------------------------------------------------------------------
 "$bin" --diff --collapse "$tmp/a.folded" >/dev/null 2>&1
 [ $? -eq 2 ] && ok || bad "--diff with one input: exit status 2"

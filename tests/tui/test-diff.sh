@@ -4,7 +4,9 @@
 # +/- marks when there are no colors), the status line of a frame that
 # grew, of one that is new and of one that is gone, B sizes frames by
 # BEFORE (a view in the history: Backspace goes back), --negate starts so,
-# and the colored drawing paints grew and shrank differently.
+# the colored drawing paints grew and shrank differently, and a comparison
+# of two timed recordings has a time strip whose range selects the same
+# seconds of each side.
 BIN=${1:?usage: test-diff.sh FLAMETOP}
 case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
 . "$(dirname "$0")/lib.sh"
@@ -67,4 +69,25 @@ all_differ() {
 check "colors: grew and shrank differ ($ge, $ps)" all_differ "$ge" "$ps"
 check "colors: unchanged differs from both ($mn)" all_differ "$mn" "$ge" "$ps"
 tui_keys q
+
+# Two timed recordings: the strip shows their samples (BEFORE's moved to
+# start with AFTER's), and a range selects the same seconds of each: the
+# header's amount and the root's before are those of --diff --time.
+TA=samples/flametop-load.perf-script.zst
+TB=samples/python.perf-script.zst
+tui_start -x $W -y 24 NO_COLOR=1 -- --diff "$TA" "$TB"
+check "timed: opens" tui_wait "flametop-load.perf-script.zst vs samples/python.perf-script.zst"
+tui_keys t
+check "timed: the strip is shown" tui_wait "timeline: Left/Right move"
+tui_keys Enter L L L L L L Enter
+check "timed: range applied" tui_wait "\| time 0\.000-[0-9.]+ s of [0-9.]+ s"
+end=$(tui_line 1 | sed -n 's/.*| time 0\.000-\([0-9.]*\) s of .*/\1/p')
+foot=$("$BIN" --diff --text -w $W --time "0,$end" "$TA" "$TB" | tail -n 1)
+after=$(printf '%s\n' "$foot" | sed -n 's/.*: \([0-9.]* m*s CPU\), .*/\1/p')
+before=$(printf '%s\n' "$foot" | sed -n 's/.*; before \([0-9.]* m*s CPU\)$/\1/p')
+check "timed: header is --time's AFTER ($after)" tui_wait "python.perf-script.zst \| $after \| time"
+tui_keys g
+check "timed: root's before is --time's ($before)" tui_wait "^all .*before $before \(100\.00%\), after $after \(100\.00%\)"
+tui_keys q
+check "timed: quits" tui_wait "__EXIT:0"
 tui_done
