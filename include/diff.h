@@ -3,13 +3,12 @@
  * profile whose stacks carry two weights (weight.v2 is BEFORE, weight.v is
  * AFTER, as in two-column folded input "stack BEFORE AFTER").
  *
- * Each input is read into a profile of its own, so every reader, --time
- * and the per-sample views apply to each side as they would to one input;
- * then each side's current view (its selected range) is merged stack by
- * stack into the differential profile (AFTER as read becomes it when it
- * has no range), whose tree the other views, the TUI and every export
- * draw.  The TUI builds comparisons of two time ranges and of a live
- * baseline with diff_add too.
+ * AFTER is read as it would be alone, then BEFORE into the same tree as
+ * the first count (profile_set_before_column): every reader works on each
+ * side as on one input, and no second tree is built nor merged.  The
+ * timeline keeps both sides' samples, so --time, the time strip and the
+ * per-sample views apply to the comparison.  The TUI builds comparisons
+ * of two time ranges and of a live baseline by merging trees (diff_add).
  */
 #ifndef FLAMETOP_DIFF_H
 #define FLAMETOP_DIFF_H
@@ -37,14 +36,22 @@ int diff_add(struct profile *d, const struct profile *src, bool after,
 	     const struct weight *norm);
 
 /*
- * --diff BEFORE AFTER: read c->files[0] and c->files[1], apply --time and
- * the per-sample views (--comm, --pids, --tids, --cpus, --group) to each
- * side (then clear those from c, so they are not applied again), and merge
- * them into *out (finished).  Returns 0, or the exit status after printing
- * why: 1 when an input could not be read or has no timestamps for --time,
- * 2 for a bad --time.  Bad lines are counted in d.
+ * --diff BEFORE AFTER: read c->files[1] (AFTER), then c->files[0] into the
+ * same tree as the first count (BEFORE), their timelines aligned at their
+ * starts, and apply --time to each side.  The per-sample views (--comm,
+ * --pids, --tids, --cpus, --group) are left to the caller, except with
+ * --normalize, whose profile has no timeline: they are applied, then
+ * cleared from c.  *out is to be finished.  Returns 0, or the exit status
+ * after printing why: 1 when an input could not be read or has no
+ * timestamps for --time, 2 for a bad --time.  Bad lines are counted in d.
  */
 int diff_load(struct config *c, struct diag *d, struct profile **out);
+/*
+ * Read both inputs again into p, a comparison diff_load made (without
+ * --normalize) whose weights were reset: another sample type or event
+ * (the TUI's e).  Returns 0, or -1 when an input could not be read.
+ */
+int diff_reload(struct profile *p, const struct config *c, struct diag *d);
 
 /*
  * The same profile with its columns swapped (--negate: frames sized by

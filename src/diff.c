@@ -216,6 +216,20 @@ static int apply_time(struct profile *p, const struct config *c)
 	return 0;
 }
 
+int diff_reload(struct profile *p, const struct config *c, struct diag *d)
+{
+	int rc = 0;
+
+	if (read_profile(p, c->files[1], &c->read, d) != 0)
+		rc = -1;
+	profile_set_before_column(p, true);
+	if (read_profile(p, c->files[0], &c->read, d) != 0)
+		rc = -1;
+	profile_set_before_column(p, false);
+	profile_align_columns(p);
+	return rc;
+}
+
 int diff_load(struct config *c, struct diag *d, struct profile **out)
 {
 	struct profile *p = profile_create();

@@ -211,7 +211,7 @@ static bool next_type(void *ctx, struct profile *p, char *msg, size_t cap)
 	profile_reset_weights(p);
 	profile_forget_unit(p);
 	diag_init(&d);
-	if (load(p, ts->c, &d) < 0) {
+	if ((ts->c->diff ? diff_reload(p, ts->c, &d) : load(p, ts->c, &d)) < 0) {
 		snprintf(msg, cap, "cannot read the inputs again with the next "
 			 "sample type");
 	} else {
@@ -244,7 +244,7 @@ static int run_tui(struct profile *p, struct config *c, struct diag *d)
 	o.icase = c->icase;
 	o.theme = c->colors;
 	/* Another sample type is read into p: only when p is what is shown. */
-	if (!v && c->read.types && c->read.types->n) {
+	if (!v && !c->normalize && c->read.types && c->read.types->n) {
 		o.next_type = next_type;
 		o.type_status = type_status;
 		o.type_ctx = &ts;
