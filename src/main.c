@@ -344,7 +344,7 @@ int main(int argc, char **argv)
 			options_free(&c);
 			return rc;
 		}
-		c.time = NULL;   /* applied to each side */
+		c.time = NULL;   /* applied by diff_load, to each side */
 	} else {
 		rc = load(p, &c, &d);
 		tui_load_progress_done(&progress);

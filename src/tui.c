@@ -625,6 +625,11 @@ static void timeline_compare(struct tui *t)
 
 	if (!t->tl_n)
 		return;
+	if (profile_is_differential(t->src)) {
+		set_msg(t, false, "this profile is a comparison already: no "
+			"ranges to compare");
+		return;
+	}
 	if (t->tl_mark >= 0) {
 		lo = t->tl_mark < t->tl_cur ? t->tl_mark : t->tl_cur;
 		hi = t->tl_mark < t->tl_cur ? t->tl_cur : t->tl_mark;

@@ -88,6 +88,8 @@ before=$(printf '%s\n' "$foot" | sed -n 's/.*; before \([0-9.]* m*s CPU\)$/\1/p'
 check "timed: header is --time's AFTER ($after)" tui_wait "python.perf-script.zst \| $after \| time"
 tui_keys g
 check "timed: root's before is --time's ($before)" tui_wait "^all .*before $before \(100\.00%\), after $after \(100\.00%\)"
-tui_keys q
+tui_keys t c
+check "timed: no ranges to compare on a comparison" tui_wait "a comparison already: no ranges to compare"
+tui_keys Escape q
 check "timed: quits" tui_wait "__EXIT:0"
 tui_done
