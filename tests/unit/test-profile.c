@@ -176,6 +176,63 @@ static void time_ranges(void **state)
 	profile_destroy(p);
 }
 
+/*
+ * --diff: AFTER's samples, then BEFORE's into the first count; the
+ * timeline keeps both, aligned at their starts, with a range per side.
+ */
+static void before_column(void **state)
+{
+	struct profile *p = profile_create();
+	uint64_t a, b;
+	uint32_t x, y;
+
+	(void)state;
+	stack_add_full(p, "x", 5, 0, 1000);
+	stack_add_full(p, "y", 1, 0, 1010);
+	profile_set_before_column(p, true);
+	/* Readers see a fresh profile of one count. */
+	assert_false(profile_is_differential(p));
+	assert_int_equal(profile_samples(p), 0);
+	stack_add_full(p, "x", 2, 0, 50);
+	stack_add_full(p, "z", 3, 0, 70);
+	stack_add_full(p, "y", 4, 0, -1);    /* untimed */
+	profile_set_before_column(p, false);
+	assert_true(profile_is_differential(p));
+	assert_int_equal(profile_samples(p), 5);
+	assert_true(profile_column_bounds(p, true, &a, &b));
+	assert_int_equal(a, 50);
+	assert_int_equal(b, 70);
+	profile_align_columns(p);
+	assert_true(profile_column_bounds(p, true, &a, &b));
+	assert_int_equal(a, 1000);
+	assert_int_equal(b, 1020);
+	assert_true(profile_column_bounds(p, false, &a, &b));
+	assert_int_equal(a, 1000);
+	assert_int_equal(b, 1010);
+	profile_finish(p);
+	x = child(p, NODE_ROOT, "x");
+	y = child(p, NODE_ROOT, "y");
+	assert_int_equal(profile_total(p, NODE_ROOT), 6);
+	assert_int_equal(profile_total2(p, NODE_ROOT), 9);
+	assert_int_equal(profile_self2(p, x), 2);
+	assert_int_equal(profile_self2(p, y), 4);
+	assert_int_equal(profile_timeline_len(p), 4);
+	/* One range for both: BEFORE's x (moved to 1000) and AFTER's x. */
+	profile_set_range(p, 1000, 1005);
+	assert_int_equal(profile_total(p, x), 5);
+	assert_int_equal(profile_total2(p, x), 2);
+	assert_int_equal(profile_total2(p, NODE_ROOT), 2);
+	/* A range per side. */
+	profile_set_ranges(p, 1010, 1010, 1020, 1020);
+	assert_int_equal(profile_total(p, NODE_ROOT), 1);
+	assert_int_equal(profile_total(p, y), 1);
+	assert_int_equal(profile_total2(p, NODE_ROOT), 3);
+	assert_int_equal(profile_total2(p, x), 0);
+	profile_clear_range(p);
+	assert_int_equal(profile_total2(p, NODE_ROOT), 9);
+	profile_destroy(p);
+}
+
 static void child_ids_stable_across_finish(void **state)
 {
 	struct profile *p = profile_create();
@@ -226,6 +283,7 @@ int main(void)
 		cmocka_unit_test(empty_and_too_deep),
 		cmocka_unit_test(differential_weights),
 		cmocka_unit_test(time_ranges),
+		cmocka_unit_test(before_column),
 		cmocka_unit_test(child_ids_stable_across_finish),
 		cmocka_unit_test(amounts_by_unit),
 	};
