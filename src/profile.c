@@ -336,15 +336,10 @@ bool profile_column_bounds(const struct profile *p, bool before,
 
 void profile_align_columns(struct profile *p)
 {
-	uint64_t lo[2] = { UINT64_MAX, UINT64_MAX };
+	uint64_t lo[2], hi;
 
-	for (size_t i = 0; i < p->ntl; i++) {
-		int c = (p->tl[i].meta & TL_BEFORE) != 0;
-
-		if (p->tl[i].time < lo[c])
-			lo[c] = p->tl[i].time;
-	}
-	if (lo[0] == UINT64_MAX || lo[1] == UINT64_MAX || lo[0] == lo[1])
+	if (!profile_column_bounds(p, false, &lo[0], &hi) ||
+	    !profile_column_bounds(p, true, &lo[1], &hi) || lo[0] == lo[1])
 		return;
 	for (size_t i = 0; i < p->ntl; i++) {
 		struct tl_entry *e = &p->tl[i];
