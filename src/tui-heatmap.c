@@ -34,6 +34,8 @@ struct tui_heat {
 	bool stale;                /* bin again before the next use */
 	struct heatmap map;
 	const struct profile *p;   /* what was binned */
+	size_t ntl;                /* its timeline's length then */
+	uint64_t first, last;      /* and its time bounds */
 	unsigned max_cols, max_rows;   /* the room it was binned for */
 	unsigned cc, cr;           /* the cursor's cell */
 	bool marked;
@@ -93,16 +95,22 @@ static bool ensure(struct tui *t)
 	unsigned area = area_rows(t);
 	unsigned mr = area > 4 ? area - 3 : 1;
 	unsigned mc = t->cols > LABEL_W + 1 ? t->cols - LABEL_W : 1;
-	uint64_t cur = 0, mark = 0, end;
+	uint64_t cur = 0, mark = 0, end, first = 0, last = 0;
+	size_t ntl = profile_timeline_len(t->p);
 
-	if (!h->stale && h->p == t->p && h->max_rows == mr &&
-	    h->max_cols == mc && h->map.cols)
+	profile_time_bounds(t->p, &first, &last);
+	if (!h->stale && h->p == t->p && h->ntl == ntl && h->first == first &&
+	    h->last == last && h->max_rows == mr && h->max_cols == mc &&
+	    h->map.cols)
 		return true;
 	if (h->map.cols) {
 		heatmap_cell_span(&h->map, h->cc, h->cr, &cur, &end);
 		heatmap_cell_span(&h->map, h->mc, h->mr, &mark, &end);
 	}
 	h->p = t->p;
+	h->ntl = ntl;
+	h->first = first;
+	h->last = last;
 	h->max_rows = mr;
 	h->max_cols = mc;
 	h->stale = false;

@@ -110,6 +110,12 @@ check "Esc cancels the mark" tui_wait "mark cancelled"
 tui_keys m
 check "m: the strip" tui_wait "timeline strip \(m: the heat map again\)"
 check "strip has bars" row_is 2 "[▁▂▃▄▅▆▇█]"
+tui_keys Escape
+check "left" tui_wait "timeline mode left"
+# The help lists the heat map's keys (the same table as --help-keys).
+tui_keys '?' Space
+check "help: the heat map's section" tui_wait "Heat map \(m in timeline mode\): compare ranges of cells"
+check "help: its mark key" tui_wait "mark the range's start cell, then its end cell"
 tui_keys Escape q
 check "exit 0" tui_wait "__EXIT:0"
 
