@@ -123,6 +123,12 @@ static bool ensure(struct tui *t)
 	return true;
 }
 
+/* Columns per cell: two (closer to square) when the map fits so. */
+static unsigned cell_w(const struct tui *t, const struct heatmap *m)
+{
+	return LABEL_W + 2 * (size_t)m->cols <= t->cols ? 2 : 1;
+}
+
 /* The cell's index in time order. */
 static uint64_t order(const struct heatmap *m, unsigned c, unsigned r)
 {
@@ -166,8 +172,15 @@ static void open_map(struct tui *t)
 	h->stale = true;
 	h->marked = false;
 	t->tl_mark = -1;
-	if (t->tl_n)
+	if (t->tl_n) {
+		/* The strip's cursor, or the range shown when it starts in
+		 * the cursor's slice. */
+		uint64_t ra, rb;
+
 		tui_slice_times(t, (unsigned)t->tl_cur, &a, &b);
+		if (profile_range(t->p, &ra, &rb) && ra >= a && ra <= b)
+			a = ra;
+	}
 	if (!ensure(t)) {
 		h->on = false;
 		tui_set_msg(t, false, "no heat map: no timed samples");
@@ -306,8 +319,9 @@ bool tui_heat_click(struct tui *t, int row, int col)
 	if (row < 1 || (unsigned)row > area_rows(t))
 		return false;
 	if (ensure(t) && row >= 3 && (unsigned)row < 3 + h->map.rows &&
-	    col >= (int)LABEL_W && (unsigned)col < LABEL_W + h->map.cols) {
-		h->cc = (unsigned)col - LABEL_W;
+	    col >= (int)LABEL_W &&
+	    ((unsigned)col - LABEL_W) / cell_w(t, &h->map) < h->map.cols) {
+		h->cc = ((unsigned)col - LABEL_W) / cell_w(t, &h->map);
 		h->cr = (unsigned)row - 3;
 		mark(t);
 	}
@@ -344,10 +358,10 @@ static uint32_t level_color(const struct tui *t, unsigned lv)
 }
 
 /* One cell: its level's color or character, the selection and cursor. */
-static void draw_cell(struct tui *t, int y, int x, unsigned lv, bool sel,
-		      bool cur)
+static void draw_cell(struct tui *t, int y, int x, unsigned w, unsigned lv,
+		      bool sel, bool cur)
 {
-	char s[2] = { density[lv], '\0' };
+	char s[3] = { density[lv], w > 1 ? density[lv] : '\0', '\0' };
 
 	if (t->cmode == CM_NONE) {
 		attr_t a = sel ? A_REVERSE : A_NORMAL;
@@ -367,7 +381,7 @@ static void draw_cell(struct tui *t, int y, int x, unsigned lv, bool sel,
 	tui_draw_color(t, sel ? t->theme.slot[TS_RANGE].bg : THEME_COLOR_DEFAULT,
 		       lv ? level_color(t, lv) : THEME_COLOR_DEFAULT,
 		       sel ? TA_BOLD : 0);
-	mvaddstr(y, x, sel ? ":" : " ");
+	mvaddstr(y, x, sel ? (w > 1 ? "::" : ":") : (w > 1 ? "  " : " "));
 }
 
 /* "0s   5s   10s" over the columns. */
@@ -376,6 +390,7 @@ static void draw_axis(struct tui *t, int y)
 	const struct heatmap *m = &t->heat->map;
 	uint64_t secs = m->col_ns / HEATMAP_SECOND;
 	char *row = xmalloc((size_t)t->cols + 1);
+	unsigned w = cell_w(t, m);
 
 	memset(row, ' ', t->cols);
 	row[t->cols] = '\0';
@@ -385,9 +400,10 @@ static void draw_axis(struct tui *t, int y)
 				 (unsigned long long)(c * secs));
 
 		/* A label that would run into the previous one is left out. */
-		if (n > 0 && c >= free_at && LABEL_W + c + (unsigned)n <= t->cols) {
-			memcpy(row + LABEL_W + c, lab, (size_t)n);
-			free_at = c + (unsigned)n + 1;
+		if (n > 0 && c * w >= free_at &&
+		    LABEL_W + c * w + (unsigned)n <= t->cols) {
+			memcpy(row + LABEL_W + c * w, lab, (size_t)n);
+			free_at = c * w + (unsigned)n + 1;
 		}
 	}
 	memcpy(row, "offset", t->cols >= 6 ? 6 : t->cols);
@@ -418,7 +434,7 @@ void tui_heat_draw(struct tui *t, unsigned y0, unsigned rows)
 	char text[1024], what[160], most[96], cell[32], row[32];
 	uint64_t a, b, ra = 0, rb = 0, lo = 1, hi = 0;
 	bool ranged;
-	unsigned y = y0, end = y0 + rows;
+	unsigned y = y0, end = y0 + rows, w;
 
 	if (!rows)
 		return;
@@ -427,6 +443,7 @@ void tui_heat_draw(struct tui *t, unsigned y0, unsigned rows)
 		text_line(t, (int)y0, "heat map: no timed samples");
 		return;
 	}
+	w = cell_w(t, m);
 	/* The cell under the cursor. */
 	heatmap_cell_span(m, h->cc, h->cr, &a, &b);
 	amount_text(t, heatmap_weight(m, h->cc, h->cr),
@@ -461,7 +478,8 @@ void tui_heat_draw(struct tui *t, unsigned y0, unsigned rows)
 		row_label(m, r, lab, sizeof(lab));
 		attr_set(A_NORMAL, 0, NULL);
 		mvaddnstr((int)y, 0, lab, (int)LABEL_W);
-		for (unsigned c = 0; c < m->cols && LABEL_W + c < t->cols; c++) {
+		for (unsigned c = 0; c < m->cols && LABEL_W + c * w < t->cols;
+		     c++) {
 			uint64_t k = order(m, c, r), s, e;
 			bool sel;
 
@@ -471,7 +489,7 @@ void tui_heat_draw(struct tui *t, unsigned y0, unsigned rows)
 				heatmap_cell_span(m, c, r, &s, &e);
 				sel = ranged && s <= rb && e > ra;
 			}
-			draw_cell(t, (int)y, (int)(LABEL_W + c),
+			draw_cell(t, (int)y, (int)(LABEL_W + c * w), w,
 				  heatmap_level(m, heatmap_weight(m, c, r), LEVELS),
 				  sel, c == h->cc && r == h->cr);
 		}
@@ -481,7 +499,8 @@ void tui_heat_draw(struct tui *t, unsigned y0, unsigned rows)
 		attr_set(A_NORMAL, 0, NULL);
 		mvaddstr((int)y, 0, "scale  ");
 		for (unsigned lv = 0; lv < LEVELS && LABEL_W + lv < t->cols; lv++)
-			draw_cell(t, (int)y, (int)(LABEL_W + lv), lv, false, false);
+			draw_cell(t, (int)y, (int)(LABEL_W + lv), 1, lv, false,
+				  false);
 		attr_set(A_NORMAL, 0, NULL);
 		snprintf(text, sizeof(text), " empty to %s a cell", most);
 		if (LABEL_W + LEVELS < t->cols) {
