@@ -119,6 +119,28 @@ check "help: its mark key" tui_wait "mark the range's start cell, then its end c
 tui_keys Escape q
 check "exit 0" tui_wait "__EXIT:0"
 
+# The mouse: a click on a cell marks it (X10 reports, as test-mouse.sh
+# types them); cell (c, r) is at column 7 + 2c, row 3 + r (0-based).
+click() {
+	for b in 32 35; do
+		tmux -L "$TUI_SOCK" send-keys -t ft -l "$(printf '\033[M%s%s%s' \
+			"$(printf "\\$(printf %o "$b")")" \
+			"$(printf "\\$(printf %o $((33 + $1)))")" \
+			"$(printf "\\$(printf %o $((33 + $2)))")")"
+	done
+}
+tui_start -x 100 -y 60 NO_COLOR=1 -- "$IN"
+check "mouse: opens" tui_wait "heatmap.perf-script \| 51.000 ms CPU"
+tui_keys t m
+check "mouse: heat map" tui_wait "^heat map \| "
+click 9 13
+check "mouse: a click marks the start" tui_wait "range starts at 1.200 s"
+click 11 13
+check "mouse: the second the end" tui_wait "range 1.200-2.220 s applied"
+check "mouse: the range's weight" tui_wait "heatmap.perf-script \| 9.000 ms CPU \| time 1.200-2.220 s of "
+tui_keys q
+check "mouse: exit 0" tui_wait "__EXIT:0"
+
 # A profile without timestamps has no timeline, so no heat map.
 tui_start NO_COLOR=1 -- tests/golden/basic.folded
 tui_wait "basic.folded" >/dev/null
