@@ -138,7 +138,17 @@ check "mouse: a click marks the start" tui_wait "range starts at 1.200 s"
 click 11 13
 check "mouse: the second the end" tui_wait "range 1.200-2.220 s applied"
 check "mouse: the range's weight" tui_wait "heatmap.perf-script \| 9.000 ms CPU \| time 1.200-2.220 s of "
-tui_keys q
+
+# The heat map bins the view, as the strip does: keep the stacks with io.
+# Its time starts at the view's first sample (as the strip's and the
+# header's do): io's at 5.700 s, so five columns with both samples in row 0.
+tui_keys T F i o Enter
+check "filter: io only" tui_wait "heatmap.perf-script \| 10.000 ms CPU \| view: "
+tui_keys t m
+check "filter: heat map of the view" tui_wait "^heat map \| 0.000-0.020 s: 2 samples, 2.000 ms CPU \| cells 1 s x 20 ms, most 2.000 ms CPU"
+check "filter: io's row" row_is 4 "^   0ms @{10} *$"
+check "filter: nothing else" rows_blank 5 53 " *[0-9]+ms"
+tui_keys Escape q
 check "mouse: exit 0" tui_wait "__EXIT:0"
 
 # A profile without timestamps has no timeline, so no heat map.
