@@ -24,6 +24,10 @@ enum tui_action {
 	ACT_TIMELINE, ACT_RANGE_CLEAR,
 	ACT_TL_LEFT, ACT_TL_RIGHT, ACT_TL_FAST_LEFT, ACT_TL_FAST_RIGHT,
 	ACT_TL_MARK, ACT_TL_LEAVE, ACT_TL_COMPARE,
+	/* the heat map (timeline mode) */
+	ACT_HEATMAP, ACT_HM_UP, ACT_HM_DOWN, ACT_HM_LEFT, ACT_HM_RIGHT,
+	ACT_HM_FAST_LEFT, ACT_HM_FAST_RIGHT, ACT_HM_MARK, ACT_HM_COMPARE,
+	ACT_HM_LEAVE,
 	/* views */
 	ACT_TOP_TABLE, ACT_CALLERS, ACT_CALLEES, ACT_SANDWICH, ACT_INVERT, ACT_ORDER,
 	ACT_FOLD, ACT_INCLUDE, ACT_EXCLUDE, ACT_IDLE, ACT_GROUP, ACT_TASKS,
@@ -44,6 +48,7 @@ enum tui_action {
 enum key_context {
 	KCTX_VIEW,          /* the flame graph */
 	KCTX_TIMELINE,      /* the timeline strip has the focus */
+	KCTX_HEATMAP,       /* the heat map replaces the strip (m) */
 	KCTX_VIEWS,         /* the flame graph: keys that change the view */
 	KCTX_TOP,           /* the top table is shown */
 	KCTX_PROMPT,        /* the "/" prompt (documentation only) */

@@ -51,6 +51,7 @@ enum theme_slot {
 	TS_HEADER, TS_STATUS, TS_PROMPT, TS_ERROR, TS_MATCH, TS_SELECTED,
 	TS_TIMELINE, TS_RANGE, TS_HELP, TS_TEXT,
 	TS_GREW, TS_SHRANK, TS_SAME,   /* differential profiles: frame bg */
+	TS_HEAT_LOW, TS_HEAT_HIGH,     /* the heat map's scale: cell bg */
 	TS_COUNT
 };
 

@@ -34,6 +34,7 @@ static const char *const slot_names[TS_COUNT] = {
 	[TS_SELECTED] = "selected", [TS_TIMELINE] = "timeline",
 	[TS_RANGE] = "range", [TS_HELP] = "help", [TS_TEXT] = "text",
 	[TS_GREW] = "grew", [TS_SHRANK] = "shrank", [TS_SAME] = "same",
+	[TS_HEAT_LOW] = "heat-low", [TS_HEAT_HIGH] = "heat-high",
 };
 
 const char *theme_slot_name(enum theme_slot s)
@@ -66,6 +67,8 @@ static void default_slots(struct theme *t)
 	set_style(&t->slot[TS_GREW], THEME_COLOR_DEFAULT, 0xff2828, 0);
 	set_style(&t->slot[TS_SHRANK], THEME_COLOR_DEFAULT, 0x2828ff, 0);
 	set_style(&t->slot[TS_SAME], THEME_COLOR_DEFAULT, 0xffffff, 0);
+	set_style(&t->slot[TS_HEAT_LOW], THEME_COLOR_DEFAULT, 0xfff0b4, 0);
+	set_style(&t->slot[TS_HEAT_HIGH], THEME_COLOR_DEFAULT, 0xb40000, 0);
 }
 
 void theme_default(struct theme *t)

@@ -228,6 +228,16 @@ static void use_slot(struct tui *t, enum theme_slot s)
 	use(t, st->fg, st->bg, ta_attrs(st->attrs));
 }
 
+void tui_draw_color(struct tui *t, uint32_t fg, uint32_t bg, unsigned attrs)
+{
+	use(t, fg, bg, ta_attrs(attrs));
+}
+
+void tui_draw_slot(struct tui *t, enum theme_slot s)
+{
+	use_slot(t, s);
+}
+
 static uint32_t frame_color(struct tui *t, uint32_t node)
 {
 	struct draw_cache *c = cache(t);
@@ -490,7 +500,7 @@ void tui_draw(struct tui *t)
 	use_slot(t, TS_HEADER);
 	tui_header_text(t, text, sizeof(text));
 	line(t, 0, text);
-	if (t->tl_show)
+	if (t->tl_show && !tui_heat_shown(t))
 		draw_timeline(t, 1);
 	{
 		/* The sandwich's callers pane: callers above what they call. */
@@ -509,7 +519,10 @@ void tui_draw(struct tui *t)
 
 	/* Frames, or the top table over them. */
 	buf = rowbuf(t, t->cols);
-	if (t->v.top) {
+	if (tui_heat_shown(t)) {
+		tui_heat_draw(t, 1, t->rows - srows - 1);
+		R = 0;
+	} else if (t->v.top) {
 		tui_top_draw(t, top, R);
 		R = 0;
 	}

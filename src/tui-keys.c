@@ -76,6 +76,9 @@ static const struct key_binding table[] = {
 	{ KCTX_TIMELINE, ACT_TL_LEAVE, "Esc, t, q",
 	  "cancel the mark, or leave the mode (q does not quit here)",
 	  { 27, 't', 'q', 0 } },
+	{ KCTX_TIMELINE, ACT_HEATMAP, "m",
+	  "heat map: seconds across, offsets within the second down, in place "
+	  "of the strip; select a range or compare there", { 'm', 0 } },
 	{ KCTX_VIEWS, ACT_TOP_TABLE, "v", "show or hide the top table (hottest functions)",
 	  { 'v', 0 } },
 	{ KCTX_VIEWS, ACT_CALLERS, "<", "callers of the selected frame's function",
@@ -128,6 +131,29 @@ static const struct key_binding table[] = {
 	{ KCTX_TOP, ACT_TOP_FILTER, "/", "filter the functions by a regex (empty: all)",
 	  { '/', 0 } },
 	{ KCTX_TOP, ACT_TOP_TABLE, "v, Esc", "leave the top table", { 'v', 27, 0 } },
+	{ KCTX_HEATMAP, ACT_HM_LEFT, "Left, h", "previous column (second)",
+	  { KEY_LEFT, 'h', 0 } },
+	{ KCTX_HEATMAP, ACT_HM_RIGHT, "Right, l", "next column (second)",
+	  { KEY_RIGHT, 'l', 0 } },
+	{ KCTX_HEATMAP, ACT_HM_UP, "Up, k", "earlier offset within the second",
+	  { KEY_UP, 'k', 0 } },
+	{ KCTX_HEATMAP, ACT_HM_DOWN, "Down, j", "later offset within the second",
+	  { KEY_DOWN, 'j', 0 } },
+	{ KCTX_HEATMAP, ACT_HM_FAST_LEFT, "H, PgUp", "10 columns left",
+	  { 'H', KEY_PPAGE, KEY_SLEFT, 0 } },
+	{ KCTX_HEATMAP, ACT_HM_FAST_RIGHT, "L, PgDn", "10 columns right",
+	  { 'L', KEY_NPAGE, KEY_SRIGHT, 0 } },
+	{ KCTX_HEATMAP, ACT_HM_MARK, "Enter, Space",
+	  "mark the range's start cell, then its end cell (in time order): "
+	  "the graph of the range, or range B against A", { '\n', '\r', ' ', KEY_ENTER } },
+	{ KCTX_HEATMAP, ACT_HM_COMPARE, "c",
+	  "compare: end the range marked (or take the range shown) as A; the "
+	  "next range marked, B, is shown against A", { 'c', 0 } },
+	{ KCTX_HEATMAP, ACT_RANGE_CLEAR, "T", "show all samples again", { 'T', 0 } },
+	{ KCTX_HEATMAP, ACT_HEATMAP, "m", "back to the timeline strip", { 'm', 0 } },
+	{ KCTX_HEATMAP, ACT_HM_LEAVE, "Esc, t, q",
+	  "cancel the mark or the comparison, or leave timeline mode",
+	  { 27, 't', 'q', 0 } },
 	{ KCTX_PROMPT, ACT_PROMPT_DOC, "Enter", "search (an empty pattern clears the search)",
 	  { 0 } },
 	{ KCTX_PROMPT, ACT_PROMPT_DOC, "Up, Down", "earlier and later patterns searched",
@@ -163,7 +189,12 @@ static const char *const action_names[ACT_COUNT] = {
 	[ACT_TL_RIGHT] = "time-right", [ACT_TL_FAST_LEFT] = "time-left-10",
 	[ACT_TL_FAST_RIGHT] = "time-right-10", [ACT_TL_MARK] = "time-mark",
 	[ACT_TL_COMPARE] = "time-compare",
-	[ACT_TL_LEAVE] = "time-leave", [ACT_THEME] = "theme",
+	[ACT_TL_LEAVE] = "time-leave", [ACT_HEATMAP] = "heat-map",
+	[ACT_HM_UP] = "heat-up", [ACT_HM_DOWN] = "heat-down",
+	[ACT_HM_LEFT] = "heat-left", [ACT_HM_RIGHT] = "heat-right",
+	[ACT_HM_FAST_LEFT] = "heat-left-10", [ACT_HM_FAST_RIGHT] = "heat-right-10",
+	[ACT_HM_MARK] = "heat-mark", [ACT_HM_COMPARE] = "heat-compare",
+	[ACT_HM_LEAVE] = "heat-leave", [ACT_THEME] = "theme",
 	[ACT_TOP_TABLE] = "top", [ACT_CALLERS] = "callers",
 	[ACT_CALLEES] = "callees", [ACT_SANDWICH] = "sandwich",
 	[ACT_INVERT] = "invert",
@@ -213,13 +244,15 @@ enum tui_action keys_lookup(enum key_context ctx, int key, bool live)
 {
 	enum tui_action a = ACT_NONE;
 
-	if (ctx == KCTX_TIMELINE || ctx == KCTX_TOP)
+	bool tl = ctx == KCTX_TIMELINE || ctx == KCTX_HEATMAP;
+
+	if (tl || ctx == KCTX_TOP)
 		a = find(ctx, key);
 	if (a == ACT_NONE && live)
 		a = find(KCTX_LIVE, key);
-	if (a == ACT_NONE && ctx != KCTX_TIMELINE)
+	if (a == ACT_NONE && !tl)
 		a = find(KCTX_VIEW, key);
-	if (a == ACT_NONE && ctx == KCTX_TIMELINE && key != 27) {
+	if (a == ACT_NONE && tl && key != 27) {
 		/* Keys the strip does not use keep their view meaning. */
 		a = find(KCTX_VIEW, key);
 	}
@@ -237,6 +270,8 @@ const char *keys_context_title(enum key_context c)
 	case KCTX_VIEW: return "Flame graph";
 	case KCTX_TIMELINE:
 		return "Timeline mode (after t, while the header says TIMELINE)";
+	case KCTX_HEATMAP:
+		return "Heat map (m in timeline mode): compare ranges of cells";
 	case KCTX_VIEWS: return "Views: top, callers, callees, invert, filter";
 	case KCTX_TOP: return "Top table (after v)";
 	case KCTX_PROMPT: return "Search prompt (after /)";

@@ -126,6 +126,7 @@ struct tui {
 	int tl_cur, tl_mark;          /* slice; mark -1: none */
 
 	void *draw;                   /* tui-draw.c's color cache */
+	struct tui_heat *heat;        /* the heat map (tui-heatmap.c), or NULL */
 };
 
 /* tui.c */
@@ -137,6 +138,21 @@ ssize_t tui_rect_of(const struct tui *t, uint32_t node);
 void tui_slice_times(const struct tui *t, unsigned i, uint64_t *a,
 		     uint64_t *b);
 void tui_timeline_refresh(struct tui *t);
+/* A time range [a, b] marked: applied, or range B against A. */
+void tui_range_marked(struct tui *t, uint64_t a, uint64_t b);
+/* [a, b] becomes range A of a comparison. */
+void tui_range_take_a(struct tui *t, uint64_t a, uint64_t b);
+
+/* tui-heatmap.c: the sub-second heat map in place of the strip */
+bool tui_heat_shown(const struct tui *t);
+void tui_heat_action(struct tui *t, enum tui_action a);
+/* Draw it on rows y0 to y0 + rows - 1. */
+void tui_heat_draw(struct tui *t, unsigned y0, unsigned rows);
+/* The profile's weights changed: bin again before the next use. */
+void tui_heat_stale(struct tui *t);
+/* A click; true when it was on the heat map. */
+bool tui_heat_click(struct tui *t, int row, int col);
+void tui_heat_free(struct tui *t);
 
 /* tui-view.c: the views */
 void tui_view_init(struct tui *t, struct profile *src);
@@ -185,5 +201,9 @@ void tui_top_draw(struct tui *t, unsigned top, unsigned rows);
 void tui_draw_init(struct tui *t);   /* after initscr: colors */
 void tui_draw_free(struct tui *t);
 void tui_draw_theme_changed(struct tui *t);
+/* Colors for the other drawing files: 0xRRGGBB (or THEME_COLOR_DEFAULT)
+ * and TA_* attributes, or a theme slot. */
+void tui_draw_color(struct tui *t, uint32_t fg, uint32_t bg, unsigned attrs);
+void tui_draw_slot(struct tui *t, enum theme_slot s);
 
 #endif

@@ -541,6 +541,7 @@ void tui_timeline_refresh(struct tui *t)
 		t->tl_cur = (int)t->tl_n - 1;
 	if (t->tl_mark >= (int)t->tl_n)
 		t->tl_mark = -1;
+	tui_heat_stale(t);
 }
 
 /* The profile's weights changed: search, layout, selection. */
@@ -599,6 +600,12 @@ static void timeline_mark(struct tui *t)
 	hi = t->tl_mark < t->tl_cur ? t->tl_cur : t->tl_mark;
 	tui_slice_times(t, (unsigned)lo, &a, &x);
 	tui_slice_times(t, (unsigned)hi, &x, &b);
+	tui_range_marked(t, a, b);
+}
+
+/* A range [a, b] was marked, on the strip or the heat map (tui-heatmap.c). */
+void tui_range_marked(struct tui *t, uint64_t a, uint64_t b)
+{
 	if (t->cmp_pending) {
 		/* Range B: shown against range A, a view of its own. */
 		t->cmp_pending = false;
@@ -640,6 +647,12 @@ static void timeline_compare(struct tui *t)
 			"start, c at its end)");
 		return;
 	}
+	tui_range_take_a(t, a, b);
+}
+
+/* [a, b] becomes range A, on the strip or the heat map. */
+void tui_range_take_a(struct tui *t, uint64_t a, uint64_t b)
+{
 	t->cmp_pending = true;
 	t->cmp_pa0 = a;
 	t->cmp_pa1 = b;
@@ -984,6 +997,11 @@ bool tui_do(struct tui *t, enum tui_action a)
 	case ACT_TL_COMPARE:
 		timeline_compare(t);
 		break;
+	case ACT_HEATMAP: case ACT_HM_UP: case ACT_HM_DOWN: case ACT_HM_LEFT:
+	case ACT_HM_RIGHT: case ACT_HM_FAST_LEFT: case ACT_HM_FAST_RIGHT:
+	case ACT_HM_MARK: case ACT_HM_COMPARE: case ACT_HM_LEAVE:
+		tui_heat_action(t, a);   /* tui-heatmap.c */
+		break;
 	case ACT_LIVE_BASELINE:
 		if (!live) {
 			set_msg(t, false, "b takes a live window as the baseline; "
@@ -1051,7 +1069,8 @@ bool tui_do(struct tui *t, enum tui_action a)
 
 bool tui_key(struct tui *t, int key)
 {
-	enum key_context ctx = t->tl_focus ? KCTX_TIMELINE :
+	enum key_context ctx = tui_heat_shown(t) ? KCTX_HEATMAP :
+			       t->tl_focus ? KCTX_TIMELINE :
 			       t->v.top ? KCTX_TOP : KCTX_VIEW;
 
 	if (t->help) {
@@ -1092,6 +1111,8 @@ void tui_click(struct tui *t, int row, int col, bool dbl)
 	t->msg[0] = '\0';
 	ensure_layout(t);
 	if (row < 0 || col < 0)
+		return;
+	if (tui_heat_click(t, row, col))
 		return;
 	if (t->tl_show && row == 1) {
 		if (!t->tl_n)
@@ -1448,6 +1469,7 @@ void tui_destroy(struct tui *t)
 	free(t->pattern);
 	free(t->zhist);
 	free(t->tl_weight);
+	tui_heat_free(t);
 	for (size_t i = 0; i < t->nhist; i++)
 		free(t->hist[i]);
 	free(t->hist);

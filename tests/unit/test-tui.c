@@ -330,6 +330,99 @@ static void test_timeline(void **state)
 	profile_destroy(p);
 }
 
+/*
+ * The heat map (t, then m): a range of cells is applied as the strip's
+ * ranges are, and two ranges compare, in the history.  Three seconds of
+ * 10 samples at 0-90 ms and one at 500 ms; 30 rows give 25 rows of 40 ms.
+ */
+static void test_heatmap(void **state)
+{
+	struct profile *p = profile_create();
+	struct tui_opts o = { .title = "heat" };
+	struct tui *t;
+	char buf[1024];
+
+	(void)state;
+	for (uint64_t s = 0; s < 3; s++) {
+		for (uint64_t k = 0; k < 10; k++)
+			add_timed(p, "main;tick", 1,
+				  (10 + s) * 1000000000ull + k * 10000000ull);
+		add_timed(p, "main;idle", 1, (10 + s) * 1000000000ull + 500000000ull);
+	}
+	profile_finish(p);
+	t = open_view(p, &o);
+	tui_do(t, ACT_TIMELINE);
+	tui_key(t, 'm');
+	assert_non_null(strstr(tui_message(t), "heat map"));
+	/* From cell (0, 0) to cell (1, 0): second 0 and 40 ms of second 1. */
+	tui_key(t, '\r');
+	tui_key(t, 'l');
+	tui_key(t, '\r');
+	assert_false(tui_timeline_focused(t));
+	assert_int_equal(profile_total(p, NODE_ROOT), 11 + 4);
+	assert_int_equal(profile_total(p, find(p, "main;idle")), 1);
+	tui_header_text(t, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "heat | 15 samples | time 0.000-1.040 s"));
+	/* The range shown as A (c), cell (2, 0) as B. */
+	tui_key(t, 't');
+	tui_key(t, 'm');
+	tui_key(t, 'c');
+	assert_non_null(strstr(tui_message(t), "range A 0.000-1.040 s"));
+	tui_key(t, 'l');
+	tui_key(t, 'l');
+	tui_key(t, ' ');
+	tui_key(t, ' ');
+	tui_header_text(t, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "compare B 2.000s-2.039s against A "
+			       "0.000s-1.039s"));
+	assert_int_equal(profile_total(tui_profile(t), NODE_ROOT), 4);
+	assert_int_equal(profile_total2(tui_profile(t), NODE_ROOT), 15);
+	/* Backspace: range A's graph again. */
+	tui_key(t, KEY_BACKSPACE);
+	tui_header_text(t, buf, sizeof(buf));
+	assert_null(strstr(buf, "compare"));
+	assert_int_equal(profile_total(tui_profile(t), NODE_ROOT), 15);
+	/* Esc cancels a mark, then leaves timeline mode. */
+	tui_key(t, 't');
+	tui_key(t, 'm');
+	tui_key(t, '\r');
+	tui_key(t, 27);
+	assert_non_null(strstr(tui_message(t), "mark cancelled"));
+	assert_true(tui_timeline_focused(t));
+	tui_key(t, 27);
+	assert_false(tui_timeline_focused(t));
+
+	/* Drawn at every size, marking, without crashing (ASan). */
+	{
+		FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
+		SCREEN *sc = newterm("xterm-256color", out, in);
+		static const unsigned sizes[][2] = {
+			{ 24, 80 }, { 70, 300 }, { 4, 16 }, { 5, 20 }, { 8, 9 },
+		};
+
+		assert_non_null(sc);
+		tui_key(t, 't');
+		tui_key(t, 'm');
+		tui_key(t, '\r');
+		for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+			resizeterm((int)sizes[i][0], (int)sizes[i][1]);
+			tui_set_size(t, sizes[i][0], sizes[i][1]);
+			tui_draw(t);
+			tui_key(t, 'L');
+			tui_key(t, 'j');
+			tui_draw(t);
+			tui_click(t, 5, 9, false);
+			tui_draw(t);
+		}
+		tui_destroy(t);
+		endwin();
+		delscreen(sc);
+		fclose(out);
+		fclose(in);
+	}
+	profile_destroy(p);
+}
+
 /* ---- A fake live source ---------------------------------------------- */
 
 struct fake {
@@ -570,6 +663,7 @@ int main(void)
 		cmocka_unit_test(test_header_deep_zoom),
 		cmocka_unit_test(test_search),
 		cmocka_unit_test(test_timeline),
+		cmocka_unit_test(test_heatmap),
 		cmocka_unit_test(test_live_hooks),
 		cmocka_unit_test(test_draw),
 		cmocka_unit_test(test_monkey),
