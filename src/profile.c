@@ -388,6 +388,23 @@ bool profile_siblings_sorted(const struct profile *p)
 	return p->sorted;
 }
 
+uint32_t profile_append_child_ordered(struct profile *p, uint32_t parent,
+				      uint32_t prev, uint32_t sym)
+{
+	bool sorted = p->sorted;
+	uint32_t id = new_node(p, parent, sym);
+
+	if (prev != NODE_NONE) {
+		/* new_node pushed it first: move it after prev. */
+		p->nodes[parent].child = p->nodes[id].next;
+		p->nodes[id].next = p->nodes[prev].next;
+		p->nodes[prev].next = id;
+	}
+	p->sorted = sorted;
+	p->slots_stale = true;
+	return id;
+}
+
 uint32_t profile_append_child(struct profile *p, uint32_t parent,
 			      uint32_t prev, uint32_t sym)
 {
@@ -401,15 +418,8 @@ uint32_t profile_append_child(struct profile *p, uint32_t parent,
 		sorted = sym_before(p, p->nodes[prev].sym, sym);
 	if (sorted && next != NODE_NONE)
 		sorted = sym_before(p, sym, p->nodes[next].sym);
-	id = new_node(p, parent, sym);
-	if (prev != NODE_NONE) {
-		/* new_node pushed it first: move it after prev. */
-		p->nodes[parent].child = p->nodes[id].next;
-		p->nodes[id].next = p->nodes[prev].next;
-		p->nodes[prev].next = id;
-	}
+	id = profile_append_child_ordered(p, parent, prev, sym);
 	p->sorted = sorted;
-	p->slots_stale = true;
 	return id;
 }
 
