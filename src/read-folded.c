@@ -374,7 +374,8 @@ static void parse_line(struct part *w, const char *s, size_t n,
 				deep = true;
 				break;
 			}
-			GROW(w->refs, w->caprefs, nf + 1);
+			if (nf == w->caprefs)
+				GROW(w->refs, w->caprefs, nf + 1);
 			w->refs[nf++] = (struct symtab_ref){ f, flen };
 			pos += flen + 1;
 		}
