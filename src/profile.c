@@ -94,68 +94,6 @@ static const uint64_t pow10_tab[] = {
 	10000000ULL, 100000000ULL, 1000000000ULL,
 };
 
-/*
- * Ask for transparent huge pages on a large array that is written or read
- * at random (the node arrays, the child table): with 4 KB pages nearly every
- * access to a big tree misses the TLB as well as the cache, and faulting in
- * 2 MB at a time is cheaper (much cheaper in a VM, where a fault can cost
- * tens of microseconds).  Only a hint; 10-20% off loading a 300 MB file.
- * Below 2 MB no huge page fits.
- */
-static void advise_huge(void *a, size_t bytes)
-{
-#ifdef MADV_HUGEPAGE
-	uintptr_t start = ((uintptr_t)a + 4095) & ~(uintptr_t)4095;
-	uintptr_t end = ((uintptr_t)a + bytes) & ~(uintptr_t)4095;
-
-	if (bytes >= (2u << 20) && end > start)
-		madvise((void *)start, end - start, MADV_HUGEPAGE);
-#else
-	(void)a;
-	(void)bytes;
-#endif
-}
-
-/*
- * The per-node arrays are mappings of their own, grown with mremap: a big
- * tree's arrays then grow without copying (realloc copies whatever the
- * allocator keeps on its heap, a quarter of the load time of a 5-million
- * node tree).  New pages are zero; from 2 MB, huge pages are asked for.
- */
-static size_t arr_bytes(size_t n, size_t sz)
-{
-	size_t b;
-
-	if (__builtin_mul_overflow(n, sz, &b) || b > SIZE_MAX - 4096)
-		fatal("out of memory (array of %zu elements)", n);
-	return (b + 4095) & ~(size_t)4095;
-}
-
-static void *arr_resize(void *a, size_t oldn, size_t newn, size_t sz)
-{
-	void *m;
-
-	if (!a)
-		m = mmap(NULL, arr_bytes(newn, sz), PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	else
-		m = mremap(a, arr_bytes(oldn, sz), arr_bytes(newn, sz),
-			   MREMAP_MAYMOVE);
-	if (m == MAP_FAILED)
-		fatal("out of memory (array of %zu elements)", newn);
-	advise_huge(m, arr_bytes(newn, sz));
-	return m;
-}
-
-static void arr_free(void *a, size_t n, size_t sz)
-{
-	if (a)
-		munmap(a, arr_bytes(n, sz));
-}
-
-#define ARR_GROW(a, oldn, newn) ((a) = arr_resize((a), (oldn), (newn), sizeof(*(a))))
-#define ARR_FREE(a, n) (arr_free((a), (n), sizeof(*(a))), (a) = NULL)
-
 static void add_node_storage(struct profile *p)
 {
 	size_t old = p->cap;
