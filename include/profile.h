@@ -123,6 +123,12 @@ enum add_status profile_add_at(struct profile *p, uint32_t node,
  */
 uint32_t profile_append_child(struct profile *p, uint32_t parent,
 			      uint32_t prev, uint32_t sym);
+/*
+ * The same, for a caller that knows sym's name sorts after prev's and
+ * before the next sibling's (it merges in name order): no names compared.
+ */
+uint32_t profile_append_child_ordered(struct profile *p, uint32_t parent,
+				      uint32_t prev, uint32_t sym);
 bool profile_siblings_sorted(const struct profile *p);
 
 /* Sort siblings by name and compute totals; call before reading the tree. */

@@ -32,6 +32,20 @@ uint32_t symtab_intern(struct symtab *st, const char *name, size_t len);
 /* Like symtab_intern, but UINT32_MAX when the name is not interned. */
 uint32_t symtab_find(const struct symtab *st, const char *name, size_t len);
 
+/* A name to look up: its bytes, not NUL-terminated. */
+struct symtab_ref {
+	const char *name;
+	size_t len;
+};
+
+/*
+ * symtab_find of n names at once, ids[i] for refs[i]: the table's memory
+ * for all of them is fetched together rather than one miss after another
+ * (a stack's frames, for a large profile whose names outgrow the caches).
+ */
+void symtab_find_many(const struct symtab *st, const struct symtab_ref *refs,
+		      size_t n, uint32_t *ids);
+
 /* The name of id (NUL-terminated, owned by the table) and its length. */
 const char *symtab_name(const struct symtab *st, uint32_t id);
 size_t symtab_len(const struct symtab *st, uint32_t id);

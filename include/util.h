@@ -40,6 +40,18 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void grow_array(void **p, size_t *cap, size_t need, size_t sz);
 #define GROW(p, cap, need) grow_array((void **)&(p), &(cap), (need), sizeof(*(p)))
 
+/*
+ * Large arrays as mappings of their own: grown with mremap (never copied),
+ * new elements zero, transparent huge pages asked for from 2 MB (a 4 KB
+ * page fault is costly, in a VM above all).  ARR_GROW(a, oldn, newn) takes
+ * a from oldn to newn elements (a NULL: a new array); ARR_FREE(a, n).
+ */
+void *arr_resize(void *a, size_t oldn, size_t newn, size_t sz);
+void arr_free(void *a, size_t n, size_t sz);
+void advise_huge(void *a, size_t bytes);    /* a hint for any large block */
+#define ARR_GROW(a, oldn, newn) ((a) = arr_resize((a), (oldn), (newn), sizeof(*(a))))
+#define ARR_FREE(a, n) (arr_free((a), (n), sizeof(*(a))), (a) = NULL)
+
 /* ---- Hashing --------------------------------------------------------- */
 
 uint64_t hash_bytes(const void *p, size_t n);   /* fast, non-cryptographic */

@@ -101,65 +101,6 @@ static const uint64_t pow10_tab[] = {
 	10000000ULL, 100000000ULL, 1000000000ULL,
 };
 
-/*
- * Ask for transparent huge pages on a large array that is written or read
- * at random (the node arrays, the child table): with 4 KB pages nearly every
- * access to a big tree misses the TLB as well as the cache, and faulting in
- * 2 MB at a time is cheaper.  Only a hint; 10-20% off loading a 300 MB file.
- */
-static void advise_huge(void *a, size_t bytes)
-{
-#ifdef MADV_HUGEPAGE
-	uintptr_t start = ((uintptr_t)a + 4095) & ~(uintptr_t)4095;
-	uintptr_t end = ((uintptr_t)a + bytes) & ~(uintptr_t)4095;
-
-	if (bytes >= (4u << 20) && end > start)
-		madvise((void *)start, end - start, MADV_HUGEPAGE);
-#else
-	(void)a;
-	(void)bytes;
-#endif
-}
-
-/*
- * The per-node arrays are mappings of their own, grown with mremap: a big
- * tree's arrays then grow without copying (realloc copies whatever the
- * allocator keeps on its heap, a quarter of the load time of a 5-million
- * node tree).  New pages are zero.
- */
-static size_t arr_bytes(size_t n, size_t sz)
-{
-	size_t b;
-
-	if (__builtin_mul_overflow(n, sz, &b) || b > SIZE_MAX - 4096)
-		fatal("out of memory (array of %zu elements)", n);
-	return (b + 4095) & ~(size_t)4095;
-}
-
-static void *arr_resize(void *a, size_t oldn, size_t newn, size_t sz)
-{
-	void *m;
-
-	if (!a)
-		m = mmap(NULL, arr_bytes(newn, sz), PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	else
-		m = mremap(a, arr_bytes(oldn, sz), arr_bytes(newn, sz),
-			   MREMAP_MAYMOVE);
-	if (m == MAP_FAILED)
-		fatal("out of memory (array of %zu elements)", newn);
-	return m;
-}
-
-static void arr_free(void *a, size_t n, size_t sz)
-{
-	if (a)
-		munmap(a, arr_bytes(n, sz));
-}
-
-#define ARR_GROW(a, oldn, newn) ((a) = arr_resize((a), (oldn), (newn), sizeof(*(a))))
-#define ARR_FREE(a, n) (arr_free((a), (n), sizeof(*(a))), (a) = NULL)
-
 static void add_node_storage(struct profile *p)
 {
 	size_t old = p->cap;
@@ -181,13 +122,6 @@ static void add_node_storage(struct profile *p)
 	}
 	if (p->rself2)
 		ARR_GROW(p->rself2, old, p->cap);
-	advise_huge(p->nodes, p->cap * sizeof(*p->nodes));
-	advise_huge(p->self, p->cap * sizeof(*p->self));
-	advise_huge(p->total, p->cap * sizeof(*p->total));
-	if (p->differential) {
-		advise_huge(p->self2, p->cap * sizeof(*p->self2));
-		advise_huge(p->total2, p->cap * sizeof(*p->total2));
-	}
 }
 
 static void resize_slots(struct profile *p, size_t nmask);
@@ -285,8 +219,6 @@ void profile_set_differential(struct profile *p, bool on)
 	if (on) {
 		ARR_GROW(p->self2, 0, p->cap);
 		ARR_GROW(p->total2, 0, p->cap);
-		advise_huge(p->self2, p->cap * sizeof(*p->self2));
-		advise_huge(p->total2, p->cap * sizeof(*p->total2));
 	} else {
 		ARR_FREE(p->self2, p->cap);
 		ARR_FREE(p->total2, p->cap);
@@ -461,6 +393,23 @@ bool profile_siblings_sorted(const struct profile *p)
 	return p->sorted;
 }
 
+uint32_t profile_append_child_ordered(struct profile *p, uint32_t parent,
+				      uint32_t prev, uint32_t sym)
+{
+	bool sorted = p->sorted;
+	uint32_t id = new_node(p, parent, sym);
+
+	if (prev != NODE_NONE) {
+		/* new_node pushed it first: move it after prev. */
+		p->nodes[parent].child = p->nodes[id].next;
+		p->nodes[id].next = p->nodes[prev].next;
+		p->nodes[prev].next = id;
+	}
+	p->sorted = sorted;
+	p->slots_stale = true;
+	return id;
+}
+
 uint32_t profile_append_child(struct profile *p, uint32_t parent,
 			      uint32_t prev, uint32_t sym)
 {
@@ -474,15 +423,8 @@ uint32_t profile_append_child(struct profile *p, uint32_t parent,
 		sorted = sym_before(p, p->nodes[prev].sym, sym);
 	if (sorted && next != NODE_NONE)
 		sorted = sym_before(p, sym, p->nodes[next].sym);
-	id = new_node(p, parent, sym);
-	if (prev != NODE_NONE) {
-		/* new_node pushed it first: move it after prev. */
-		p->nodes[parent].child = p->nodes[id].next;
-		p->nodes[id].next = p->nodes[prev].next;
-		p->nodes[prev].next = id;
-	}
+	id = profile_append_child_ordered(p, parent, prev, sym);
 	p->sorted = sorted;
-	p->slots_stale = true;
 	return id;
 }
 

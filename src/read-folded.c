@@ -36,12 +36,16 @@
 #define PARALLEL_MIN (128u << 10)   /* smaller blocks: one thread */
 #define MAX_THREADS 16
 
-/* One good (or too deep) line. */
+/*
+ * One good (or too deep) line, or a run of consecutive lines that repeat
+ * one stack with one count (a file of one stack repeated is a handful).
+ */
 struct rec {
-	uint64_t off;        /* its first frame in ids[] */
-	uint64_t line;
+	uint64_t line;       /* the first line */
 	uint64_t v, v2;
+	uint32_t off;        /* its first frame in ids[] */
 	uint32_t depth;
+	uint32_t nlines;     /* lines in the run */
 	uint8_t decimals;
 	bool too_deep;       /* nodes only, no weight: the line is reported */
 };
@@ -73,15 +77,20 @@ struct part {
 	uint32_t nsyms;             /* names in the profile when handed over */
 
 	/*
-	 * The previous stack (sorted files share long prefixes): its text,
-	 * the id of each frame and where it ends; frames inside the common
-	 * prefix are not interned again.
+	 * The previous stack (sorted files share long prefixes): its text
+	 * (in the block being parsed), the id of each frame and where it
+	 * ends; frames inside the common prefix are not interned again.  A
+	 * line that repeats it whole shares its record's frames (prev_rec,
+	 * its index + 1; 0: none).
 	 */
-	char *prev;
-	size_t prevlen, capprev;
+	const char *prev;
+	size_t prevlen;
 	uint32_t *prev_id;
 	size_t *prev_end;
 	size_t prev_depth, capprev_depth;
+	size_t prev_rec;
+	struct symtab_ref *refs;    /* a line's frames still to intern */
+	size_t caprefs;
 };
 
 /*
@@ -205,19 +214,33 @@ static void add_bad(struct part *w, uint64_t line, const char *why, size_t len)
 	w->bad[w->nbad++] = (struct bad){ line, why, len };
 }
 
-static uint32_t part_intern(struct part *w, const char *f, size_t n)
+/*
+ * The ids of a line's frames: looked up in the profile's names all at
+ * once, and a name it does not hold interned into the thread's own table
+ * (flagged), or into the profile's on the calling thread, in frame order.
+ */
+static void part_intern(struct part *w, const struct symtab_ref *refs,
+			size_t n, uint32_t *ids)
 {
-	uint32_t id;
+	symtab_find_many(w->global, refs, n, ids);
+	for (size_t i = 0; i < n; i++) {
+		if (ids[i] != UINT32_MAX)
+			continue;
+		if (!w->local) {
+			ids[i] = symtab_intern(w->global, refs[i].name, refs[i].len);
+			continue;
+		}
+		ids[i] = symtab_intern(w->local, refs[i].name, refs[i].len);
+		if (ids[i] >= LOCAL_ID)
+			fatal("too many frame names");
+		ids[i] |= LOCAL_ID;
+	}
+}
 
-	if (!w->local)
-		return symtab_intern(w->global, f, n);
-	id = symtab_find(w->global, f, n);
-	if (id != UINT32_MAX)
-		return id;
-	id = symtab_intern(w->local, f, n);
-	if (id >= LOCAL_ID)
-		fatal("too many frame names");
-	return LOCAL_ID | id;
+/* Forget the previous line (its text is about to go). */
+static void forget_prev(struct part *w)
+{
+	w->prev_depth = w->prevlen = w->prev_rec = 0;
 }
 
 /*
@@ -290,11 +313,32 @@ static void parse_line(struct part *w, const char *s, size_t n,
 		return;
 	}
 	*first = false;
-	GROW(w->ids, w->capids, w->nids + n + 1);  /* n bytes: n + 1 frames at most */
+	if (w->prev_rec && n == w->prevlen && memcmp(s, w->prev, n) == 0) {
+		/* The previous stack again: the same run, or its frames shared. */
+		struct rec *q = &w->recs[w->prev_rec - 1];
+
+		if (w->prev_rec == w->nrecs && q->line + q->nlines == line &&
+		    q->v == wt.v && q->v2 == wt.v2 && q->decimals == wt.decimals &&
+		    q->nlines < UINT32_MAX) {
+			q->nlines++;
+			return;
+		}
+		GROW(w->recs, w->caprecs, w->nrecs + 1);
+		q = &w->recs[w->prev_rec - 1];
+		w->recs[w->nrecs++] = (struct rec){
+			.off = q->off, .depth = q->depth, .line = line,
+			.nlines = 1, .v = wt.v, .v2 = wt.v2,
+			.decimals = (uint8_t)wt.decimals };
+		w->prev_rec = w->nrecs;
+		return;
+	}
+	if (w->nids + n + 1 > UINT32_MAX)
+		fatal("too many frames in one block");
 	GROW(w->recs, w->caprecs, w->nrecs + 1);
 	r = &w->recs[w->nrecs++];
-	*r = (struct rec){ .off = w->nids, .line = line, .v = wt.v,
-			   .v2 = wt.v2, .decimals = (uint8_t)wt.decimals };
+	*r = (struct rec){ .off = (uint32_t)w->nids, .line = line, .nlines = 1,
+			   .v = wt.v, .v2 = wt.v2, .decimals = (uint8_t)wt.decimals };
+	GROW(w->ids, w->capids, w->nids + n + 1);  /* n bytes: n + 1 frames at most */
 	{
 		/* Frames of the previous stack wholly inside the common prefix. */
 		size_t common = common_prefix(s, w->prev,
@@ -315,35 +359,50 @@ static void parse_line(struct part *w, const char *s, size_t n,
 		r->depth = (uint32_t)keep;
 		pos = keep ? w->prev_end[keep - 1] + 1 : 0;
 	}
-	/* "a;;b" has an empty frame, "a;" ends with one. */
-	while (pos <= n) {
-		const char *f = s + pos;
-		const char *semi = memchr(f, ';', n - pos);
-		size_t flen = semi ? (size_t)(semi - f) : n - pos;
-		uint32_t id;
+	{
+		/* "a;;b" has an empty frame, "a;" ends with one. */
+		size_t nf = 0;
+		bool deep = false;
+		uint32_t *ids = w->ids + w->nids;
 
-		if (r->depth >= MAX_FRAMES) {
-			/* The frames so far become nodes, as one by one. */
-			r->too_deep = true;
-			add_bad(w, line, "stack is deeper than 65534 frames", 0);
-			w->prev_depth = w->prevlen = 0;
-			return;
+		while (pos <= n) {
+			const char *f = s + pos;
+			const char *semi = memchr(f, ';', n - pos);
+			size_t flen = semi ? (size_t)(semi - f) : n - pos;
+
+			if (r->depth + nf >= MAX_FRAMES) {
+				deep = true;
+				break;
+			}
+			if (nf == w->caprefs)
+				GROW(w->refs, w->caprefs, nf + 1);
+			w->refs[nf++] = (struct symtab_ref){ f, flen };
+			pos += flen + 1;
 		}
-		id = part_intern(w, f, flen);
-		w->ids[w->nids++] = id;
-		if (r->depth + 1 > w->capprev_depth) {
-			GROW(w->prev_id, w->capprev_depth, r->depth + 1);
+		if (r->depth + nf > w->capprev_depth) {
+			GROW(w->prev_id, w->capprev_depth, r->depth + nf);
 			w->prev_end = xreallocarray(w->prev_end, w->capprev_depth,
 						    sizeof(*w->prev_end));
 		}
-		w->prev_id[r->depth] = id;
-		w->prev_end[r->depth++] = pos + flen;
-		pos += flen + 1;
+		part_intern(w, w->refs, nf, ids);
+		for (size_t i = 0; i < nf; i++) {
+			w->prev_id[r->depth] = ids[i];
+			w->prev_end[r->depth++] =
+				(size_t)(w->refs[i].name - s) + w->refs[i].len;
+		}
+		w->nids += nf;
+		if (deep) {
+			/* The frames so far become nodes, as one by one. */
+			r->too_deep = true;
+			add_bad(w, line, "stack is deeper than 65534 frames", 0);
+			forget_prev(w);
+			return;
+		}
 	}
 	w->prev_depth = r->depth;
-	GROW(w->prev, w->capprev, n + 1);
-	memcpy(w->prev, s, n);
+	w->prev = s;
 	w->prevlen = n;
+	w->prev_rec = w->nrecs;
 }
 
 /* Is the line blank, a comment or only spaces? */
@@ -369,6 +428,7 @@ static uint64_t parse_lines(struct part *w, const char *text, size_t *len,
 	const char *s = text, *end = text + *len;
 	uint64_t k = 0;
 
+	forget_prev(w);
 	while (s < end) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
 		size_t n = (size_t)(nl - s);
@@ -421,7 +481,9 @@ static void join_part(struct part *batch, struct part *w, uint64_t base)
 		struct rec *r = &batch->recs[batch->nrecs++];
 
 		*r = w->recs[i];
-		r->off += off;
+		if (r->off + off > UINT32_MAX)
+			fatal("too many frames in one batch");
+		r->off += (uint32_t)off;
 		r->line += base;
 	}
 	for (size_t i = 0; i < w->nbad; i++)
@@ -432,7 +494,7 @@ static void join_part(struct part *batch, struct part *w, uint64_t base)
 		w->local = symtab_create();
 	}
 	w->nids = w->nrecs = w->nbad = 0;
-	w->prev_depth = w->prevlen = 0;     /* its ids may be local ones */
+	forget_prev(w);     /* its ids may be local ones */
 }
 
 /*
@@ -582,6 +644,12 @@ static void sort_stacks(struct sort_key *a, size_t n, uint32_t d)
 	}
 }
 
+/* Does record i repeat the stack of record i - 1 (sharing its frames)? */
+static bool same_as_previous(const struct part *batch, size_t i)
+{
+	return i > 0 && batch->recs[i].off == batch->recs[i - 1].off;
+}
+
 /*
  * Into a tree whose siblings are in name order: the stacks sorted by name,
  * each merged into the tree as two sorted lists merge.  A stack looks for
@@ -597,6 +665,7 @@ static void build_merge(struct profile *p, struct part *batch,
 	uint32_t *path, prevdepth = 0;
 	struct sort_key *order;
 	const uint32_t *prev = NULL;
+	size_t norder = 0;
 
 	if (b->nrank != nsym) {
 		/*
@@ -642,10 +711,12 @@ static void build_merge(struct profile *p, struct part *batch,
 	GROW(b->order, b->caporder, batch->nrecs);
 	order = b->order;
 	for (size_t i = 0; i < batch->nrecs; i++)
-		order[i] = (struct sort_key){ batch->ids + batch->recs[i].off,
-					      batch->recs[i].depth, (uint32_t)i };
-	sort_stacks(order, batch->nrecs, 0);
-	for (size_t k = 0; k < batch->nrecs; k++) {
+		if (!same_as_previous(batch, i))
+			order[norder++] = (struct sort_key){
+				batch->ids + batch->recs[i].off,
+				batch->recs[i].depth, (uint32_t)i };
+	sort_stacks(order, norder, 0);
+	for (size_t k = 0; k < norder; k++) {
 		const uint32_t *ids = order[k].key;
 		uint32_t depth = order[k].depth;
 		uint32_t c = 0, m = depth < prevdepth ? depth : prevdepth;
@@ -662,7 +733,8 @@ static void build_merge(struct profile *p, struct part *batch,
 			uint32_t sym = byrank[want];
 
 			if (fresh) {
-				path[i] = profile_append_child(p, parent, NODE_NONE, sym);
+				path[i] = profile_append_child_ordered(p, parent,
+								       NODE_NONE, sym);
 				continue;
 			}
 			cand = after == NODE_NONE ? profile_node(p, parent)->child
@@ -676,13 +748,16 @@ static void build_merge(struct profile *p, struct part *batch,
 				path[i] = cand;
 				continue;
 			}
-			path[i] = profile_append_child(p, parent, after, sym);
+			path[i] = profile_append_child_ordered(p, parent, after, sym);
 			fresh = true;
 		}
 		node[order[k].rec] = path[depth - 1];
 		prev = ids;
 		prevdepth = depth;
 	}
+	for (size_t i = 1; i < batch->nrecs; i++)
+		if (same_as_previous(batch, i))
+			node[i] = node[i - 1];
 }
 
 /* Into a tree that has stacks: each stack reuses the previous one's path. */
@@ -697,6 +772,10 @@ static void build_lookup(struct profile *p, const struct part *batch,
 		const uint32_t *ids = batch->ids + r->off;
 		uint32_t c = 0, m = r->depth < prevdepth ? r->depth : prevdepth;
 
+		if (same_as_previous(batch, k)) {
+			node[k] = node[k - 1];
+			continue;
+		}
 		while (c < m && ids[c] == prev[c])
 			c++;
 		GROW(b->path, b->cappath, r->depth);
@@ -745,11 +824,27 @@ static void build_batch(struct builder *b)
 			report(b->d, b->name, &batch->bad[bi++]);
 		if (r->too_deep)
 			continue;
-		if (profile_add_at(p, node[k], &w, NULL) == ADD_OVERFLOW)
-			diag_bad(b->d, b->name, r->line,
-				 "sample count would overflow the profile's total");
-		else
-			b->good++;
+		if (r->nlines > 1) {
+			/*
+			 * A run at once when its sum fits (then every line
+			 * would have), else line by line.
+			 */
+			struct weight all = w;
+
+			if (!__builtin_mul_overflow(r->v, r->nlines, &all.v) &&
+			    !__builtin_mul_overflow(r->v2, r->nlines, &all.v2) &&
+			    profile_add_at(p, node[k], &all, NULL) == ADD_OK) {
+				b->good += r->nlines;
+				continue;
+			}
+		}
+		for (uint32_t i = 0; i < r->nlines; i++) {
+			if (profile_add_at(p, node[k], &w, NULL) == ADD_OVERFLOW)
+				diag_bad(b->d, b->name, r->line + i,
+					 "sample count would overflow the profile's total");
+			else
+				b->good++;
+		}
 	}
 	while (bi < batch->nbad)
 		report(b->d, b->name, &batch->bad[bi++]);
@@ -817,6 +912,7 @@ static void builder_submit(struct builder *b, struct part *batch, bool async)
 	batch->bad = t.bad;
 	batch->capbad = t.capbad;
 	batch->nids = batch->nrecs = batch->nbad = 0;
+	forget_prev(batch);
 	if (async && !b->started && !b->failed) {
 		pthread_mutex_init(&b->mu, NULL);
 		pthread_cond_init(&b->cv, NULL);
@@ -881,7 +977,7 @@ static unsigned thread_count(size_t *parallel_min, size_t *batch_bytes)
 
 static void free_part(struct part *w)
 {
-	free(w->prev);
+	free(w->refs);
 	free(w->prev_id);
 	free(w->prev_end);
 	free(w->ids);
@@ -918,6 +1014,7 @@ int read_folded(struct profile *p, struct input *in,
 		} else if (r == 3) {
 			size_t n = len;
 
+			forget_prev(&batch);
 			if (!skip_line(text, n))
 				parse_line(&batch, text, n, line, &first, p);
 		} else {

@@ -213,7 +213,13 @@ static void index_record(struct pdata *pd, const unsigned char *rec,
 			pd->unsorted = true;
 		pd->last_time = t;
 	}
-	GROW(pd->idx, pd->capidx, pd->nidx + 1);
+	if (pd->nidx == pd->capidx) {
+		/* A mapping: grown without copying, in huge pages. */
+		size_t old = pd->capidx;
+
+		pd->capidx = old ? old * 2 : 4096;
+		ARR_GROW(pd->idx, old, pd->capidx);
+	}
 	ref = &pd->idx[pd->nidx];
 	ref->time = pd->last_time;
 	ref->rec = rec;
@@ -459,7 +465,8 @@ static void sort_index(struct pdata *pd)
 		lo = a[i].time < lo ? a[i].time : lo;
 		hi = a[i].time > hi ? a[i].time : hi;
 	}
-	tmp = xmalloc(n * sizeof(*tmp));
+	tmp = NULL;
+	ARR_GROW(tmp, 0, n);
 	b = tmp;
 	for (unsigned shift = 0; shift < 64 && ((hi - lo) >> shift); shift += 11) {
 		size_t count[2048] = { 0 }, sum = 0;
@@ -481,9 +488,14 @@ static void sort_index(struct pdata *pd)
 			b = t;
 		}
 	}
-	if (a != pd->idx)
-		memcpy(pd->idx, a, n * sizeof(*a));
-	free(tmp);
+	if (a != pd->idx) {
+		/* The sorted copy becomes the index. */
+		ARR_FREE(pd->idx, pd->capidx);
+		pd->idx = a;
+		pd->capidx = n;
+	} else {
+		ARR_FREE(tmp, n);
+	}
 }
 
 static void process(struct pdata *pd)
@@ -825,7 +837,7 @@ out:
 		free(pd.bufs[i]);
 	free(pd.bufs);
 	free(pd.pending);
-	free(pd.idx);
+	ARR_FREE(pd.idx, pd.capidx);
 	free(owned);
 	return rc;
 }

@@ -169,6 +169,56 @@ uint32_t symtab_find(const struct symtab *st, const char *name, size_t len)
 	return s->id ? s->id - 1 : UINT32_MAX;
 }
 
+/*
+ * Up to FIND_WAVE names at a time, in three rounds: hash every name and
+ * fetch its first slot; read the slots and fetch the entries they point
+ * to; read the entries and fetch the names.  The last round compares the
+ * names (most lookups hit on the first slot) and goes on probing where
+ * one differs.  Each round's loads were asked for a round earlier, so a
+ * line of 40 frames costs about three memory latencies, not 120.
+ */
+#define FIND_WAVE 64
+
+void symtab_find_many(const struct symtab *st, const struct symtab_ref *refs,
+		      size_t n, uint32_t *ids)
+{
+	uint32_t hash[FIND_WAVE], cand[FIND_WAVE];
+
+	while (n > 0) {
+		size_t m = n < FIND_WAVE ? n : FIND_WAVE;
+
+		for (size_t i = 0; i < m; i++) {
+			hash[i] = (uint32_t)hash_bytes(refs[i].name, refs[i].len);
+			__builtin_prefetch(&st->slots[hash[i] & st->mask]);
+		}
+		for (size_t i = 0; i < m; i++) {
+			const struct slot *s = &st->slots[hash[i] & st->mask];
+
+			cand[i] = s->id && s->hash == hash[i] ? s->id : 0;
+			if (cand[i])
+				__builtin_prefetch(sym_of(st, cand[i] - 1));
+		}
+		for (size_t i = 0; i < m; i++)
+			if (cand[i])
+				__builtin_prefetch(sym_of(st, cand[i] - 1)->name);
+		for (size_t i = 0; i < m; i++) {
+			const struct sym *y = cand[i] ? sym_of(st, cand[i] - 1) : NULL;
+			const struct slot *s;
+
+			if (y && y->len == refs[i].len &&
+			    memcmp(y->name, refs[i].name, refs[i].len) == 0) {
+				ids[i] = cand[i] - 1;
+				continue;
+			}
+			s = lookup(st, refs[i].name, refs[i].len, hash[i]);
+			ids[i] = s->id ? s->id - 1 : UINT32_MAX;
+		}
+		refs += m;
+		ids += m;
+		n -= m;
+	}
+}
+
 uint32_t symtab_intern(struct symtab *st, const char *name, size_t len)
 {
 	uint32_t h = (uint32_t)hash_bytes(name, len);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/mman.h>
 
 static const char *program = "flametop";
 static util_teardown_fn teardown;
@@ -175,4 +176,64 @@ double now_seconds(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * Ask for transparent huge pages on a large array that is written or read
+ * at random (the node arrays, the child table): with 4 KB pages nearly every
+ * access to a big tree misses the TLB as well as the cache, and faulting in
+ * 2 MB at a time is cheaper (much cheaper in a VM, where a fault can cost
+ * tens of microseconds).  Only a hint; 10-20% off loading a 300 MB file.
+ * Below 2 MB no huge page fits.
+ */
+void advise_huge(void *a, size_t bytes)
+{
+#ifdef MADV_HUGEPAGE
+	uintptr_t start = ((uintptr_t)a + 4095) & ~(uintptr_t)4095;
+	uintptr_t end = ((uintptr_t)a + bytes) & ~(uintptr_t)4095;
+
+	if (bytes >= (2u << 20) && end > start)
+		madvise((void *)start, end - start, MADV_HUGEPAGE);
+#else
+	(void)a;
+	(void)bytes;
+#endif
+}
+
+/*
+ * Large arrays (a profile's per-node arrays, perf.data's record index) are
+ * mappings of their own, grown with mremap: a big array then grows without
+ * copying (realloc copies whatever the allocator keeps on its heap, a
+ * quarter of the load time of a 5-million node tree).  New pages are zero;
+ * from 2 MB, huge pages are asked for.
+ */
+static size_t arr_bytes(size_t n, size_t sz)
+{
+	size_t b;
+
+	if (__builtin_mul_overflow(n, sz, &b) || b > SIZE_MAX - 4096)
+		fatal("out of memory (array of %zu elements)", n);
+	return (b + 4095) & ~(size_t)4095;
+}
+
+void *arr_resize(void *a, size_t oldn, size_t newn, size_t sz)
+{
+	void *m;
+
+	if (!a)
+		m = mmap(NULL, arr_bytes(newn, sz), PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	else
+		m = mremap(a, arr_bytes(oldn, sz), arr_bytes(newn, sz),
+			   MREMAP_MAYMOVE);
+	if (m == MAP_FAILED)
+		fatal("out of memory (array of %zu elements)", newn);
+	advise_huge(m, arr_bytes(newn, sz));
+	return m;
+}
+
+void arr_free(void *a, size_t n, size_t sz)
+{
+	if (a)
+		munmap(a, arr_bytes(n, sz));
 }

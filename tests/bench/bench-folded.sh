@@ -160,4 +160,43 @@ if [ -n "$ft_best" ]; then
 fi
 rm -f "$dir/time.out" "$dir/stderr.out"
 # ---- end of the deep-stacks block ---------------------------------------
+
+# ---- One short stack repeated (issue 16: a regression of the parallel
+# reader, 0.51 s -> 0.91 s) ----------------------------------------------
+# 20 million lines of one 3-frame stack, 460 MB: the per-line cost of the
+# reader, where the tree does nothing.  Beside `wc -l` in the same run.
+single=$dir/single-stack.folded
+if [ ! -s "$single" ]; then
+	n=20000000
+	[ -n "${BENCH_QUICK:-}" ] && n=20000
+	awk -v n="$n" 'BEGIN { for (i = 0; i < n; i++) print "main;parse;read_line 1" }' \
+		> "$single.tmp" && mv "$single.tmp" "$single"
+fi
+wc_best=
+ft_best=
+ft_cpu=
+for run in $runs; do
+	/usr/bin/time -f '%e' -o "$dir/time.out" wc -l "$single" >/dev/null 2>&1
+	read -r t < "$dir/time.out"
+	wc_best=$(awk -v a="$t" -v b="${wc_best:-1e30}" 'BEGIN { print (a + 0 < b + 0) ? a : b }')
+	/usr/bin/time -f '%e %U %S' -o "$dir/time.out" "$deep_bin" --text --width 200 \
+		"$single" >/dev/null 2>"$dir/stderr.out" || {
+		echo "   single stack: flametop FAILED: $(head -n 1 "$dir/stderr.out")"
+		failed=1
+		break
+	}
+	read -r t u k < "$dir/time.out"
+	ft_best=$(awk -v a="$t" -v b="${ft_best:-1e30}" 'BEGIN { print (a + 0 < b + 0) ? a : b }')
+	ft_cpu=$(awk -v a="$u" -v s="$k" -v b="${ft_cpu:-1e30}" 'BEGIN { c = a + s; print (c < b + 0) ? c : b }')
+done
+if [ -n "$ft_best" ]; then
+	awk -v w="$wc_best" -v f="$ft_best" -v c="$ft_cpu" -v b="$(wc -c < "$single")" 'BEGIN {
+		if (w < 0.01) w = 0.01
+		printf "   one stack repeated, %.0f MB: %.2f s (cpu %.2f s), wc -l %.2f s: %.1fx wc -l\n",
+			b / 1e6, f, c, w, f / w
+		printf "   (baseline, same file, side by side on a loaded machine: the line-at-a-time\n"
+		printf "   reader 0.43-0.54 s cpu, the first parallel reader 0.86-0.98 s cpu, now 0.41 s)\n"
+	}'
+fi
+rm -f "$dir/time.out" "$dir/stderr.out"
 exit "$failed"

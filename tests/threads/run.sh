@@ -85,6 +85,27 @@ awk 'BEGIN {
 	print " 1"
 	print "after;deep 1"
 }' >"$tmp/overflow.folded"
+# Runs of one stack repeated (read as one record per run): broken by a
+# comment, a bad line, another count or another number of decimals; a run
+# that overflows the total part way (lines 4 and 5 of its file), and line
+# 7 alone.
+awk 'BEGIN {
+	for (i = 0; i < 5000; i++) print "main;a;b 1"
+	print "# a comment"
+	for (i = 0; i < 100; i++) print "main;a;b 1"
+	print "main;a;b x"
+	for (i = 0; i < 100; i++) print "main;a;b 2"
+	for (i = 0; i < 50; i++) print "main;a;b 0.5"
+	for (i = 0; i < 1000; i++) print "x;y 3"
+	for (i = 0; i < 7; i++) print "main;a 1"
+	print "x;y 3"
+}' >"$tmp/runs.folded"
+awk 'BEGIN {
+	for (i = 0; i < 5; i++) print "r;s 4611686018427387904"
+	print "r;s 1"
+	print "t 4611686018427387903"
+	print "r;s 1"
+}' >"$tmp/runs-overflow.folded"
 
 # same LABEL ARGS...: every thread count and batch size gives the output of
 # one thread with default batches.
@@ -120,6 +141,8 @@ same "differential --text" --text --width 160 "$tmp/diff.folded"
 same "overflow and too deep" --collapse "$tmp/overflow.folded"
 same "two files merged" --collapse "$tmp/mixed.folded" tests/golden/unsorted.folded
 same "perf script, then folded" --collapse tests/golden/mixed.perf "$tmp/mixed.folded"
+same "repeated stacks" --collapse "$tmp/runs.folded"
+same "repeated stacks that overflow" --collapse "$tmp/runs-overflow.folded"
 
 # The inputs do hold what they are meant to test.
 FLAMETOP_THREADS=1 "$bin" --collapse "$tmp/mixed.folded" >/dev/null 2>"$tmp/err"
@@ -130,6 +153,21 @@ grep -q "overflow the profile's total" "$tmp/err" && ok || bad "overflow: no mes
 grep -q 'after;deep 1' "$tmp/out" && ok || bad "overflow: the last line is lost"
 FLAMETOP_THREADS=1 "$bin" --collapse "$tmp/diff.folded" >"$tmp/out" 2>/dev/null
 grep -q '^a[0-9];b[0-9]*;c[0-9]* [0-9.]* [0-9.]*$' "$tmp/out" && ok || bad "differential: not two counts"
+
+# Runs add up as the lines do, and each line that overflows is reported.
+FLAMETOP_THREADS=1 "$bin" --collapse "$tmp/runs.folded" >"$tmp/out" 2>"$tmp/err"
+printf 'main;a 7\nmain;a;b 5325\nx;y 3003\n' >"$tmp/want"
+cmp -s "$tmp/out" "$tmp/want" && ok || bad "runs: $(cat "$tmp/out")"
+grep -q 'runs.folded:5102: no sample count' "$tmp/err" && ok ||
+	bad "runs: the bad line: $(cat "$tmp/err")"
+FLAMETOP_THREADS=1 "$bin" --collapse "$tmp/runs-overflow.folded" >"$tmp/out" 2>"$tmp/err"
+printf 'r;s 13835058055282163714\n' >"$tmp/want"
+cmp -s "$tmp/out" "$tmp/want" && ok || bad "runs overflow: $(cat "$tmp/out")"
+[ "$(grep -c "overflow the profile's total" "$tmp/err")" = 3 ] &&
+	grep -q 'runs-overflow.folded:4: ' "$tmp/err" &&
+	grep -q 'runs-overflow.folded:5: ' "$tmp/err" &&
+	grep -q 'runs-overflow.folded:7: ' "$tmp/err" && ok ||
+	bad "runs overflow: messages: $(cat "$tmp/err")"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
