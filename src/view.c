@@ -488,14 +488,29 @@ static uint32_t chain_key(struct deriver *d, size_t k)
 	return (uint32_t)d->nkeys++;
 }
 
-/* Byte order of two names, shorter first on a tie (as profile_finish). */
+/* A symbol and the first 8 bytes of its name, zero-padded, big-endian. */
+struct symkey {
+	uint64_t pre;
+	uint32_t id;
+};
+
+/*
+ * Byte order of two names, shorter first on a tie (as profile_finish).
+ * Different prefixes decide it alone: a name that ends first is padded
+ * with zeros, which sort first.
+ */
 static int cmp_symname(const void *a, const void *b, void *arg)
 {
 	const struct symtab *st = arg;
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	size_t m = symtab_len(st, x), n = symtab_len(st, y);
-	int c = memcmp(symtab_name(st, x), symtab_name(st, y), m < n ? m : n);
+	const struct symkey *x = a, *y = b;
+	size_t m, n;
+	int c;
 
+	if (x->pre != y->pre)
+		return x->pre < y->pre ? -1 : 1;
+	m = symtab_len(st, x->id);
+	n = symtab_len(st, y->id);
+	c = memcmp(symtab_name(st, x->id), symtab_name(st, y->id), m < n ? m : n);
 	return c ? c : (m > n) - (m < n);
 }
 
@@ -517,17 +532,25 @@ static int cmp_seq(const void *a, const void *b, void *arg)
 static void build_chains(struct deriver *d)
 {
 	const struct symtab *ot = profile_symtab(d->out);
-	uint32_t nos = symtab_count(ot), *ids, *idx, *path;
+	uint32_t nos = symtab_count(ot), *idx, *path;
 	const uint32_t *prev = NULL;
+	struct symkey *ids;
 	size_t plen = 0;
 
 	ids = xmalloc(nos * sizeof(*ids));
-	for (uint32_t i = 0; i < nos; i++)
-		ids[i] = i;
+	for (uint32_t i = 0; i < nos; i++) {
+		const unsigned char *q = (const unsigned char *)symtab_name(ot, i);
+		size_t len = symtab_len(ot, i);
+
+		ids[i].pre = 0;
+		for (size_t j = 0; j < 8; j++)
+			ids[i].pre = ids[i].pre << 8 | (j < len ? q[j] : 0);
+		ids[i].id = i;
+	}
 	qsort_r(ids, nos, sizeof(*ids), cmp_symname, (void *)ot);
 	d->rank = xmalloc(nos * sizeof(*d->rank));
 	for (uint32_t i = 0; i < nos; i++)
-		d->rank[ids[i]] = i;
+		d->rank[ids[i].id] = i;
 	free(ids);
 	idx = xmalloc((d->nkeys ? d->nkeys : 1) * sizeof(*idx));
 	for (size_t i = 0; i < d->nkeys; i++)
