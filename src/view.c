@@ -199,12 +199,19 @@ struct deriver {
 	size_t capbuf;
 };
 
-static uint32_t vsym(struct deriver *d, uint32_t s)
+static uint32_t vsym_new(struct deriver *d, uint32_t s)
 {
-	if (d->symmap[s] == UINT32_MAX)
-		d->symmap[s] = profile_intern(d->out, symtab_name(d->st, s),
-					      symtab_len(d->st, s));
+	d->symmap[s] = profile_intern(d->out, symtab_name(d->st, s),
+				      symtab_len(d->st, s));
 	return d->symmap[s];
+}
+
+/* The view's symbol for source symbol s (once per node: inline). */
+static inline uint32_t vsym(struct deriver *d, uint32_t s)
+{
+	uint32_t y = d->symmap[s];
+
+	return y != UINT32_MAX ? y : vsym_new(d, s);
 }
 
 /* ---- The view's tree ---- */
@@ -477,9 +484,11 @@ static size_t build_seq(struct deriver *d, uint32_t n, uint32_t gsym,
  */
 static uint32_t chain_key(struct deriver *d, size_t k)
 {
-	if (d->npool + k > d->cappool)
-		GROW(d->pool, d->cappool, d->npool + k);
-	memcpy(d->pool + d->npool, d->seq, k * sizeof(*d->seq));
+	if (k) {        /* empty: nothing left of the stack */
+		if (d->npool + k > d->cappool)
+			GROW(d->pool, d->cappool, d->npool + k);
+		memcpy(d->pool + d->npool, d->seq, k * sizeof(*d->seq));
+	}
 	GROW(d->keys, d->capkeys, d->nkeys + 1);
 	d->keys[d->nkeys] = (struct seqkey){ d->npool, (uint32_t)k, NODE_ROOT };
 	d->npool += k;

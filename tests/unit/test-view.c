@@ -344,8 +344,9 @@ static void inverted_names_in_order(void **state)
 
 static void grouped_roots_merge(void **state)
 {
-	struct profile *p = profile_create();
+	struct profile *p = profile_create(), *v;
 	struct view_spec s = { 0 };
+	char err[256];
 
 	(void)state;
 	/* One thread: its command frame stripped in one stack, absent in the
@@ -355,14 +356,21 @@ static void grouped_roots_merge(void **state)
 	add_task(p, "web;main;x", 4, 300, "web", 10, 10, 1);
 	/* Recursion folded into a node that has children of its own. */
 	add_task(p, "web;main;main;y", 8, 400, "web", 10, 10, 1);
+	/* Nothing but the command frame: the root's own weight, or none. */
+	add_task(p, "web", 16, 500, "web", 10, 10, 1);
 	profile_finish(p);
 	s.group = GROUP_THREAD;
 	s.fold_recursion = true;
-	CHECK_VIEW(p, &s, "web-10/10;main 1\nweb-10/10;main;x 6\n"
-			  "web-10/10;main;y 8\n");
+	CHECK_VIEW(p, &s, "web-10/10 16\nweb-10/10;main 1\n"
+			  "web-10/10;main;x 6\nweb-10/10;main;y 8\n");
 	s.group = GROUP_MERGED;
 	s.invert = true;
 	CHECK_VIEW(p, &s, "main 1\nx;main 6\ny;main 8\n");
+	s.invert = false;
+	s.callers = "web";     /* the stripped frame: an empty stack */
+	assert_int_equal(view_derive(p, &s, &v, err, sizeof(err)), VIEW_OK);
+	assert_int_equal(profile_total(v, NODE_ROOT), 0);
+	profile_destroy(v);
 	profile_destroy(p);
 }
 
