@@ -482,6 +482,18 @@ static size_t build_seq(struct deriver *d, uint32_t n, uint32_t gsym,
  * new, appended as the last children: no lookups, and siblings come out
  * in name order.
  */
+/* A new key: the k view symbols at the pool's end. */
+static uint32_t add_key(struct deriver *d, size_t k)
+{
+	GROW(d->keys, d->capkeys, d->nkeys + 1);
+	d->keys[d->nkeys] = (struct seqkey){ d->npool, (uint32_t)k, NODE_ROOT };
+	d->npool += k;
+	if (k > d->maxseq)
+		d->maxseq = k;
+	return (uint32_t)d->nkeys++;
+}
+
+/* The key of the sequence in d->seq. */
 static uint32_t chain_key(struct deriver *d, size_t k)
 {
 	if (k) {        /* empty: nothing left of the stack */
@@ -489,12 +501,30 @@ static uint32_t chain_key(struct deriver *d, size_t k)
 			GROW(d->pool, d->cappool, d->npool + k);
 		memcpy(d->pool + d->npool, d->seq, k * sizeof(*d->seq));
 	}
-	GROW(d->keys, d->capkeys, d->nkeys + 1);
-	d->keys[d->nkeys] = (struct seqkey){ d->npool, (uint32_t)k, NODE_ROOT };
-	d->npool += k;
-	if (k > d->maxseq)
-		d->maxseq = k;
-	return (uint32_t)d->nkeys++;
+	return add_key(d, k);
+}
+
+/*
+ * The same for a plain inverted stack (folded or not), written straight
+ * into the pool leaf first: most of an inverted view's time.
+ */
+static uint32_t invert_key(struct deriver *d, uint32_t n)
+{
+	const struct pnode *sn = d->sn;
+	size_t k = 0, depth = profile_depth(d->src, n);
+	bool fold = d->spec->fold_recursion;
+	uint32_t *q;
+
+	if (depth && d->npool + depth > d->cappool)
+		GROW(d->pool, d->cappool, d->npool + depth);
+	q = d->pool + d->npool;
+	for (uint32_t x = n; x != NODE_ROOT; x = sn[x].parent) {
+		uint32_t y = vsym(d, sn[x].sym);
+
+		if (!fold || !k || q[k - 1] != y)
+			q[k++] = y;
+	}
+	return add_key(d, k);
 }
 
 /* A symbol and the first 8 bytes of its name, zero-padded, big-endian. */
@@ -651,7 +681,12 @@ static uint32_t view_node(struct deriver *d, uint32_t n, uint32_t c)
 	/* Callers views depend only on the anchor. */
 	if (d->mstamp[k] == c + 1)
 		return d->mo[k];
-	o = chain_key(d, build_seq(d, n, d->ctx[c].gsym, d->ctx[c].strip));
+	if (s->invert && !s->callers && !s->callees && !d->ctx[c].strip &&
+	    d->ctx[c].gsym == UINT32_MAX)
+		o = invert_key(d, n);
+	else
+		o = chain_key(d, build_seq(d, n, d->ctx[c].gsym,
+					   d->ctx[c].strip));
 	d->mo[k] = o;
 	d->mstamp[k] = c + 1;
 	return o;
