@@ -16,11 +16,15 @@
  * Building the view's path for each stack frame by frame would cost the
  * sum of all stack depths in hash lookups.  Without inversion a node's view
  * path is its parent's view path plus at most one frame, so the view node
- * of each source node is memoized (an array for the common case, a hash
- * keyed by the group's root otherwise) and each source node costs one
- * lookup.  Callers views depend only on the anchor, and are memoized per
- * anchor.  Inverted stacks share suffixes, not prefixes, and are built
- * frame by frame.
+ * of each source node is memoized per context (the group root a sample
+ * goes under, its command frame stripped or not; the samples of one
+ * context are mapped together) and each source node costs at most one new
+ * child.  That child needs no lookup either while its view parent gets
+ * children from one source node only (ob_child).  Inverted and callers
+ * stacks share suffixes, not prefixes: their distinct sequences are sorted
+ * by name and the tree is built from them in order, each sharing a prefix
+ * with the one before (build_chains).  Either way the view's tree is built
+ * with profile_append_child, without the profile's child index.
  */
 #include "view.h"
 
@@ -117,9 +121,38 @@ bool view_spec_active(const struct view_spec *s)
 /* The idle task's frames, for samples whose task is not known. */
 #define IDLE_RE "^swapper|idle|^cpu_startup_entry$"
 
-struct memo_slot {
-	uint64_t key;        /* (base << 33 | strip << 32 | node) + 1; 0 empty */
-	uint32_t out;
+/* Who appends children to a view node (see ob_child). */
+#define OWN_NONE UINT64_MAX
+#define OWN_SHARED (UINT64_MAX - 1)
+
+/* A child of a shared view node, by (parent, symbol). */
+struct oslot {
+	uint32_t parent, sym;
+	uint32_t node;       /* view node + 1; 0 empty */
+};
+
+/*
+ * A context: how a sample's stack is rooted (under a group frame or not;
+ * its command frame stripped or not).  Samples of one context map source
+ * nodes to view nodes alike.
+ */
+struct vctx {
+	uint32_t gsym;       /* view symbol of the group frame, or UINT32_MAX */
+	bool strip;
+	uint32_t base;       /* view node the stacks start from */
+};
+
+/* A distinct view sequence of an inverted or callers view. */
+struct seqkey {
+	size_t off;          /* in the pool */
+	uint32_t len;
+	uint32_t out;        /* its view node, once built */
+};
+
+/* A task's group frame, by (comm, pid, tid). */
+struct gslot {
+	uint32_t comm, pid, tid;
+	uint32_t gsym;       /* + 1; 0 empty */
 };
 
 struct deriver {
@@ -127,19 +160,36 @@ struct deriver {
 	const struct view_spec *spec;
 	struct profile *out;
 	const struct symtab *st;
+	const struct pnode *sn;   /* the source's node array */
 	size_t nsym;
 
 	unsigned char *symflag;   /* per source symbol: F_INC, F_EXC */
 	uint32_t *symmap;         /* source symbol -> view symbol */
 	unsigned char *commok;    /* per source symbol: a --comm name */
 	uint32_t focus;           /* source symbol of callers/callees */
-	bool task_known;          /* the sample being added has a task */
 
 	unsigned char *flags;     /* per node: the path's F_INC, F_EXC */
 	uint32_t *anchor;         /* per node: outermost focus on the path */
-	uint32_t *memo;           /* per node: view node (root base, no strip) */
-	struct memo_slot *ms;     /* the same for other bases */
-	size_t mmask, mn;
+	uint32_t *first;          /* per node: its stack's first frame */
+	uint32_t *mo;             /* per node: its view node in context ... */
+	uint32_t *mstamp;         /* ... mstamp - 1 (0: none yet) */
+
+	uint64_t *owner;          /* per view node: who adds its children */
+	size_t capo;
+	struct oslot *hs;         /* children of shared view nodes */
+	size_t hmask, hn;
+
+	struct vctx *ctx;
+	size_t nctx, capctx;
+	struct gslot *gs;         /* group frames of the tasks seen */
+	size_t gmask, gn;
+
+	bool chained;             /* inverted or callers: see build_chains */
+	uint32_t *pool;           /* their view sequences, one after the other */
+	size_t npool, cappool, maxseq;
+	struct seqkey *keys;
+	size_t nkeys, capkeys;
+	uint32_t *rank;           /* per view symbol: its place in name order */
 
 	uint32_t *path;           /* scratch: source nodes or view symbols */
 	size_t cappath;
@@ -149,81 +199,214 @@ struct deriver {
 	size_t capbuf;
 };
 
-static uint32_t vsym(struct deriver *d, uint32_t s)
+static uint32_t vsym_new(struct deriver *d, uint32_t s)
 {
-	if (d->symmap[s] == UINT32_MAX)
-		d->symmap[s] = profile_intern(d->out, symtab_name(d->st, s),
-					      symtab_len(d->st, s));
+	d->symmap[s] = profile_intern(d->out, symtab_name(d->st, s),
+				      symtab_len(d->st, s));
 	return d->symmap[s];
 }
 
-static uint32_t sym_of(const struct deriver *d, uint32_t n)
+/* The view's symbol for source symbol s (once per node: inline). */
+static inline uint32_t vsym(struct deriver *d, uint32_t s)
 {
-	return profile_node(d->src, n)->sym;
+	uint32_t y = d->symmap[s];
+
+	return y != UINT32_MAX ? y : vsym_new(d, s);
 }
 
-static uint32_t parent_of(const struct deriver *d, uint32_t n)
+/* ---- The view's tree ---- */
+
+static void hs_put(struct deriver *d, uint32_t parent, uint32_t sym,
+		   uint32_t node)
 {
-	return profile_node(d->src, n)->parent;
+	size_t j;
+
+	if ((d->hn + 1) * 10 > d->hmask * 7) {
+		size_t nmask = d->hmask ? d->hmask * 2 + 1 : 1023;
+		struct oslot *ns = xcalloc(nmask + 1, sizeof(*ns));
+
+		for (size_t i = 0; d->hs && i <= d->hmask; i++) {
+			const struct oslot *e = &d->hs[i];
+
+			if (!e->node)
+				continue;
+			for (j = hash_u64((uint64_t)e->parent << 32 | e->sym) & nmask;
+			     ns[j].node; j = (j + 1) & nmask)
+				;
+			ns[j] = *e;
+		}
+		free(d->hs);
+		d->hs = ns;
+		d->hmask = nmask;
+	}
+	for (j = hash_u64((uint64_t)parent << 32 | sym) & d->hmask; d->hs[j].node;
+	     j = (j + 1) & d->hmask)
+		;
+	d->hs[j] = (struct oslot){ parent, sym, node + 1 };
+	d->hn++;
 }
 
-/* ---- Memo ---- */
-
-static uint64_t memo_key(uint32_t base, bool strip, uint32_t n)
+static uint32_t hs_get(const struct deriver *d, uint32_t parent, uint32_t sym)
 {
-	return ((uint64_t)base << 33 | (uint64_t)strip << 32 | n) + 1;
-}
-
-static uint32_t memo_get(struct deriver *d, uint32_t base, bool strip,
-			 uint32_t n)
-{
-	uint64_t k;
-
-	if (base == NODE_ROOT && !strip)
-		return d->memo[n];
-	if (!d->ms)
+	if (!d->hs)
 		return NODE_NONE;
-	k = memo_key(base, strip, n);
-	for (size_t j = hash_u64(k) & d->mmask; d->ms[j].key; j = (j + 1) & d->mmask)
-		if (d->ms[j].key == k)
-			return d->ms[j].out;
+	for (size_t j = hash_u64((uint64_t)parent << 32 | sym) & d->hmask;
+	     d->hs[j].node; j = (j + 1) & d->hmask)
+		if (d->hs[j].parent == parent && d->hs[j].sym == sym)
+			return d->hs[j].node - 1;
 	return NODE_NONE;
 }
 
-static void memo_put(struct deriver *d, uint32_t base, bool strip,
-		     uint32_t n, uint32_t out)
+/*
+ * A new child of view node o, linked first: the samples come in no
+ * particular order, so profile_finish sorts the siblings anyway.
+ */
+static uint32_t ob_new(struct deriver *d, uint32_t o, uint32_t sym)
 {
-	uint64_t k;
-	size_t j;
+	uint32_t id = profile_append_child(d->out, o, NODE_NONE, sym);
 
-	if (base == NODE_ROOT && !strip) {
-		d->memo[n] = out;
-		return;
+	if (id >= d->capo) {
+		size_t cap = d->capo * 2 > id ? d->capo * 2 : (size_t)id + 1;
+
+		d->owner = xreallocarray(d->owner, cap, sizeof(*d->owner));
+		d->capo = cap;
 	}
-	if ((d->mn + 1) * 2 > d->mmask) {
-		size_t nmask = d->mmask ? d->mmask * 2 + 1 : 4095;
-		struct memo_slot *ns = xcalloc(nmask + 1, sizeof(*ns));
+	d->owner[id] = OWN_NONE;
+	if (d->owner[o] == OWN_SHARED)
+		hs_put(d, o, sym, id);
+	return id;
+}
 
-		for (size_t i = 0; d->ms && i <= d->mmask; i++) {
-			if (!d->ms[i].key)
+/*
+ * The child of view node o named sym (view symbol), created if new.  key
+ * says where the request comes from: (context, source node) when the child
+ * stands for a child of that source node, OWN_SHARED when not known.  A
+ * view node whose children all come from one key needs no lookup: a source
+ * node's children have distinct names and each is mapped once per context.
+ * Only a node that gets children from two keys (recursion folded, callees
+ * from several places, a command frame stripped, groups) indexes its
+ * children in a hash.
+ */
+static uint32_t ob_child(struct deriver *d, uint32_t o, uint64_t key,
+			 uint32_t sym)
+{
+	uint64_t own = d->owner[o];
+	uint32_t c;
+
+	if (key != OWN_SHARED && (own == key || own == OWN_NONE)) {
+		d->owner[o] = key;
+		return ob_new(d, o, sym);
+	}
+	if (own != OWN_SHARED) {
+		d->owner[o] = OWN_SHARED;
+		for (c = profile_node(d->out, o)->child; c != NODE_NONE;
+		     c = profile_node(d->out, c)->next)
+			hs_put(d, o, profile_node(d->out, c)->sym, c);
+	}
+	c = hs_get(d, o, sym);
+	return c != NODE_NONE ? c : ob_new(d, o, sym);
+}
+
+/* ---- Contexts ---- */
+
+/* The context (gsym, strip), added if new. */
+static uint32_t ctx_get(struct deriver *d, uint32_t gsym, bool strip)
+{
+	const struct view_spec *s = d->spec;
+	uint32_t base = NODE_ROOT;
+
+	for (size_t i = 0; i < d->nctx; i++)
+		if (d->ctx[i].gsym == gsym && d->ctx[i].strip == strip)
+			return (uint32_t)i;
+	if (gsym != UINT32_MAX && !d->chained && !s->callees)
+		base = ob_child(d, NODE_ROOT, OWN_SHARED, gsym);
+	GROW(d->ctx, d->capctx, d->nctx + 1);
+	d->ctx[d->nctx] = (struct vctx){ gsym, strip, base };
+	return (uint32_t)d->nctx++;
+}
+
+/* Is the first frame of n's stack the command frame of the sample? */
+static bool is_comm_frame(const struct deriver *d, uint32_t n,
+			  const struct sample_meta *m)
+{
+	const char *name, *comm;
+	size_t len, clen;
+	uint32_t y;
+
+	if (m->comm >= d->nsym)
+		return false;
+	y = d->sn[d->first[n]].sym;
+	name = symtab_name(d->st, y);
+	len = symtab_len(d->st, y);
+	comm = symtab_name(d->st, m->comm);
+	clen = symtab_len(d->st, m->comm);
+	return len >= clen && memcmp(name, comm, clen) == 0 &&
+	       (len == clen || name[clen] == '-');
+}
+
+static uint64_t task_key(uint32_t comm, uint32_t pid, uint32_t tid)
+{
+	return hash_u64(((uint64_t)pid << 32 | tid) ^ hash_u64(comm));
+}
+
+static uint32_t group_sym(struct deriver *d, const struct sample_meta *m)
+{
+	uint32_t tid = d->spec->group == GROUP_THREAD ? m->tid : 0;
+	size_t clen = symtab_len(d->st, m->comm), j;
+	uint32_t y;
+	int k;
+
+	if ((d->gn + 1) * 2 > d->gmask) {
+		size_t nmask = d->gmask ? d->gmask * 2 + 1 : 255;
+		struct gslot *ns = xcalloc(nmask + 1, sizeof(*ns));
+
+		for (size_t i = 0; d->gs && i <= d->gmask; i++) {
+			const struct gslot *e = &d->gs[i];
+
+			if (!e->gsym)
 				continue;
-			for (j = hash_u64(d->ms[i].key) & nmask; ns[j].key;
-			     j = (j + 1) & nmask)
+			for (j = task_key(e->comm, e->pid, e->tid) & nmask;
+			     ns[j].gsym; j = (j + 1) & nmask)
 				;
-			ns[j] = d->ms[i];
+			ns[j] = *e;
 		}
-		free(d->ms);
-		d->ms = ns;
-		d->mmask = nmask;
+		free(d->gs);
+		d->gs = ns;
+		d->gmask = nmask;
 	}
-	k = memo_key(base, strip, n);
-	for (j = hash_u64(k) & d->mmask; d->ms[j].key; j = (j + 1) & d->mmask)
-		if (d->ms[j].key == k)
-			break;
-	if (!d->ms[j].key)
-		d->mn++;
-	d->ms[j].key = k;
-	d->ms[j].out = out;
+	for (j = task_key(m->comm, m->pid, tid) & d->gmask; d->gs[j].gsym;
+	     j = (j + 1) & d->gmask)
+		if (d->gs[j].comm == m->comm && d->gs[j].pid == m->pid &&
+		    d->gs[j].tid == tid)
+			return d->gs[j].gsym - 1;
+	GROW(d->buf, d->capbuf, clen + 32);
+	memcpy(d->buf, symtab_name(d->st, m->comm), clen);
+	if (d->spec->group == GROUP_THREAD)
+		k = snprintf(d->buf + clen, 32, "-%u/%u", m->pid, m->tid);
+	else
+		k = snprintf(d->buf + clen, 32, "-%u", m->pid);
+	y = profile_intern(d->out, d->buf, clen + (size_t)k);
+	d->gs[j] = (struct gslot){ m->comm, m->pid, tid, y + 1 };
+	d->gn++;
+	return y;
+}
+
+/* The context of a kept sample at node n (meta NULL: untimed weight). */
+static uint32_t sample_ctx(struct deriver *d, uint32_t n,
+			   const struct sample_meta *m)
+{
+	const struct view_spec *s = d->spec;
+	uint32_t gsym = UINT32_MAX;
+	bool strip = false;
+
+	/* A callees view starts at the function: the root does not matter. */
+	if (!m || s->group == GROUP_ASREAD || !m->has_task ||
+	    m->comm >= d->nsym || s->callees)
+		return 0;
+	strip = is_comm_frame(d, n, m);
+	if (s->group != GROUP_MERGED)
+		gsym = group_sym(d, m);
+	return ctx_get(d, gsym, strip);
 }
 
 /* ---- Paths ---- */
@@ -232,8 +415,16 @@ static void seq_push(struct deriver *d, size_t *n, uint32_t s, bool fold)
 {
 	if (fold && *n && d->seq[*n - 1] == s)
 		return;
-	GROW(d->seq, d->capseq, *n + 1);
+	if (*n == d->capseq)
+		GROW(d->seq, d->capseq, *n + 1);
 	d->seq[(*n)++] = s;
+}
+
+static void path_push(struct deriver *d, size_t *np, uint32_t x)
+{
+	if (*np == d->cappath)
+		GROW(d->path, d->cappath, *np + 1);
+	d->path[(*np)++] = x;
 }
 
 /*
@@ -245,32 +436,31 @@ static size_t build_seq(struct deriver *d, uint32_t n, uint32_t gsym,
 			bool strip)
 {
 	const struct view_spec *s = d->spec;
+	const struct pnode *sn = d->sn;
 	bool fold = s->fold_recursion;
 	size_t k = 0, np = 0;
 	uint32_t stop = NODE_ROOT;
 
 	if (s->callees)
-		stop = parent_of(d, d->anchor[n]);
+		stop = sn[d->anchor[n]].parent;
 	else if (s->callers)
 		n = d->anchor[n];
-	for (uint32_t x = n; x != stop && x != NODE_ROOT; x = parent_of(d, x)) {
-		GROW(d->path, d->cappath, np + 1);
-		d->path[np++] = x;
-	}
+	for (uint32_t x = n; x != stop && x != NODE_ROOT; x = sn[x].parent)
+		path_push(d, &np, x);
 	/* path: n up to the first frame (or the anchor, for callees). */
 	if (strip && !s->callees && np &&
-	    profile_depth(d->src, d->path[np - 1]) == 1)
+	    sn[d->path[np - 1]].parent == NODE_ROOT)
 		np--;
 	if (s->callers) {
 		for (size_t i = 0; i < np; i++)
-			seq_push(d, &k, vsym(d, sym_of(d, d->path[i])), fold);
+			seq_push(d, &k, vsym(d, sn[d->path[i]].sym), fold);
 		if (gsym != UINT32_MAX)
 			seq_push(d, &k, gsym, fold);
 	} else {
 		if (gsym != UINT32_MAX && !s->callees)
 			seq_push(d, &k, gsym, fold);
 		for (size_t i = np; i-- > 0;)
-			seq_push(d, &k, vsym(d, sym_of(d, d->path[i])), fold);
+			seq_push(d, &k, vsym(d, sn[d->path[i]].sym), fold);
 	}
 	if (s->invert)
 		for (size_t i = 0; i < k / 2; i++) {
@@ -282,107 +472,240 @@ static size_t build_seq(struct deriver *d, uint32_t n, uint32_t gsym,
 	return k;
 }
 
-static uint32_t chain(struct deriver *d, uint32_t base, size_t k)
-{
-	uint32_t o = base;
+/* ---- Inverted and callers views ---- */
 
-	for (size_t i = 0; i < k; i++)
-		o = profile_child(d->out, o, d->seq[i]);
-	return o;
+/*
+ * Their stacks share suffixes of the source's, not prefixes: each distinct
+ * stack's view sequence is built whole into a pool, the sequences are
+ * sorted by name, and the tree is built from them in that order.  A
+ * sequence shares a prefix with the one before it and only its rest is
+ * new, appended as the last children: no lookups, and siblings come out
+ * in name order.
+ */
+/* A new key: the k view symbols at the pool's end. */
+static uint32_t add_key(struct deriver *d, size_t k)
+{
+	GROW(d->keys, d->capkeys, d->nkeys + 1);
+	d->keys[d->nkeys] = (struct seqkey){ d->npool, (uint32_t)k, NODE_ROOT };
+	d->npool += k;
+	if (k > d->maxseq)
+		d->maxseq = k;
+	return (uint32_t)d->nkeys++;
+}
+
+/* The key of the sequence in d->seq. */
+static uint32_t chain_key(struct deriver *d, size_t k)
+{
+	if (k) {        /* empty: nothing left of the stack */
+		if (d->npool + k > d->cappool)
+			GROW(d->pool, d->cappool, d->npool + k);
+		memcpy(d->pool + d->npool, d->seq, k * sizeof(*d->seq));
+	}
+	return add_key(d, k);
 }
 
 /*
- * The view node of source node n, memoized per node, for views that are
- * not inverted and not callers: the path of n is its parent's plus n,
- * unless n is the stripped first frame or repeats its parent (folded).
+ * The same for a plain inverted stack (folded or not), written straight
+ * into the pool leaf first: most of an inverted view's time.
  */
-static uint32_t map_down(struct deriver *d, uint32_t base, bool strip,
-			 uint32_t n)
+static uint32_t invert_key(struct deriver *d, uint32_t n)
+{
+	const struct pnode *sn = d->sn;
+	size_t k = 0, depth = profile_depth(d->src, n);
+	bool fold = d->spec->fold_recursion;
+	uint32_t *q;
+
+	if (depth && d->npool + depth > d->cappool)
+		GROW(d->pool, d->cappool, d->npool + depth);
+	q = d->pool + d->npool;
+	for (uint32_t x = n; x != NODE_ROOT; x = sn[x].parent) {
+		uint32_t y = vsym(d, sn[x].sym);
+
+		if (!fold || !k || q[k - 1] != y)
+			q[k++] = y;
+	}
+	return add_key(d, k);
+}
+
+/* A symbol and the first 8 bytes of its name, zero-padded, big-endian. */
+struct symkey {
+	uint64_t pre;
+	uint32_t id;
+};
+
+/*
+ * Byte order of two names, shorter first on a tie (as profile_finish).
+ * Different prefixes decide it alone: a name that ends first is padded
+ * with zeros, which sort first.
+ */
+static int cmp_symname(const void *a, const void *b, void *arg)
+{
+	const struct symtab *st = arg;
+	const struct symkey *x = a, *y = b;
+	size_t m, n;
+	int c;
+
+	if (x->pre != y->pre)
+		return x->pre < y->pre ? -1 : 1;
+	m = symtab_len(st, x->id);
+	n = symtab_len(st, y->id);
+	c = memcmp(symtab_name(st, x->id), symtab_name(st, y->id), m < n ? m : n);
+	return c ? c : (m > n) - (m < n);
+}
+
+static int cmp_seq(const void *a, const void *b, void *arg)
+{
+	const struct deriver *d = arg;
+	const struct seqkey *x = &d->keys[*(const uint32_t *)a];
+	const struct seqkey *y = &d->keys[*(const uint32_t *)b];
+	const uint32_t *p = d->pool + x->off, *q = d->pool + y->off;
+	uint32_t n = x->len < y->len ? x->len : y->len;
+
+	for (uint32_t i = 0; i < n; i++)
+		if (p[i] != q[i])
+			return d->rank[p[i]] < d->rank[q[i]] ? -1 : 1;
+	return (x->len > y->len) - (x->len < y->len);
+}
+
+/* Build the view's tree from the sequences; each key gets its node. */
+static void build_chains(struct deriver *d)
+{
+	const struct symtab *ot = profile_symtab(d->out);
+	uint32_t nos = symtab_count(ot), *idx, *path;
+	const uint32_t *prev = NULL;
+	struct symkey *ids;
+	size_t plen = 0;
+
+	ids = xmalloc(nos * sizeof(*ids));
+	for (uint32_t i = 0; i < nos; i++) {
+		const unsigned char *q = (const unsigned char *)symtab_name(ot, i);
+		size_t len = symtab_len(ot, i);
+
+		ids[i].pre = 0;
+		for (size_t j = 0; j < 8; j++)
+			ids[i].pre = ids[i].pre << 8 | (j < len ? q[j] : 0);
+		ids[i].id = i;
+	}
+	qsort_r(ids, nos, sizeof(*ids), cmp_symname, (void *)ot);
+	d->rank = xmalloc(nos * sizeof(*d->rank));
+	for (uint32_t i = 0; i < nos; i++)
+		d->rank[ids[i].id] = i;
+	free(ids);
+	idx = xmalloc((d->nkeys ? d->nkeys : 1) * sizeof(*idx));
+	for (size_t i = 0; i < d->nkeys; i++)
+		idx[i] = (uint32_t)i;
+	qsort_r(idx, d->nkeys, sizeof(*idx), cmp_seq, d);
+	path = xmalloc((d->maxseq + 1) * sizeof(*path));
+	path[0] = NODE_ROOT;
+	for (size_t i = 0; i < d->nkeys; i++) {
+		struct seqkey *k = &d->keys[idx[i]];
+		const uint32_t *q = d->pool + k->off;
+		size_t l = 0;
+
+		while (prev && l < k->len && l < plen && prev[l] == q[l])
+			l++;
+		/* The last child of path[l] so far is the previous one's. */
+		for (size_t j = l; j < k->len; j++)
+			path[j + 1] = profile_append_child(d->out, path[j],
+				j == l && plen > l ? path[l + 1] : NODE_NONE, q[j]);
+		k->out = path[k->len];
+		prev = q;
+		plen = k->len;
+	}
+	free(path);
+	free(idx);
+}
+
+/*
+ * The view node of source node n in context c, for views that are not
+ * inverted and not callers: the path of n is its parent's plus n, unless n
+ * is the stripped first frame or repeats its parent (folded).  Every node
+ * on the way is memoized for the context.
+ */
+static uint32_t map_down(struct deriver *d, uint32_t c, uint32_t n)
 {
 	const struct view_spec *s = d->spec;
+	const struct pnode *sn = d->sn;
+	uint32_t stamp = c + 1, o, x;
+	bool strip = d->ctx[c].strip;
 	size_t np = 0;
-	uint32_t o, x;
 
-	for (x = n;; x = parent_of(d, x)) {
+	for (x = n;; x = sn[x].parent) {
 		if (x == NODE_ROOT) {
-			o = base;
+			o = d->ctx[c].base;
 			break;
 		}
-		if ((o = memo_get(d, base, strip, x)) != NODE_NONE)
+		if (d->mstamp[x] == stamp) {
+			o = d->mo[x];
 			break;
-		GROW(d->path, d->cappath, np + 1);
-		d->path[np++] = x;
+		}
+		path_push(d, &np, x);
 		if (s->callees && d->anchor[x] == x) {
-			o = base;
+			o = d->ctx[c].base;
 			break;
 		}
 	}
 	while (np--) {
-		uint32_t y = d->path[np], up = parent_of(d, y);
+		uint32_t y = d->path[np], up = sn[y].parent;
 		bool first = s->callees ? d->anchor[y] == y : up == NODE_ROOT;
 
-		if (strip && !s->callees && up == NODE_ROOT) {
+		if (strip && up == NODE_ROOT) {
 			/* The stripped command frame maps to the base. */
 		} else if (s->fold_recursion && !first &&
-			   !(strip && !s->callees &&
-			     parent_of(d, up) == NODE_ROOT) &&
-			   sym_of(d, up) == sym_of(d, y)) {
+			   !(strip && sn[up].parent == NODE_ROOT) &&
+			   sn[up].sym == sn[y].sym) {
 			/* A repeat of the parent: the parent's view node. */
 		} else {
-			o = profile_child(d->out, o, vsym(d, sym_of(d, y)));
+			o = ob_child(d, o, (uint64_t)c << 32 | up,
+				     vsym(d, sn[y].sym));
 		}
-		memo_put(d, base, strip, y, o);
+		d->mo[y] = o;
+		d->mstamp[y] = stamp;
 	}
 	return o;
 }
 
-/* Is the first frame of n's stack the command frame of the sample? */
-static bool is_comm_frame(const struct deriver *d, uint32_t n,
-			  const struct sample_meta *m)
+/*
+ * The view node of a sample at source node n in context c (inverted and
+ * callers views: the index of its sequence, see build_chains).  The
+ * samples of one context must be mapped together: the memo holds one
+ * context at a time (see ob_child).
+ */
+static uint32_t view_node(struct deriver *d, uint32_t n, uint32_t c)
 {
-	const char *name, *comm;
-	size_t len, clen;
+	const struct view_spec *s = d->spec;
+	uint32_t k = s->callers ? d->anchor[n] : n, o;
 
-	if (m->comm >= d->nsym)
-		return false;
-	while (profile_depth(d->src, n) > 1)
-		n = parent_of(d, n);
-	if (n == NODE_ROOT)
-		return false;
-	name = symtab_name(d->st, sym_of(d, n));
-	len = symtab_len(d->st, sym_of(d, n));
-	comm = symtab_name(d->st, m->comm);
-	clen = symtab_len(d->st, m->comm);
-	return len >= clen && memcmp(name, comm, clen) == 0 &&
-	       (len == clen || name[clen] == '-');
-}
-
-static uint32_t group_sym(struct deriver *d, const struct sample_meta *m)
-{
-	size_t clen = symtab_len(d->st, m->comm);
-	int k;
-
-	GROW(d->buf, d->capbuf, clen + 32);
-	memcpy(d->buf, symtab_name(d->st, m->comm), clen);
-	if (d->spec->group == GROUP_THREAD)
-		k = snprintf(d->buf + clen, 32, "-%u/%u", m->pid, m->tid);
+	if (!d->chained)
+		return map_down(d, c, n);
+	/* Callers views depend only on the anchor. */
+	if (d->mstamp[k] == c + 1)
+		return d->mo[k];
+	if (s->invert && !s->callers && !s->callees && !d->ctx[c].strip &&
+	    d->ctx[c].gsym == UINT32_MAX)
+		o = invert_key(d, n);
 	else
-		k = snprintf(d->buf + clen, 32, "-%u", m->pid);
-	return profile_intern(d->out, d->buf, clen + (size_t)k);
+		o = chain_key(d, build_seq(d, n, d->ctx[c].gsym,
+					   d->ctx[c].strip));
+	d->mo[k] = o;
+	d->mstamp[k] = c + 1;
+	return o;
 }
 
-static bool keep_node(const struct deriver *d, uint32_t n)
+static bool keep_node(const struct deriver *d, uint32_t n, bool task_known)
 {
 	const struct view_spec *s = d->spec;
 
 	if (n == NODE_ROOT)
 		return false;
-	if (s->ninclude && !(d->flags[n] & F_INC))
-		return false;
-	if (d->flags[n] & F_EXC)
-		return false;
-	if (s->hide_idle && (d->flags[n] & F_IDLE) && !d->task_known)
-		return false;
+	if (d->flags) {
+		if (s->ninclude && !(d->flags[n] & F_INC))
+			return false;
+		if (d->flags[n] & F_EXC)
+			return false;
+		if (s->hide_idle && (d->flags[n] & F_IDLE) && !task_known)
+			return false;
+	}
 	return !(s->callers || s->callees) || d->anchor[n] != NODE_NONE;
 }
 
@@ -405,45 +728,14 @@ static bool keep_meta(const struct deriver *d, const struct sample_meta *m)
 	return !s->cpus.n || view_list_has(&s->cpus, m->cpu);
 }
 
-/* Add one sample (or all of a node's untimed weight, meta NULL). */
-static void add(struct deriver *d, uint32_t n, uint64_t v, uint64_t v2,
-		const struct sample_meta *m)
+/* Add weight at view node o (meta NULL: untimed weight). */
+static void add_at(struct deriver *d, uint32_t o, uint64_t v, uint64_t v2,
+		   const struct sample_meta *m)
 {
-	const struct view_spec *s = d->spec;
 	struct weight w = { v, v2, profile_decimals(d->src) };
-	uint32_t base = NODE_ROOT, gsym = UINT32_MAX, o;
-	bool strip = false;
 
-	d->task_known = m && m->has_task;
-	if (!keep_node(d, n))
-		return;
-	if (m && s->group != GROUP_ASREAD && m->has_task && m->comm < d->nsym) {
-		strip = is_comm_frame(d, n, m);
-		if (s->group != GROUP_MERGED)
-			gsym = group_sym(d, m);
-	}
-	if (s->invert) {
-		o = chain(d, NODE_ROOT, build_seq(d, n, gsym, strip));
-	} else {
-		if (gsym != UINT32_MAX && !s->callees)
-			base = profile_child(d->out, NODE_ROOT, gsym);
-		if (s->callers) {
-			uint32_t a = d->anchor[n];
-
-			o = memo_get(d, gsym == UINT32_MAX ? NODE_ROOT : gsym + 1,
-				     strip, a);
-			if (o == NODE_NONE) {
-				o = chain(d, NODE_ROOT, build_seq(d, n, gsym, strip));
-				memo_put(d, gsym == UINT32_MAX ? NODE_ROOT : gsym + 1,
-					 strip, a, o);
-			}
-		} else {
-			o = map_down(d, base, strip, n);
-		}
-	}
-	if (o == NODE_ROOT)
-		return;     /* nothing left of the stack */
-	profile_add_at(d->out, o, &w, m);
+	if (o != NODE_ROOT)     /* else nothing is left of the stack */
+		profile_add_at(d->out, o, &w, m);
 }
 
 static enum view_status compile(struct deriver *d, const char *const *res,
@@ -476,11 +768,139 @@ static void deriver_free(struct deriver *d)
 	free(d->commok);
 	free(d->flags);
 	free(d->anchor);
-	free(d->memo);
-	free(d->ms);
+	free(d->first);
+	free(d->mo);
+	free(d->mstamp);
+	free(d->owner);
+	free(d->hs);
+	free(d->ctx);
+	free(d->gs);
+	free(d->pool);
+	free(d->keys);
+	free(d->rank);
 	free(d->path);
 	free(d->seq);
 	free(d->buf);
+}
+
+/*
+ * The timeline's samples: keep or drop each (pass 1), map the kept ones to
+ * view nodes one context after the other (pass 2), then add them in the
+ * timeline's order (pass 3), and the weight the timeline does not hold.
+ */
+/* Weight of node n that no timed sample holds (intl: the timed weight,
+ * AFTER's then BEFORE's column on a diff). */
+static bool untimed_rest(const struct profile *src, const uint64_t *intl,
+			 uint32_t n, bool diff)
+{
+	size_t nn = profile_node_count(src);
+
+	return profile_self_all(src, n) > intl[n] ||
+	       (diff && profile_self2(src, n) > intl[nn + n]);
+}
+
+static void walk_timeline(struct deriver *d, bool ranged, uint64_t rf,
+			  uint64_t rl)
+{
+	const struct profile *src = d->src;
+	const struct view_spec *s = d->spec;
+	size_t nn = profile_node_count(src), ntl = profile_timeline_len(src);
+	size_t nrest = 0, *cnt, *order;
+	uint32_t *sctx = xmalloc(ntl * sizeof(*sctx));
+	uint32_t *onode = xmalloc(ntl * sizeof(*onode));
+	uint32_t *rest = NULL, *restnode = NULL;
+	uint64_t *intl = NULL, w;
+	bool diff = profile_is_differential(src);
+
+	if (!ranged && !(s->ncomms || s->pids.n || s->tids.n || s->cpus.n))
+		intl = xcalloc(diff ? 2 * nn : nn, sizeof(*intl));
+	for (size_t i = 0; i < ntl; i++) {
+		struct sample_meta m;
+		uint32_t n = profile_timeline_sample(src, i, &w, &m);
+
+		if (intl)
+			intl[diff && profile_timeline_before(src, i) ? nn + n : n] += w;
+		sctx[i] = UINT32_MAX;
+		onode[i] = n;
+		if (ranged && (m.time_ns < rf || m.time_ns > rl))
+			continue;
+		if (!keep_meta(d, &m) || !keep_node(d, n, m.has_task))
+			continue;
+		sctx[i] = sample_ctx(d, n, &m);
+	}
+	if (intl) {
+		/* Untimed samples (and those live mode forgot): as they were. */
+		for (uint32_t n = 1; n < nn; n++)
+			if (untimed_rest(src, intl, n, diff) &&
+			    keep_node(d, n, false))
+				nrest++;
+		rest = xmalloc((nrest ? nrest : 1) * sizeof(*rest));
+		restnode = xmalloc((nrest ? nrest : 1) * sizeof(*restnode));
+		nrest = 0;
+		for (uint32_t n = 1; n < nn; n++)
+			if (untimed_rest(src, intl, n, diff) &&
+			    keep_node(d, n, false))
+				rest[nrest++] = n;
+	}
+	/* Pass 2: the samples of each context together (counting sort). */
+	cnt = xcalloc(d->nctx + 1, sizeof(*cnt));
+	order = xmalloc((ntl ? ntl : 1) * sizeof(*order));
+	for (size_t i = 0; i < ntl; i++)
+		if (sctx[i] != UINT32_MAX)
+			cnt[sctx[i] + 1]++;
+	for (size_t c = 1; c <= d->nctx; c++)
+		cnt[c] += cnt[c - 1];
+	for (size_t i = 0; i < ntl; i++)
+		if (sctx[i] != UINT32_MAX)
+			order[cnt[sctx[i]]++] = i;
+	/* cnt[c] is now the end of context c's run. */
+	for (size_t j = 0, c = 0; c < d->nctx; c++) {
+		for (; j < cnt[c]; j++) {
+			size_t i = order[j];
+
+			onode[i] = view_node(d, onode[i], (uint32_t)c);
+		}
+		if (c == 0)
+			for (size_t r = 0; r < nrest; r++)
+				restnode[r] = view_node(d, rest[r], 0);
+	}
+	if (d->chained) {
+		build_chains(d);
+		for (size_t i = 0; i < ntl; i++)
+			if (sctx[i] != UINT32_MAX)
+				onode[i] = d->keys[onode[i]].out;
+		for (size_t r = 0; r < nrest; r++)
+			restnode[r] = d->keys[restnode[r]].out;
+	}
+	/* Pass 3: in the timeline's order. */
+	for (size_t i = 0; i < ntl; i++) {
+		struct sample_meta m;
+		bool before;
+
+		if (sctx[i] == UINT32_MAX)
+			continue;
+		profile_timeline_sample(src, i, &w, &m);
+		before = diff && profile_timeline_before(src, i);
+		/* The command by the view's own name for it. */
+		if (m.has_task && m.comm < d->nsym)
+			m.comm = vsym(d, m.comm);
+		add_at(d, onode[i], before ? 0 : w, before ? w : 0, &m);
+	}
+	for (size_t r = 0; r < nrest; r++) {
+		uint64_t a = profile_self_all(src, rest[r]);
+		uint64_t b = diff ? profile_self2(src, rest[r]) : 0;
+
+		a = a > intl[rest[r]] ? a - intl[rest[r]] : 0;
+		b = diff && b > intl[nn + rest[r]] ? b - intl[nn + rest[r]] : 0;
+		add_at(d, restnode[r], a, b, NULL);
+	}
+	free(cnt);
+	free(order);
+	free(sctx);
+	free(onode);
+	free(rest);
+	free(restnode);
+	free(intl);
 }
 
 /* Walk the source's samples: the timeline, and weight it does not hold. */
@@ -491,7 +911,6 @@ static void walk(struct deriver *d)
 	size_t nn = profile_node_count(src), ntl = profile_timeline_len(src);
 	uint64_t rf = 0, rl = UINT64_MAX;
 	bool ranged = profile_range(src, &rf, &rl), diff;
-	uint64_t *intl = NULL;
 
 	diff = profile_is_differential(src);
 	if (s->has_range) {
@@ -504,44 +923,32 @@ static void walk(struct deriver *d)
 		}
 		ranged = true;
 	}
-	if (!ntl) {
-		if (ranged || view_spec_per_sample(s))
-			return;   /* no sample has a time, task or CPU */
-		for (uint32_t n = 1; n < nn; n++)
-			if (profile_self(src, n) || (diff && profile_self2(src, n)))
-				add(d, n, profile_self(src, n),
-				    diff ? profile_self2(src, n) : 0, NULL);
+	if (ntl) {
+		walk_timeline(d, ranged, rf, rl);
 		return;
 	}
-	if (!ranged && !(s->ncomms || s->pids.n || s->tids.n || s->cpus.n))
-		intl = xcalloc(diff ? 2 * nn : nn, sizeof(*intl));
-	for (size_t i = 0; i < ntl; i++) {
-		struct sample_meta m;
-		uint64_t w;
-		uint32_t n = profile_timeline_sample(src, i, &w, &m);
-		bool before = diff && profile_timeline_before(src, i);
-
-		if (intl)
-			intl[before ? nn + n : n] += w;
-		if (ranged && (m.time_ns < rf || m.time_ns > rl))
-			continue;
-		if (!keep_meta(d, &m))
-			continue;
-		add(d, n, before ? 0 : w, before ? w : 0, &m);
+	if (ranged || view_spec_per_sample(s))
+		return;   /* no sample has a time, task or CPU */
+	if (!d->chained) {
+		for (uint32_t n = 1; n < nn; n++)
+			if ((profile_self(src, n) || (diff && profile_self2(src, n))) &&
+			    keep_node(d, n, false))
+				add_at(d, view_node(d, n, 0), profile_self(src, n),
+				       diff ? profile_self2(src, n) : 0, NULL);
+		return;
 	}
-	if (intl) {
-		/* Untimed samples (and those live mode forgot): as they were. */
-		for (uint32_t n = 1; n < nn; n++) {
-			uint64_t a = profile_self_all(src, n);
-			uint64_t b = diff ? profile_self2(src, n) : 0;
-
-			a = a > intl[n] ? a - intl[n] : 0;
-			b = diff && b > intl[nn + n] ? b - intl[nn + n] : 0;
-			if (a || b)
-				add(d, n, a, b, NULL);
-		}
-		free(intl);
-	}
+	/* The sequences first, then the tree, then the weights. */
+	for (uint32_t n = 1; n < nn; n++)
+		if ((profile_self(src, n) || (diff && profile_self2(src, n))) &&
+		    keep_node(d, n, false))
+			view_node(d, n, 0);
+	build_chains(d);
+	/* Memoized: view_node gives the same sequence again. */
+	for (uint32_t n = 1; n < nn; n++)
+		if ((profile_self(src, n) || (diff && profile_self2(src, n))) &&
+		    keep_node(d, n, false))
+			add_at(d, d->keys[view_node(d, n, 0)].out, profile_self(src, n),
+			       diff ? profile_self2(src, n) : 0, NULL);
 }
 
 enum view_status view_derive(const struct profile *src,
@@ -550,6 +957,7 @@ enum view_status view_derive(const struct profile *src,
 {
 	struct deriver d;
 	size_t nn = profile_node_count(src);
+	const struct pnode *sn;
 	enum view_status rc;
 
 	*out = NULL;
@@ -559,9 +967,11 @@ enum view_status view_derive(const struct profile *src,
 	d.src = src;
 	d.spec = spec;
 	d.st = profile_symtab(src);
+	d.sn = sn = profile_node(src, NODE_ROOT);
 	d.nsym = symtab_count(d.st);
 	d.symflag = xcalloc(d.nsym ? d.nsym : 1, 1);
 	d.focus = UINT32_MAX;
+	d.chained = spec->invert || spec->callers;
 	if ((rc = compile(&d, spec->include, spec->ninclude, F_INC, err,
 			  errcap)) ||
 	    (rc = compile(&d, spec->exclude, spec->nexclude, F_EXC, err,
@@ -581,7 +991,7 @@ enum view_status view_derive(const struct profile *src,
 		d.focus = symtab_find(d.st, name, strlen(name));
 		for (uint32_t n = 1; d.focus != UINT32_MAX && n < nn && !found;
 		     n++)
-			found = sym_of(&d, n) == d.focus &&
+			found = sn[n].sym == d.focus &&
 				(profile_total(src, n) > 0 ||
 				 profile_total2(src, n) > 0);
 		if (!found) {
@@ -606,29 +1016,44 @@ enum view_status view_derive(const struct profile *src,
 			free(c);
 		}
 	}
-	d.flags = xmalloc(nn);
-	d.anchor = xmalloc(nn * sizeof(*d.anchor));
-	d.memo = xmalloc(nn * sizeof(*d.memo));
-	d.flags[0] = 0;
-	d.anchor[0] = NODE_NONE;
-	for (uint32_t n = 1; n < nn; n++) {
-		uint32_t up = parent_of(&d, n), y = sym_of(&d, n);
-
-		d.flags[n] = d.flags[up] | d.symflag[y];
-		d.anchor[n] = d.anchor[up] != NODE_NONE ? d.anchor[up]
-			      : y == d.focus ? n : NODE_NONE;
+	/* Per-node arrays only for the views that read them. */
+	if (spec->ninclude || spec->nexclude || spec->hide_idle) {
+		d.flags = xmalloc(nn);
+		d.flags[0] = 0;
+		for (uint32_t n = 1; n < nn; n++)
+			d.flags[n] = d.flags[sn[n].parent] | d.symflag[sn[n].sym];
 	}
-	memset(d.memo, 0xff, nn * sizeof(*d.memo));
+	if (spec->callers || spec->callees) {
+		d.anchor = xmalloc(nn * sizeof(*d.anchor));
+		d.anchor[0] = NODE_NONE;
+		for (uint32_t n = 1; n < nn; n++) {
+			uint32_t up = sn[n].parent;
+
+			d.anchor[n] = d.anchor[up] != NODE_NONE ? d.anchor[up]
+				      : sn[n].sym == d.focus ? n : NODE_NONE;
+		}
+	}
+	if (spec->group != GROUP_ASREAD) {
+		d.first = xmalloc(nn * sizeof(*d.first));
+		for (uint32_t n = 1; n < nn; n++)
+			d.first[n] = sn[n].parent == NODE_ROOT ? n
+				     : d.first[sn[n].parent];
+	}
+	d.mo = xmalloc(nn * sizeof(*d.mo));
+	d.mstamp = xcalloc(nn, sizeof(*d.mstamp));
 	d.symmap = xmalloc((d.nsym ? d.nsym : 1) * sizeof(*d.symmap));
 	memset(d.symmap, 0xff, (d.nsym ? d.nsym : 1) * sizeof(*d.symmap));
+	/* Most views are about as big as their source. */
+	d.capo = nn;
+	d.owner = xmalloc(d.capo * sizeof(*d.owner));
+	d.owner[NODE_ROOT] = OWN_NONE;
 
 	d.out = profile_create();
 	if (profile_is_differential(src))
 		profile_set_differential(d.out, true);
 	profile_note_unit(d.out, profile_unit(src));
 	profile_set_order(d.out, spec->order);
-	/* Most views are about as big as their source: grow once. */
-	profile_reserve(d.out, nn);
+	ctx_get(&d, UINT32_MAX, false);     /* context 0: as read */
 	walk(&d);
 	profile_finish(d.out);
 	*out = d.out;

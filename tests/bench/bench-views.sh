@@ -3,7 +3,9 @@
 # callers, callees, invert, fold recursion, weight order, per-thread
 # grouping, CPU and time filters) and the top table on 1M-node trees, by
 # BUILDDIR/tools/bench-views (targets: a view <= 150 ms, the top table
-# <= 50 ms); then `--top 50` against `--collapse` on the 300 MB folded
+# <= 50 ms; each line gives the median and best wall-clock time and the
+# median CPU time, the steadier figure on a busy machine, beside its
+# target); then `--top 50` against `--collapse` on the 300 MB folded
 # file of bench-folded.sh (target: at most 1.3 times as long), best of 3
 # wall-clock times each.  Reports; never fails on a slow figure.
 #

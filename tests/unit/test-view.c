@@ -298,6 +298,107 @@ static void grouping(void **state)
 	profile_destroy(p);
 }
 
+/* The names of node n's children, in order, ";"-separated. */
+static const char *children(const struct profile *p, uint32_t n)
+{
+	static char out[1024];
+	size_t k = 0;
+
+	out[0] = 0;
+	for (uint32_t c = profile_node(p, n)->child; c != NODE_NONE;
+	     c = profile_node(p, c)->next)
+		k += (size_t)snprintf(out + k, sizeof(out) - k, "%s%s",
+				      k ? ";" : "", profile_name(p, c));
+	return out;
+}
+
+static void inverted_names_in_order(void **state)
+{
+	struct profile *p = profile_create(), *v;
+	struct view_spec s = { 0 };
+
+	(void)state;
+	/* Names alike in their first 8 bytes, one a prefix of another. */
+	add(p, "main;function_b", 1);
+	add(p, "main;function_ab", 2);
+	add(p, "main;function", 3);
+	add(p, "other;function_ab", 4);
+	add(p, "main;function_a x", 5);
+	add(p, "main;f", 6);
+	profile_finish(p);
+	s.invert = true;
+	v = derive(p, &s);
+	assert_string_equal(children(v, NODE_ROOT),
+			    "f;function;function_a x;function_ab;function_b");
+	assert_string_equal(folded(v),
+			    "f;main 6\nfunction;main 3\nfunction_a x;main 5\n"
+			    "function_ab;main 2\nfunction_ab;other 4\n"
+			    "function_b;main 1\n");
+	profile_destroy(v);
+	/* callers: one sequence per place the function is called from */
+	memset(&s, 0, sizeof(s));
+	s.callers = "function_ab";
+	CHECK_VIEW(p, &s, "function_ab;main 2\nfunction_ab;other 4\n");
+	profile_destroy(p);
+}
+
+static void grouped_roots_merge(void **state)
+{
+	struct profile *p = profile_create(), *v;
+	struct view_spec s = { 0 };
+	char err[256];
+
+	(void)state;
+	/* One thread: its command frame stripped in one stack, absent in the
+	 * other; both go under the thread's root. */
+	add_task(p, "web;main", 1, 100, "web", 10, 10, 0);
+	add_task(p, "main;x", 2, 200, "web", 10, 10, 0);
+	add_task(p, "web;main;x", 4, 300, "web", 10, 10, 1);
+	/* Recursion folded into a node that has children of its own. */
+	add_task(p, "web;main;main;y", 8, 400, "web", 10, 10, 1);
+	/* Nothing but the command frame: the root's own weight, or none. */
+	add_task(p, "web", 16, 500, "web", 10, 10, 1);
+	profile_finish(p);
+	s.group = GROUP_THREAD;
+	s.fold_recursion = true;
+	CHECK_VIEW(p, &s, "web-10/10 16\nweb-10/10;main 1\n"
+			  "web-10/10;main;x 6\nweb-10/10;main;y 8\n");
+	s.group = GROUP_MERGED;
+	s.invert = true;
+	CHECK_VIEW(p, &s, "main 1\nx;main 6\ny;main 8\n");
+	s.invert = false;
+	s.callers = "web";     /* the stripped frame: an empty stack */
+	assert_int_equal(view_derive(p, &s, &v, err, sizeof(err)), VIEW_OK);
+	assert_int_equal(profile_total(v, NODE_ROOT), 0);
+	profile_destroy(v);
+	profile_destroy(p);
+}
+
+static void view_of_a_view(void **state)
+{
+	struct profile *p = profile_create(), *v;
+	const char *inc[] = { "." };
+	struct view_spec s = { 0 };
+
+	(void)state;
+	/* The commands are interned after the frames: the view numbers its
+	 * names otherwise, and its samples name their commands by its own. */
+	add_task(p, "a;b", 1, 100, "web", 10, 10, 0);
+	add_task(p, "c;d", 2, 200, "srv", 20, 21, 0);
+	profile_finish(p);
+	s.include = inc;
+	s.ninclude = 1;
+	v = derive(p, &s);
+	memset(&s, 0, sizeof(s));
+	s.group = GROUP_PROCESS;
+	CHECK_VIEW(v, &s, "srv-20;c;d 2\nweb-10;a;b 1\n");
+	s.group = GROUP_THREAD;
+	s.invert = true;
+	CHECK_VIEW(v, &s, "b;a;web-10/10 1\nd;c;srv-20/21 2\n");
+	profile_destroy(v);
+	profile_destroy(p);
+}
+
 static void hide_idle(void **state)
 {
 	struct profile *p = task_profile(), *f = profile_create();
@@ -458,6 +559,9 @@ int main(void)
 		cmocka_unit_test(names_with_spaces_and_fractions),
 		cmocka_unit_test(task_filters),
 		cmocka_unit_test(grouping),
+		cmocka_unit_test(inverted_names_in_order),
+		cmocka_unit_test(grouped_roots_merge),
+		cmocka_unit_test(view_of_a_view),
 		cmocka_unit_test(hide_idle),
 		cmocka_unit_test(time_range),
 		cmocka_unit_test(untimed_weight_kept),
