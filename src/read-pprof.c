@@ -38,7 +38,7 @@
 #define PPROF_FRAMES_BASE (4u << 20)
 #define PLURAL(n) ((n) == 1 ? "" : "s")
 
-typedef Flametop__Pprof__Profile PProfile;
+typedef Flametop__Pprof__ProfileOutline PProfile;
 typedef Flametop__Pprof__Location PLocation;
 typedef Flametop__Pprof__Function PFunction;
 typedef Flametop__Pprof__Mapping PMapping;
@@ -147,12 +147,17 @@ bool read_pprof_detect(const void *buf, size_t len)
 /* ---- A bounded arena for protobuf-c -------------------------------------- */
 
 /*
- * protobuf-c allocates every message and array of the profile separately
- * (millions for a big profile).  They all live until the reader is done, so
- * they come from an arena: a bump pointer in chunks, nothing freed
- * one by one, everything at once at the end.  The arena's size is the
- * budget that bounds decoding memory.
+ * protobuf-c allocates every message, array and string of the profile
+ * separately.  They come from an arena instead: a bump pointer in chunks,
+ * nothing freed one by one, everything at once at the end.  A big block
+ * (the array of a long repeated field, or the list protobuf-c keeps of a
+ * message's fields while it counts them) gets a chunk of its own, and goes
+ * back as soon as protobuf-c frees it.  What the arena holds is the budget
+ * that bounds decoding memory.  Sizes are rounded to 8 bytes: no type of
+ * protobuf-c's needs more alignment.
  */
+#define ARENA_BIG (64u << 10)
+
 struct arena_chunk {
 	struct arena_chunk *next;
 	size_t size, used;
@@ -160,37 +165,62 @@ struct arena_chunk {
 };
 
 struct arena {
-	struct arena_chunk *head;
-	size_t left;             /* bytes the budget still allows */
+	struct arena_chunk *head;   /* bump chunks, the newest first */
+	struct arena_chunk *big;    /* chunks of one big block each */
+	size_t left;                /* bytes the budget still allows */
 	bool exhausted;
 };
+
+static struct arena_chunk *chunk_new(struct arena *ar, size_t size)
+{
+	struct arena_chunk *c;
+
+	if (size > ar->left || ar->left - size < sizeof(*c)) {
+		ar->exhausted = true;
+		return NULL;
+	}
+	c = malloc(sizeof(*c) + size);
+	if (!c) {
+		ar->exhausted = true;
+		return NULL;
+	}
+	ar->left -= sizeof(*c) + size;
+	c->size = size;
+	c->used = 0;
+	return c;
+}
+
+static void chunk_free(struct arena *ar, struct arena_chunk *c)
+{
+	ar->left += sizeof(*c) + c->size;
+	free(c);
+}
 
 static void *arena_alloc(void *ctx, size_t n)
 {
 	struct arena *ar = ctx;
 	struct arena_chunk *c = ar->head;
-	size_t need = (n + 15) & ~(size_t)15;
+	size_t need;
 
-	if (n > SIZE_MAX / 2)
-		return ar->exhausted = true, NULL;
+	if (n > SIZE_MAX / 2) {
+		ar->exhausted = true;
+		return NULL;
+	}
+	need = (n + 7) & ~(size_t)7;
+	if (need >= ARENA_BIG) {
+		if (!(c = chunk_new(ar, need)))
+			return NULL;
+		c->next = ar->big;
+		ar->big = c;
+		return c->data;
+	}
 	if (!c || c->size - c->used < need) {
 		/* Chunks double from 64 KiB to 4 MiB: small inputs stay small. */
-		size_t size = !c ? 64u << 10 : c->size < (4u << 20) ?
+		size_t size = !c ? ARENA_BIG : c->size < (4u << 20) ?
 			      c->size * 2 : 4u << 20;
 
-		if (size < need)
-			size = need;
-
-		if (size + sizeof(*c) > ar->left) {
-			ar->exhausted = true;
+		if (!(c = chunk_new(ar, size)))
 			return NULL;
-		}
-		c = malloc(sizeof(*c) + size);
-		if (!c)
-			return ar->exhausted = true, NULL;
-		ar->left -= sizeof(*c) + size;
-		c->size = size;
-		c->used = 0;
 		c->next = ar->head;
 		ar->head = c;
 	}
@@ -198,20 +228,47 @@ static void *arena_alloc(void *ctx, size_t n)
 	return (char *)c->data + c->used - need;
 }
 
+/* Big blocks go back at once (there are few); the rest with the arena. */
 static void arena_free(void *ctx, void *ptr)
 {
-	(void)ctx;
-	(void)ptr;                  /* all at once, in arena_destroy */
+	struct arena *ar = ctx;
+
+	for (struct arena_chunk **pc = &ar->big; *pc; pc = &(*pc)->next)
+		if ((void *)(*pc)->data == ptr) {
+			struct arena_chunk *c = *pc;
+
+			*pc = c->next;
+			chunk_free(ar, c);
+			return;
+		}
+}
+
+/* Forget every allocation, keeping the newest chunk for the next ones. */
+static void arena_reset(struct arena *ar)
+{
+	while (ar->big) {
+		struct arena_chunk *c = ar->big;
+
+		ar->big = c->next;
+		chunk_free(ar, c);
+	}
+	while (ar->head && ar->head->next) {
+		struct arena_chunk *c = ar->head->next;
+
+		ar->head->next = c->next;
+		chunk_free(ar, c);
+	}
+	if (ar->head)
+		ar->head->used = 0;
+	ar->exhausted = false;
 }
 
 static void arena_destroy(struct arena *ar)
 {
-	while (ar->head) {
-		struct arena_chunk *c = ar->head;
-
-		ar->head = c->next;
-		free(c);
-	}
+	arena_reset(ar);
+	if (ar->head)
+		chunk_free(ar, ar->head);
+	ar->head = NULL;
 }
 
 /* ---- Ids to table entries ---------------------------------------------- */
@@ -313,7 +370,7 @@ static uint64_t map_id(const void *tab, size_t i)
 	return ((PMapping *const *)tab)[i]->id;
 }
 
-/* ---- Reading ------------------------------------------------------------- */
+/* ---- Locations to frames ------------------------------------------------- */
 
 struct pp {
 	struct profile *p;
@@ -414,8 +471,12 @@ static uint32_t location_fallback(struct pp *pp, const PLocation *l)
 	return pp->unknown;
 }
 
-/* Every location's frames, outermost (the last line) first; -1 if too many. */
-static int expand_locations(struct pp *pp)
+/*
+ * How many frames each location gives (its lines with a known function,
+ * or one); -1 if the profile has 2^32 lines or more.  Nothing is interned
+ * yet: a profile found corrupt later leaves no trace in the profile.
+ */
+static int count_frames(struct pp *pp)
 {
 	size_t n = pp->m->n_location;
 
@@ -429,8 +490,24 @@ static int expand_locations(struct pp *pp)
 		if (lines >= UINT32_MAX)
 			return -1;
 	}
-	pp->loc_off = xreallocarray(NULL, n ? n : 1, sizeof(*pp->loc_off));
 	pp->loc_n = xreallocarray(NULL, n ? n : 1, sizeof(*pp->loc_n));
+	for (size_t i = 0; i < n; i++) {
+		const PLocation *l = pp->m->location[i];
+		uint32_t k = 0;
+
+		for (size_t j = 0; j < l->n_line; j++)
+			k += index_find(&pp->fns, l->line[j]->function_id) >= 0;
+		pp->loc_n[i] = k ? k : 1;
+	}
+	return 0;
+}
+
+/* Every location's frames, outermost (the last line) first. */
+static void expand_locations(struct pp *pp)
+{
+	size_t n = pp->m->n_location;
+
+	pp->loc_off = xreallocarray(NULL, n ? n : 1, sizeof(*pp->loc_off));
 	for (size_t i = 0; i < n; i++) {
 		const PLocation *l = pp->m->location[i];
 		size_t start = pp->nframes;
@@ -444,21 +521,20 @@ static int expand_locations(struct pp *pp)
 		if (pp->nframes == start)
 			push_frame(pp, location_fallback(pp, l));
 		pp->loc_off[i] = (uint32_t)start;
-		pp->loc_n[i] = (uint32_t)(pp->nframes - start);
 	}
-	return 0;
 }
 
-/* Pick the sample type: by name, the default, or the last. */
-static int pick_type(struct pp *pp, size_t *which)
+/* Pick the sample type: by name, the default, or the last; say why not. */
+static int pick_type(struct pp *pp, size_t *which, bool say)
 {
 	const PProfile *m = pp->m;
 	char name[64], shown[8 * sizeof(name)], list[512];
 	size_t len = 0;
 
 	if (m->n_sample_type == 0) {
-		diag_warn(pp->d, "%s: pprof profile has no sample types",
-			  pp->name);
+		if (say)
+			diag_warn(pp->d, "%s: pprof profile has no sample "
+				  "types", pp->name);
 		return -1;
 	}
 	*which = m->n_sample_type - 1;
@@ -483,8 +559,10 @@ static int pick_type(struct pp *pp, size_t *which)
 			len += (size_t)snprintf(list + len, sizeof(list) - len,
 						"%s%s", i ? ", " : "", shown);
 	}
-	diag_warn(pp->d, "%s: no sample type '%s' in this pprof profile "
-		  "(it has: %s)", pp->name, pp->o->sample_type, list);
+	if (say)
+		diag_warn(pp->d, "%s: no sample type '%s' in this pprof "
+			  "profile (it has: %s)", pp->name,
+			  pp->o->sample_type, list);
 	return -1;
 }
 
@@ -517,195 +595,503 @@ static void note_types(struct pp *pp, size_t which)
 	t->cur = which < t->n ? (unsigned)which : 0;
 }
 
-/*
- * Samples that list the same locations end at the same node: remember the
- * node of each distinct location list, so that a repeated stack costs one
- * hash lookup instead of a walk down the tree.
- */
-struct memo_slot {
-	uint64_t hash;
-	uint32_t sample;         /* the first sample with this list, + 1 */
-	uint32_t node;
-};
+/* ---- Samples to stacks ----------------------------------------------------- */
 
-struct memo {
-	struct memo_slot *slots;
+/*
+ * The samples are decoded one at a time (into an arena emptied before each)
+ * and reduced to what the tree needs: the distinct location lists, each a
+ * "stack" found again through a hash table (samples that list the same
+ * locations, common since pprof keeps samples apart by their labels, cost
+ * one lookup), and per sample its stack and value, in sample order.
+ */
+struct stack_set {
+	uint32_t *locs;          /* location indices, root first */
+	size_t nlocs, caplocs;
+	size_t *start;           /* stack k: locs[start[k] .. start[k + 1]) */
+	uint64_t *hash;          /* stack k's hash */
+	size_t n, cap;           /* stacks (start has n + 1 entries) */
+	uint64_t frames;         /* the stacks' frames together */
+	uint64_t *slots;         /* hash >> 32 << 32 | stack + 1; 0: empty */
 	size_t mask;
 };
 
-static void memo_init(struct memo *mo, size_t n)
-{
-	size_t cap = 16;
+struct sample_rec {
+	uint64_t value;
+	uint32_t stack;
+	uint32_t sample;         /* its index in the profile, for messages */
+};
 
-	while (cap < 2 * n && cap < ((size_t)1 << 40))
-		cap <<= 1;
-	mo->slots = xcalloc(cap, sizeof(*mo->slots));
-	mo->mask = cap - 1;
+struct samples {
+	struct stack_set st;
+	struct sample_rec *rec;
+	size_t nrec, caprec;
+	uint64_t negative, bad_ids, too_deep;
+	bool over_budget;        /* the frame budget ran out */
+};
+
+static void stacks_init(struct stack_set *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->cap = 1024;
+	st->start = xreallocarray(NULL, st->cap + 1, sizeof(*st->start));
+	st->hash = xreallocarray(NULL, st->cap, sizeof(*st->hash));
+	st->start[0] = 0;
+	st->mask = 2047;
+	st->slots = xcalloc(st->mask + 1, sizeof(*st->slots));
 }
 
-static uint64_t sample_hash(const PSample *sa)
+static void stacks_free(struct stack_set *st)
 {
-	if (!sa->n_location_id)
-		return 0;           /* no ids: location_id may be NULL */
-	return hash_bytes(sa->location_id,
-			  sa->n_location_id * sizeof(*sa->location_id));
+	free(st->locs);
+	free(st->start);
+	free(st->hash);
+	free(st->slots);
+	memset(st, 0, sizeof(*st));
 }
 
-/* The slot of sample s's location list: its node, or an empty slot. */
-static struct memo_slot *memo_find(struct memo *mo, const PProfile *m,
-				   size_t s, uint64_t h)
+/* The slot of list[0..n): its stack, or the empty slot to put it in. */
+static uint64_t *stacks_find(struct stack_set *st, const uint32_t *list,
+			     size_t n, uint64_t h)
 {
-	const PSample *a = m->sample[s];
+	uint64_t tag = h >> 32 << 32;
 
-	for (size_t i = (size_t)h & mo->mask;; i = (i + 1) & mo->mask) {
-		struct memo_slot *sl = &mo->slots[i];
-		const PSample *b;
+	for (size_t i = (size_t)h & st->mask;; i = (i + 1) & st->mask) {
+		uint64_t *sl = &st->slots[i];
+		size_t k;
 
-		if (!sl->sample)
+		if (!*sl)
 			return sl;
-		if (sl->hash != h)
+		if ((*sl & ~(uint64_t)UINT32_MAX) != tag)
 			continue;
-		b = m->sample[sl->sample - 1];
-		if (b->n_location_id == a->n_location_id &&
-		    (!a->n_location_id ||
-		     !memcmp(b->location_id, a->location_id,
-			     a->n_location_id * sizeof(*a->location_id))))
+		k = (uint32_t)*sl - 1;
+		if (st->start[k + 1] - st->start[k] == n &&
+		    (!n || !memcmp(st->locs + st->start[k], list,
+				   n * sizeof(*list))))
 			return sl;
 	}
 }
 
-/* The frames of a sample, root first, into *stack; 0 when it is skipped. */
-static size_t sample_frames(struct pp *pp, const PSample *sa, uint32_t **stack,
-			    size_t *cap, uint64_t *bad_ids, uint64_t *too_deep)
+/* A new stack of list[0..n), depth frames, in the empty slot sl. */
+static uint32_t stacks_add(struct stack_set *st, uint64_t *sl,
+			   const uint32_t *list, size_t n, size_t depth,
+			   uint64_t h)
 {
-	size_t depth = 0;
+	uint32_t k = (uint32_t)st->n;
 
-	for (size_t k = sa->n_location_id; k-- > 0;) {
-		int64_t li = index_find(&pp->locs, sa->location_id[k]);
-		size_t n;
+	if (st->n == st->cap) {
+		st->cap *= 2;
+		st->start = xreallocarray(st->start, st->cap + 1,
+					  sizeof(*st->start));
+		st->hash = xreallocarray(st->hash, st->cap, sizeof(*st->hash));
+	}
+	GROW(st->locs, st->caplocs, st->nlocs + n);
+	if (n)
+		memcpy(st->locs + st->nlocs, list, n * sizeof(*list));
+	st->nlocs += n;
+	st->start[++st->n] = st->nlocs;
+	st->hash[k] = h;
+	st->frames += depth;
+	*sl = (h >> 32 << 32) | (k + 1);
+	if (st->n * 2 > st->mask) {
+		/* Twice the slots, every stack put back by its hash. */
+		size_t mask = st->mask * 2 + 1;
+		uint64_t *slots = xcalloc(mask + 1, sizeof(*slots));
+
+		for (size_t i = 0; i < st->n; i++) {
+			size_t j = (size_t)st->hash[i] & mask;
+
+			while (slots[j])
+				j = (j + 1) & mask;
+			slots[j] = (st->hash[i] >> 32 << 32) | (i + 1);
+		}
+		free(st->slots);
+		st->slots = slots;
+		st->mask = mask;
+	}
+	return k;
+}
+
+/*
+ * The location indices of a sample, root first, into list; returns its
+ * depth in frames (1 for no locations: "[unknown]"), or 0 when it is
+ * skipped (and counted).
+ */
+static size_t sample_locations(struct pp *pp, const PSample *sa,
+			       uint32_t *list, struct samples *ss)
+{
+	size_t n = sa->n_location_id, depth = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		int64_t li = index_find(&pp->locs, sa->location_id[n - 1 - i]);
 
 		if (li < 0) {
-			++*bad_ids;
+			ss->bad_ids++;
 			return 0;
 		}
-		n = pp->loc_n[li];
-		if (depth + n > PROFILE_MAX_DEPTH - 1) {
-			++*too_deep;
+		if (depth + pp->loc_n[li] > PROFILE_MAX_DEPTH - 1) {
+			ss->too_deep++;
 			return 0;
 		}
-		GROW(*stack, *cap, depth + n);
-		memcpy(*stack + depth, pp->frames + pp->loc_off[li],
-		       n * sizeof(**stack));
-		depth += n;
+		depth += pp->loc_n[li];
+		list[i] = (uint32_t)li;
 	}
-	if (depth == 0) {
-		GROW(*stack, *cap, 1);
-		(*stack)[depth++] = pp->unknown;
-	}
-	return depth;
+	return n ? depth : 1;
 }
 
-/* Add every sample's value of type `which`. */
-static void add_samples(struct pp *pp, size_t which, uint64_t frame_budget)
+/*
+ * Decode every sample and note its stack and value of type `which`.  All
+ * are decoded even after the frame budget ran out: as any other, a corrupt
+ * sample makes the whole profile invalid.  Returns false on one that does
+ * not decode (*exhausted: for want of memory).
+ */
+static bool decode_samples(struct pp *pp, size_t which, uint64_t budget,
+			   struct samples *ss, struct arena *scratch)
 {
+	ProtobufCAllocator alloc = { arena_alloc, arena_free, scratch };
 	const PProfile *m = pp->m;
-	uint32_t *stack = NULL, *prev = NULL, *nodes = NULL;
-	size_t cap = 0, pcap = 0, ncap = 0, pdepth = 0;
-	uint64_t spent = 0, negative = 0, bad_ids = 0, too_deep = 0, hnext = 0;
-	struct memo mo;
+	uint32_t *list = NULL;
+	size_t cap = 0;
+	uint64_t spent = 0;
+	bool ok = true;
 
-	memo_init(&mo, m->n_sample);
-	if (m->n_sample)
-		hnext = sample_hash(m->sample[0]);
 	for (size_t s = 0; s < m->n_sample; s++) {
-		const PSample *sa = m->sample[s];
-		struct weight w = { 0 };
-		struct memo_slot *sl;
-		uint64_t h = hnext;
-		size_t depth, same = 0;
-		uint32_t node;
+		const ProtobufCBinaryData *b = &m->sample[s];
+		PSample *sa;
+		size_t n, depth;
+		uint64_t h, *sl;
 
-		/*
-		 * The memo is one cache miss per sample: ask for the next
-		 * sample's slot now, so that it arrives while this one works.
-		 */
-		if (s + 1 < m->n_sample) {
-			hnext = sample_hash(m->sample[s + 1]);
-			__builtin_prefetch(&mo.slots[hnext & mo.mask]);
+		arena_reset(scratch);
+		sa = flametop__pprof__sample__unpack(&alloc, b->len, b->data);
+		if (!sa) {
+			ok = false;
+			break;
 		}
+		if (!ss || ss->over_budget)
+			continue;           /* only checked */
 		if (which >= sa->n_value || sa->value[which] == 0)
 			continue;
 		if (sa->value[which] < 0) {
-			negative++;
+			ss->negative++;
 			continue;
 		}
-		w.v = (uint64_t)sa->value[which];
-		sl = memo_find(&mo, m, s, h);
-		if (sl->sample) {
-			node = sl->node;
-		} else {
-			depth = sample_frames(pp, sa, &stack, &cap, &bad_ids,
-					      &too_deep);
-			if (!depth)
-				continue;
+		n = sa->n_location_id;
+		GROW(list, cap, n ? n : 1);
+		depth = sample_locations(pp, sa, list, ss);
+		if (!depth)
+			continue;
+		h = hash_bytes(list, n * sizeof(*list));
+		sl = stacks_find(&ss->st, list, n, h);
+		if (!*sl) {
 			spent += depth;
-			if (spent > frame_budget) {
-				diag_badf(pp->d, pp->name, 0, "the samples "
-					  "expand to more than %llu frames; the "
-					  "rest is skipped",
-					  (unsigned long long)frame_budget);
-				break;
+			if (spent > budget) {
+				ss->over_budget = true;
+				continue;
 			}
-			/* The previous stack's path is reused as far as it
-			 * agrees (samples often come sorted). */
-			while (same < depth && same < pdepth &&
-			       prev[same] == stack[same])
-				same++;
-			GROW(nodes, ncap, depth);
-			node = same ? nodes[same - 1] : NODE_ROOT;
-			for (size_t i = same; i < depth; i++)
-				node = nodes[i] = profile_child(pp->p, node,
-								stack[i]);
-			GROW(prev, pcap, depth);
-			memcpy(prev, stack, depth * sizeof(*prev));
-			pdepth = depth;
-			sl->hash = h;
-			sl->sample = (uint32_t)s + 1;
-			sl->node = node;
+			stacks_add(&ss->st, sl, list, n, depth, h);
+			sl = NULL;
 		}
-		if (profile_add_at(pp->p, node, &w, NULL) == ADD_OVERFLOW)
-			diag_badf(pp->d, pp->name, 0, "sample %zu: value would "
-				  "overflow the profile's total", s);
+		GROW(ss->rec, ss->caprec, ss->nrec + 1);
+		ss->rec[ss->nrec].value = (uint64_t)sa->value[which];
+		ss->rec[ss->nrec].stack = sl ? (uint32_t)*sl - 1
+					     : (uint32_t)ss->st.n - 1;
+		ss->rec[ss->nrec++].sample = (uint32_t)s;
+	}
+	free(list);
+	return ok;
+}
+
+/* ---- Stacks to the tree ---------------------------------------------------- */
+
+/*
+ * The stacks become frames (root first), named by rank: the order of their
+ * names, so that building the tree in rank order leaves every sibling list
+ * sorted as profile_finish wants it.
+ */
+struct frame_set {
+	uint32_t *fr;            /* stack k: fr[off[k] .. off[k + 1]) */
+	size_t *off;
+	uint32_t *rank_sym;      /* rank -> symbol */
+	uint32_t nranks;
+};
+
+struct name_item {
+	const char *name;
+	size_t len;
+	uint32_t sym;
+};
+
+/* Byte order of names, the shorter first on a tie (as profile.c sorts). */
+static int cmp_name_item(const void *a, const void *b)
+{
+	const struct name_item *x = a, *y = b;
+	int c = memcmp(x->name, y->name, x->len < y->len ? x->len : y->len);
+
+	if (c)
+		return c;
+	return (x->len > y->len) - (x->len < y->len);
+}
+
+/* pp->frames (and pp->unknown) as ranks; fs->rank_sym to go back. */
+static uint32_t rank_frames(struct pp *pp, struct frame_set *fs)
+{
+	const struct symtab *tab = profile_symtab(pp->p);
+	uint32_t nsym = symtab_count(tab), unknown;
+	uint32_t *rank = xreallocarray(NULL, nsym, sizeof(*rank));
+	struct name_item *items = NULL;
+	size_t n = 0, cap = 0;
+
+	memset(rank, 0xff, nsym * sizeof(*rank));
+	for (size_t i = 0; i <= pp->nframes; i++) {
+		uint32_t s = i < pp->nframes ? pp->frames[i] : pp->unknown;
+
+		if (rank[s] != UINT32_MAX)
+			continue;
+		rank[s] = 0;
+		GROW(items, cap, n + 1);
+		items[n].name = symtab_name(tab, s);
+		items[n].len = symtab_len(tab, s);
+		items[n++].sym = s;
+	}
+	qsort(items, n, sizeof(*items), cmp_name_item);
+	fs->rank_sym = xreallocarray(NULL, n, sizeof(*fs->rank_sym));
+	for (size_t r = 0; r < n; r++) {
+		rank[items[r].sym] = (uint32_t)r;
+		fs->rank_sym[r] = items[r].sym;
+	}
+	fs->nranks = (uint32_t)n;
+	for (size_t i = 0; i < pp->nframes; i++)
+		pp->frames[i] = rank[pp->frames[i]];
+	unknown = rank[pp->unknown];
+	free(items);
+	free(rank);
+	return unknown;
+}
+
+/* Every stack's frames, root first, from its locations'. */
+static void stack_frames(struct pp *pp, const struct stack_set *st,
+			 uint32_t unknown, struct frame_set *fs)
+{
+	size_t pos = 0;
+
+	fs->fr = xreallocarray(NULL, st->frames ? st->frames : 1,
+			       sizeof(*fs->fr));
+	fs->off = xreallocarray(NULL, st->n + 1, sizeof(*fs->off));
+	for (size_t k = 0; k < st->n; k++) {
+		fs->off[k] = pos;
+		if (st->start[k] == st->start[k + 1])
+			fs->fr[pos++] = unknown;
+		for (size_t i = st->start[k]; i < st->start[k + 1]; i++) {
+			uint32_t l = st->locs[i];
+
+			memcpy(fs->fr + pos, pp->frames + pp->loc_off[l],
+			       pp->loc_n[l] * sizeof(*fs->fr));
+			pos += pp->loc_n[l];
+		}
+	}
+	fs->off[st->n] = pos;
+}
+
+/* Sort a[0..n) by their high 32 bits, `bytes` of which may be nonzero. */
+static void sort_by_rank(uint64_t *a, uint64_t *tmp, size_t n, unsigned bytes)
+{
+	uint64_t *src = a, *dst = tmp;
+
+	if (n < 32) {
+		for (size_t i = 1; i < n; i++) {
+			uint64_t x = a[i];
+			size_t j = i;
+
+			for (; j > 0 && a[j - 1] > x; j--)
+				a[j] = a[j - 1];
+			a[j] = x;
+		}
+		return;
+	}
+	/* Least significant byte first; a byte all keys share is skipped. */
+	for (unsigned b = 0; b < bytes; b++) {
+		unsigned shift = 32 + 8 * b;
+		size_t count[256] = { 0 }, sum = 0;
+
+		for (size_t i = 0; i < n; i++)
+			count[(src[i] >> shift) & 255]++;
+		if (count[(src[0] >> shift) & 255] == n)
+			continue;
+		for (unsigned v = 0; v < 256; v++) {
+			size_t c = count[v];
+
+			count[v] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			dst[count[(src[i] >> shift) & 255]++] = src[i];
+		src = dst;
+		dst = src == a ? tmp : a;
+	}
+	if (src != a)
+		memcpy(a, src, n * sizeof(*a));
+}
+
+/* A child of parent named sym, after prev when the tree is being built. */
+static uint32_t tree_child(struct profile *p, bool fresh, uint32_t parent,
+			   uint32_t prev, uint32_t sym)
+{
+	return fresh ? profile_append_child(p, parent, prev, sym)
+		     : profile_child(p, parent, sym);
+}
+
+/*
+ * The node of every stack.  The stacks are split by their first frame, each
+ * part by its second, and so on (a radix sort that makes the tree as it
+ * goes), so each node is made once, in name order among its siblings, and
+ * a stack whose part holds it alone becomes a chain at once.  Into an empty
+ * profile the nodes are appended without a lookup; else each is looked up.
+ */
+static void build_tree(struct profile *p, const struct frame_set *fs,
+		       size_t nst, uint32_t *node_of)
+{
+	struct part { size_t lo, hi; uint32_t depth, node; } *work = NULL;
+	size_t nwork = 0, capwork = 0;
+	uint32_t *idx = xreallocarray(NULL, nst ? nst : 1, sizeof(*idx));
+	uint64_t *keys = xreallocarray(NULL, nst ? 2 * nst : 2, sizeof(*keys));
+	bool fresh = profile_node_count(p) == 1;
+	unsigned bytes = 0;
+
+	while (bytes < 4 && (fs->nranks - 1) >> (8 * bytes))
+		bytes++;
+	for (size_t k = 0; k < nst; k++)
+		idx[k] = (uint32_t)k;
+	GROW(work, capwork, 1);
+	work[nwork++] = (struct part){ 0, nst, 0, NODE_ROOT };
+	while (nwork) {
+		struct part w = work[--nwork];
+		size_t lo = w.lo, n;
+		uint32_t prev = NODE_NONE;
+
+		/* The stacks that end at this node first. */
+		for (size_t i = w.lo; i < w.hi; i++) {
+			uint32_t k = idx[i];
+
+			if (fs->off[k + 1] - fs->off[k] == w.depth) {
+				node_of[k] = w.node;
+				idx[i] = idx[lo];
+				idx[lo++] = k;
+			}
+		}
+		n = w.hi - lo;
+		for (size_t i = 0; i < n; i++) {
+			uint32_t k = idx[lo + i];
+
+			keys[i] = (uint64_t)fs->fr[fs->off[k] + w.depth] << 32 | k;
+		}
+		sort_by_rank(keys, keys + n, n, bytes);
+		for (size_t i = 0, j; i < n; i = j) {
+			uint32_t r = (uint32_t)(keys[i] >> 32), child;
+
+			for (j = i + 1; j < n && (uint32_t)(keys[j] >> 32) == r;)
+				j++;
+			child = prev = tree_child(p, fresh, w.node, prev,
+						  fs->rank_sym[r]);
+			if (j - i == 1) {
+				uint32_t k = (uint32_t)keys[i];
+
+				for (size_t f = fs->off[k] + w.depth + 1;
+				     f < fs->off[k + 1]; f++)
+					child = tree_child(p, fresh, child,
+							   NODE_NONE,
+							   fs->rank_sym[fs->fr[f]]);
+				node_of[k] = child;
+				continue;
+			}
+			for (size_t t = i; t < j; t++)
+				idx[lo + t] = (uint32_t)keys[t];
+			GROW(work, capwork, nwork + 1);
+			work[nwork++] = (struct part){ lo + i, lo + j,
+						       w.depth + 1, child };
+		}
+	}
+	free(work);
+	free(idx);
+	free(keys);
+}
+
+/* Each sample's value at its stack's node, in sample order. */
+static void add_samples(struct pp *pp, const struct samples *ss,
+			const uint32_t *node_of)
+{
+	for (size_t i = 0; i < ss->nrec; i++) {
+		const struct sample_rec *r = &ss->rec[i];
+		struct weight w = { .v = r->value };
+
+		if (profile_add_at(pp->p, node_of[r->stack], &w, NULL) ==
+		    ADD_OVERFLOW)
+			diag_badf(pp->d, pp->name, 0, "sample %u: value would "
+				  "overflow the profile's total", r->sample);
 		else
 			pp->added++;
 	}
-	if (negative)
+}
+
+static void report_samples(struct pp *pp, const struct samples *ss,
+			   uint64_t budget)
+{
+	if (ss->over_budget)
+		diag_badf(pp->d, pp->name, 0, "the samples expand to more "
+			  "than %llu frames; the rest is skipped",
+			  (unsigned long long)budget);
+	if (ss->negative)
 		diag_badf(pp->d, pp->name, 0, "%llu sample%s with a negative "
-			  "value skipped", (unsigned long long)negative,
-			  PLURAL(negative));
-	if (bad_ids)
+			  "value skipped", (unsigned long long)ss->negative,
+			  PLURAL(ss->negative));
+	if (ss->bad_ids)
 		diag_badf(pp->d, pp->name, 0, "%llu sample%s skipped: a location "
 			  "id that is not in the profile",
-			  (unsigned long long)bad_ids, PLURAL(bad_ids));
-	if (too_deep)
+			  (unsigned long long)ss->bad_ids, PLURAL(ss->bad_ids));
+	if (ss->too_deep)
 		diag_badf(pp->d, pp->name, 0, "%llu sample%s deeper than %u "
-			  "frames skipped", (unsigned long long)too_deep,
-			  PLURAL(too_deep), PROFILE_MAX_DEPTH - 1);
-	free(mo.slots);
-	free(stack);
-	free(prev);
-	free(nodes);
+			  "frames skipped", (unsigned long long)ss->too_deep,
+			  PLURAL(ss->too_deep), PROFILE_MAX_DEPTH - 1);
+}
+
+/* ---- Reading ------------------------------------------------------------- */
+
+static void say_undecodable(struct pp *pp, bool exhausted)
+{
+	if (exhausted)
+		diag_warn(pp->d, "%s: pprof profile needs more memory to "
+			  "decode than %d bytes per input byte "
+			  "(hostile or corrupt)", pp->name,
+			  PPROF_ALLOC_PER_BYTE);
+	else
+		diag_warn(pp->d, "%s: not a valid pprof profile (corrupt or "
+			  "truncated protobuf)", pp->name);
+}
+
+/*
+ * A profile found wanting before its samples were read: still undecodable
+ * first when one of its samples is (as when the whole message was decoded
+ * at once).  Returns true when the samples decode.
+ */
+static bool samples_decode(struct pp *pp, struct arena *scratch)
+{
+	if (decode_samples(pp, 0, 0, NULL, scratch))
+		return true;
+	say_undecodable(pp, scratch->exhausted);
+	return false;
 }
 
 int read_pprof(struct profile *p, struct input *in,
 	       const struct read_opts *o, struct diag *d)
 {
 	struct pp pp = { 0 };
-	struct arena ar = { 0 };
+	struct arena ar = { 0 }, scratch = { 0 };
 	ProtobufCAllocator alloc = { arena_alloc, arena_free, &ar };
+	struct samples ss = { 0 };
+	struct frame_set fs = { 0 };
+	uint32_t *node_of = NULL, unknown;
 	size_t len, which = 0;
 	void *owned;
 	const void *b = read_whole(in, &len, &owned, d);
+	uint64_t budget;
 	PProfile *m;
 	char type[64], unit[32];
 	int rc = -1;
@@ -718,46 +1104,67 @@ int read_pprof(struct profile *p, struct input *in,
 	pp.name = input_name(in);
 	ar.left = len > (SIZE_MAX - PPROF_ALLOC_BASE) / PPROF_ALLOC_PER_BYTE ?
 		  SIZE_MAX : len * PPROF_ALLOC_PER_BYTE + PPROF_ALLOC_BASE;
-	m = flametop__pprof__profile__unpack(&alloc, len, b);
+	scratch.left = ar.left;
+	budget = (uint64_t)len * PPROF_FRAMES_PER_BYTE + PPROF_FRAMES_BASE;
+	m = flametop__pprof__profile_outline__unpack(&alloc, len, b);
 	if (!m) {
-		arena_destroy(&ar);
-		if (ar.exhausted)
-			diag_warn(d, "%s: pprof profile needs more memory to "
-				  "decode than %d bytes per input byte "
-				  "(hostile or corrupt)", pp.name,
-				  PPROF_ALLOC_PER_BYTE);
-		else
-			diag_warn(d, "%s: not a valid pprof profile (corrupt or "
-				  "truncated protobuf)", pp.name);
-		free(owned);
-		return -1;
+		say_undecodable(&pp, ar.exhausted);
+		goto out;
 	}
 	pp.m = m;
 	if (m->n_location > UINT32_MAX / 2 || m->n_function > UINT32_MAX / 2 ||
 	    m->n_sample > UINT32_MAX / 2) {
-		diag_warn(d, "%s: pprof profile has more than 2^31 samples, "
-			  "locations or functions", pp.name);
+		if (samples_decode(&pp, &scratch))
+			diag_warn(d, "%s: pprof profile has more than 2^31 "
+				  "samples, locations or functions", pp.name);
 		goto out;
 	}
-	if (pick_type(&pp, &which) < 0)
+	if (pick_type(&pp, &which, false) < 0) {
+		if (samples_decode(&pp, &scratch))
+			pick_type(&pp, &which, true);
 		goto out;
-	pp.unknown = profile_intern(p, "[unknown]", 9);
+	}
 	index_build(&pp.locs, m->n_location, loc_id, m->location);
 	index_build(&pp.fns, m->n_function, fn_id, m->function);
 	index_build(&pp.maps, m->n_mapping, map_id, m->mapping);
-	pp.fn_sym = xcalloc(m->n_function ? m->n_function : 1,
-			    sizeof(*pp.fn_sym));
-	if (expand_locations(&pp) < 0) {
-		diag_warn(d, "%s: pprof profile has more than 2^32 lines",
-			  pp.name);
+	if (count_frames(&pp) < 0) {
+		if (samples_decode(&pp, &scratch))
+			diag_warn(d, "%s: pprof profile has more than 2^32 "
+				  "lines", pp.name);
 		goto out;
 	}
+	stacks_init(&ss.st);
+	if (!decode_samples(&pp, which, budget, &ss, &scratch)) {
+		say_undecodable(&pp, scratch.exhausted);
+		goto out;
+	}
+	arena_destroy(&scratch);
+
+	/* The profile is sound: now its names go into the profile. */
+	pp.unknown = profile_intern(p, "[unknown]", 9);
+	pp.fn_sym = xcalloc(m->n_function ? m->n_function : 1,
+			    sizeof(*pp.fn_sym));
+	expand_locations(&pp);
 	note_types(&pp, which);
 	string_copy(&pp, m->sample_type[which]->type, type, sizeof(type));
 	string_copy(&pp, m->sample_type[which]->unit, unit, sizeof(unit));
 	profile_note_unit(p, type_unit(type, unit));
-	add_samples(&pp, which, (uint64_t)len * PPROF_FRAMES_PER_BYTE +
-				PPROF_FRAMES_BASE);
+	arena_destroy(&ar);     /* the message, without walking it */
+	pp.m = NULL;
+	free(owned);
+	owned = NULL;
+
+	unknown = rank_frames(&pp, &fs);
+	stack_frames(&pp, &ss.st, unknown, &fs);
+	node_of = xreallocarray(NULL, ss.st.n ? ss.st.n : 1, sizeof(*node_of));
+	{
+		size_t nst = ss.st.n;
+
+		stacks_free(&ss.st);
+		build_tree(p, &fs, nst, node_of);
+	}
+	add_samples(&pp, &ss, node_of);
+	report_samples(&pp, &ss, budget);
 	if (pp.bad_strings)
 		diag_badf(d, pp.name, 0, "%llu string ind%s out of range "
 			  "(names shown as [unknown])",
@@ -772,6 +1179,12 @@ int read_pprof(struct profile *p, struct input *in,
 	}
 	rc = 0;
 out:
+	free(node_of);
+	free(fs.fr);
+	free(fs.off);
+	free(fs.rank_sym);
+	stacks_free(&ss.st);
+	free(ss.rec);
 	free(pp.fn_sym);
 	free(pp.loc_off);
 	free(pp.loc_n);
@@ -779,7 +1192,8 @@ out:
 	index_free(&pp.locs);
 	index_free(&pp.fns);
 	index_free(&pp.maps);
-	arena_destroy(&ar);     /* the message, without walking it */
+	arena_destroy(&scratch);
+	arena_destroy(&ar);
 	free(owned);
 	return rc;
 }
