@@ -327,16 +327,13 @@ static void index_build(struct id_index *ix, size_t n,
 	qsort(ix->pairs, n, sizeof(*ix->pairs), cmp_pair);
 }
 
-/* The table index of id, or -1. */
-static int64_t index_find(const struct id_index *ix, uint64_t id)
+/* The table index of id by binary search, or -1. */
+static int64_t index_search(const struct id_index *ix, uint64_t id)
 {
 	size_t lo = 0, hi = ix->npairs;
 
 	if (id == 0)
 		return -1;
-	if (ix->direct)
-		return id < ix->ndirect && ix->direct[id] ?
-		       (int64_t)ix->direct[id] - 1 : -1;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -347,6 +344,14 @@ static int64_t index_find(const struct id_index *ix, uint64_t id)
 	}
 	return lo < ix->npairs && ix->pairs[lo].id == id ?
 	       (int64_t)ix->pairs[lo].i : -1;
+}
+
+/* The table index of id, or -1 (direct[0] is always 0: id 0 is none). */
+static inline int64_t index_find(const struct id_index *ix, uint64_t id)
+{
+	if (ix->direct)
+		return id < ix->ndirect ? (int64_t)ix->direct[id] - 1 : -1;
+	return index_search(ix, id);
 }
 
 static void index_free(struct id_index *ix)
@@ -378,6 +383,11 @@ struct pp {
 	struct diag *d;
 	const char *name;
 	const PProfile *m;
+	/* The samples: the input's fields 2 when it was split (split_profile),
+	 * else the outline's bytes. */
+	const unsigned char *buf;
+	size_t len, nsamples;
+	bool split;
 	struct id_index locs, fns, maps;
 	uint32_t *fn_sym;        /* function index -> symbol + 1 (0: not yet) */
 	/* Each location's frames, outermost first: frames[loc_off[i]...]. */
@@ -595,6 +605,126 @@ static void note_types(struct pp *pp, size_t which)
 	t->cur = which < t->n ? (unsigned)which : 0;
 }
 
+/* ---- Splitting off the samples ------------------------------------------ */
+
+/*
+ * Most of a big profile is its samples (field 2).  Decoded with the rest,
+ * each would be copied out of the input first; instead the profile's
+ * fields are walked once here: the samples stay where they are in the
+ * input, to be decoded one at a time, and the other fields are copied
+ * into a buffer that protobuf-c decodes as the profile without samples.
+ * The walk takes only what protobuf-c reads the same way: keys of one
+ * byte (fields 1 to 15) and lengths of up to 4 bytes.  Anything else (a
+ * profile that is not one, or written oddly) is left to protobuf-c whole,
+ * as ProfileOutline, so that it is judged exactly as before.
+ */
+struct field {
+	size_t start, data, end; /* key, payload (wire type 2), end */
+	unsigned number, wt;
+};
+
+/* The field at *pos; false when the walk should leave it to protobuf-c. */
+static bool next_field(const unsigned char *b, size_t len, size_t *pos,
+		       struct field *f)
+{
+	size_t p = *pos;
+	uint64_t v;
+
+	if (b[p] & 0x80 || !(b[p] >> 3))
+		return false;
+	f->start = p;
+	f->number = b[p] >> 3;
+	f->wt = b[p] & 7;
+	p++;
+	switch (f->wt) {
+	case 0:
+		if (!varint(b, len, &p, &v))
+			return false;
+		break;
+	case 1:
+	case 5:
+		if (len - p < (f->wt == 1 ? 8u : 4u))
+			return false;
+		p += f->wt == 1 ? 8 : 4;
+		break;
+	case 2: {
+		size_t q = p;
+
+		if (!varint(b, len, &p, &v) || p - q > 4 || v > len - p)
+			return false;
+		f->data = p;
+		p += (size_t)v;
+		break;
+	}
+	default:
+		return false;
+	}
+	f->end = p;
+	*pos = p;
+	return true;
+}
+
+/*
+ * Walk the profile: count its samples into pp and copy every other field
+ * into *rest.  False when the walk leaves the profile to protobuf-c.
+ */
+static bool split_profile(struct pp *pp, const unsigned char *b, size_t len,
+			  unsigned char **rest, size_t *nrest)
+{
+	size_t pos = 0, n = 0, cap = 0;
+	unsigned char *out = NULL;
+
+	pp->nsamples = 0;
+	while (pos < len) {
+		struct field f;
+
+		if (!next_field(b, len, &pos, &f)) {
+			free(out);
+			return false;
+		}
+		if (f.number == 2 && f.wt == 2) {
+			pp->nsamples++;
+			continue;
+		}
+		GROW(out, cap, n + (f.end - f.start) + 1);
+		memcpy(out + n, b + f.start, f.end - f.start);
+		n += f.end - f.start;
+	}
+	pp->buf = b;
+	pp->len = len;
+	pp->split = true;
+	*rest = out;
+	*nrest = n;
+	return true;
+}
+
+/* Sample i's bytes: from the input walked again, or from the outline. */
+struct sample_iter {
+	size_t pos, i;
+};
+
+static bool next_sample(const struct pp *pp, struct sample_iter *it,
+			const uint8_t **data, size_t *n)
+{
+	struct field f;
+
+	if (!pp->split) {
+		if (it->i == pp->m->n_sample)
+			return false;
+		*data = pp->m->sample[it->i].data;
+		*n = pp->m->sample[it->i++].len;
+		return true;
+	}
+	while (it->pos < pp->len && next_field(pp->buf, pp->len, &it->pos, &f))
+		if (f.number == 2 && f.wt == 2) {
+			*data = pp->buf + f.data;
+			*n = f.end - f.data;
+			it->i++;
+			return true;
+		}
+	return false;
+}
+
 /* ---- Samples to stacks ----------------------------------------------------- */
 
 /*
@@ -636,6 +766,7 @@ static void stacks_init(struct stack_set *st)
 	st->start = xreallocarray(NULL, st->cap + 1, sizeof(*st->start));
 	st->hash = xreallocarray(NULL, st->cap, sizeof(*st->hash));
 	st->start[0] = 0;
+	GROW(st->locs, st->caplocs, 1024);
 	st->mask = 2047;
 	st->slots = xcalloc(st->mask + 1, sizeof(*st->slots));
 }
@@ -671,7 +802,7 @@ static uint64_t *stacks_find(struct stack_set *st, const uint32_t *list,
 	}
 }
 
-/* A new stack of list[0..n), depth frames, in the empty slot sl. */
+/* A new stack of list[0..n), depth frames, in the empty slot sl; its index. */
 static uint32_t stacks_add(struct stack_set *st, uint64_t *sl,
 			   const uint32_t *list, size_t n, size_t depth,
 			   uint64_t h)
@@ -684,7 +815,8 @@ static uint32_t stacks_add(struct stack_set *st, uint64_t *sl,
 					  sizeof(*st->start));
 		st->hash = xreallocarray(st->hash, st->cap, sizeof(*st->hash));
 	}
-	GROW(st->locs, st->caplocs, st->nlocs + n);
+	if (st->nlocs + n > st->caplocs)
+		GROW(st->locs, st->caplocs, st->nlocs + n);
 	if (n)
 		memcpy(st->locs + st->nlocs, list, n * sizeof(*list));
 	st->nlocs += n;
@@ -714,10 +846,12 @@ static uint32_t stacks_add(struct stack_set *st, uint64_t *sl,
 /*
  * The location indices of a sample, root first, into list; returns its
  * depth in frames (1 for no locations: "[unknown]"), or 0 when it is
- * skipped (and counted).
+ * skipped, *why saying why.
  */
-static size_t sample_locations(struct pp *pp, const PSample *sa,
-			       uint32_t *list, struct samples *ss)
+enum skip { SKIP_NONE, SKIP_NEGATIVE, SKIP_BAD_ID, SKIP_TOO_DEEP };
+
+static size_t sample_locations(const struct pp *pp, const PSample *sa,
+			       uint32_t *list, enum skip *why)
 {
 	size_t n = sa->n_location_id, depth = 0;
 
@@ -725,78 +859,162 @@ static size_t sample_locations(struct pp *pp, const PSample *sa,
 		int64_t li = index_find(&pp->locs, sa->location_id[n - 1 - i]);
 
 		if (li < 0) {
-			ss->bad_ids++;
-			return 0;
-		}
-		if (depth + pp->loc_n[li] > PROFILE_MAX_DEPTH - 1) {
-			ss->too_deep++;
+			*why = SKIP_BAD_ID;
 			return 0;
 		}
 		depth += pp->loc_n[li];
+		if (depth > PROFILE_MAX_DEPTH - 1) {
+			*why = SKIP_TOO_DEEP;
+			return 0;
+		}
 		list[i] = (uint32_t)li;
 	}
 	return n ? depth : 1;
 }
 
 /*
- * Decode every sample and note its stack and value of type `which`.  All
- * are decoded even after the frame budget ran out: as any other, a corrupt
- * sample makes the whole profile invalid.  Returns false on one that does
- * not decode (*exhausted: for want of memory).
+ * Samples go through in batches: decoded and hashed first, their slots
+ * asked for from memory, then each looked up in order.  The lookups are
+ * the cache misses of this loop; so they overlap.
  */
-static bool decode_samples(struct pp *pp, size_t which, uint64_t budget,
+#define BATCH 16
+
+struct pending {
+	size_t off, n, depth;    /* its list: lists[off .. off + n) */
+	uint64_t hash, value;
+	uint32_t sample;
+	enum skip why;
+};
+
+struct batch {
+	struct pending p[BATCH];
+	size_t np;
+	uint32_t *lists;
+	size_t nlists, cap;
+};
+
+/* Sample s into the batch, unless its value is 0 or it is not wanted. */
+static void batch_add(const struct pp *pp, struct batch *bt,
+		      const PSample *sa, size_t s, size_t which,
+		      const struct stack_set *st)
+{
+	struct pending *e = &bt->p[bt->np];
+	size_t n = sa->n_location_id;
+
+	if (which >= sa->n_value || sa->value[which] == 0)
+		return;
+	bt->np++;
+	e->why = SKIP_NONE;
+	e->sample = (uint32_t)s;
+	if (sa->value[which] < 0) {
+		e->why = SKIP_NEGATIVE;
+		return;
+	}
+	e->value = (uint64_t)sa->value[which];
+	if (bt->nlists + n >= bt->cap)
+		GROW(bt->lists, bt->cap, bt->nlists + n + 1);
+	e->off = bt->nlists;
+	e->n = n;
+	e->depth = sample_locations(pp, sa, bt->lists + e->off, &e->why);
+	if (!e->depth)
+		return;
+	bt->nlists += n;
+	e->hash = hash_bytes(bt->lists + e->off, n * sizeof(*bt->lists));
+	__builtin_prefetch(&st->slots[(size_t)e->hash & st->mask]);
+}
+
+/* Look the batch's samples up in order, noting their stacks. */
+static void batch_run(struct batch *bt, struct samples *ss, uint64_t budget,
+		      uint64_t *spent)
+{
+	struct stack_set *st = &ss->st;
+
+	/* Where a slot names a stack, its list will be compared. */
+	for (size_t i = 0; i < bt->np; i++) {
+		uint64_t sl;
+
+		if (bt->p[i].why != SKIP_NONE)
+			continue;
+		sl = st->slots[(size_t)bt->p[i].hash & st->mask];
+		if (sl)
+			__builtin_prefetch(st->locs + st->start[(uint32_t)sl - 1]);
+	}
+	for (size_t i = 0; i < bt->np && !ss->over_budget; i++) {
+		struct pending *e = &bt->p[i];
+		const uint32_t *list = bt->lists + e->off;
+		uint64_t *sl;
+		uint32_t k;
+
+		switch (e->why) {
+		case SKIP_NEGATIVE:
+			ss->negative++;
+			continue;
+		case SKIP_BAD_ID:
+			ss->bad_ids++;
+			continue;
+		case SKIP_TOO_DEEP:
+			ss->too_deep++;
+			continue;
+		case SKIP_NONE:
+			break;
+		}
+		sl = stacks_find(st, list, e->n, e->hash);
+		if (*sl) {
+			k = (uint32_t)*sl - 1;
+		} else {
+			*spent += e->depth;
+			if (*spent > budget) {
+				ss->over_budget = true;
+				break;
+			}
+			k = stacks_add(st, sl, list, e->n, e->depth, e->hash);
+		}
+		if (ss->nrec == ss->caprec)
+			GROW(ss->rec, ss->caprec, ss->nrec + 1);
+		ss->rec[ss->nrec].value = e->value;
+		ss->rec[ss->nrec].stack = k;
+		ss->rec[ss->nrec++].sample = e->sample;
+	}
+	bt->np = 0;
+	bt->nlists = 0;
+}
+
+/*
+ * Decode every sample and note its stack and value of type `which` (ss
+ * NULL: only decode).  All are decoded even after the frame budget ran
+ * out: as any other, a corrupt sample makes the whole profile invalid.
+ * Returns false on one that does not decode (scratch->exhausted: for want
+ * of memory).
+ */
+static bool decode_samples(const struct pp *pp, size_t which, uint64_t budget,
 			   struct samples *ss, struct arena *scratch)
 {
 	ProtobufCAllocator alloc = { arena_alloc, arena_free, scratch };
-	const PProfile *m = pp->m;
-	uint32_t *list = NULL;
-	size_t cap = 0;
+	struct sample_iter it = { 0, 0 };
+	struct batch bt = { .np = 0 };
 	uint64_t spent = 0;
+	const uint8_t *data;
+	size_t n;
 	bool ok = true;
 
-	for (size_t s = 0; s < m->n_sample; s++) {
-		const ProtobufCBinaryData *b = &m->sample[s];
+	for (size_t s = 0; next_sample(pp, &it, &data, &n); s++) {
 		PSample *sa;
-		size_t n, depth;
-		uint64_t h, *sl;
 
 		arena_reset(scratch);
-		sa = flametop__pprof__sample__unpack(&alloc, b->len, b->data);
+		sa = flametop__pprof__sample__unpack(&alloc, n, data);
 		if (!sa) {
 			ok = false;
 			break;
 		}
 		if (!ss || ss->over_budget)
 			continue;           /* only checked */
-		if (which >= sa->n_value || sa->value[which] == 0)
-			continue;
-		if (sa->value[which] < 0) {
-			ss->negative++;
-			continue;
-		}
-		n = sa->n_location_id;
-		GROW(list, cap, n ? n : 1);
-		depth = sample_locations(pp, sa, list, ss);
-		if (!depth)
-			continue;
-		h = hash_bytes(list, n * sizeof(*list));
-		sl = stacks_find(&ss->st, list, n, h);
-		if (!*sl) {
-			spent += depth;
-			if (spent > budget) {
-				ss->over_budget = true;
-				continue;
-			}
-			stacks_add(&ss->st, sl, list, n, depth, h);
-			sl = NULL;
-		}
-		GROW(ss->rec, ss->caprec, ss->nrec + 1);
-		ss->rec[ss->nrec].value = (uint64_t)sa->value[which];
-		ss->rec[ss->nrec].stack = sl ? (uint32_t)*sl - 1
-					     : (uint32_t)ss->st.n - 1;
-		ss->rec[ss->nrec++].sample = (uint32_t)s;
+		batch_add(pp, &bt, sa, s, which, &ss->st);
+		if (bt.np == BATCH)
+			batch_run(&bt, ss, budget, &spent);
 	}
-	free(list);
+	if (ok && ss && bt.np && !ss->over_budget)
+		batch_run(&bt, ss, budget, &spent);
+	free(bt.lists);
 	return ok;
 }
 
@@ -1004,7 +1222,8 @@ static void build_tree(struct profile *p, const struct frame_set *fs,
 			}
 			for (size_t t = i; t < j; t++)
 				idx[lo + t] = (uint32_t)keys[t];
-			GROW(work, capwork, nwork + 1);
+			if (nwork == capwork)
+				GROW(work, capwork, nwork + 1);
 			work[nwork++] = (struct part){ lo + i, lo + j,
 						       w.depth + 1, child };
 		}
@@ -1088,7 +1307,8 @@ int read_pprof(struct profile *p, struct input *in,
 	struct samples ss = { 0 };
 	struct frame_set fs = { 0 };
 	uint32_t *node_of = NULL, unknown;
-	size_t len, which = 0;
+	unsigned char *rest = NULL;
+	size_t len, nrest = 0, which = 0;
 	void *owned;
 	const void *b = read_whole(in, &len, &owned, d);
 	uint64_t budget;
@@ -1106,14 +1326,21 @@ int read_pprof(struct profile *p, struct input *in,
 		  SIZE_MAX : len * PPROF_ALLOC_PER_BYTE + PPROF_ALLOC_BASE;
 	scratch.left = ar.left;
 	budget = (uint64_t)len * PPROF_FRAMES_PER_BYTE + PPROF_FRAMES_BASE;
-	m = flametop__pprof__profile_outline__unpack(&alloc, len, b);
+	if (split_profile(&pp, b, len, &rest, &nrest)) {
+		m = flametop__pprof__profile_outline__unpack(&alloc, nrest, rest);
+		free(rest);
+	} else {
+		m = flametop__pprof__profile_outline__unpack(&alloc, len, b);
+		if (m)
+			pp.nsamples = m->n_sample;
+	}
 	if (!m) {
 		say_undecodable(&pp, ar.exhausted);
 		goto out;
 	}
 	pp.m = m;
 	if (m->n_location > UINT32_MAX / 2 || m->n_function > UINT32_MAX / 2 ||
-	    m->n_sample > UINT32_MAX / 2) {
+	    pp.nsamples > UINT32_MAX / 2) {
 		if (samples_decode(&pp, &scratch))
 			diag_warn(d, "%s: pprof profile has more than 2^31 "
 				  "samples, locations or functions", pp.name);
