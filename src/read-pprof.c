@@ -738,9 +738,9 @@ struct stack_set {
 	uint32_t *locs;          /* location indices, root first */
 	size_t nlocs, caplocs;
 	size_t *start;           /* stack k: locs[start[k] .. start[k + 1]) */
+	uint32_t *depth;         /* stack k's frames */
 	uint64_t *hash;          /* stack k's hash */
 	size_t n, cap;           /* stacks (start has n + 1 entries) */
-	uint64_t frames;         /* the stacks' frames together */
 	uint64_t *slots;         /* hash >> 32 << 32 | stack + 1; 0: empty */
 	size_t mask;
 };
@@ -765,6 +765,7 @@ static void stacks_init(struct stack_set *st)
 	st->cap = 1024;
 	st->start = xreallocarray(NULL, st->cap + 1, sizeof(*st->start));
 	st->hash = xreallocarray(NULL, st->cap, sizeof(*st->hash));
+	st->depth = xreallocarray(NULL, st->cap, sizeof(*st->depth));
 	st->start[0] = 0;
 	GROW(st->locs, st->caplocs, 1024);
 	st->mask = 2047;
@@ -775,6 +776,7 @@ static void stacks_free(struct stack_set *st)
 {
 	free(st->locs);
 	free(st->start);
+	free(st->depth);
 	free(st->hash);
 	free(st->slots);
 	memset(st, 0, sizeof(*st));
@@ -814,6 +816,8 @@ static uint32_t stacks_add(struct stack_set *st, uint64_t *sl,
 		st->start = xreallocarray(st->start, st->cap + 1,
 					  sizeof(*st->start));
 		st->hash = xreallocarray(st->hash, st->cap, sizeof(*st->hash));
+		st->depth = xreallocarray(st->depth, st->cap,
+					  sizeof(*st->depth));
 	}
 	if (st->nlocs + n > st->caplocs)
 		GROW(st->locs, st->caplocs, st->nlocs + n);
@@ -822,7 +826,7 @@ static uint32_t stacks_add(struct stack_set *st, uint64_t *sl,
 	st->nlocs += n;
 	st->start[++st->n] = st->nlocs;
 	st->hash[k] = h;
-	st->frames += depth;
+	st->depth[k] = (uint32_t)depth;
 	*sl = (h >> 32 << 32) | (k + 1);
 	if (st->n * 2 > st->mask) {
 		/* Twice the slots, every stack put back by its hash. */
@@ -1021,15 +1025,14 @@ static bool decode_samples(const struct pp *pp, size_t which, uint64_t budget,
 /* ---- Stacks to the tree ---------------------------------------------------- */
 
 /*
- * The stacks become frames (root first), named by rank: the order of their
- * names, so that building the tree in rank order leaves every sibling list
+ * Frames are named by rank while the tree is built: the order of their
+ * names, so that children made in rank order leave every sibling list
  * sorted as profile_finish wants it.
  */
-struct frame_set {
-	uint32_t *fr;            /* stack k: fr[off[k] .. off[k + 1]) */
-	size_t *off;
-	uint32_t *rank_sym;      /* rank -> symbol */
-	uint32_t nranks;
+struct ranks {
+	uint32_t *sym;           /* rank -> symbol */
+	uint32_t n;
+	uint32_t unknown;        /* the rank of "[unknown]" */
 };
 
 struct name_item {
@@ -1049,11 +1052,11 @@ static int cmp_name_item(const void *a, const void *b)
 	return (x->len > y->len) - (x->len < y->len);
 }
 
-/* pp->frames (and pp->unknown) as ranks; fs->rank_sym to go back. */
-static uint32_t rank_frames(struct pp *pp, struct frame_set *fs)
+/* pp->frames as ranks. */
+static void rank_frames(struct pp *pp, struct ranks *rk)
 {
 	const struct symtab *tab = profile_symtab(pp->p);
-	uint32_t nsym = symtab_count(tab), unknown;
+	uint32_t nsym = symtab_count(tab);
 	uint32_t *rank = xreallocarray(NULL, nsym, sizeof(*rank));
 	struct name_item *items = NULL;
 	size_t n = 0, cap = 0;
@@ -1071,42 +1074,51 @@ static uint32_t rank_frames(struct pp *pp, struct frame_set *fs)
 		items[n++].sym = s;
 	}
 	qsort(items, n, sizeof(*items), cmp_name_item);
-	fs->rank_sym = xreallocarray(NULL, n, sizeof(*fs->rank_sym));
+	rk->sym = xreallocarray(NULL, n, sizeof(*rk->sym));
 	for (size_t r = 0; r < n; r++) {
 		rank[items[r].sym] = (uint32_t)r;
-		fs->rank_sym[r] = items[r].sym;
+		rk->sym[r] = items[r].sym;
 	}
-	fs->nranks = (uint32_t)n;
+	rk->n = (uint32_t)n;
 	for (size_t i = 0; i < pp->nframes; i++)
 		pp->frames[i] = rank[pp->frames[i]];
-	unknown = rank[pp->unknown];
+	rk->unknown = rank[pp->unknown];
 	free(items);
 	free(rank);
-	return unknown;
 }
 
-/* Every stack's frames, root first, from its locations'. */
-static void stack_frames(struct pp *pp, const struct stack_set *st,
-			 uint32_t unknown, struct frame_set *fs)
+/*
+ * A stack's frames are read from its locations' as the tree is built: all
+ * the stacks of a part stand at the same depth, each at a location of its
+ * list and a frame of that location (both below 65535: so is the depth).
+ */
+struct cursor {
+	uint16_t loc, off;
+};
+
+struct frames_of {
+	const struct stack_set *st;
+	const struct pp *pp;
+	struct cursor *cur;
+	uint32_t unknown;
+};
+
+/* The rank of stack k's next frame. */
+static inline uint32_t next_frame(struct frames_of *fo, uint32_t k)
 {
-	size_t pos = 0;
+	struct cursor *c = &fo->cur[k];
+	size_t at = fo->st->start[k] + c->loc;
+	uint32_t l, r;
 
-	fs->fr = xreallocarray(NULL, st->frames ? st->frames : 1,
-			       sizeof(*fs->fr));
-	fs->off = xreallocarray(NULL, st->n + 1, sizeof(*fs->off));
-	for (size_t k = 0; k < st->n; k++) {
-		fs->off[k] = pos;
-		if (st->start[k] == st->start[k + 1])
-			fs->fr[pos++] = unknown;
-		for (size_t i = st->start[k]; i < st->start[k + 1]; i++) {
-			uint32_t l = st->locs[i];
-
-			memcpy(fs->fr + pos, pp->frames + pp->loc_off[l],
-			       pp->loc_n[l] * sizeof(*fs->fr));
-			pos += pp->loc_n[l];
-		}
+	if (at == fo->st->start[k + 1])
+		return fo->unknown;     /* no locations: "[unknown]" */
+	l = fo->st->locs[at];
+	r = fo->pp->frames[fo->pp->loc_off[l] + c->off];
+	if (++c->off == fo->pp->loc_n[l]) {
+		c->off = 0;
+		c->loc++;
 	}
-	fs->off[st->n] = pos;
+	return r;
 }
 
 /* Sort a[0..n) by their high 32 bits, `bytes` of which may be nonzero. */
@@ -1164,17 +1176,20 @@ static uint32_t tree_child(struct profile *p, bool fresh, uint32_t parent,
  * a stack whose part holds it alone becomes a chain at once.  Into an empty
  * profile the nodes are appended without a lookup; else each is looked up.
  */
-static void build_tree(struct profile *p, const struct frame_set *fs,
-		       size_t nst, uint32_t *node_of)
+static void build_tree(const struct pp *pp, const struct stack_set *st,
+		       const struct ranks *rk, uint32_t *node_of)
 {
 	struct part { size_t lo, hi; uint32_t depth, node; } *work = NULL;
-	size_t nwork = 0, capwork = 0;
+	size_t nst = st->n, nwork = 0, capwork = 0;
+	struct profile *p = pp->p;
+	struct frames_of fo = { st, pp, NULL, rk->unknown };
 	uint32_t *idx = xreallocarray(NULL, nst ? nst : 1, sizeof(*idx));
 	uint64_t *keys = xreallocarray(NULL, nst ? 2 * nst : 2, sizeof(*keys));
 	bool fresh = profile_node_count(p) == 1;
 	unsigned bytes = 0;
 
-	while (bytes < 4 && (fs->nranks - 1) >> (8 * bytes))
+	fo.cur = xcalloc(nst ? nst : 1, sizeof(*fo.cur));
+	while (bytes < 4 && (rk->n - 1) >> (8 * bytes))
 		bytes++;
 	for (size_t k = 0; k < nst; k++)
 		idx[k] = (uint32_t)k;
@@ -1189,7 +1204,7 @@ static void build_tree(struct profile *p, const struct frame_set *fs,
 		for (size_t i = w.lo; i < w.hi; i++) {
 			uint32_t k = idx[i];
 
-			if (fs->off[k + 1] - fs->off[k] == w.depth) {
+			if (st->depth[k] == w.depth) {
 				node_of[k] = w.node;
 				idx[i] = idx[lo];
 				idx[lo++] = k;
@@ -1199,7 +1214,7 @@ static void build_tree(struct profile *p, const struct frame_set *fs,
 		for (size_t i = 0; i < n; i++) {
 			uint32_t k = idx[lo + i];
 
-			keys[i] = (uint64_t)fs->fr[fs->off[k] + w.depth] << 32 | k;
+			keys[i] = (uint64_t)next_frame(&fo, k) << 32 | k;
 		}
 		sort_by_rank(keys, keys + n, n, bytes);
 		for (size_t i = 0, j; i < n; i = j) {
@@ -1208,15 +1223,14 @@ static void build_tree(struct profile *p, const struct frame_set *fs,
 			for (j = i + 1; j < n && (uint32_t)(keys[j] >> 32) == r;)
 				j++;
 			child = prev = tree_child(p, fresh, w.node, prev,
-						  fs->rank_sym[r]);
+						  rk->sym[r]);
 			if (j - i == 1) {
 				uint32_t k = (uint32_t)keys[i];
 
-				for (size_t f = fs->off[k] + w.depth + 1;
-				     f < fs->off[k + 1]; f++)
+				for (uint32_t d = w.depth + 1; d < st->depth[k]; d++)
 					child = tree_child(p, fresh, child,
 							   NODE_NONE,
-							   fs->rank_sym[fs->fr[f]]);
+							   rk->sym[next_frame(&fo, k)]);
 				node_of[k] = child;
 				continue;
 			}
@@ -1228,6 +1242,7 @@ static void build_tree(struct profile *p, const struct frame_set *fs,
 						       w.depth + 1, child };
 		}
 	}
+	free(fo.cur);
 	free(work);
 	free(idx);
 	free(keys);
@@ -1305,8 +1320,8 @@ int read_pprof(struct profile *p, struct input *in,
 	struct arena ar = { 0 }, scratch = { 0 };
 	ProtobufCAllocator alloc = { arena_alloc, arena_free, &ar };
 	struct samples ss = { 0 };
-	struct frame_set fs = { 0 };
-	uint32_t *node_of = NULL, unknown;
+	struct ranks rk = { 0 };
+	uint32_t *node_of = NULL;
 	unsigned char *rest = NULL;
 	size_t len, nrest = 0, which = 0;
 	void *owned;
@@ -1381,15 +1396,15 @@ int read_pprof(struct profile *p, struct input *in,
 	free(owned);
 	owned = NULL;
 
-	unknown = rank_frames(&pp, &fs);
-	stack_frames(&pp, &ss.st, unknown, &fs);
+	/* The lookups are over: only the stacks' lists are needed. */
+	free(ss.st.slots);
+	free(ss.st.hash);
+	ss.st.slots = NULL;
+	ss.st.hash = NULL;
+	rank_frames(&pp, &rk);
 	node_of = xreallocarray(NULL, ss.st.n ? ss.st.n : 1, sizeof(*node_of));
-	{
-		size_t nst = ss.st.n;
-
-		stacks_free(&ss.st);
-		build_tree(p, &fs, nst, node_of);
-	}
+	build_tree(&pp, &ss.st, &rk, node_of);
+	stacks_free(&ss.st);
 	add_samples(&pp, &ss, node_of);
 	report_samples(&pp, &ss, budget);
 	if (pp.bad_strings)
@@ -1407,9 +1422,7 @@ int read_pprof(struct profile *p, struct input *in,
 	rc = 0;
 out:
 	free(node_of);
-	free(fs.fr);
-	free(fs.off);
-	free(fs.rank_sym);
+	free(rk.sym);
 	stacks_free(&ss.st);
 	free(ss.rec);
 	free(pp.fn_sym);
