@@ -38,7 +38,7 @@
 #define PPROF_FRAMES_BASE (4u << 20)
 #define PLURAL(n) ((n) == 1 ? "" : "s")
 
-typedef Flametop__Pprof__Profile PProfile;
+typedef Flametop__Pprof__ProfileOutline PProfile;
 typedef Flametop__Pprof__Location PLocation;
 typedef Flametop__Pprof__Function PFunction;
 typedef Flametop__Pprof__Mapping PMapping;
@@ -147,12 +147,17 @@ bool read_pprof_detect(const void *buf, size_t len)
 /* ---- A bounded arena for protobuf-c -------------------------------------- */
 
 /*
- * protobuf-c allocates every message and array of the profile separately
- * (millions for a big profile).  They all live until the reader is done, so
- * they come from an arena: a bump pointer in chunks, nothing freed
- * one by one, everything at once at the end.  The arena's size is the
- * budget that bounds decoding memory.
+ * protobuf-c allocates every message, array and string of the profile
+ * separately.  They come from an arena instead: a bump pointer in chunks,
+ * nothing freed one by one, everything at once at the end.  A big block
+ * (the array of a long repeated field, or the list protobuf-c keeps of a
+ * message's fields while it counts them) gets a chunk of its own, and goes
+ * back as soon as protobuf-c frees it.  What the arena holds is the budget
+ * that bounds decoding memory.  Sizes are rounded to 8 bytes: no type of
+ * protobuf-c's needs more alignment.
  */
+#define ARENA_BIG (64u << 10)
+
 struct arena_chunk {
 	struct arena_chunk *next;
 	size_t size, used;
@@ -160,37 +165,62 @@ struct arena_chunk {
 };
 
 struct arena {
-	struct arena_chunk *head;
-	size_t left;             /* bytes the budget still allows */
+	struct arena_chunk *head;   /* bump chunks, the newest first */
+	struct arena_chunk *big;    /* chunks of one big block each */
+	size_t left;                /* bytes the budget still allows */
 	bool exhausted;
 };
+
+static struct arena_chunk *chunk_new(struct arena *ar, size_t size)
+{
+	struct arena_chunk *c;
+
+	if (size > ar->left || ar->left - size < sizeof(*c)) {
+		ar->exhausted = true;
+		return NULL;
+	}
+	c = malloc(sizeof(*c) + size);
+	if (!c) {
+		ar->exhausted = true;
+		return NULL;
+	}
+	ar->left -= sizeof(*c) + size;
+	c->size = size;
+	c->used = 0;
+	return c;
+}
+
+static void chunk_free(struct arena *ar, struct arena_chunk *c)
+{
+	ar->left += sizeof(*c) + c->size;
+	free(c);
+}
 
 static void *arena_alloc(void *ctx, size_t n)
 {
 	struct arena *ar = ctx;
 	struct arena_chunk *c = ar->head;
-	size_t need = (n + 15) & ~(size_t)15;
+	size_t need;
 
-	if (n > SIZE_MAX / 2)
-		return ar->exhausted = true, NULL;
+	if (n > SIZE_MAX / 2) {
+		ar->exhausted = true;
+		return NULL;
+	}
+	need = (n + 7) & ~(size_t)7;
+	if (need >= ARENA_BIG) {
+		if (!(c = chunk_new(ar, need)))
+			return NULL;
+		c->next = ar->big;
+		ar->big = c;
+		return c->data;
+	}
 	if (!c || c->size - c->used < need) {
 		/* Chunks double from 64 KiB to 4 MiB: small inputs stay small. */
-		size_t size = !c ? 64u << 10 : c->size < (4u << 20) ?
+		size_t size = !c ? ARENA_BIG : c->size < (4u << 20) ?
 			      c->size * 2 : 4u << 20;
 
-		if (size < need)
-			size = need;
-
-		if (size + sizeof(*c) > ar->left) {
-			ar->exhausted = true;
+		if (!(c = chunk_new(ar, size)))
 			return NULL;
-		}
-		c = malloc(sizeof(*c) + size);
-		if (!c)
-			return ar->exhausted = true, NULL;
-		ar->left -= sizeof(*c) + size;
-		c->size = size;
-		c->used = 0;
 		c->next = ar->head;
 		ar->head = c;
 	}
@@ -198,20 +228,47 @@ static void *arena_alloc(void *ctx, size_t n)
 	return (char *)c->data + c->used - need;
 }
 
+/* Big blocks go back at once (there are few); the rest with the arena. */
 static void arena_free(void *ctx, void *ptr)
 {
-	(void)ctx;
-	(void)ptr;                  /* all at once, in arena_destroy */
+	struct arena *ar = ctx;
+
+	for (struct arena_chunk **pc = &ar->big; *pc; pc = &(*pc)->next)
+		if ((void *)(*pc)->data == ptr) {
+			struct arena_chunk *c = *pc;
+
+			*pc = c->next;
+			chunk_free(ar, c);
+			return;
+		}
+}
+
+/* Forget every allocation, keeping the newest chunk for the next ones. */
+static void arena_reset(struct arena *ar)
+{
+	while (ar->big) {
+		struct arena_chunk *c = ar->big;
+
+		ar->big = c->next;
+		chunk_free(ar, c);
+	}
+	while (ar->head && ar->head->next) {
+		struct arena_chunk *c = ar->head->next;
+
+		ar->head->next = c->next;
+		chunk_free(ar, c);
+	}
+	if (ar->head)
+		ar->head->used = 0;
+	ar->exhausted = false;
 }
 
 static void arena_destroy(struct arena *ar)
 {
-	while (ar->head) {
-		struct arena_chunk *c = ar->head;
-
-		ar->head = c->next;
-		free(c);
-	}
+	arena_reset(ar);
+	if (ar->head)
+		chunk_free(ar, ar->head);
+	ar->head = NULL;
 }
 
 /* ---- Ids to table entries ---------------------------------------------- */
@@ -270,16 +327,13 @@ static void index_build(struct id_index *ix, size_t n,
 	qsort(ix->pairs, n, sizeof(*ix->pairs), cmp_pair);
 }
 
-/* The table index of id, or -1. */
-static int64_t index_find(const struct id_index *ix, uint64_t id)
+/* The table index of id by binary search, or -1. */
+static int64_t index_search(const struct id_index *ix, uint64_t id)
 {
 	size_t lo = 0, hi = ix->npairs;
 
 	if (id == 0)
 		return -1;
-	if (ix->direct)
-		return id < ix->ndirect && ix->direct[id] ?
-		       (int64_t)ix->direct[id] - 1 : -1;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -290,6 +344,14 @@ static int64_t index_find(const struct id_index *ix, uint64_t id)
 	}
 	return lo < ix->npairs && ix->pairs[lo].id == id ?
 	       (int64_t)ix->pairs[lo].i : -1;
+}
+
+/* The table index of id, or -1 (direct[0] is always 0: id 0 is none). */
+static inline int64_t index_find(const struct id_index *ix, uint64_t id)
+{
+	if (ix->direct)
+		return id < ix->ndirect ? (int64_t)ix->direct[id] - 1 : -1;
+	return index_search(ix, id);
 }
 
 static void index_free(struct id_index *ix)
@@ -313,7 +375,7 @@ static uint64_t map_id(const void *tab, size_t i)
 	return ((PMapping *const *)tab)[i]->id;
 }
 
-/* ---- Reading ------------------------------------------------------------- */
+/* ---- Locations to frames ------------------------------------------------- */
 
 struct pp {
 	struct profile *p;
@@ -321,6 +383,11 @@ struct pp {
 	struct diag *d;
 	const char *name;
 	const PProfile *m;
+	/* The samples: the input's fields 2 when it was split (split_profile),
+	 * else the outline's bytes. */
+	const unsigned char *buf;
+	size_t len, nsamples;
+	bool split;
 	struct id_index locs, fns, maps;
 	uint32_t *fn_sym;        /* function index -> symbol + 1 (0: not yet) */
 	/* Each location's frames, outermost first: frames[loc_off[i]...]. */
@@ -414,8 +481,12 @@ static uint32_t location_fallback(struct pp *pp, const PLocation *l)
 	return pp->unknown;
 }
 
-/* Every location's frames, outermost (the last line) first; -1 if too many. */
-static int expand_locations(struct pp *pp)
+/*
+ * How many frames each location gives (its lines with a known function,
+ * or one); -1 if the profile has 2^32 lines or more.  Nothing is interned
+ * yet: a profile found corrupt later leaves no trace in the profile.
+ */
+static int count_frames(struct pp *pp)
 {
 	size_t n = pp->m->n_location;
 
@@ -429,8 +500,24 @@ static int expand_locations(struct pp *pp)
 		if (lines >= UINT32_MAX)
 			return -1;
 	}
-	pp->loc_off = xreallocarray(NULL, n ? n : 1, sizeof(*pp->loc_off));
 	pp->loc_n = xreallocarray(NULL, n ? n : 1, sizeof(*pp->loc_n));
+	for (size_t i = 0; i < n; i++) {
+		const PLocation *l = pp->m->location[i];
+		uint32_t k = 0;
+
+		for (size_t j = 0; j < l->n_line; j++)
+			k += index_find(&pp->fns, l->line[j]->function_id) >= 0;
+		pp->loc_n[i] = k ? k : 1;
+	}
+	return 0;
+}
+
+/* Every location's frames, outermost (the last line) first. */
+static void expand_locations(struct pp *pp)
+{
+	size_t n = pp->m->n_location;
+
+	pp->loc_off = xreallocarray(NULL, n ? n : 1, sizeof(*pp->loc_off));
 	for (size_t i = 0; i < n; i++) {
 		const PLocation *l = pp->m->location[i];
 		size_t start = pp->nframes;
@@ -444,21 +531,20 @@ static int expand_locations(struct pp *pp)
 		if (pp->nframes == start)
 			push_frame(pp, location_fallback(pp, l));
 		pp->loc_off[i] = (uint32_t)start;
-		pp->loc_n[i] = (uint32_t)(pp->nframes - start);
 	}
-	return 0;
 }
 
-/* Pick the sample type: by name, the default, or the last. */
-static int pick_type(struct pp *pp, size_t *which)
+/* Pick the sample type: by name, the default, or the last; say why not. */
+static int pick_type(struct pp *pp, size_t *which, bool say)
 {
 	const PProfile *m = pp->m;
 	char name[64], shown[8 * sizeof(name)], list[512];
 	size_t len = 0;
 
 	if (m->n_sample_type == 0) {
-		diag_warn(pp->d, "%s: pprof profile has no sample types",
-			  pp->name);
+		if (say)
+			diag_warn(pp->d, "%s: pprof profile has no sample "
+				  "types", pp->name);
 		return -1;
 	}
 	*which = m->n_sample_type - 1;
@@ -483,8 +569,10 @@ static int pick_type(struct pp *pp, size_t *which)
 			len += (size_t)snprintf(list + len, sizeof(list) - len,
 						"%s%s", i ? ", " : "", shown);
 	}
-	diag_warn(pp->d, "%s: no sample type '%s' in this pprof profile "
-		  "(it has: %s)", pp->name, pp->o->sample_type, list);
+	if (say)
+		diag_warn(pp->d, "%s: no sample type '%s' in this pprof "
+			  "profile (it has: %s)", pp->name,
+			  pp->o->sample_type, list);
 	return -1;
 }
 
@@ -517,195 +605,728 @@ static void note_types(struct pp *pp, size_t which)
 	t->cur = which < t->n ? (unsigned)which : 0;
 }
 
+/* ---- Splitting off the samples ------------------------------------------ */
+
 /*
- * Samples that list the same locations end at the same node: remember the
- * node of each distinct location list, so that a repeated stack costs one
- * hash lookup instead of a walk down the tree.
+ * Most of a big profile is its samples (field 2).  Decoded with the rest,
+ * each would be copied out of the input first; instead the profile's
+ * fields are walked once here: the samples stay where they are in the
+ * input, to be decoded one at a time, and the other fields are copied
+ * into a buffer that protobuf-c decodes as the profile without samples.
+ * The walk takes only what protobuf-c reads the same way: keys of one
+ * byte (fields 1 to 15) and lengths of up to 4 bytes.  Anything else (a
+ * profile that is not one, or written oddly) is left to protobuf-c whole,
+ * as ProfileOutline, so that it is judged exactly as before.
  */
-struct memo_slot {
-	uint64_t hash;
-	uint32_t sample;         /* the first sample with this list, + 1 */
-	uint32_t node;
+struct field {
+	size_t start, data, end; /* key, payload (wire type 2), end */
+	unsigned number, wt;
 };
 
-struct memo {
-	struct memo_slot *slots;
+/* The field at *pos; false when the walk should leave it to protobuf-c. */
+static bool next_field(const unsigned char *b, size_t len, size_t *pos,
+		       struct field *f)
+{
+	size_t p = *pos;
+	uint64_t v;
+
+	if (b[p] & 0x80 || !(b[p] >> 3))
+		return false;
+	f->start = p;
+	f->number = b[p] >> 3;
+	f->wt = b[p] & 7;
+	p++;
+	switch (f->wt) {
+	case 0:
+		if (!varint(b, len, &p, &v))
+			return false;
+		break;
+	case 1:
+	case 5:
+		if (len - p < (f->wt == 1 ? 8u : 4u))
+			return false;
+		p += f->wt == 1 ? 8 : 4;
+		break;
+	case 2: {
+		size_t q = p;
+
+		if (!varint(b, len, &p, &v) || p - q > 4 || v > len - p)
+			return false;
+		f->data = p;
+		p += (size_t)v;
+		break;
+	}
+	default:
+		return false;
+	}
+	f->end = p;
+	*pos = p;
+	return true;
+}
+
+/*
+ * Walk the profile: count its samples into pp and copy every other field
+ * into *rest.  False when the walk leaves the profile to protobuf-c.
+ */
+static bool split_profile(struct pp *pp, const unsigned char *b, size_t len,
+			  unsigned char **rest, size_t *nrest)
+{
+	size_t pos = 0, n = 0, cap = 0;
+	unsigned char *out = NULL;
+
+	pp->nsamples = 0;
+	while (pos < len) {
+		struct field f;
+
+		if (!next_field(b, len, &pos, &f)) {
+			free(out);
+			return false;
+		}
+		if (f.number == 2 && f.wt == 2) {
+			pp->nsamples++;
+			continue;
+		}
+		GROW(out, cap, n + (f.end - f.start) + 1);
+		memcpy(out + n, b + f.start, f.end - f.start);
+		n += f.end - f.start;
+	}
+	pp->buf = b;
+	pp->len = len;
+	pp->split = true;
+	*rest = out;
+	*nrest = n;
+	return true;
+}
+
+/* Sample i's bytes: from the input walked again, or from the outline. */
+struct sample_iter {
+	size_t pos, i;
+};
+
+static bool next_sample(const struct pp *pp, struct sample_iter *it,
+			const uint8_t **data, size_t *n)
+{
+	struct field f;
+
+	if (!pp->split) {
+		if (it->i == pp->m->n_sample)
+			return false;
+		*data = pp->m->sample[it->i].data;
+		*n = pp->m->sample[it->i++].len;
+		return true;
+	}
+	while (it->pos < pp->len && next_field(pp->buf, pp->len, &it->pos, &f))
+		if (f.number == 2 && f.wt == 2) {
+			*data = pp->buf + f.data;
+			*n = f.end - f.data;
+			it->i++;
+			return true;
+		}
+	return false;
+}
+
+/* ---- Samples to stacks ----------------------------------------------------- */
+
+/*
+ * The samples are decoded one at a time (into an arena emptied before each)
+ * and reduced to what the tree needs: the distinct location lists, each a
+ * "stack" found again through a hash table (samples that list the same
+ * locations, common since pprof keeps samples apart by their labels, cost
+ * one lookup), and per sample its stack and value, in sample order.
+ */
+struct stack_set {
+	uint32_t *locs;          /* location indices, root first */
+	size_t nlocs, caplocs;
+	size_t *start;           /* stack k: locs[start[k] .. start[k + 1]) */
+	uint32_t *depth;         /* stack k's frames */
+	uint64_t *hash;          /* stack k's hash */
+	size_t n, cap;           /* stacks (start has n + 1 entries) */
+	uint64_t *slots;         /* hash >> 32 << 32 | stack + 1; 0: empty */
 	size_t mask;
 };
 
-static void memo_init(struct memo *mo, size_t n)
-{
-	size_t cap = 16;
+struct sample_rec {
+	uint64_t value;
+	uint32_t stack;
+	uint32_t sample;         /* its index in the profile, for messages */
+};
 
-	while (cap < 2 * n && cap < ((size_t)1 << 40))
-		cap <<= 1;
-	mo->slots = xcalloc(cap, sizeof(*mo->slots));
-	mo->mask = cap - 1;
+struct samples {
+	struct stack_set st;
+	struct sample_rec *rec;
+	size_t nrec, caprec;
+	uint64_t negative, bad_ids, too_deep;
+	bool over_budget;        /* the frame budget ran out */
+};
+
+static void stacks_init(struct stack_set *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->cap = 1024;
+	st->start = xreallocarray(NULL, st->cap + 1, sizeof(*st->start));
+	st->hash = xreallocarray(NULL, st->cap, sizeof(*st->hash));
+	st->depth = xreallocarray(NULL, st->cap, sizeof(*st->depth));
+	st->start[0] = 0;
+	GROW(st->locs, st->caplocs, 1024);
+	st->mask = 2047;
+	st->slots = xcalloc(st->mask + 1, sizeof(*st->slots));
 }
 
-static uint64_t sample_hash(const PSample *sa)
+static void stacks_free(struct stack_set *st)
 {
-	if (!sa->n_location_id)
-		return 0;           /* no ids: location_id may be NULL */
-	return hash_bytes(sa->location_id,
-			  sa->n_location_id * sizeof(*sa->location_id));
+	free(st->locs);
+	free(st->start);
+	free(st->depth);
+	free(st->hash);
+	free(st->slots);
+	memset(st, 0, sizeof(*st));
 }
 
-/* The slot of sample s's location list: its node, or an empty slot. */
-static struct memo_slot *memo_find(struct memo *mo, const PProfile *m,
-				   size_t s, uint64_t h)
+/* The slot of list[0..n): its stack, or the empty slot to put it in. */
+static uint64_t *stacks_find(struct stack_set *st, const uint32_t *list,
+			     size_t n, uint64_t h)
 {
-	const PSample *a = m->sample[s];
+	uint64_t tag = h >> 32 << 32;
 
-	for (size_t i = (size_t)h & mo->mask;; i = (i + 1) & mo->mask) {
-		struct memo_slot *sl = &mo->slots[i];
-		const PSample *b;
+	for (size_t i = (size_t)h & st->mask;; i = (i + 1) & st->mask) {
+		uint64_t *sl = &st->slots[i];
+		size_t k;
 
-		if (!sl->sample)
+		if (!*sl)
 			return sl;
-		if (sl->hash != h)
+		if ((*sl & ~(uint64_t)UINT32_MAX) != tag)
 			continue;
-		b = m->sample[sl->sample - 1];
-		if (b->n_location_id == a->n_location_id &&
-		    (!a->n_location_id ||
-		     !memcmp(b->location_id, a->location_id,
-			     a->n_location_id * sizeof(*a->location_id))))
+		k = (uint32_t)*sl - 1;
+		if (st->start[k + 1] - st->start[k] == n &&
+		    (!n || !memcmp(st->locs + st->start[k], list,
+				   n * sizeof(*list))))
 			return sl;
 	}
 }
 
-/* The frames of a sample, root first, into *stack; 0 when it is skipped. */
-static size_t sample_frames(struct pp *pp, const PSample *sa, uint32_t **stack,
-			    size_t *cap, uint64_t *bad_ids, uint64_t *too_deep)
+/* A new stack of list[0..n), depth frames, in the empty slot sl; its index. */
+static uint32_t stacks_add(struct stack_set *st, uint64_t *sl,
+			   const uint32_t *list, size_t n, size_t depth,
+			   uint64_t h)
 {
-	size_t depth = 0;
+	uint32_t k = (uint32_t)st->n;
 
-	for (size_t k = sa->n_location_id; k-- > 0;) {
-		int64_t li = index_find(&pp->locs, sa->location_id[k]);
-		size_t n;
+	if (st->n == st->cap) {
+		st->cap *= 2;
+		st->start = xreallocarray(st->start, st->cap + 1,
+					  sizeof(*st->start));
+		st->hash = xreallocarray(st->hash, st->cap, sizeof(*st->hash));
+		st->depth = xreallocarray(st->depth, st->cap,
+					  sizeof(*st->depth));
+	}
+	if (st->nlocs + n > st->caplocs)
+		GROW(st->locs, st->caplocs, st->nlocs + n);
+	if (n)
+		memcpy(st->locs + st->nlocs, list, n * sizeof(*list));
+	st->nlocs += n;
+	st->start[++st->n] = st->nlocs;
+	st->hash[k] = h;
+	st->depth[k] = (uint32_t)depth;
+	*sl = (h >> 32 << 32) | (k + 1);
+	if (st->n * 2 > st->mask) {
+		/* Twice the slots, every stack put back by its hash. */
+		size_t mask = st->mask * 2 + 1;
+		uint64_t *slots = xcalloc(mask + 1, sizeof(*slots));
+
+		for (size_t i = 0; i < st->n; i++) {
+			size_t j = (size_t)st->hash[i] & mask;
+
+			while (slots[j])
+				j = (j + 1) & mask;
+			slots[j] = (st->hash[i] >> 32 << 32) | (i + 1);
+		}
+		free(st->slots);
+		st->slots = slots;
+		st->mask = mask;
+	}
+	return k;
+}
+
+/*
+ * The location indices of a sample, root first, into list; returns its
+ * depth in frames (1 for no locations: "[unknown]"), or 0 when it is
+ * skipped, *why saying why.
+ */
+enum skip { SKIP_NONE, SKIP_NEGATIVE, SKIP_BAD_ID, SKIP_TOO_DEEP };
+
+static size_t sample_locations(const struct pp *pp, const PSample *sa,
+			       uint32_t *list, enum skip *why)
+{
+	size_t n = sa->n_location_id, depth = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		int64_t li = index_find(&pp->locs, sa->location_id[n - 1 - i]);
 
 		if (li < 0) {
-			++*bad_ids;
+			*why = SKIP_BAD_ID;
 			return 0;
 		}
-		n = pp->loc_n[li];
-		if (depth + n > PROFILE_MAX_DEPTH - 1) {
-			++*too_deep;
+		depth += pp->loc_n[li];
+		if (depth > PROFILE_MAX_DEPTH - 1) {
+			*why = SKIP_TOO_DEEP;
 			return 0;
 		}
-		GROW(*stack, *cap, depth + n);
-		memcpy(*stack + depth, pp->frames + pp->loc_off[li],
-		       n * sizeof(**stack));
-		depth += n;
+		list[i] = (uint32_t)li;
 	}
-	if (depth == 0) {
-		GROW(*stack, *cap, 1);
-		(*stack)[depth++] = pp->unknown;
-	}
-	return depth;
+	return n ? depth : 1;
 }
 
-/* Add every sample's value of type `which`. */
-static void add_samples(struct pp *pp, size_t which, uint64_t frame_budget)
+/*
+ * Samples go through in batches: decoded and hashed first, their slots
+ * asked for from memory, then each looked up in order.  The lookups are
+ * the cache misses of this loop; so they overlap.
+ */
+#define BATCH 16
+
+struct pending {
+	size_t off, n, depth;    /* its list: lists[off .. off + n) */
+	uint64_t hash, value;
+	uint32_t sample;
+	enum skip why;
+};
+
+struct batch {
+	struct pending p[BATCH];
+	size_t np;
+	uint32_t *lists;
+	size_t nlists, cap;
+};
+
+/* Sample s into the batch, unless its value is 0 or it is not wanted. */
+static void batch_add(const struct pp *pp, struct batch *bt,
+		      const PSample *sa, size_t s, size_t which,
+		      const struct stack_set *st)
 {
-	const PProfile *m = pp->m;
-	uint32_t *stack = NULL, *prev = NULL, *nodes = NULL;
-	size_t cap = 0, pcap = 0, ncap = 0, pdepth = 0;
-	uint64_t spent = 0, negative = 0, bad_ids = 0, too_deep = 0, hnext = 0;
-	struct memo mo;
+	struct pending *e = &bt->p[bt->np];
+	size_t n = sa->n_location_id;
 
-	memo_init(&mo, m->n_sample);
-	if (m->n_sample)
-		hnext = sample_hash(m->sample[0]);
-	for (size_t s = 0; s < m->n_sample; s++) {
-		const PSample *sa = m->sample[s];
-		struct weight w = { 0 };
-		struct memo_slot *sl;
-		uint64_t h = hnext;
-		size_t depth, same = 0;
-		uint32_t node;
+	if (which >= sa->n_value || sa->value[which] == 0)
+		return;
+	bt->np++;
+	e->why = SKIP_NONE;
+	e->sample = (uint32_t)s;
+	if (sa->value[which] < 0) {
+		e->why = SKIP_NEGATIVE;
+		return;
+	}
+	e->value = (uint64_t)sa->value[which];
+	if (bt->nlists + n >= bt->cap)
+		GROW(bt->lists, bt->cap, bt->nlists + n + 1);
+	e->off = bt->nlists;
+	e->n = n;
+	e->depth = sample_locations(pp, sa, bt->lists + e->off, &e->why);
+	if (!e->depth)
+		return;
+	bt->nlists += n;
+	e->hash = hash_bytes(bt->lists + e->off, n * sizeof(*bt->lists));
+	__builtin_prefetch(&st->slots[(size_t)e->hash & st->mask]);
+}
 
-		/*
-		 * The memo is one cache miss per sample: ask for the next
-		 * sample's slot now, so that it arrives while this one works.
-		 */
-		if (s + 1 < m->n_sample) {
-			hnext = sample_hash(m->sample[s + 1]);
-			__builtin_prefetch(&mo.slots[hnext & mo.mask]);
-		}
-		if (which >= sa->n_value || sa->value[which] == 0)
+/* Look the batch's samples up in order, noting their stacks. */
+static void batch_run(struct batch *bt, struct samples *ss, uint64_t budget,
+		      uint64_t *spent)
+{
+	struct stack_set *st = &ss->st;
+
+	/* Where a slot names a stack, its list will be compared. */
+	for (size_t i = 0; i < bt->np; i++) {
+		uint64_t sl;
+
+		if (bt->p[i].why != SKIP_NONE)
 			continue;
-		if (sa->value[which] < 0) {
-			negative++;
+		sl = st->slots[(size_t)bt->p[i].hash & st->mask];
+		if (sl)
+			__builtin_prefetch(st->locs + st->start[(uint32_t)sl - 1]);
+	}
+	for (size_t i = 0; i < bt->np && !ss->over_budget; i++) {
+		struct pending *e = &bt->p[i];
+		const uint32_t *list = bt->lists + e->off;
+		uint64_t *sl;
+		uint32_t k;
+
+		switch (e->why) {
+		case SKIP_NEGATIVE:
+			ss->negative++;
 			continue;
+		case SKIP_BAD_ID:
+			ss->bad_ids++;
+			continue;
+		case SKIP_TOO_DEEP:
+			ss->too_deep++;
+			continue;
+		case SKIP_NONE:
+			break;
 		}
-		w.v = (uint64_t)sa->value[which];
-		sl = memo_find(&mo, m, s, h);
-		if (sl->sample) {
-			node = sl->node;
+		sl = stacks_find(st, list, e->n, e->hash);
+		if (*sl) {
+			k = (uint32_t)*sl - 1;
 		} else {
-			depth = sample_frames(pp, sa, &stack, &cap, &bad_ids,
-					      &too_deep);
-			if (!depth)
-				continue;
-			spent += depth;
-			if (spent > frame_budget) {
-				diag_badf(pp->d, pp->name, 0, "the samples "
-					  "expand to more than %llu frames; the "
-					  "rest is skipped",
-					  (unsigned long long)frame_budget);
+			*spent += e->depth;
+			if (*spent > budget) {
+				ss->over_budget = true;
 				break;
 			}
-			/* The previous stack's path is reused as far as it
-			 * agrees (samples often come sorted). */
-			while (same < depth && same < pdepth &&
-			       prev[same] == stack[same])
-				same++;
-			GROW(nodes, ncap, depth);
-			node = same ? nodes[same - 1] : NODE_ROOT;
-			for (size_t i = same; i < depth; i++)
-				node = nodes[i] = profile_child(pp->p, node,
-								stack[i]);
-			GROW(prev, pcap, depth);
-			memcpy(prev, stack, depth * sizeof(*prev));
-			pdepth = depth;
-			sl->hash = h;
-			sl->sample = (uint32_t)s + 1;
-			sl->node = node;
+			k = stacks_add(st, sl, list, e->n, e->depth, e->hash);
 		}
-		if (profile_add_at(pp->p, node, &w, NULL) == ADD_OVERFLOW)
-			diag_badf(pp->d, pp->name, 0, "sample %zu: value would "
-				  "overflow the profile's total", s);
+		if (ss->nrec == ss->caprec)
+			GROW(ss->rec, ss->caprec, ss->nrec + 1);
+		ss->rec[ss->nrec].value = e->value;
+		ss->rec[ss->nrec].stack = k;
+		ss->rec[ss->nrec++].sample = e->sample;
+	}
+	bt->np = 0;
+	bt->nlists = 0;
+}
+
+/*
+ * Decode every sample and note its stack and value of type `which` (ss
+ * NULL: only decode).  All are decoded even after the frame budget ran
+ * out: as any other, a corrupt sample makes the whole profile invalid.
+ * Returns false on one that does not decode (scratch->exhausted: for want
+ * of memory).
+ */
+static bool decode_samples(const struct pp *pp, size_t which, uint64_t budget,
+			   struct samples *ss, struct arena *scratch)
+{
+	ProtobufCAllocator alloc = { arena_alloc, arena_free, scratch };
+	struct sample_iter it = { 0, 0 };
+	struct batch bt = { .np = 0 };
+	uint64_t spent = 0;
+	const uint8_t *data;
+	size_t n;
+	bool ok = true;
+
+	for (size_t s = 0; next_sample(pp, &it, &data, &n); s++) {
+		PSample *sa;
+
+		arena_reset(scratch);
+		sa = flametop__pprof__sample__unpack(&alloc, n, data);
+		if (!sa) {
+			ok = false;
+			break;
+		}
+		if (!ss || ss->over_budget)
+			continue;           /* only checked */
+		batch_add(pp, &bt, sa, s, which, &ss->st);
+		if (bt.np == BATCH)
+			batch_run(&bt, ss, budget, &spent);
+	}
+	if (ok && ss && bt.np && !ss->over_budget)
+		batch_run(&bt, ss, budget, &spent);
+	free(bt.lists);
+	return ok;
+}
+
+/* ---- Stacks to the tree ---------------------------------------------------- */
+
+/*
+ * Frames are named by rank while the tree is built: the order of their
+ * names, so that children made in rank order leave every sibling list
+ * sorted as profile_finish wants it.
+ */
+struct ranks {
+	uint32_t *sym;           /* rank -> symbol */
+	uint32_t n;
+	uint32_t unknown;        /* the rank of "[unknown]" */
+};
+
+struct name_item {
+	const char *name;
+	size_t len;
+	uint32_t sym;
+};
+
+/* Byte order of names, the shorter first on a tie (as profile.c sorts). */
+static int cmp_name_item(const void *a, const void *b)
+{
+	const struct name_item *x = a, *y = b;
+	int c = memcmp(x->name, y->name, x->len < y->len ? x->len : y->len);
+
+	if (c)
+		return c;
+	return (x->len > y->len) - (x->len < y->len);
+}
+
+/* pp->frames as ranks. */
+static void rank_frames(struct pp *pp, struct ranks *rk)
+{
+	const struct symtab *tab = profile_symtab(pp->p);
+	uint32_t nsym = symtab_count(tab);
+	uint32_t *rank = xreallocarray(NULL, nsym, sizeof(*rank));
+	struct name_item *items = NULL;
+	size_t n = 0, cap = 0;
+
+	memset(rank, 0xff, nsym * sizeof(*rank));
+	for (size_t i = 0; i <= pp->nframes; i++) {
+		uint32_t s = i < pp->nframes ? pp->frames[i] : pp->unknown;
+
+		if (rank[s] != UINT32_MAX)
+			continue;
+		rank[s] = 0;
+		GROW(items, cap, n + 1);
+		items[n].name = symtab_name(tab, s);
+		items[n].len = symtab_len(tab, s);
+		items[n++].sym = s;
+	}
+	qsort(items, n, sizeof(*items), cmp_name_item);
+	rk->sym = xreallocarray(NULL, n, sizeof(*rk->sym));
+	for (size_t r = 0; r < n; r++) {
+		rank[items[r].sym] = (uint32_t)r;
+		rk->sym[r] = items[r].sym;
+	}
+	rk->n = (uint32_t)n;
+	for (size_t i = 0; i < pp->nframes; i++)
+		pp->frames[i] = rank[pp->frames[i]];
+	rk->unknown = rank[pp->unknown];
+	free(items);
+	free(rank);
+}
+
+/*
+ * A stack's frames are read from its locations' as the tree is built: all
+ * the stacks of a part stand at the same depth, each at a location of its
+ * list and a frame of that location (both below 65535: so is the depth).
+ */
+struct cursor {
+	uint16_t loc, off;
+};
+
+struct frames_of {
+	const struct stack_set *st;
+	const struct pp *pp;
+	struct cursor *cur;
+	uint32_t unknown;
+};
+
+/* The rank of stack k's next frame. */
+static inline uint32_t next_frame(struct frames_of *fo, uint32_t k)
+{
+	struct cursor *c = &fo->cur[k];
+	size_t at = fo->st->start[k] + c->loc;
+	uint32_t l, r;
+
+	if (at == fo->st->start[k + 1])
+		return fo->unknown;     /* no locations: "[unknown]" */
+	l = fo->st->locs[at];
+	r = fo->pp->frames[fo->pp->loc_off[l] + c->off];
+	if (++c->off == fo->pp->loc_n[l]) {
+		c->off = 0;
+		c->loc++;
+	}
+	return r;
+}
+
+/* Sort a[0..n) by their high 32 bits, `bytes` of which may be nonzero. */
+static void sort_by_rank(uint64_t *a, uint64_t *tmp, size_t n, unsigned bytes)
+{
+	uint64_t *src = a, *dst = tmp;
+
+	if (n < 32) {
+		for (size_t i = 1; i < n; i++) {
+			uint64_t x = a[i];
+			size_t j = i;
+
+			for (; j > 0 && a[j - 1] > x; j--)
+				a[j] = a[j - 1];
+			a[j] = x;
+		}
+		return;
+	}
+	/* Least significant byte first; a byte all keys share is skipped. */
+	for (unsigned b = 0; b < bytes; b++) {
+		unsigned shift = 32 + 8 * b;
+		size_t count[256] = { 0 }, sum = 0;
+
+		for (size_t i = 0; i < n; i++)
+			count[(src[i] >> shift) & 255]++;
+		if (count[(src[0] >> shift) & 255] == n)
+			continue;
+		for (unsigned v = 0; v < 256; v++) {
+			size_t c = count[v];
+
+			count[v] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			dst[count[(src[i] >> shift) & 255]++] = src[i];
+		src = dst;
+		dst = src == a ? tmp : a;
+	}
+	if (src != a)
+		memcpy(a, src, n * sizeof(*a));
+}
+
+/* A child of parent named sym, after prev when the tree is being built. */
+static uint32_t tree_child(struct profile *p, bool fresh, uint32_t parent,
+			   uint32_t prev, uint32_t sym)
+{
+	return fresh ? profile_append_child(p, parent, prev, sym)
+		     : profile_child(p, parent, sym);
+}
+
+/*
+ * The node of every stack.  The stacks are split by their first frame, each
+ * part by its second, and so on (a radix sort that makes the tree as it
+ * goes), so each node is made once, in name order among its siblings, and
+ * a stack whose part holds it alone becomes a chain at once.  Into an empty
+ * profile the nodes are appended without a lookup; else each is looked up.
+ */
+static void build_tree(const struct pp *pp, const struct stack_set *st,
+		       const struct ranks *rk, uint32_t *node_of)
+{
+	struct part { size_t lo, hi; uint32_t depth, node; } *work = NULL;
+	size_t nst = st->n, nwork = 0, capwork = 0;
+	struct profile *p = pp->p;
+	struct frames_of fo = { st, pp, NULL, rk->unknown };
+	uint32_t *idx = xreallocarray(NULL, nst ? nst : 1, sizeof(*idx));
+	uint64_t *keys = xreallocarray(NULL, nst ? 2 * nst : 2, sizeof(*keys));
+	bool fresh = profile_node_count(p) == 1;
+	unsigned bytes = 0;
+
+	fo.cur = xcalloc(nst ? nst : 1, sizeof(*fo.cur));
+	while (bytes < 4 && (rk->n - 1) >> (8 * bytes))
+		bytes++;
+	for (size_t k = 0; k < nst; k++)
+		idx[k] = (uint32_t)k;
+	GROW(work, capwork, 1);
+	work[nwork++] = (struct part){ 0, nst, 0, NODE_ROOT };
+	while (nwork) {
+		struct part w = work[--nwork];
+		size_t lo = w.lo, n;
+		uint32_t prev = NODE_NONE;
+
+		/* The stacks that end at this node first. */
+		for (size_t i = w.lo; i < w.hi; i++) {
+			uint32_t k = idx[i];
+
+			if (st->depth[k] == w.depth) {
+				node_of[k] = w.node;
+				idx[i] = idx[lo];
+				idx[lo++] = k;
+			}
+		}
+		n = w.hi - lo;
+		for (size_t i = 0; i < n; i++) {
+			uint32_t k = idx[lo + i];
+
+			keys[i] = (uint64_t)next_frame(&fo, k) << 32 | k;
+		}
+		sort_by_rank(keys, keys + n, n, bytes);
+		for (size_t i = 0, j; i < n; i = j) {
+			uint32_t r = (uint32_t)(keys[i] >> 32), child;
+
+			for (j = i + 1; j < n && (uint32_t)(keys[j] >> 32) == r;)
+				j++;
+			child = prev = tree_child(p, fresh, w.node, prev,
+						  rk->sym[r]);
+			if (j - i == 1) {
+				uint32_t k = (uint32_t)keys[i];
+
+				for (uint32_t d = w.depth + 1; d < st->depth[k]; d++)
+					child = tree_child(p, fresh, child,
+							   NODE_NONE,
+							   rk->sym[next_frame(&fo, k)]);
+				node_of[k] = child;
+				continue;
+			}
+			for (size_t t = i; t < j; t++)
+				idx[lo + t] = (uint32_t)keys[t];
+			if (nwork == capwork)
+				GROW(work, capwork, nwork + 1);
+			work[nwork++] = (struct part){ lo + i, lo + j,
+						       w.depth + 1, child };
+		}
+	}
+	free(fo.cur);
+	free(work);
+	free(idx);
+	free(keys);
+}
+
+/* Each sample's value at its stack's node, in sample order. */
+static void add_samples(struct pp *pp, const struct samples *ss,
+			const uint32_t *node_of)
+{
+	for (size_t i = 0; i < ss->nrec; i++) {
+		const struct sample_rec *r = &ss->rec[i];
+		struct weight w = { .v = r->value };
+
+		if (profile_add_at(pp->p, node_of[r->stack], &w, NULL) ==
+		    ADD_OVERFLOW)
+			diag_badf(pp->d, pp->name, 0, "sample %u: value would "
+				  "overflow the profile's total", r->sample);
 		else
 			pp->added++;
 	}
-	if (negative)
+}
+
+static void report_samples(struct pp *pp, const struct samples *ss,
+			   uint64_t budget)
+{
+	if (ss->over_budget)
+		diag_badf(pp->d, pp->name, 0, "the samples expand to more "
+			  "than %llu frames; the rest is skipped",
+			  (unsigned long long)budget);
+	if (ss->negative)
 		diag_badf(pp->d, pp->name, 0, "%llu sample%s with a negative "
-			  "value skipped", (unsigned long long)negative,
-			  PLURAL(negative));
-	if (bad_ids)
+			  "value skipped", (unsigned long long)ss->negative,
+			  PLURAL(ss->negative));
+	if (ss->bad_ids)
 		diag_badf(pp->d, pp->name, 0, "%llu sample%s skipped: a location "
 			  "id that is not in the profile",
-			  (unsigned long long)bad_ids, PLURAL(bad_ids));
-	if (too_deep)
+			  (unsigned long long)ss->bad_ids, PLURAL(ss->bad_ids));
+	if (ss->too_deep)
 		diag_badf(pp->d, pp->name, 0, "%llu sample%s deeper than %u "
-			  "frames skipped", (unsigned long long)too_deep,
-			  PLURAL(too_deep), PROFILE_MAX_DEPTH - 1);
-	free(mo.slots);
-	free(stack);
-	free(prev);
-	free(nodes);
+			  "frames skipped", (unsigned long long)ss->too_deep,
+			  PLURAL(ss->too_deep), PROFILE_MAX_DEPTH - 1);
+}
+
+/* ---- Reading ------------------------------------------------------------- */
+
+static void say_undecodable(struct pp *pp, bool exhausted)
+{
+	if (exhausted)
+		diag_warn(pp->d, "%s: pprof profile needs more memory to "
+			  "decode than %d bytes per input byte "
+			  "(hostile or corrupt)", pp->name,
+			  PPROF_ALLOC_PER_BYTE);
+	else
+		diag_warn(pp->d, "%s: not a valid pprof profile (corrupt or "
+			  "truncated protobuf)", pp->name);
+}
+
+/*
+ * A profile found wanting before its samples were read: still undecodable
+ * first when one of its samples is (as when the whole message was decoded
+ * at once).  Returns true when the samples decode.
+ */
+static bool samples_decode(struct pp *pp, struct arena *scratch)
+{
+	if (decode_samples(pp, 0, 0, NULL, scratch))
+		return true;
+	say_undecodable(pp, scratch->exhausted);
+	return false;
 }
 
 int read_pprof(struct profile *p, struct input *in,
 	       const struct read_opts *o, struct diag *d)
 {
 	struct pp pp = { 0 };
-	struct arena ar = { 0 };
+	struct arena ar = { 0 }, scratch = { 0 };
 	ProtobufCAllocator alloc = { arena_alloc, arena_free, &ar };
-	size_t len, which = 0;
+	struct samples ss = { 0 };
+	struct ranks rk = { 0 };
+	uint32_t *node_of = NULL;
+	unsigned char *rest = NULL;
+	size_t len, nrest = 0, which = 0;
 	void *owned;
 	const void *b = read_whole(in, &len, &owned, d);
+	uint64_t budget;
 	PProfile *m;
 	char type[64], unit[32];
 	int rc = -1;
@@ -718,46 +1339,74 @@ int read_pprof(struct profile *p, struct input *in,
 	pp.name = input_name(in);
 	ar.left = len > (SIZE_MAX - PPROF_ALLOC_BASE) / PPROF_ALLOC_PER_BYTE ?
 		  SIZE_MAX : len * PPROF_ALLOC_PER_BYTE + PPROF_ALLOC_BASE;
-	m = flametop__pprof__profile__unpack(&alloc, len, b);
+	scratch.left = ar.left;
+	budget = (uint64_t)len * PPROF_FRAMES_PER_BYTE + PPROF_FRAMES_BASE;
+	if (split_profile(&pp, b, len, &rest, &nrest)) {
+		m = flametop__pprof__profile_outline__unpack(&alloc, nrest, rest);
+		free(rest);
+	} else {
+		m = flametop__pprof__profile_outline__unpack(&alloc, len, b);
+		if (m)
+			pp.nsamples = m->n_sample;
+	}
 	if (!m) {
-		arena_destroy(&ar);
-		if (ar.exhausted)
-			diag_warn(d, "%s: pprof profile needs more memory to "
-				  "decode than %d bytes per input byte "
-				  "(hostile or corrupt)", pp.name,
-				  PPROF_ALLOC_PER_BYTE);
-		else
-			diag_warn(d, "%s: not a valid pprof profile (corrupt or "
-				  "truncated protobuf)", pp.name);
-		free(owned);
-		return -1;
+		say_undecodable(&pp, ar.exhausted);
+		goto out;
 	}
 	pp.m = m;
 	if (m->n_location > UINT32_MAX / 2 || m->n_function > UINT32_MAX / 2 ||
-	    m->n_sample > UINT32_MAX / 2) {
-		diag_warn(d, "%s: pprof profile has more than 2^31 samples, "
-			  "locations or functions", pp.name);
+	    pp.nsamples > UINT32_MAX / 2) {
+		if (samples_decode(&pp, &scratch))
+			diag_warn(d, "%s: pprof profile has more than 2^31 "
+				  "samples, locations or functions", pp.name);
 		goto out;
 	}
-	if (pick_type(&pp, &which) < 0)
+	if (pick_type(&pp, &which, false) < 0) {
+		if (samples_decode(&pp, &scratch))
+			pick_type(&pp, &which, true);
 		goto out;
-	pp.unknown = profile_intern(p, "[unknown]", 9);
+	}
 	index_build(&pp.locs, m->n_location, loc_id, m->location);
 	index_build(&pp.fns, m->n_function, fn_id, m->function);
 	index_build(&pp.maps, m->n_mapping, map_id, m->mapping);
-	pp.fn_sym = xcalloc(m->n_function ? m->n_function : 1,
-			    sizeof(*pp.fn_sym));
-	if (expand_locations(&pp) < 0) {
-		diag_warn(d, "%s: pprof profile has more than 2^32 lines",
-			  pp.name);
+	if (count_frames(&pp) < 0) {
+		if (samples_decode(&pp, &scratch))
+			diag_warn(d, "%s: pprof profile has more than 2^32 "
+				  "lines", pp.name);
 		goto out;
 	}
+	stacks_init(&ss.st);
+	if (!decode_samples(&pp, which, budget, &ss, &scratch)) {
+		say_undecodable(&pp, scratch.exhausted);
+		goto out;
+	}
+	arena_destroy(&scratch);
+
+	/* The profile is sound: now its names go into the profile. */
+	pp.unknown = profile_intern(p, "[unknown]", 9);
+	pp.fn_sym = xcalloc(m->n_function ? m->n_function : 1,
+			    sizeof(*pp.fn_sym));
+	expand_locations(&pp);
 	note_types(&pp, which);
 	string_copy(&pp, m->sample_type[which]->type, type, sizeof(type));
 	string_copy(&pp, m->sample_type[which]->unit, unit, sizeof(unit));
 	profile_note_unit(p, type_unit(type, unit));
-	add_samples(&pp, which, (uint64_t)len * PPROF_FRAMES_PER_BYTE +
-				PPROF_FRAMES_BASE);
+	arena_destroy(&ar);     /* the message, without walking it */
+	pp.m = NULL;
+	free(owned);
+	owned = NULL;
+
+	/* The lookups are over: only the stacks' lists are needed. */
+	free(ss.st.slots);
+	free(ss.st.hash);
+	ss.st.slots = NULL;
+	ss.st.hash = NULL;
+	rank_frames(&pp, &rk);
+	node_of = xreallocarray(NULL, ss.st.n ? ss.st.n : 1, sizeof(*node_of));
+	build_tree(&pp, &ss.st, &rk, node_of);
+	stacks_free(&ss.st);
+	add_samples(&pp, &ss, node_of);
+	report_samples(&pp, &ss, budget);
 	if (pp.bad_strings)
 		diag_badf(d, pp.name, 0, "%llu string ind%s out of range "
 			  "(names shown as [unknown])",
@@ -772,6 +1421,10 @@ int read_pprof(struct profile *p, struct input *in,
 	}
 	rc = 0;
 out:
+	free(node_of);
+	free(rk.sym);
+	stacks_free(&ss.st);
+	free(ss.rec);
 	free(pp.fn_sym);
 	free(pp.loc_off);
 	free(pp.loc_n);
@@ -779,7 +1432,8 @@ out:
 	index_free(&pp.locs);
 	index_free(&pp.fns);
 	index_free(&pp.maps);
-	arena_destroy(&ar);     /* the message, without walking it */
+	arena_destroy(&scratch);
+	arena_destroy(&ar);
 	free(owned);
 	return rc;
 }
