@@ -40,29 +40,32 @@ static size_t help_lines(const struct tui *t, char (*lines)[256], bool *bold,
 	return k;
 }
 
+/*
+ * The help covers the whole screen, so no frame shows through at its
+ * edges: the key table from the first row, blank rows below it, and the
+ * footer on the last row.
+ */
 void tui_help_draw(struct tui *t)
 {
 	static char lines[128][256];
 	static bool bold[128];
 	size_t n = help_lines(t, lines, bold, 128);
-	unsigned w = t->cols > 74 ? 70 : t->cols > 4 ? t->cols - 4 : t->cols;
-	/* Rows 1 to the last: the footer is the last row when the help
-	 * scrolls, so nothing of the status line shows below it. */
-	unsigned h = t->rows > 2 ? t->rows - 1 : t->rows;
-	unsigned x = (t->cols - w) / 2, y = 1, vis = h > 1 ? h - 1 : 1;
+	unsigned w = t->cols, vis = t->rows > 1 ? t->rows - 1 : 1;
 	size_t top = t->help_top, max = n > vis ? n - vis : 0;
-	char foot[128];
+	char foot[128], *buf = tui_draw_rowbuf(t, w);
 
 	if (top > max)
 		top = t->help_top = max;
 	tui_draw_slot(t, TS_HELP);
-	for (unsigned r = 0; r < vis && top + r < n; r++) {
-		textfmt_fit(lines[top + r], strlen(lines[top + r]), w, ' ',
-			    tui_draw_rowbuf(t, w));
-		if (bold[top + r])
+	for (unsigned r = 0; r < vis; r++) {
+		const char *s = top + r < n ? lines[top + r] : "";
+		bool b = top + r < n && bold[top + r];
+
+		textfmt_fit(s, strlen(s), w, ' ', buf);
+		if (b)
 			attron(A_BOLD);
-		mvaddstr((int)(y + r), (int)x, tui_draw_rowbuf(t, w));
-		if (bold[top + r])
+		mvaddstr((int)r, 0, buf);
+		if (b)
 			attroff(A_BOLD);
 	}
 	if (max)
@@ -72,8 +75,8 @@ void tui_help_draw(struct tui *t)
 	else
 		snprintf(foot, sizeof(foot), " any key closes this help");
 	attron(A_REVERSE);
-	textfmt_fit(foot, strlen(foot), w, ' ', tui_draw_rowbuf(t, w));
-	mvaddstr((int)(y + (n < vis ? n : vis)), (int)x, tui_draw_rowbuf(t, w));
+	textfmt_fit(foot, strlen(foot), w, ' ', buf);
+	mvaddstr((int)vis, 0, buf);
 	attr_set(A_NORMAL, 0, NULL);
 }
 
