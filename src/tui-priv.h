@@ -232,6 +232,8 @@ void tui_view_copy(struct tui *t, bool stack);
 /* Compare: time range B against range A (ns), a view in the history. */
 void tui_view_compare_ranges(struct tui *t, uint64_t a0, uint64_t a1,
 			     uint64_t b0, uint64_t b1);
+/* s: save what is on screen (the view) as folded stacks; message set. */
+void tui_view_save(struct tui *t);
 /* Compare: take the source as it is now as the baseline (again: drop it). */
 void tui_view_baseline(struct tui *t);
 void tui_after_profile_switch(struct tui *t, uint32_t zoom, uint32_t sel);

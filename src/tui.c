@@ -22,19 +22,14 @@
  */
 #include <curses.h>
 #include <errno.h>
-#include <limits.h>
-#include <stdarg.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <wchar.h>
 
 #include "export.h"
-#include "diff.h"
-#include "textfmt.h"
 #include "tui-priv.h"
 #include "util.h"
 
@@ -83,62 +78,10 @@ static void next_theme(struct tui *t)
 	theme_names_free(names, n);
 }
 
-/* ---- Saving ---------------------------------------------------------- */
-
-int tui_save_folded(const struct profile *p, const char *prefix, char *msg,
-		    size_t cap)
-{
-	char name[96], stamp[64], path[512], cwd[256];
-	time_t now = time(NULL);
-	struct tm tm;
-	FILE *f;
-	size_t n;
-
-	localtime_r(&now, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-	snprintf(name, sizeof(name), "%s-%s.folded", prefix, stamp);
-	snprintf(path, sizeof(path), "%s", name);
-	f = fopen(path, "wx");
-	for (int i = 2; !f && errno == EEXIST && i < 100; i++) {
-		snprintf(path, sizeof(path), "%s-%s-%d.folded", prefix, stamp, i);
-		f = fopen(path, "wx");
-	}
-	if (!f) {
-		/* A directory we cannot write: /tmp. */
-		snprintf(path, sizeof(path), "/tmp/%s", name);
-		f = fopen(path, "w");
-	}
-	if (!f) {
-		snprintf(msg, cap, "cannot save: %s", strerror(errno));
-		return -1;
-	}
-	n = export_collapse(f, p);
-	if (fclose(f) != 0) {
-		snprintf(msg, cap, "cannot save %s: %s", path, strerror(errno));
-		return -1;
-	}
-	if (path[0] != '/' && getcwd(cwd, sizeof(cwd)))
-		snprintf(msg, cap, "saved %zu stacks to %s/%s", n, cwd, path);
-	else
-		snprintf(msg, cap, "saved %zu stacks to %s", n, path);
-	return 0;
-}
-
-/* A live key on a saved profile: s saves, the others say why not. */
+/* A live key on a saved profile: they say why they do nothing. */
 static void saved_profile_key(struct tui *t, enum tui_action a)
 {
 	switch (a) {
-	case ACT_LIVE_SAVE: {
-		char m[sizeof(t->msg) - 64];
-		uint64_t x, y;
-		bool ranged = profile_range(t->p, &x, &y);
-		int rc = tui_save_folded(t->p, "flametop-view", m, sizeof(m));
-
-		set_msg(t, rc < 0, "%s%s", m, rc < 0 ? "" : ranged ?
-			" (the time range shown, the whole graph)" :
-			" (the whole graph)");
-		return;
-	}
 	case ACT_LIVE_RATE_UP:
 	case ACT_LIVE_RATE_DOWN:
 		set_msg(t, false, "+ and - change the sampling rate of live "
@@ -252,12 +195,15 @@ bool tui_do(struct tui *t, enum tui_action a)
 		else if (t->next_type(t->type_ctx, t->p, t->msg, sizeof(t->msg)))
 			tui_profile_changed(t);
 		break;
+	case ACT_LIVE_SAVE:
+		/* What is on screen, live or not: the view, not the source. */
+		tui_view_save(t);
+		break;
 	case ACT_LIVE_RATE_UP:
 	case ACT_LIVE_RATE_DOWN:
 	case ACT_LIVE_WINDOW:
 	case ACT_LIVE_FREEZE:
 	case ACT_LIVE_RESET:
-	case ACT_LIVE_SAVE:
 		if (!live || !t->live->action) {
 			saved_profile_key(t, a);
 			break;
