@@ -173,6 +173,7 @@ void tui_header_text(struct tui *t, char *buf, size_t cap)
 	char num[64], name[512], mid[2048], pat[256];
 	size_t len = 0, mlen = 0;
 	uint64_t total = profile_total(t->p, NODE_ROOT), a, b;
+	const struct profile *rp = t->p;
 	const char *title = !t->title ? "flametop" :
 			    strcmp(t->title, "-") == 0 ? "stdin" : t->title;
 	unsigned R;
@@ -214,10 +215,14 @@ void tui_header_text(struct tui *t, char *buf, size_t cap)
 		if (ty[0])
 			mlen = append(mid, sizeof(mid), mlen, " | %s", ty);
 	}
-	if (profile_range(t->p, &a, &b)) {
+	/* A view derived from the source's range or live window (not a
+	 * comparison of two ranges): the source's range. */
+	if (t->p != t->src && !t->cmpsrc && !profile_range(t->p, &a, &b))
+		rp = t->src;
+	if (profile_range(rp, &a, &b)) {
 		uint64_t f = 0, l = 0;
 
-		profile_time_bounds(t->p, &f, &l);
+		profile_time_bounds(rp, &f, &l);
 		/* Live: seconds since sampling began. */
 		if (t->live && t->live->time_origin)
 			t->live->time_origin(t->live_ctx, &f);
