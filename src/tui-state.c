@@ -30,7 +30,6 @@ ssize_t tui_rect_of(const struct tui *t, uint32_t node)
 	return -1;
 }
 
-
 const struct profile *tui_profile(const struct tui *t) { return t->p; }
 uint32_t tui_selected(const struct tui *t) { return t->sel; }
 uint32_t tui_zoom(const struct tui *t) { return t->zoom; }

@@ -231,7 +231,6 @@ static size_t count_visible_matches(struct tui *t)
 	return n;
 }
 
-
 void tui_search(struct tui *t, const char *pattern)
 {
 	char err[300];

@@ -33,7 +33,6 @@
 #include "tui-priv.h"
 #include "util.h"
 
-
 #define set_msg tui_set_msg
 
 /* ---- Themes ---------------------------------------------------------- */
@@ -406,7 +405,6 @@ void tui_set_size(struct tui *t, unsigned rows, unsigned cols)
 		tui_timeline_refresh(t);
 }
 
-
 /* ---- Loading progress ------------------------------------------------ */
 
 static void human(char *buf, size_t cap, uint64_t n)
@@ -555,7 +553,6 @@ static SCREEN *open_screen(FILE *in)
 		s = newterm(NULL, stdout, in);
 	return s;
 }
-
 
 static void mouse_event(struct tui *t)
 {
