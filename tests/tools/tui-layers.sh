@@ -11,16 +11,17 @@
 # tui-draw.o is kept from calling back into the loop or the views.  Every
 # src/tui*.c must have a layer here, so a new file is placed on purpose.
 dir=${1:?usage: tui-layers.sh OBJDIR}
-# One line per layer, the lowest first.
+# One line per layer, the lowest (0) first.
 layers='tui-state tui-draw tui-keys
 tui-view-sandwich tui-view-top tui-view-help
 tui-screen
 tui-view-flame tui-view
 tui-prompt tui-view-timeline
 tui'
+# The layer of a file, 0 for the lowest (as in src/tui-priv.h).
 rank_of() {
 	printf '%s\n' "$layers" | awk -v f="$1" '
-		{ for (i = 1; i <= NF; i++) if ($i == f) { print NR; exit } }'
+		{ for (i = 1; i <= NF; i++) if ($i == f) { print NR - 1; exit } }'
 }
 fail=0
 tmp=$(mktemp -d) || exit 2
