@@ -32,8 +32,8 @@ struct tui_live_ops {
 	 */
 	bool (*tick)(void *ctx, struct profile *p);
 	/*
-	 * A live action (ACT_LIVE_*): rate up/down, window, freeze, reset,
-	 * save.  Writes a message for the status line into msg; true when p
+	 * A live action (ACT_LIVE_*): rate up/down, window, freeze, reset
+	 * (s, save, is the view's: it saves what is on screen).  Writes a message for the status line into msg; true when p
 	 * changed.
 	 */
 	bool (*action)(void *ctx, enum tui_action a, struct profile *p,
@@ -46,7 +46,7 @@ struct tui_live_ops {
 };
 
 /*
- * Save the view (export_collapse: the time range shown) as PREFIX-DATE.folded
+ * Save p (export_collapse: the time range shown) as PREFIX-DATE.folded
  * in the current directory, or /tmp when that cannot be written; msg says
  * where ("saved N stacks to PATH") or why not.  0 or -1.
  */

@@ -850,9 +850,6 @@ static bool live_action(void *ctx, enum tui_action a, struct profile *p,
 		}
 		snprintf(msg, cap, "counts reset");
 		return true;
-	case ACT_LIVE_SAVE:
-		tui_save_folded(L->p, "flametop-live", msg, cap);
-		return false;
 	default:
 		return false;
 	}

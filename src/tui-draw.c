@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "keys.h"
 #include "symtab.h"
 #include "diff.h"
 #include "textfmt.h"
@@ -211,7 +210,12 @@ static void use(struct tui *t, uint32_t fg, uint32_t bg, attr_t attrs)
 	attr_set(attrs, 0, &pair);
 }
 
-static void use_slot(struct tui *t, enum theme_slot s)
+void tui_draw_color(struct tui *t, uint32_t fg, uint32_t bg, unsigned attrs)
+{
+	use(t, fg, bg, ta_attrs(attrs));
+}
+
+void tui_draw_slot(struct tui *t, enum theme_slot s)
 {
 	const struct theme_style *st = &t->theme.slot[s];
 
@@ -226,16 +230,6 @@ static void use_slot(struct tui *t, enum theme_slot s)
 		return;
 	}
 	use(t, st->fg, st->bg, ta_attrs(st->attrs));
-}
-
-void tui_draw_color(struct tui *t, uint32_t fg, uint32_t bg, unsigned attrs)
-{
-	use(t, fg, bg, ta_attrs(attrs));
-}
-
-void tui_draw_slot(struct tui *t, enum theme_slot s)
-{
-	use_slot(t, s);
 }
 
 static uint32_t frame_color(struct tui *t, uint32_t node)
@@ -264,7 +258,7 @@ static uint32_t frame_color(struct tui *t, uint32_t node)
 
 /* ---- Pieces ---------------------------------------------------------- */
 
-static char *rowbuf(struct tui *t, size_t cols)
+char *tui_draw_rowbuf(struct tui *t, size_t cols)
 {
 	struct draw_cache *c = cache(t);
 	size_t need = cols * 8 + 16;
@@ -277,9 +271,9 @@ static char *rowbuf(struct tui *t, size_t cols)
 }
 
 /* Text (already escaped) on row y, cut or padded to the screen's width. */
-static void line(struct tui *t, int y, const char *text)
+void tui_draw_line(struct tui *t, int y, const char *text)
 {
-	char *b = rowbuf(t, t->cols);
+	char *b = tui_draw_rowbuf(t, t->cols);
 
 	textfmt_fit(text, strlen(text), t->cols, ' ', b);
 	mvaddstr(y, 0, b);
@@ -290,8 +284,8 @@ static void line(struct tui *t, int y, const char *text)
  * pane) of another one, which has no selection, no search marks and takes
  * its colors from the theme directly (the color cache is by t->p's ids).
  */
-static void draw_frame(struct tui *t, const struct profile *p,
-		       const struct layout_rect *r, int y, char *buf)
+void tui_draw_frame(struct tui *t, const struct profile *p,
+		    const struct layout_rect *r, int y, char *buf)
 {
 	bool own = p == t->p;
 	bool hit = own && search_active(t->search) &&
@@ -360,291 +354,68 @@ static void draw_frame(struct tui *t, const struct profile *p,
 	}
 }
 
-static void draw_timeline(struct tui *t, int y)
+/* ---- The status line ------------------------------------------------- */
+
+/*
+ * The last srows rows: the message when there is one (text unused), else
+ * text (the status text, escaped) wrapped over the rows, each row taking
+ * what fits and breaking after a space when one is near.
+ */
+void tui_draw_status(struct tui *t, char *text, unsigned srows)
 {
-	static const char *const bars_utf8[9] = {
-		" ", "\u2581", "\u2582", "\u2583", "\u2584",
-		"\u2585", "\u2586", "\u2587", "\u2588",
-	};
-	static const char bars_ascii[] = " ._-=+*#@";
-	uint64_t max = 0, ra = 0, rb = 0;
-	bool ranged = profile_range(t->p, &ra, &rb);
-	int lo = -1, hi = -1;
+	curs_set(0);
+	if (t->msg[0]) {
+		char shown[1024];
 
-	if (!t->tl_n || t->tl_n != t->cols)
-		tui_timeline_refresh(t);
-	for (unsigned i = 0; i < t->tl_n; i++)
-		if (t->tl_weight[i] > max)
-			max = t->tl_weight[i];
-	if (t->tl_mark >= 0) {
-		lo = t->tl_mark < t->tl_cur ? t->tl_mark : t->tl_cur;
-		hi = t->tl_mark < t->tl_cur ? t->tl_cur : t->tl_mark;
-	}
-	move(y, 0);
-	for (unsigned i = 0; i < t->tl_n && i < t->cols; i++) {
-		uint64_t a, b;
-		unsigned lv = max ? (unsigned)((t->tl_weight[i] * 8 + max - 1) /
-					       max) : 0;
-		bool in;
-
-		tui_slice_times(t, i, &a, &b);
-		in = (lo >= 0 && (int)i >= lo && (int)i <= hi) ||
-		     (lo < 0 && ranged && b >= ra && a <= rb);
-		use_slot(t, in ? TS_RANGE : TS_TIMELINE);
-		if (t->tl_focus && (int)i == t->tl_cur)
-			attron(A_REVERSE);
-		if (textfmt_utf8())
-			mvaddstr(y, (int)i, bars_utf8[lv > 8 ? 8 : lv]);
-		else
-			mvaddch(y, (int)i, (chtype)bars_ascii[lv > 8 ? 8 : lv]);
-	}
-	attr_set(A_NORMAL, 0, NULL);
-}
-
-/* The key table as the help overlay's lines; bold marks a section title. */
-static size_t help_lines(const struct tui *t, char (*lines)[256], bool *bold,
-			 size_t cap)
-{
-	size_t n, k = 0;
-	const struct key_binding *kb = keys_table(&n);
-	int last = -1;
-
-	for (size_t i = 0; i < n && k + 3 < cap; i++) {
-		if ((int)kb[i].ctx != last) {
-			if (last >= 0) {
-				lines[k][0] = '\0';
-				bold[k++] = false;
-			}
-			last = (int)kb[i].ctx;
-			snprintf(lines[k], sizeof(lines[k]), " %s%s",
-				 keys_context_title(kb[i].ctx),
-				 last == KCTX_LIVE && !t->live ?
-				 " (a saved profile: s saves, the others say "
-				 "why not)" : "");
-			bold[k++] = true;
-		}
-		snprintf(lines[k], sizeof(lines[k]), "   %-14s %s", kb[i].label,
-			 kb[i].help);
-		bold[k++] = false;
-	}
-	return k;
-}
-
-static void draw_help(struct tui *t)
-{
-	static char lines[128][256];
-	static bool bold[128];
-	size_t n = help_lines(t, lines, bold, 128);
-	unsigned w = t->cols > 74 ? 70 : t->cols > 4 ? t->cols - 4 : t->cols;
-	/* Rows 1 to the last: the footer is the last row when the help
-	 * scrolls, so nothing of the status line shows below it. */
-	unsigned h = t->rows > 2 ? t->rows - 1 : t->rows;
-	unsigned x = (t->cols - w) / 2, y = 1, vis = h > 1 ? h - 1 : 1;
-	size_t top = t->help_top, max = n > vis ? n - vis : 0;
-	char foot[128];
-
-	if (top > max)
-		top = t->help_top = max;
-	use_slot(t, TS_HELP);
-	for (unsigned r = 0; r < vis && top + r < n; r++) {
-		textfmt_fit(lines[top + r], strlen(lines[top + r]), w, ' ',
-			    rowbuf(t, w));
-		if (bold[top + r])
-			attron(A_BOLD);
-		mvaddstr((int)(y + r), (int)x, rowbuf(t, w));
-		if (bold[top + r])
-			attroff(A_BOLD);
-	}
-	if (max)
-		snprintf(foot, sizeof(foot), " lines %zu-%zu of %zu: j/k, PgUp/PgDn "
-			 "scroll; other keys close", top + 1,
-			 top + vis < n ? top + vis : n, n);
-	else
-		snprintf(foot, sizeof(foot), " any key closes this help");
-	attron(A_REVERSE);
-	textfmt_fit(foot, strlen(foot), w, ' ', rowbuf(t, w));
-	mvaddstr((int)(y + (n < vis ? n : vis)), (int)x, rowbuf(t, w));
-	attr_set(A_NORMAL, 0, NULL);
-}
-
-/* ---- The screen ------------------------------------------------------ */
-
-void tui_draw(struct tui *t)
-{
-	unsigned top, R, srows;
-	char text[4096], *buf;
-
-	if (t->repaint) {
-		/* Ctrl-L: what another program wrote is not in curses' idea
-		 * of the screen, so the next refresh clears and sends all. */
-		clearok(curscr, TRUE);
-		t->repaint = false;
-	}
-	erase();
-	if (t->rows < 4 || t->cols < 16) {
-		attr_set(A_NORMAL, 0, NULL);
-		mvaddnstr(0, 0, t->cols >= 18 ? "terminal too small" :
-			  "too small", (int)t->cols);
-		if (t->rows > 1)
-			mvaddnstr(1, 0, "(q quits)", (int)t->cols);
-		refresh();
+		textfmt_escape(t->msg, strlen(t->msg), shown, sizeof(shown));
+		tui_draw_slot(t, t->msg_error ? TS_ERROR : TS_STATUS);
+		tui_draw_line(t, (int)(t->rows - 1), shown);
 		return;
 	}
-	if (t->dirty)
-		tui_relayout(t);
-	top = tui_top_rows(t);
-	srows = tui_status_rows(t);
-	R = tui_frame_rows(t);
-
-	/* Header. */
-	use_slot(t, TS_HEADER);
-	tui_header_text(t, text, sizeof(text));
-	line(t, 0, text);
-	if (t->tl_show && !tui_heat_shown(t))
-		draw_timeline(t, 1);
 	{
-		/* The sandwich's callers pane: callers above what they call. */
-		unsigned S = tui_sandwich_rows(t), y0 = 1 + (t->tl_show ? 1 : 0);
+		size_t len, off = 0;
 
-		buf = rowbuf(t, t->cols);
-		for (unsigned pr = 0; pr < S; pr++) {
-			unsigned d = 2 + (S - 1 - pr);
+		len = strlen(text);
+		tui_draw_slot(t, TS_STATUS);
+		for (unsigned k = 0; k < srows; k++) {
+			/* Wrap: each row takes what fits. */
+			char u[8];
+			size_t start = off, used = 0, ul;
+			unsigned c;
 
-			for (size_t i = t->sand_lay.row_start[d];
-			     i < t->sand_lay.row_start[d + 1]; i++)
-				draw_frame(t, t->sand, &t->sand_lay.rects[i],
-					   (int)(y0 + pr), buf);
-		}
-	}
+			while (off < len) {
+				size_t step = textfmt_unit(text + off,
+					len - off, u, &ul, &c);
 
-	/* Frames, or the top table over them. */
-	buf = rowbuf(t, t->cols);
-	if (tui_heat_shown(t)) {
-		tui_heat_draw(t, 1, t->rows - srows - 1);
-		R = 0;
-	} else if (t->v.top) {
-		tui_top_draw(t, top, R);
-		R = 0;
-	}
-	for (unsigned fr = 0; fr < R; fr++) {
-		unsigned d = t->flame ? t->scroll + (R - 1 - fr) : t->scroll + fr;
-		int y = (int)(top + fr);
+				if (used + c > t->cols)
+					break;
+				used += c;
+				off += step;
+			}
+			if (off < len) {
+				/* Break after a space when one is near. */
+				size_t sp = off;
 
-		if (d >= t->lay.rows)
-			continue;
-		for (size_t i = t->lay.row_start[d]; i < t->lay.row_start[d + 1];
-		     i++)
-			draw_frame(t, t->p, &t->lay.rects[i], y, buf);
-	}
-	attr_set(A_NORMAL, 0, NULL);
-	/* More above or below: a marker in the last column. */
-	if (R && t->lay.rows > t->scroll + R) {
-		int y = (int)(t->flame ? top : top + R - 1);
+				while (sp > start && text[sp - 1] != ' ')
+					sp--;
+				if (sp > start && used > 8 &&
+				    off - sp < used / 2)
+					off = sp;
+			}
+			if (k + 1 == srows && off < len) {
+				char *b = tui_draw_rowbuf(t, t->cols);
 
-		use_slot(t, TS_HEADER);
-		mvaddstr(y, (int)t->cols - 1, t->flame ?
-			 (textfmt_utf8() ? "\u25b2" : "^") :
-			 (textfmt_utf8() ? "\u25bc" : "v"));
-	}
-	if (R && t->scroll > 0) {
-		int y = (int)(t->flame ? top + R - 1 : top);
+				textfmt_fit(text + start, len - start,
+					    t->cols, ' ', b);
+				mvaddstr((int)(t->rows - srows + k), 0, b);
+			} else {
+				char save = text[off];
 
-		use_slot(t, TS_HEADER);
-		mvaddstr(y, (int)t->cols - 1, t->flame ?
-			 (textfmt_utf8() ? "\u25bc" : "v") :
-			 (textfmt_utf8() ? "\u25b2" : "^"));
-	}
-
-	/* Status. */
-	if (t->prompting) {
-		char shown[2048];
-
-		static const char *const label[] = {
-			[PROMPT_SEARCH] = "/", [PROMPT_INCLUDE] = "filter: keep /",
-			[PROMPT_EXCLUDE] = "filter: drop /",
-			[PROMPT_TASKS] = "filter (pid= tid= cpu= comm=): ",
-			[PROMPT_TOP_FILTER] = "top filter: /",
-		};
-		size_t cur;
-
-		textfmt_escape(t->prompt, t->prompt_len, shown, sizeof(shown));
-		snprintf(text, sizeof(text), "%s%s", label[t->prompt_kind], shown);
-		cur = textfmt_width(text, strlen(text));
-		if (!t->prompt_len && t->nhist && t->prompt_kind == PROMPT_SEARCH) {
-			/* Say that the last patterns are a key away. */
-			char last[256];
-			size_t k = strlen(text);
-
-			textfmt_escape(t->hist[t->nhist - 1],
-				       strlen(t->hist[t->nhist - 1]), last,
-				       sizeof(last));
-			snprintf(text + k, sizeof(text) - k,
-				 "      (Up: %s, and older searches)", last);
-		}
-		use_slot(t, TS_PROMPT);
-		line(t, (int)(t->rows - 1), text);
-		curs_set(1);
-		move((int)(t->rows - 1), (int)(cur < t->cols ? cur : t->cols - 1));
-	} else {
-		curs_set(0);
-		if (t->msg[0]) {
-			char shown[1024];
-
-			textfmt_escape(t->msg, strlen(t->msg), shown,
-				       sizeof(shown));
-			use_slot(t, t->msg_error ? TS_ERROR : TS_STATUS);
-			line(t, (int)(t->rows - 1), shown);
-		} else {
-			size_t len, off = 0;
-
-			tui_status_text(t, text, sizeof(text));
-			len = strlen(text);
-			use_slot(t, TS_STATUS);
-			for (unsigned k = 0; k < srows; k++) {
-				/* Wrap: each row takes what fits. */
-				char u[8];
-				size_t start = off, used = 0, ul;
-				unsigned c;
-
-				while (off < len) {
-					size_t step = textfmt_unit(text + off,
-						len - off, u, &ul, &c);
-
-					if (used + c > t->cols)
-						break;
-					used += c;
-					off += step;
-				}
-				if (off < len) {
-					/* Break after a space when one is near. */
-					size_t sp = off;
-
-					while (sp > start && text[sp - 1] != ' ')
-						sp--;
-					if (sp > start && used > 8 &&
-					    off - sp < used / 2)
-						off = sp;
-				}
-				if (k + 1 == srows && off < len) {
-					char *b = rowbuf(t, t->cols);
-
-					textfmt_fit(text + start, len - start,
-						    t->cols, ' ', b);
-					mvaddstr((int)(t->rows - srows + k), 0,
-						 b);
-				} else {
-					char save = text[off];
-
-					text[off] = '\0';
-					line(t, (int)(t->rows - srows + k),
-					     text + start);
-					text[off] = save;
-				}
+				text[off] = '\0';
+				tui_draw_line(t, (int)(t->rows - srows + k),
+					      text + start);
+				text[off] = save;
 			}
 		}
 	}
-	attr_set(A_NORMAL, 0, NULL);
-	if (t->help)
-		draw_help(t);
-	refresh();
 }

@@ -32,6 +32,7 @@ static const char density[LEVELS + 1] = " .:-=+*#%@";
 struct tui_heat {
 	bool on;                   /* shown while timeline mode is on */
 	bool stale;                /* bin again before the next use */
+	unsigned gen;              /* t->tl_gen when binned */
 	struct heatmap map;
 	const struct profile *p;   /* what was binned */
 	size_t ntl;                /* its timeline's length then */
@@ -61,12 +62,6 @@ void tui_heat_free(struct tui *t)
 bool tui_heat_shown(const struct tui *t)
 {
 	return t->heat && t->heat->on && t->tl_show && t->tl_focus;
-}
-
-void tui_heat_stale(struct tui *t)
-{
-	if (t->heat)
-		t->heat->stale = true;
 }
 
 /* The rows the heat map covers: from row 1 to above the status line. */
@@ -99,7 +94,7 @@ static bool ensure(struct tui *t)
 	size_t ntl = profile_timeline_len(t->p);
 
 	profile_time_bounds(t->p, &first, &last);
-	if (!h->stale && h->p == t->p && h->ntl == ntl && h->first == first &&
+	if (!h->stale && h->gen == t->tl_gen && h->p == t->p && h->ntl == ntl && h->first == first &&
 	    h->last == last && h->max_rows == mr && h->max_cols == mc &&
 	    h->map.cols)
 		return true;
@@ -114,6 +109,7 @@ static bool ensure(struct tui *t)
 	h->max_rows = mr;
 	h->max_cols = mc;
 	h->stale = false;
+	h->gen = t->tl_gen;
 	if (!heatmap_build(&h->map, t->p, mc, mr)) {
 		h->marked = false;
 		return false;
@@ -284,7 +280,7 @@ static void leave(struct tui *t)
 		tui_set_msg(t, false, "compare cancelled; " HEAT_HINT);
 	} else {
 		h->on = false;
-		tui_do(t, ACT_TL_LEAVE);   /* timeline mode ends */
+		tui_timeline_action(t, ACT_TL_LEAVE);   /* timeline mode ends */
 	}
 }
 

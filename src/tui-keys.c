@@ -168,8 +168,9 @@ static const struct key_binding table[] = {
 	{ KCTX_LIVE, ACT_LIVE_RESET, "x", "live: forget the samples so far", { 'x', 0 } },
 	{ KCTX_LIVE, ACT_LIVE_BASELINE, "b", "live: compare: take the window as the baseline; "
 	  "the view shows the live window against it (again: no baseline)", { 'b', 0 } },
-	{ KCTX_LIVE, ACT_LIVE_SAVE, "s", "save the view as a folded file (also on a saved "
-	  "profile)", { 's', 0 } },
+	{ KCTX_LIVE, ACT_LIVE_SAVE, "s", "save what is on screen as a folded file: the "
+	  "view, its filters, the window or range (also on a saved profile)",
+	  { 's', 0 } },
 	{ KCTX_MOUSE, ACT_MOUSE_DOC, "click", "select a frame; on the timeline, mark", { 0 } },
 	{ KCTX_MOUSE, ACT_MOUSE_DOC, "double-click", "zoom into a frame", { 0 } },
 	{ KCTX_MOUSE, ACT_MOUSE_DOC, "wheel", "scroll up and down", { 0 } },

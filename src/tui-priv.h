@@ -1,7 +1,9 @@
 /*
- * tui-priv.h - the view's state, shared by tui.c (actions, the main loop)
- * and tui-draw.c (the screen).  Curses-free, so the state can be driven by
- * tests without a terminal.
+ * tui-priv.h - the view's state, shared by the TUI's files, and their
+ * calls, listed by layer from the bottom: each file calls only the files
+ * listed above its own section (tests/tools/tui-layers.sh checks it on the
+ * objects).  Curses-free, so the state can be driven by tests without a
+ * terminal.
  *
  * Geometry: the screen is a header row, an optional timeline row, the
  * frame rows, and one to three status rows at the bottom.  `scroll` is the
@@ -14,6 +16,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <wchar.h>
 
 #include "layout.h"
 #include "profile.h"
@@ -127,32 +130,92 @@ struct tui {
 
 	void *draw;                   /* tui-draw.c's color cache */
 	struct tui_heat *heat;        /* the heat map (tui-heatmap.c), or NULL */
+	unsigned tl_gen;              /* counts the strip's binnings */
 };
 
-/* tui.c */
+#define NO_EYE UINT32_MAX           /* t->eye: no column kept */
+
+/* ---- Layer 0: the state, the drawing primitives, the key table ------- */
+
+/* tui-state.c */
+/* The status line's message (shown until the next action). */
+void tui_set_msg(struct tui *t, bool error, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* The index in t->lay of node's rectangle, or -1 when it is not drawn. */
+ssize_t tui_rect_of(const struct tui *t, uint32_t node);
+
+/* tui-draw.c: colors, rows of text and frames; reads the state, calls no
+ * other tui file. */
+void tui_draw_init(struct tui *t);   /* after initscr: colors */
+void tui_draw_free(struct tui *t);
+void tui_draw_theme_changed(struct tui *t);
+/* Draw in the colors and attributes of a theme slot. */
+void tui_draw_slot(struct tui *t, enum theme_slot s);
+/* Draw in 0xRRGGBB colors (or THEME_COLOR_DEFAULT) and TA_* attributes. */
+void tui_draw_color(struct tui *t, uint32_t fg, uint32_t bg, unsigned attrs);
+/* A buffer for a row of cols columns (kept by the color cache). */
+char *tui_draw_rowbuf(struct tui *t, size_t cols);
+/* Text (already escaped) on row y, cut or padded to the screen's width. */
+void tui_draw_line(struct tui *t, int y, const char *text);
+/* One frame of p (t->p, or the sandwich's callers) at row y; buf is a
+ * row buffer. */
+void tui_draw_frame(struct tui *t, const struct profile *p,
+		    const struct layout_rect *r, int y, char *buf);
+/* The status rows: the message, or text wrapped over srows rows. */
+void tui_draw_status(struct tui *t, char *text, unsigned srows);
+
+/* ---- Layer 1: views that need only layer 0 --------------------------- */
+
+/* tui-view-sandwich.c: the callers pane of the sandwich view */
+unsigned tui_sandwich_rows(const struct tui *t);
+void tui_sandwich_build(struct tui *t, const struct view_spec *callees);
+void tui_sandwich_relayout(struct tui *t);
+void tui_sandwich_free(struct tui *t);
+void tui_sandwich_draw(struct tui *t, unsigned y0);
+
+/* tui-view-top.c: the top table */
+void tui_top_refresh(struct tui *t);
+void tui_top_free(struct tui *t);
+/* An action while the table is shown (frame_rows: the rows it covers);
+ * false when it is not the table's. */
+bool tui_top_action(struct tui *t, enum tui_action a, unsigned frame_rows);
+/* The function of the selected row (NULL when there is none). */
+const char *tui_top_selected_name(struct tui *t);
+void tui_top_set_filter(struct tui *t, const char *re);
+void tui_top_status_text(struct tui *t, char *buf, size_t cap);
+void tui_top_draw(struct tui *t, unsigned top, unsigned rows);
+
+/* tui-view-help.c: the help overlay */
+void tui_help_draw(struct tui *t);
+/* A key while the help is shown: scroll, or close. */
+void tui_help_key(struct tui *t, int key);
+
+/* ---- Layer 2: the screen's geometry and texts ------------------------ */
+
+/* tui-screen.c */
 void tui_relayout(struct tui *t);
+void tui_ensure_layout(struct tui *t);   /* relayout when dirty */
 unsigned tui_frame_rows(const struct tui *t);
 unsigned tui_status_rows(struct tui *t);
 unsigned tui_top_rows(const struct tui *t);
-ssize_t tui_rect_of(const struct tui *t, uint32_t node);
-void tui_slice_times(const struct tui *t, unsigned i, uint64_t *a,
-		     uint64_t *b);
-void tui_timeline_refresh(struct tui *t);
-/* A time range [a, b] marked: applied, or range B against A. */
-void tui_range_marked(struct tui *t, uint64_t a, uint64_t b);
-/* [a, b] becomes range A of a comparison. */
-void tui_range_take_a(struct tui *t, uint64_t a, uint64_t b);
 
-/* tui-heatmap.c: the sub-second heat map in place of the strip */
-bool tui_heat_shown(const struct tui *t);
-void tui_heat_action(struct tui *t, enum tui_action a);
-/* Draw it on rows y0 to y0 + rows - 1. */
-void tui_heat_draw(struct tui *t, unsigned y0, unsigned rows);
-/* The profile's weights changed: bin again before the next use. */
-void tui_heat_stale(struct tui *t);
-/* A click; true when it was on the heat map. */
-bool tui_heat_click(struct tui *t, int row, int col);
-void tui_heat_free(struct tui *t);
+/* ---- Layer 3: the flame graph and the derived views ------------------ */
+
+/* tui-view-flame.c */
+/* After any change of the profile, zoom or size: a valid zoom and
+ * selection, on screen. */
+void tui_fix_view(struct tui *t);
+void tui_ensure_visible(struct tui *t);
+void tui_select_node(struct tui *t, uint32_t node, bool keep_eye);
+/* Scroll by n rows toward the deeper frames (n < 0: toward the root). */
+void tui_scroll_depth(struct tui *t, int n);
+/* The search's matched weight, after the profile changed. */
+void tui_search_refresh(struct tui *t);
+/* Moving, zoom, search keys; false when a is not the flame graph's. */
+bool tui_flame_action(struct tui *t, enum tui_action a);
+/* A click on frame row `row` (0: the first): true when it selected. */
+bool tui_flame_click(struct tui *t, unsigned row, unsigned col);
+void tui_flame_draw(struct tui *t, unsigned top, unsigned rows);
 
 /* tui-view.c: the views */
 void tui_view_init(struct tui *t, struct profile *src);
@@ -173,37 +236,48 @@ void tui_view_copy(struct tui *t, bool stack);
 /* Compare: time range B against range A (ns), a view in the history. */
 void tui_view_compare_ranges(struct tui *t, uint64_t a0, uint64_t a1,
 			     uint64_t b0, uint64_t b1);
+/* s: save what is on screen (the view) as folded stacks; message set. */
+void tui_view_save(struct tui *t);
 /* Compare: take the source as it is now as the baseline (again: drop it). */
 void tui_view_baseline(struct tui *t);
-/* The view's own message when it changes (shared with tui.c). */
-void tui_set_msg(struct tui *t, bool error, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 void tui_after_profile_switch(struct tui *t, uint32_t zoom, uint32_t sel);
 
-/* tui-view-sandwich.c: the callers pane of the sandwich view */
-unsigned tui_sandwich_rows(const struct tui *t);
-void tui_sandwich_build(struct tui *t, const struct view_spec *callees);
-void tui_sandwich_relayout(struct tui *t);
-void tui_sandwich_free(struct tui *t);
+/* ---- Layer 4: the prompt and the timeline ---------------------------- */
 
-/* tui-view-top.c: the top table */
-void tui_top_refresh(struct tui *t);
-void tui_top_free(struct tui *t);
-/* An action while the table is shown; false when it is not the table's. */
-bool tui_top_action(struct tui *t, enum tui_action a);
-/* The function of the selected row (NULL when there is none). */
-const char *tui_top_selected_name(struct tui *t);
-void tui_top_set_filter(struct tui *t, const char *re);
-void tui_top_status_text(struct tui *t, char *buf, size_t cap);
-void tui_top_draw(struct tui *t, unsigned top, unsigned rows);
+/* tui-prompt.c */
+void tui_prompt_start(struct tui *t, enum tui_prompt kind);
+/* A key typed at the prompt (r and ch as wget_wch gives them). */
+void tui_prompt_key(struct tui *t, int r, wint_t ch);
+void tui_prompt_history_add(struct tui *t, const char *pattern);
+void tui_prompt_draw(struct tui *t);
 
-/* tui-draw.c */
-void tui_draw_init(struct tui *t);   /* after initscr: colors */
-void tui_draw_free(struct tui *t);
-void tui_draw_theme_changed(struct tui *t);
-/* Colors for the other drawing files: 0xRRGGBB (or THEME_COLOR_DEFAULT)
- * and TA_* attributes, or a theme slot. */
-void tui_draw_color(struct tui *t, uint32_t fg, uint32_t bg, unsigned attrs);
-void tui_draw_slot(struct tui *t, enum theme_slot s);
+/* tui-view-timeline.c */
+void tui_slice_times(const struct tui *t, unsigned i, uint64_t *a,
+		     uint64_t *b);
+void tui_timeline_refresh(struct tui *t);
+/* The profile's weights changed: search, layout, selection, timeline. */
+void tui_profile_changed(struct tui *t);
+/* t, T and the strip's keys; false when a is not the timeline's. */
+bool tui_timeline_action(struct tui *t, enum tui_action a);
+void tui_timeline_click(struct tui *t, int col);
+void tui_timeline_draw(struct tui *t, int y);
+/* A time range [a, b] marked: applied, or range B against A. */
+void tui_range_marked(struct tui *t, uint64_t a, uint64_t b);
+/* [a, b] becomes range A of a comparison. */
+void tui_range_take_a(struct tui *t, uint64_t a, uint64_t b);
+
+/* ---- Layer 5: the heat map over the timeline ------------------------- */
+
+/* tui-heatmap.c: the sub-second heat map in place of the strip; binned
+ * again when t->tl_gen moves on. */
+bool tui_heat_shown(const struct tui *t);
+void tui_heat_action(struct tui *t, enum tui_action a);
+/* Draw it on rows y0 to y0 + rows - 1. */
+void tui_heat_draw(struct tui *t, unsigned y0, unsigned rows);
+/* A click; true when it was on the heat map. */
+bool tui_heat_click(struct tui *t, int row, int col);
+void tui_heat_free(struct tui *t);
+
+/* ---- Layer 6: tui.c, the loop and the dispatch (tui.h) --------------- */
 
 #endif

@@ -3,8 +3,8 @@
  * below, as the interactive graph (the view's profile, icicle), and its
  * callers above, inverted: the callers view drawn root-down, so each
  * caller sits right above what it calls and the function meets itself in
- * the middle.  This file keeps the callers pane's profile and layout; the
- * pane takes up to half of the frame rows, and tui-draw.c draws it.
+ * the middle.  This file keeps the callers pane's profile and layout and
+ * draws it (with tui-draw.c); the pane takes up to half of the frame rows.
  */
 #include "tui-priv.h"
 #include "util.h"
@@ -53,4 +53,20 @@ unsigned tui_sandwich_rows(const struct tui *t)
 	used = 1 + (t->tl_show ? 1 : 0) + 1;
 	avail = t->rows > used ? (t->rows - used) / 2 : 0;
 	return rows < avail ? rows : avail;
+}
+
+/* The callers pane on rows y0 and below: callers above what they call. */
+void tui_sandwich_draw(struct tui *t, unsigned y0)
+{
+	unsigned S = tui_sandwich_rows(t);
+	char *buf = tui_draw_rowbuf(t, t->cols);
+
+	for (unsigned pr = 0; pr < S; pr++) {
+		unsigned d = 2 + (S - 1 - pr);
+
+		for (size_t i = t->sand_lay.row_start[d];
+		     i < t->sand_lay.row_start[d + 1]; i++)
+			tui_draw_frame(t, t->sand, &t->sand_lay.rects[i],
+				       (int)(y0 + pr), buf);
+	}
 }

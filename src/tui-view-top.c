@@ -85,16 +85,10 @@ const char *tui_top_selected_name(struct tui *t)
 			   t->top_rows[t->top_shown[t->top_sel]].sym);
 }
 
-static unsigned table_rows(const struct tui *t)
+bool tui_top_action(struct tui *t, enum tui_action a, unsigned frame_rows)
 {
-	unsigned r = tui_frame_rows(t);
-
-	return r > 1 ? r - 1 : 1;    /* the column titles take one */
-}
-
-bool tui_top_action(struct tui *t, enum tui_action a)
-{
-	size_t page = table_rows(t);
+	/* The column titles take one row. */
+	size_t page = frame_rows > 1 ? frame_rows - 1 : 1;
 
 	tui_top_refresh(t);
 	switch (a) {

@@ -11,11 +11,15 @@
  * the same source gives the same node ids, so a view returned to gets its
  * zoom and selection back.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "diff.h"
+#include "export.h"
 #include "textfmt.h"
 #include "timerange.h"
 #include "tui-priv.h"
@@ -586,4 +590,71 @@ void tui_view_baseline(struct tui *t)
 			    "window against it (b again: no baseline)");
 	else
 		tui_set_msg(t, false, "no baseline: the window as it is");
+}
+
+/* ---- Saving ---------------------------------------------------------- */
+
+int tui_save_folded(const struct profile *p, const char *prefix, char *msg,
+		    size_t cap)
+{
+	char name[96], stamp[64], path[512], cwd[256];
+	time_t now = time(NULL);
+	struct tm tm;
+	FILE *f;
+	size_t n;
+
+	localtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	snprintf(name, sizeof(name), "%s-%s.folded", prefix, stamp);
+	snprintf(path, sizeof(path), "%s", name);
+	f = fopen(path, "wx");
+	for (int i = 2; !f && errno == EEXIST && i < 100; i++) {
+		snprintf(path, sizeof(path), "%s-%s-%d.folded", prefix, stamp, i);
+		f = fopen(path, "wx");
+	}
+	if (!f) {
+		/* A directory we cannot write: /tmp. */
+		snprintf(path, sizeof(path), "/tmp/%s", name);
+		f = fopen(path, "w");
+	}
+	if (!f) {
+		snprintf(msg, cap, "cannot save: %s", strerror(errno));
+		return -1;
+	}
+	n = export_collapse(f, p);
+	if (fclose(f) != 0) {
+		snprintf(msg, cap, "cannot save %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (path[0] != '/' && getcwd(cwd, sizeof(cwd)))
+		snprintf(msg, cap, "saved %zu stacks to %s/%s", n, cwd, path);
+	else
+		snprintf(msg, cap, "saved %zu stacks to %s", n, path);
+	return 0;
+}
+
+/*
+ * s: save what is on screen as folded stacks: the view (its filters,
+ * inversion, callers or callees), within the time range or live window
+ * shown; the status line says which.
+ */
+void tui_view_save(struct tui *t)
+{
+	char m[sizeof(t->msg) / 2];
+	uint64_t x, y;
+	bool ranged = profile_range(t->p, &x, &y);
+	int rc = tui_save_folded(t->p, t->live ? "flametop-live" :
+				 "flametop-view", m, sizeof(m));
+
+	if (rc < 0)
+		tui_set_msg(t, true, "%s", m);
+	else if (t->vdesc[0])
+		tui_set_msg(t, false, "%s (the view on screen: %s%s)", m,
+			    t->vdesc, t->live ? ", the live window" : ranged ?
+			    ", the time range shown" : "");
+	else
+		tui_set_msg(t, false, "%s%s", m, t->live ?
+			    " (the live window on screen)" : ranged ?
+			    " (the time range shown, the whole graph)" :
+			    " (the whole graph)");
 }

@@ -1,14 +1,19 @@
 /*
- * tui.c - the interactive view: its state, the actions of the key table,
- * and the main loop around curses.
+ * tui.c - the interactive view's loop: creating the view, the terminal
+ * around curses, the dispatch of the key table's actions to the views, and
+ * the screen put together from what each part draws.
  *
- * The view is a layout (layout.h, the same as --text) of the zoom root's
- * subtree at the screen's width, every depth at once; only the rows on
- * screen are drawn (tui-draw.c).  The selection is a node id, and node ids
- * are stable for the profile's life, so the selection, the zoom and its
- * history survive a relayout (resize, time range, a live refresh).  When
- * the selected node is no longer drawn (it became narrower than a column,
- * or its weight dropped to zero) the nearest drawn ancestor takes over.
+ * The parts form layers; a file calls only the files below it, and
+ * `make lint-layers` checks it on the objects (tests/tools/tui-layers.sh):
+ *
+ *   tui.c                    the loop and the dispatch
+ *   tui-view-timeline.c      the timeline strip; tui_profile_changed
+ *   tui-prompt.c             the prompt line and the search history
+ *   tui-view-flame.c         the flame graph: moving, zoom, search
+ *   tui-view.c               derived views, their history, copy, save
+ *   tui-screen.c             geometry, header and status texts
+ *   tui-view-top.c, tui-view-sandwich.c, tui-view-help.c
+ *   tui-draw.c, tui-state.c, tui-keys.c   drawing, state, key table
  *
  * Signals: SIGINT, SIGTERM and SIGHUP only set a flag; the loop polls the
  * keyboard with a 100 ms timeout (the live tick), sees the flag, restores
@@ -17,673 +22,18 @@
  */
 #include <curses.h>
 #include <errno.h>
-#include <limits.h>
-#include <stdarg.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <wchar.h>
 
 #include "export.h"
-#include "diff.h"
-#include "textfmt.h"
 #include "tui-priv.h"
 #include "util.h"
 
-#define NO_EYE UINT32_MAX
-
-/* ---- Geometry -------------------------------------------------------- */
-
-unsigned tui_top_rows(const struct tui *t)
-{
-	return 1 + (t->tl_show ? 1 : 0) + tui_sandwich_rows(t);
-}
-
-unsigned tui_status_rows(struct tui *t)
-{
-	char buf[4096];
-	size_t w, lines;
-
-	if (t->prompting || t->msg[0] || t->cols == 0)
-		return 1;
-	tui_status_text(t, buf, sizeof(buf));
-	w = textfmt_width(buf, strlen(buf));
-	lines = (w + t->cols - 1) / t->cols;
-	if (lines < 1)
-		lines = 1;
-	if (lines > 3)
-		lines = 3;
-	while (lines > 1 && t->rows < tui_top_rows(t) + lines + 3)
-		lines--;
-	return (unsigned)lines;
-}
-
-unsigned tui_frame_rows(const struct tui *t)
-{
-	unsigned used = tui_top_rows(t) + tui_status_rows((struct tui *)t);
-
-	return t->rows > used ? t->rows - used : 0;
-}
-
-void tui_relayout(struct tui *t)
-{
-	layout_build(&t->lay, t->p, t->zoom, t->cols, 0, 1);
-	tui_sandwich_relayout(t);
-	t->dirty = false;
-}
-
-static void ensure_layout(struct tui *t)
-{
-	if (t->dirty)
-		tui_relayout(t);
-}
-
-ssize_t tui_rect_of(const struct tui *t, uint32_t node)
-{
-	unsigned d = profile_depth(t->p, node);
-
-	if (d >= t->lay.rows)
-		return -1;
-	for (size_t i = t->lay.row_start[d]; i < t->lay.row_start[d + 1]; i++)
-		if (t->lay.rects[i].node == node)
-			return (ssize_t)i;
-	return -1;
-}
-
-/*
- * Zoomed into a deep frame, its ancestors fold into one row (its parent's;
- * the header names the whole path), so its subtree gets the screen: the
- * smallest scroll.  Selecting a frame above unfolds as far as needed.
- */
-static unsigned fold_floor(const struct tui *t)
-{
-	unsigned z = profile_depth(t->p, t->zoom), d;
-
-	if (t->unfold || z < 2)
-		return 0;
-	d = profile_depth(t->p, t->sel);
-	return d < z - 1 ? d : z - 1;
-}
-
-static void clamp_scroll(struct tui *t)
-{
-	unsigned R = tui_frame_rows(t);
-	unsigned max = t->lay.rows > R ? t->lay.rows - R : 0;
-
-	if (t->scroll > max)
-		t->scroll = max;
-	if (t->scroll < fold_floor(t))
-		t->scroll = fold_floor(t);
-}
-
-static void ensure_visible(struct tui *t)
-{
-	unsigned R = tui_frame_rows(t), d;
-
-	if (!R)
-		return;
-	d = profile_depth(t->p, t->sel);
-	if (d < t->scroll)
-		t->scroll = d;
-	else if (d >= t->scroll + R)
-		t->scroll = d - R + 1;
-	clamp_scroll(t);
-}
-
-/* After any change of the profile, zoom or size: a valid zoom and selection. */
-static void fix_view(struct tui *t)
-{
-	while (t->zoom != NODE_ROOT && profile_total(t->p, t->zoom) == 0)
-		t->zoom = profile_node(t->p, t->zoom)->parent;
-	ensure_layout(t);
-	while (t->sel != NODE_ROOT && tui_rect_of(t, t->sel) < 0)
-		t->sel = profile_node(t->p, t->sel)->parent;
-	ensure_visible(t);
-}
-
-static void select_node(struct tui *t, uint32_t node, bool keep_eye)
-{
-	t->sel = node;
-	if (!keep_eye)
-		t->eye = NO_EYE;
-	ensure_visible(t);
-}
-
-static uint32_t rect_center(const struct layout_rect *r)
-{
-	return r->col + r->width / 2;
-}
-
-static uint32_t col_distance(const struct layout_rect *r, uint32_t col)
-{
-	if (col < r->col)
-		return r->col - col;
-	if (col >= r->col + r->width)
-		return col - (r->col + r->width - 1);
-	return 0;
-}
-
-/* The rect on row depth nearest to col (-1 if the row is empty). */
-static ssize_t nearest_on_row(const struct tui *t, unsigned depth,
-			      uint32_t col, uint32_t parent)
-{
-	ssize_t best = -1;
-	uint32_t bestd = UINT32_MAX;
-
-	if (depth >= t->lay.rows)
-		return -1;
-	for (size_t i = t->lay.row_start[depth]; i < t->lay.row_start[depth + 1];
-	     i++) {
-		const struct layout_rect *r = &t->lay.rects[i];
-		uint32_t dd;
-
-		if (parent != NODE_NONE &&
-		    profile_node(t->p, r->node)->parent != parent)
-			continue;
-		dd = col_distance(r, col);
-		if (dd < bestd) {
-			bestd = dd;
-			best = (ssize_t)i;
-		}
-	}
-	return best;
-}
-
-/* ---- Moving ---------------------------------------------------------- */
-
-static uint32_t sel_center(struct tui *t)
-{
-	ssize_t i = tui_rect_of(t, t->sel);
-
-	return i < 0 ? 0 : rect_center(&t->lay.rects[i]);
-}
-
-static void move_parent(struct tui *t)
-{
-	uint32_t up = profile_node(t->p, t->sel)->parent;
-
-	if (up == NODE_NONE)
-		return;
-	if (t->eye == NO_EYE)
-		t->eye = sel_center(t);
-	select_node(t, up, true);
-}
-
-static void move_child(struct tui *t)
-{
-	ssize_t i;
-
-	if (t->eye == NO_EYE)
-		t->eye = sel_center(t);
-	i = nearest_on_row(t, profile_depth(t->p, t->sel) + 1, t->eye, t->sel);
-	if (i >= 0)
-		select_node(t, t->lay.rects[i].node, true);
-}
-
-static void move_side(struct tui *t, int dir)
-{
-	ssize_t i = tui_rect_of(t, t->sel);
-	unsigned d;
-
-	if (i < 0)
-		return;
-	d = t->lay.rects[i].depth;
-	if (dir < 0 && (size_t)i > t->lay.row_start[d])
-		select_node(t, t->lay.rects[i - 1].node, false);
-	else if (dir > 0 && (size_t)i + 1 < t->lay.row_start[d + 1])
-		select_node(t, t->lay.rects[i + 1].node, false);
-}
-
-static void select_row(struct tui *t, unsigned depth)
-{
-	ssize_t i = nearest_on_row(t, depth, sel_center(t), NODE_NONE);
-
-	if (i >= 0)
-		select_node(t, t->lay.rects[i].node, false);
-}
-
-/* Scroll by n rows toward the deeper frames (n < 0: toward the root). */
-static void scroll_depth(struct tui *t, int n)
-{
-	unsigned R = tui_frame_rows(t), d;
-	long s = (long)t->scroll + n;
-
-	if (!R)
-		return;
-	if (s < 0)
-		s = 0;
-	t->scroll = (unsigned)s;
-	clamp_scroll(t);
-	d = profile_depth(t->p, t->sel);
-	if (d < t->scroll)
-		select_row(t, t->scroll);
-	else if (d >= t->scroll + R)
-		select_row(t, t->scroll + R - 1);
-}
-
-/* ---- Zoom ------------------------------------------------------------ */
-
-static void set_zoom(struct tui *t, uint32_t z, bool remember)
-{
-	if (z == t->zoom)
-		return;
-	if (remember) {
-		GROW(t->zhist, t->capzhist, t->nzhist + 1);
-		t->zhist[t->nzhist++] = t->zoom;
-	}
-	t->zoom = z;
-	t->dirty = true;
-	fix_view(t);
-}
-
-/* ---- Search ---------------------------------------------------------- */
-
-static void search_refresh(struct tui *t)
-{
-	t->matched = 0;
-	if (!search_active(t->search))
-		return;
-	search_update(t->search, t->p);
-	t->matched = search_matched_weight(t->search, t->p, NODE_ROOT);
-}
-
 #define set_msg tui_set_msg
-
-void tui_set_msg(struct tui *t, bool error, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(t->msg, sizeof(t->msg), fmt, ap);
-	va_end(ap);
-	t->msg_error = error;
-}
-
-static size_t count_visible_matches(struct tui *t)
-{
-	size_t n = 0;
-
-	ensure_layout(t);
-	for (size_t i = 0; i < t->lay.n; i++)
-		if (search_node_matches(t->search, t->p, t->lay.rects[i].node))
-			n++;
-	return n;
-}
-
-/* Remember a pattern typed at the prompt (the last one first for Up). */
-static void history_add(struct tui *t, const char *pattern)
-{
-	if (!*pattern)
-		return;
-	/* Once only, at its latest place. */
-	for (size_t i = 0; i < t->nhist; i++)
-		if (strcmp(t->hist[i], pattern) == 0) {
-			free(t->hist[i]);
-			memmove(t->hist + i, t->hist + i + 1,
-				(t->nhist - i - 1) * sizeof(*t->hist));
-			t->nhist--;
-			break;
-		}
-	if (t->nhist == TUI_HISTORY) {
-		free(t->hist[0]);
-		memmove(t->hist, t->hist + 1, (t->nhist - 1) * sizeof(*t->hist));
-		t->nhist--;
-	}
-	GROW(t->hist, t->caphist, t->nhist + 1);
-	t->hist[t->nhist++] = xstrdup(pattern);
-}
-
-void tui_prompt_history(struct tui *t, int dir)
-{
-	const char *s;
-
-	if (!t->prompting || !t->nhist)
-		return;
-	if (t->hist_pos == t->nhist && dir < 0) {
-		/* Leaving the line being typed: keep it for Down. */
-		free(t->hist_typed);
-		t->hist_typed = xstrdup(t->prompt);
-	}
-	if (dir < 0 && t->hist_pos > 0)
-		t->hist_pos--;
-	else if (dir > 0 && t->hist_pos < t->nhist)
-		t->hist_pos++;
-	else
-		return;
-	s = t->hist_pos < t->nhist ? t->hist[t->hist_pos] :
-	    t->hist_typed ? t->hist_typed : "";
-	snprintf(t->prompt, sizeof(t->prompt), "%s", s);
-	t->prompt_len = strlen(t->prompt);
-}
-
-void tui_search(struct tui *t, const char *pattern)
-{
-	char err[300];
-
-	if (!*pattern) {
-		search_clear(t->search);
-		free(t->pattern);
-		t->pattern = NULL;
-		t->matched = 0;
-		set_msg(t, false, "search cleared");
-		return;
-	}
-	if (search_set(t->search, pattern, t->icase, err, sizeof(err)) < 0) {
-		char shown[200];
-
-		textfmt_escape(pattern, strlen(pattern), shown, sizeof(shown));
-		set_msg(t, true, "bad regex /%s/: %s", shown, err);
-		return;
-	}
-	free(t->pattern);
-	t->pattern = xstrdup(pattern);
-	t->literal = false;
-	search_refresh(t);
-	if (!t->matched)
-		set_msg(t, false, "no frame matches");
-	else if (!count_visible_matches(t))
-		set_msg(t, false, "matches are too narrow to draw; zoom in");
-}
-
-static void search_name(struct tui *t)
-{
-	const char *name = profile_name(t->p, t->sel);
-	size_t len = profile_name_len(t->p, t->sel);
-
-	search_set_literal(t->search, name, len);
-	free(t->pattern);
-	t->pattern = xstrndup(name, len);
-	t->literal = true;
-	search_refresh(t);
-}
-
-static void toggle_icase(struct tui *t)
-{
-	t->icase = !t->icase;
-	if (t->pattern && !t->literal) {
-		char *pat = xstrdup(t->pattern);
-
-		tui_search(t, pat);
-		free(pat);
-	}
-	if (!t->msg[0])
-		set_msg(t, false, "case-insensitive search %s",
-			t->icase ? "on" : "off");
-}
-
-/* Is rect a before (depth, col) in layout order? */
-static bool before(const struct layout_rect *a, unsigned d, uint32_t col)
-{
-	return a->depth < d || (a->depth == d && a->col < col);
-}
-
-static void next_match(struct tui *t, int dir)
-{
-	ssize_t cur, found = -1;
-	unsigned d;
-	uint32_t col;
-
-	if (!search_active(t->search)) {
-		set_msg(t, false, "no search: press / to search");
-		return;
-	}
-	ensure_layout(t);
-	cur = tui_rect_of(t, t->sel);
-	d = cur >= 0 ? t->lay.rects[cur].depth : 0;
-	col = cur >= 0 ? t->lay.rects[cur].col : 0;
-	for (size_t k = 0; k < t->lay.n; k++) {
-		size_t i = dir > 0 ? k : t->lay.n - 1 - k;
-		const struct layout_rect *r = &t->lay.rects[i];
-
-		if (!search_node_matches(t->search, t->p, r->node))
-			continue;
-		if (dir > 0 ? (!before(r, d, col) && (r->depth != d ||
-						      r->col != col))
-			    : before(r, d, col)) {
-			found = (ssize_t)i;
-			break;
-		}
-	}
-	if (found < 0 && t->zoom != NODE_ROOT) {
-		/* Nothing further in the zoomed view: zoom out and go on. */
-		set_zoom(t, NODE_ROOT, true);
-		set_msg(t, false, "zoomed out to find more matches");
-		cur = tui_rect_of(t, t->sel);
-		d = cur >= 0 ? t->lay.rects[cur].depth : 0;
-		col = cur >= 0 ? t->lay.rects[cur].col : 0;
-		for (size_t k = 0; k < t->lay.n && found < 0; k++) {
-			size_t i = dir > 0 ? k : t->lay.n - 1 - k;
-			const struct layout_rect *r = &t->lay.rects[i];
-
-			if (search_node_matches(t->search, t->p, r->node) &&
-			    (dir > 0 ? !before(r, d, col) &&
-				       (r->depth != d || r->col != col)
-				     : before(r, d, col)))
-				found = (ssize_t)i;
-		}
-	}
-	if (found < 0) {
-		/* Wrap around. */
-		for (size_t k = 0; k < t->lay.n && found < 0; k++) {
-			size_t i = dir > 0 ? k : t->lay.n - 1 - k;
-
-			if (search_node_matches(t->search, t->p,
-						t->lay.rects[i].node))
-				found = (ssize_t)i;
-		}
-		if (found >= 0 && t->lay.rects[found].node != t->sel)
-			set_msg(t, false, "search wrapped around");
-	}
-	if (found < 0) {
-		set_msg(t, false, "no matching frame is wide enough to draw");
-		return;
-	}
-	select_node(t, t->lay.rects[found].node, false);
-	{
-		/* "match k of N" among the matching frames drawn. */
-		size_t k = 0, n = 0;
-
-		for (size_t i = 0; i < t->lay.n; i++)
-			if (search_node_matches(t->search, t->p,
-						t->lay.rects[i].node)) {
-				n++;
-				if (i == (size_t)found)
-					k = n;
-			}
-		if (t->msg[0]) {
-			char why[sizeof(t->msg)];
-
-			memcpy(why, t->msg, sizeof(why));
-			set_msg(t, false, "match %zu of %zu (%s)", k, n, why);
-		} else
-			set_msg(t, false, "match %zu of %zu", k, n);
-	}
-}
-
-/* ---- Time ranges ----------------------------------------------------- */
-
-#define TIMELINE_HINT "timeline: Left/Right move, Enter marks the start, " \
-	"Enter again the end; Esc, t or q leave"
-
-void tui_slice_times(const struct tui *t, unsigned i, uint64_t *a,
-		     uint64_t *b)
-{
-	unsigned __int128 span = (unsigned __int128)(t->tl_last - t->tl_first) + 1;
-
-	*a = t->tl_first + (uint64_t)(span * i / t->tl_n);
-	if (i + 1 >= t->tl_n)
-		*b = t->tl_last;
-	else
-		*b = t->tl_first + (uint64_t)(span * (i + 1) / t->tl_n) - 1;
-}
-
-void tui_timeline_refresh(struct tui *t)
-{
-	t->tl_n = 0;
-	if (!profile_has_timeline(t->p) || !t->cols ||
-	    !profile_time_bounds(t->p, &t->tl_first, &t->tl_last))
-		return;
-	t->tl_n = t->cols;
-	t->tl_weight = xreallocarray(t->tl_weight, t->tl_n,
-				     sizeof(*t->tl_weight));
-	for (unsigned i = 0; i < t->tl_n; i++) {
-		uint64_t a, b, w = 0;
-
-		tui_slice_times(t, i, &a, &b);
-		if (a <= b)
-			profile_count_range(t->p, a, b, &w);
-		t->tl_weight[i] = w;
-	}
-	if (t->tl_cur >= (int)t->tl_n)
-		t->tl_cur = (int)t->tl_n - 1;
-	if (t->tl_mark >= (int)t->tl_n)
-		t->tl_mark = -1;
-	tui_heat_stale(t);
-}
-
-/* The profile's weights changed: search, layout, selection. */
-static void profile_changed(struct tui *t)
-{
-	search_refresh(t);
-	t->dirty = true;
-	fix_view(t);
-	if (t->tl_show)
-		tui_timeline_refresh(t);
-}
-
-static void timeline_open(struct tui *t)
-{
-	uint64_t a, b;
-
-	if (!profile_has_timeline(t->p)) {
-		set_msg(t, false, "no timeline: this profile has no timestamps "
-			"(perf script and perf.data have them)");
-		return;
-	}
-	t->tl_show = t->tl_focus = true;
-	t->tl_mark = -1;
-	tui_timeline_refresh(t);
-	t->tl_cur = 0;
-	if (profile_range(t->p, &a, &b) && t->tl_n) {
-		for (unsigned i = 0; i < t->tl_n; i++) {
-			uint64_t x, y;
-
-			tui_slice_times(t, i, &x, &y);
-			if (y >= a) {
-				t->tl_cur = (int)i;
-				break;
-			}
-		}
-	}
-	ensure_visible(t);
-	set_msg(t, false, TIMELINE_HINT);
-}
-
-static void timeline_mark(struct tui *t)
-{
-	uint64_t a, b, x;
-	int lo, hi;
-
-	if (!t->tl_n)
-		return;
-	if (t->tl_mark < 0) {
-		t->tl_mark = t->tl_cur;
-		tui_slice_times(t, (unsigned)t->tl_cur, &a, &b);
-		set_msg(t, false, "range starts at %.3f s; move and press Enter "
-			"to end it", (double)(a - t->tl_first) / 1e9);
-		return;
-	}
-	lo = t->tl_mark < t->tl_cur ? t->tl_mark : t->tl_cur;
-	hi = t->tl_mark < t->tl_cur ? t->tl_cur : t->tl_mark;
-	tui_slice_times(t, (unsigned)lo, &a, &x);
-	tui_slice_times(t, (unsigned)hi, &x, &b);
-	tui_range_marked(t, a, b);
-}
-
-/* A range [a, b] was marked, on the strip or the heat map (tui-heatmap.c). */
-void tui_range_marked(struct tui *t, uint64_t a, uint64_t b)
-{
-	if (t->cmp_pending) {
-		/* Range B: shown against range A, a view of its own. */
-		t->cmp_pending = false;
-		t->tl_mark = -1;
-		t->tl_show = t->tl_focus = false;
-		tui_view_compare_ranges(t, t->cmp_pa0, t->cmp_pa1, a, b);
-		profile_changed(t);
-		return;
-	}
-	profile_set_range(t->p, a, b);
-	t->tl_mark = -1;
-	t->tl_focus = false;
-	profile_changed(t);
-	set_msg(t, false, "range %.3f-%.3f s applied; timeline mode left "
-		"(t: select again, T: all samples)",
-		(double)(a - t->tl_first) / 1e9, (double)(b - t->tl_first) / 1e9);
-}
-
-/* c: the range being marked (or the one shown) becomes range A. */
-static void timeline_compare(struct tui *t)
-{
-	uint64_t a, b, x;
-	int lo, hi;
-
-	if (!t->tl_n)
-		return;
-	if (profile_is_differential(t->src)) {
-		set_msg(t, false, "this profile is a comparison already: no "
-			"ranges to compare");
-		return;
-	}
-	if (t->tl_mark >= 0) {
-		lo = t->tl_mark < t->tl_cur ? t->tl_mark : t->tl_cur;
-		hi = t->tl_mark < t->tl_cur ? t->tl_cur : t->tl_mark;
-		tui_slice_times(t, (unsigned)lo, &a, &x);
-		tui_slice_times(t, (unsigned)hi, &x, &b);
-	} else if (!profile_range(t->p, &a, &b)) {
-		set_msg(t, false, "compare: mark range A first (Enter at its "
-			"start, c at its end)");
-		return;
-	}
-	tui_range_take_a(t, a, b);
-}
-
-/* [a, b] becomes range A, on the strip or the heat map. */
-void tui_range_take_a(struct tui *t, uint64_t a, uint64_t b)
-{
-	t->cmp_pending = true;
-	t->cmp_pa0 = a;
-	t->cmp_pa1 = b;
-	t->tl_mark = -1;
-	set_msg(t, false, "range A %.3f-%.3f s; now mark range B (Enter, "
-		"Enter): it is shown against A", (double)(a - t->tl_first) / 1e9,
-		(double)(b - t->tl_first) / 1e9);
-}
-
-static void timeline_move(struct tui *t, int n)
-{
-	long c = (long)t->tl_cur + n;
-	uint64_t a, b;
-	char num[64];
-
-	if (!t->tl_n)
-		return;
-	if (c < 0)
-		c = 0;
-	if (c >= (long)t->tl_n)
-		c = (long)t->tl_n - 1;
-	t->tl_cur = (int)c;
-	/* Say where the cursor is: its slice's times and samples. */
-	tui_slice_times(t, (unsigned)c, &a, &b);
-	profile_format_amount(t->p, t->tl_weight[c], num, sizeof(num));
-	set_msg(t, false, "%.3f-%.3f s: %s%s",
-		(double)(a - t->tl_first) / 1e9,
-		(double)(b - t->tl_first) / 1e9, num,
-		t->tl_mark >= 0 ? "; Enter ends the range" :
-				  "; Enter starts a range");
-}
 
 /* ---- Themes ---------------------------------------------------------- */
 
@@ -727,62 +77,10 @@ static void next_theme(struct tui *t)
 	theme_names_free(names, n);
 }
 
-/* ---- Saving ---------------------------------------------------------- */
-
-int tui_save_folded(const struct profile *p, const char *prefix, char *msg,
-		    size_t cap)
-{
-	char name[96], stamp[64], path[512], cwd[256];
-	time_t now = time(NULL);
-	struct tm tm;
-	FILE *f;
-	size_t n;
-
-	localtime_r(&now, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-	snprintf(name, sizeof(name), "%s-%s.folded", prefix, stamp);
-	snprintf(path, sizeof(path), "%s", name);
-	f = fopen(path, "wx");
-	for (int i = 2; !f && errno == EEXIST && i < 100; i++) {
-		snprintf(path, sizeof(path), "%s-%s-%d.folded", prefix, stamp, i);
-		f = fopen(path, "wx");
-	}
-	if (!f) {
-		/* A directory we cannot write: /tmp. */
-		snprintf(path, sizeof(path), "/tmp/%s", name);
-		f = fopen(path, "w");
-	}
-	if (!f) {
-		snprintf(msg, cap, "cannot save: %s", strerror(errno));
-		return -1;
-	}
-	n = export_collapse(f, p);
-	if (fclose(f) != 0) {
-		snprintf(msg, cap, "cannot save %s: %s", path, strerror(errno));
-		return -1;
-	}
-	if (path[0] != '/' && getcwd(cwd, sizeof(cwd)))
-		snprintf(msg, cap, "saved %zu stacks to %s/%s", n, cwd, path);
-	else
-		snprintf(msg, cap, "saved %zu stacks to %s", n, path);
-	return 0;
-}
-
-/* A live key on a saved profile: s saves, the others say why not. */
+/* A live key on a saved profile: they say why they do nothing. */
 static void saved_profile_key(struct tui *t, enum tui_action a)
 {
 	switch (a) {
-	case ACT_LIVE_SAVE: {
-		char m[sizeof(t->msg) - 64];
-		uint64_t x, y;
-		bool ranged = profile_range(t->p, &x, &y);
-		int rc = tui_save_folded(t->p, "flametop-view", m, sizeof(m));
-
-		set_msg(t, rc < 0, "%s%s", m, rc < 0 ? "" : ranged ?
-			" (the time range shown, the whole graph)" :
-			" (the whole graph)");
-		return;
-	}
 	case ACT_LIVE_RATE_UP:
 	case ACT_LIVE_RATE_DOWN:
 		set_msg(t, false, "+ and - change the sampling rate of live "
@@ -807,40 +105,16 @@ static void saved_profile_key(struct tui *t, enum tui_action a)
 
 /* ---- Actions --------------------------------------------------------- */
 
-/* Open the prompt line for kind. */
-static void start_prompt(struct tui *t, enum tui_prompt kind)
-{
-	t->prompting = true;
-	t->prompt_kind = kind;
-	t->prompt_len = 0;
-	t->prompt[0] = '\0';
-	t->hist_pos = t->nhist;
-}
-
-/* The prompt was answered with Enter. */
-static void prompt_done(struct tui *t)
-{
-	t->prompting = false;
-	if (t->prompt_kind == PROMPT_SEARCH) {
-		history_add(t, t->prompt);
-		tui_search(t, t->prompt);
-	}
-	else if (t->prompt_kind == PROMPT_TOP_FILTER)
-		tui_top_set_filter(t, t->prompt);
-	else
-		tui_view_prompt_done(t, t->prompt_kind, t->prompt);
-	t->dirty = true;
-	fix_view(t);
-}
-
 bool tui_do(struct tui *t, enum tui_action a)
 {
 	bool live = t->live != NULL;
 
 	t->msg[0] = '\0';
-	if (t->v.top && tui_top_action(t, a))
+	if (t->v.top && tui_top_action(t, a, tui_frame_rows(t)))
 		return true;
-	ensure_layout(t);
+	tui_ensure_layout(t);
+	if (tui_flame_action(t, a) || tui_timeline_action(t, a))
+		return true;
 	switch (a) {
 	case ACT_TOP_TABLE:
 	case ACT_CALLERS:
@@ -855,76 +129,32 @@ bool tui_do(struct tui *t, enum tui_action a)
 	case ACT_VIEW_RESET:
 		tui_view_action(t, a);
 		t->dirty = true;
-		fix_view(t);
-		break;
-	case ACT_UNFOLD:
-		t->unfold = !t->unfold;
-		if (t->unfold && t->scroll > 0 &&
-		    profile_depth(t->p, t->zoom) >= 2)
-			t->scroll = 0;
-		ensure_visible(t);
-		set_msg(t, false, t->unfold ? "ancestors of the zoomed frame "
-			"unfolded" : "ancestors of the zoomed frame folded");
+		tui_fix_view(t);
 		break;
 	case ACT_INCLUDE:
-		start_prompt(t, PROMPT_INCLUDE);
+		tui_prompt_start(t, PROMPT_INCLUDE);
 		break;
 	case ACT_EXCLUDE:
-		start_prompt(t, PROMPT_EXCLUDE);
+		tui_prompt_start(t, PROMPT_EXCLUDE);
 		break;
 	case ACT_TASKS:
-		start_prompt(t, PROMPT_TASKS);
+		tui_prompt_start(t, PROMPT_TASKS);
 		break;
 	case ACT_TOP_FILTER:
-		start_prompt(t, PROMPT_TOP_FILTER);
+		tui_prompt_start(t, PROMPT_TOP_FILTER);
+		break;
+	case ACT_SEARCH:
+		tui_prompt_start(t, PROMPT_SEARCH);
 		break;
 	case ACT_COPY_NAME:
 	case ACT_COPY_STACK:
 		tui_view_copy(t, a == ACT_COPY_STACK);
 		break;
-	case ACT_TOP_BY_SELF:
-	case ACT_TOP_BY_TOTAL:
-	case ACT_TOP_BY_NAME:
-		break;
-	case ACT_NONE:
-	case ACT_MOUSE_DOC:
-	case ACT_PROMPT_DOC:
-		break;
-	case ACT_UP:
-		t->flame ? move_child(t) : move_parent(t);
-		break;
-	case ACT_DOWN:
-		t->flame ? move_parent(t) : move_child(t);
-		break;
-	case ACT_LEFT:
-		move_side(t, -1);
-		break;
-	case ACT_RIGHT:
-		move_side(t, +1);
-		break;
-	case ACT_TOP:
-		t->flame ? select_row(t, t->lay.rows - 1) : select_row(t, 0);
-		break;
-	case ACT_BOTTOM:
-		t->flame ? select_row(t, 0) : select_row(t, t->lay.rows - 1);
-		break;
-	case ACT_PGUP:
-		scroll_depth(t, (t->flame ? 1 : -1) * (int)tui_frame_rows(t));
-		break;
-	case ACT_PGDN:
-		scroll_depth(t, (t->flame ? -1 : 1) * (int)tui_frame_rows(t));
-		break;
-	case ACT_ZOOM:
-		if (t->sel == t->zoom)
-			set_msg(t, false, "already zoomed to this frame");
-		else
-			set_zoom(t, t->sel, true);
-		break;
 	case ACT_UNZOOM:
 		if (!t->nzhist && tui_view_back(t)) {
 			/* No zoom to undo: the previous view. */
 			t->dirty = true;
-			fix_view(t);
+			tui_fix_view(t);
 			set_msg(t, false, "view: %s", t->vdesc[0] ? t->vdesc
 				: "the profile as read");
 			break;
@@ -935,67 +165,7 @@ bool tui_do(struct tui *t, enum tui_action a)
 		}
 		t->zoom = t->zhist[--t->nzhist];
 		t->dirty = true;
-		fix_view(t);
-		break;
-	case ACT_RESET:
-		t->nzhist = 0;
-		if (t->zoom != NODE_ROOT) {
-			t->zoom = NODE_ROOT;
-			t->dirty = true;
-			fix_view(t);
-		}
-		break;
-	case ACT_SEARCH:
-		start_prompt(t, PROMPT_SEARCH);
-		break;
-	case ACT_NEXT:
-		next_match(t, +1);
-		break;
-	case ACT_PREV:
-		next_match(t, -1);
-		break;
-	case ACT_SEARCH_NAME:
-		search_name(t);
-		break;
-	case ACT_ICASE:
-		toggle_icase(t);
-		break;
-	case ACT_TIMELINE:
-		if (t->tl_show && !t->tl_focus) {
-			t->tl_focus = true;
-			set_msg(t, false, TIMELINE_HINT);
-		} else if (t->tl_show) {
-			t->tl_show = t->tl_focus = false;
-			ensure_visible(t);
-			set_msg(t, false, "timeline mode left");
-		} else {
-			timeline_open(t);
-		}
-		break;
-	case ACT_RANGE_CLEAR:
-		if (profile_range(t->p, &(uint64_t){ 0 }, &(uint64_t){ 0 })) {
-			profile_clear_range(t->p);
-			profile_changed(t);
-			set_msg(t, false, "all samples (no time range)");
-		}
-		break;
-	case ACT_TL_LEFT:
-		timeline_move(t, -1);
-		break;
-	case ACT_TL_RIGHT:
-		timeline_move(t, 1);
-		break;
-	case ACT_TL_FAST_LEFT:
-		timeline_move(t, -10);
-		break;
-	case ACT_TL_FAST_RIGHT:
-		timeline_move(t, 10);
-		break;
-	case ACT_TL_MARK:
-		timeline_mark(t);
-		break;
-	case ACT_TL_COMPARE:
-		timeline_compare(t);
+		tui_fix_view(t);
 		break;
 	case ACT_HEATMAP: case ACT_HM_UP: case ACT_HM_DOWN: case ACT_HM_LEFT:
 	case ACT_HM_RIGHT: case ACT_HM_FAST_LEFT: case ACT_HM_FAST_RIGHT:
@@ -1009,26 +179,10 @@ bool tui_do(struct tui *t, enum tui_action a)
 			break;
 		}
 		tui_view_baseline(t);
-		profile_changed(t);
-		break;
-	case ACT_TL_LEAVE:
-		if (t->tl_mark >= 0) {
-			t->tl_mark = -1;
-			set_msg(t, false, "mark cancelled; " TIMELINE_HINT);
-		} else if (t->cmp_pending) {
-			t->cmp_pending = false;
-			set_msg(t, false, "compare cancelled; " TIMELINE_HINT);
-		} else {
-			t->tl_show = t->tl_focus = false;
-			ensure_visible(t);
-			set_msg(t, false, "timeline mode left");
-		}
+		tui_profile_changed(t);
 		break;
 	case ACT_THEME:
 		next_theme(t);
-		break;
-	case ACT_FLIP:
-		t->flame = !t->flame;
 		break;
 	case ACT_HELP:
 		t->help = !t->help;
@@ -1043,14 +197,17 @@ bool tui_do(struct tui *t, enum tui_action a)
 		if (!t->next_type)
 			set_msg(t, false, "only pprof profiles have sample types");
 		else if (t->next_type(t->type_ctx, t->p, t->msg, sizeof(t->msg)))
-			profile_changed(t);
+			tui_profile_changed(t);
+		break;
+	case ACT_LIVE_SAVE:
+		/* What is on screen, live or not: the view, not the source. */
+		tui_view_save(t);
 		break;
 	case ACT_LIVE_RATE_UP:
 	case ACT_LIVE_RATE_DOWN:
 	case ACT_LIVE_WINDOW:
 	case ACT_LIVE_FREEZE:
 	case ACT_LIVE_RESET:
-	case ACT_LIVE_SAVE:
 		if (!live || !t->live->action) {
 			saved_profile_key(t, a);
 			break;
@@ -1058,10 +215,12 @@ bool tui_do(struct tui *t, enum tui_action a)
 		if (t->live->action(t->live_ctx, a, t->src, t->msg,
 				    sizeof(t->msg))) {
 			tui_view_source_changed(t);
-			profile_changed(t);
+			tui_profile_changed(t);
 		}
 		break;
-	case ACT_COUNT:
+	default:
+		/* The views' own (moving, zoom, search, timeline, top table
+		 * sorting) and the documentation rows. */
 		break;
 	}
 	return true;
@@ -1075,18 +234,7 @@ bool tui_key(struct tui *t, int key)
 
 	if (t->help) {
 		/* The overlay scrolls; any other key closes it. */
-		size_t page = t->rows > 4 ? t->rows - 4 : 1;
-
-		if (key == 'j' || key == KEY_DOWN)
-			t->help_top++;
-		else if ((key == 'k' || key == KEY_UP) && t->help_top)
-			t->help_top--;
-		else if (key == KEY_NPAGE || key == ' ')
-			t->help_top += page;
-		else if (key == KEY_PPAGE)
-			t->help_top = t->help_top > page ? t->help_top - page : 0;
-		else
-			t->help = false;
+		tui_help_key(t, key);
 		return true;
 	}
 	return tui_do(t, keys_lookup(ctx, key, t->live != NULL));
@@ -1099,309 +247,91 @@ bool tui_tick(struct tui *t)
 	if (!t->live->tick(t->live_ctx, t->src))
 		return false;
 	tui_view_source_changed(t);
-	profile_changed(t);
+	tui_profile_changed(t);
 	return true;
 }
 
 void tui_click(struct tui *t, int row, int col, bool dbl)
 {
-	unsigned top = tui_top_rows(t), R = tui_frame_rows(t), d;
-	ssize_t i;
+	unsigned top = tui_top_rows(t), R = tui_frame_rows(t);
 
 	t->msg[0] = '\0';
-	ensure_layout(t);
+	tui_ensure_layout(t);
 	if (row < 0 || col < 0)
 		return;
 	if (tui_heat_click(t, row, col))
 		return;
 	if (t->tl_show && row == 1) {
-		if (!t->tl_n)
-			return;
-		t->tl_focus = true;
-		t->tl_cur = col < (int)t->tl_n ? col : (int)t->tl_n - 1;
-		timeline_mark(t);
+		tui_timeline_click(t, col);
 		return;
 	}
 	if ((unsigned)row < top || (unsigned)row >= top + R)
 		return;
-	row -= (int)top;
-	d = t->flame ? t->scroll + (R - 1 - (unsigned)row) :
-		       t->scroll + (unsigned)row;
-	i = layout_at(&t->lay, d, (unsigned)col);
-	if (i < 0)
-		return;
-	select_node(t, t->lay.rects[i].node, false);
-	if (dbl)
+	if (tui_flame_click(t, (unsigned)row - top, (unsigned)col) && dbl)
 		tui_do(t, ACT_ZOOM);
 }
 
-/* ---- Text of the header and status lines ----------------------------- */
-
-static size_t append(char *buf, size_t cap, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static size_t append(char *buf, size_t cap, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (len >= cap)
-		return len;
-	va_start(ap, fmt);
-	n = vsnprintf(buf + len, cap - len, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return len;
-	len += (size_t)n;
-	return len < cap ? len : cap - 1;
-}
-
-static double pct(uint64_t a, uint64_t b)
-{
-	return b ? 100.0 * (double)a / (double)b : 0.0;
-}
-
-/* Append the escaped name of node to a malloc'd string (len, cap). */
-static void append_name(const struct tui *t, uint32_t node, char **s,
-			size_t *len, size_t *cap)
-{
-	size_t n = profile_name_len(t->p, node), need = *len + 8 * n + 8;
-
-	GROW(*s, *cap, need);
-	*len += textfmt_escape(profile_name(t->p, node), n, *s + *len,
-			       *cap - *len);
-}
+/* ---- The screen ------------------------------------------------------ */
 
 /*
- * The zoom path "all > main > ... > frame", at most avail columns (0: no
- * limit): it always ends with the zoomed frame, and when it is too long it
- * is cut from the left and starts with "..".  Only the ancestors that can
- * show are visited, so any depth costs what fits.  Returns a malloc'd
- * string.
+ * The whole screen, top to bottom: header, timeline strip, the sandwich's
+ * callers pane, the frames (or the top table over them), the status line
+ * or prompt, and the help overlay over everything.
  */
-static char *zoom_path(const struct tui *t, size_t avail)
+void tui_draw(struct tui *t)
 {
-	uint32_t *chain = NULL;
-	size_t nc = 0, capc = 0, w = 0, len = 0, cap = 0, skip = 0;
-	bool cut = false;
-	char *path = NULL, *out;
+	unsigned top, R, srows;
+	char text[4096];
 
-	for (uint32_t n = t->zoom; n != NODE_NONE;
-	     n = profile_node(t->p, n)->parent) {
-		GROW(chain, capc, nc + 1);
-		chain[nc++] = n;
-		w += textfmt_width(profile_name(t->p, n),
-				   profile_name_len(t->p, n)) + 3;
-		if (avail && w > avail + 3 &&
-		    profile_node(t->p, n)->parent != NODE_NONE) {
-			cut = true;   /* the rest cannot show */
-			break;
-		}
+	if (t->repaint) {
+		/* Ctrl-L: what another program wrote is not in curses' idea
+		 * of the screen, so the next refresh clears and sends all. */
+		clearok(curscr, TRUE);
+		t->repaint = false;
 	}
-	for (size_t k = nc; k-- > 0;) {
-		if (k + 1 != nc) {
-			GROW(path, cap, len + 4);
-			memcpy(path + len, " > ", 3);
-			len += 3;
-		}
-		append_name(t, chain[k], &path, &len, &cap);
+	erase();
+	if (t->rows < 4 || t->cols < 16) {
+		attr_set(A_NORMAL, 0, NULL);
+		mvaddnstr(0, 0, t->cols >= 18 ? "terminal too small" :
+			  "too small", (int)t->cols);
+		if (t->rows > 1)
+			mvaddnstr(1, 0, "(q quits)", (int)t->cols);
+		refresh();
+		return;
 	}
-	if (cut) {
-		/* The ancestors left out: the path starts with " > ". */
-		GROW(path, cap, len + 4);
-		memmove(path + 3, path, len);
-		memcpy(path, " > ", 3);
-		len += 3;
-	}
-	free(chain);
-	w = textfmt_width(path, len);
-	if (avail && (cut || w > avail)) {
-		char u[8];
-		size_t ul;
-		unsigned c;
-
-		while (skip < len && w + 2 > avail) {
-			skip += textfmt_unit(path + skip, len - skip, u, &ul, &c);
-			w -= c;
-		}
-		cut = true;
-	}
-	out = xmalloc(len - skip + 3);
-	snprintf(out, len - skip + 3, "%s%.*s", cut ? ".." : "",
-		 (int)(len - skip), path + skip);
-	free(path);
-	return out;
-}
-
-/*
- * The header: [TIMELINE |] title | samples | /search/ Matched | live | time
- * range | rows | zoom path.  When it does not fit, the rows part goes (the
- * markers say it), the title becomes its base name, and the zoom path is
- * cut from the left so that the zoomed frame stays readable.  Live figures
- * come before the time range, the most useful first, so that an 80-column
- * screen shows the window, the lost count and flametop's CPU.
- */
-void tui_header_text(struct tui *t, char *buf, size_t cap)
-{
-	char num[64], name[512], mid[2048], pat[256];
-	size_t len = 0, mlen = 0;
-	uint64_t total = profile_total(t->p, NODE_ROOT), a, b;
-	const char *title = !t->title ? "flametop" :
-			    strcmp(t->title, "-") == 0 ? "stdin" : t->title;
-	unsigned R;
-	char *path = NULL;
-
-	ensure_layout(t);
+	tui_ensure_layout(t);
+	top = tui_top_rows(t);
+	srows = tui_status_rows(t);
 	R = tui_frame_rows(t);
-	profile_format_amount(t->p, total, num, sizeof(num));
-	mlen = append(mid, sizeof(mid), mlen, " | %s", num);
-	if (search_active(t->search)) {
-		textfmt_escape(t->pattern ? t->pattern : "", t->pattern ?
-			       strlen(t->pattern) : 0, pat, sizeof(pat));
-		profile_format_amount(t->p, t->matched, num, sizeof(num));
-		mlen = append(mid, sizeof(mid), mlen,
-			      t->literal ? " | \"%s\" Matched: %s (%.2f%%)" :
-			      " | /%s/ Matched: %s (%.2f%%)", pat, num,
-			      pct(t->matched, total));
-	}
-	if (t->vdesc[0])
-		mlen = append(mid, sizeof(mid), mlen, " | view: %s", t->vdesc);
-	if (t->v.top && t->top_filter) {
-		textfmt_escape(t->top_filter, strlen(t->top_filter), name,
-			       sizeof(name));
-		mlen = append(mid, sizeof(mid), mlen, " | top filter: /%s/", name);
-	}
-	if (t->live && t->live->status) {
-		char live[256];
 
-		live[0] = '\0';
-		t->live->status(t->live_ctx, live, sizeof(live));
-		if (live[0])
-			mlen = append(mid, sizeof(mid), mlen, " | %s", live);
-	}
-	if (t->type_status) {
-		char ty[128];
-
-		ty[0] = '\0';
-		t->type_status(t->type_ctx, ty, sizeof(ty));
-		if (ty[0])
-			mlen = append(mid, sizeof(mid), mlen, " | %s", ty);
-	}
-	if (profile_range(t->p, &a, &b)) {
-		uint64_t f = 0, l = 0;
-
-		profile_time_bounds(t->p, &f, &l);
-		/* Live: seconds since sampling began. */
-		if (t->live && t->live->time_origin)
-			t->live->time_origin(t->live_ctx, &f);
-		if (l < b)
-			l = b;
-		mlen = append(mid, sizeof(mid), mlen,
-			      " | time %.3f-%.3f s of %.3f s",
-			      (double)(a > f ? a - f : 0) / 1e9,
-			      (double)(b > f ? b - f : 0) / 1e9,
-			      (double)(l > f ? l - f : 0) / 1e9);
-	}
-	textfmt_escape(title, strlen(title), name, sizeof(name));
-	len = append(buf, cap, len, "%s%s%s", t->tl_focus ? "TIMELINE | " : "",
-		     name, mid);
-	if (t->lay.rows > R && R)
-		len = append(buf, cap, len, " | rows %u-%u of %u", t->scroll + 1,
-			     t->scroll + R, t->lay.rows);
-	if (t->zoom != NODE_ROOT) {
-		path = zoom_path(t, t->cols ? t->cols : 0);
-		len = append(buf, cap, len, " | zoom: %s", path);
-		free(path);
-	}
-	if (!t->cols || textfmt_width(buf, len) <= t->cols)
-		return;
-
-	/* Too long: a shorter title, no rows, the path cut from the left. */
-	{
-		const char *slash = strrchr(title, '/');
-		const char *vs = strstr(title, " vs ");
-		char two[4096];
-		size_t used, avail;
-
-		if (vs && profile_is_differential(t->src)) {
-			/* "DIR/BEFORE vs DIR/AFTER": both names, short. */
-			const char *bn = vs, *an = vs + 4;
-
-			while (bn > title && bn[-1] != '/')
-				bn--;
-			if (slash && slash > an && slash[1])
-				an = slash + 1;
-			snprintf(two, sizeof(two), "%.*s vs %s",
-				 (int)(vs - bn), bn, an);
-			title = two;
-		} else if (slash && slash[1]) {
-			title = slash + 1;
-		}
-		textfmt_escape(title, strlen(title), name, sizeof(name));
-		len = 0;
-		len = append(buf, cap, len, "%s%s%s", t->tl_focus ?
-			     "TIMELINE | " : "", name, mid);
-		if (t->zoom == NODE_ROOT)
-			return;
-		used = textfmt_width(buf, len) + 9;    /* " | zoom: " */
-		avail = t->cols > used + 8 ? t->cols - used : 8;
-		path = zoom_path(t, avail);
-		len = append(buf, cap, len, " | zoom: %s", path);
-		free(path);
-	}
-}
-
-/*
- * The status line: name | total (self) | % of all [| before] [| % of
- * zoom].  The numbers are what the user looks for, so they keep their
- * room: a name too long for the line is cut with ".." to what is left.
- */
-void tui_status_text(struct tui *t, char *buf, size_t cap)
-{
-	char rest[512], tot[64], self[64], *name;
-	uint32_t s = t->sel;
-	uint64_t total = profile_total(t->p, NODE_ROOT);
-	uint64_t z = profile_total(t->p, t->zoom), w = profile_total(t->p, s);
-	size_t rlen = 0, nlen = profile_name_len(t->p, s), nw, rw;
-	bool in_zoom = profile_depth(t->p, s) >= profile_depth(t->p, t->zoom);
-
-	if (t->v.top) {
-		tui_top_status_text(t, buf, cap);
-		return;
-	}
-	profile_format_amount(t->p, w, tot, sizeof(tot));
-	if (profile_unit(t->p) == UNIT_NS)
-		profile_format_amount(t->p, profile_self(t->p, s), self,
-				      sizeof(self));
-	else
-		profile_format_weight(t->p, profile_self(t->p, s), self,
-				      sizeof(self));
-	rlen = append(rest, sizeof(rest), rlen, " | %s (self %s) | %.2f%% of all",
-		      tot, self, pct(w, total));
-	if (profile_is_differential(t->p)) {
-		/* Before, after and the change, in weight and in share. */
-		char dd[256];
-
-		diff_describe(t->p, s, t->v.negate, dd, sizeof(dd));
-		rlen = append(rest, sizeof(rest), rlen, " | %s", dd);
-	}
-	if (in_zoom)
-		rlen = append(rest, sizeof(rest), rlen, " | %.2f%% of zoom",
-			      pct(w, z));
-	nw = textfmt_width(profile_name(t->p, s), nlen);
-	rw = textfmt_width(rest, rlen);
-	name = xmalloc(8 * (nlen + t->cols) + 16);   /* escaped or fitted */
-	if (t->cols && nw + rw > t->cols &&
-	    nw > (t->cols > rw + 8 ? t->cols - rw : 8)) {
-		unsigned room = t->cols > rw + 8 ? (unsigned)(t->cols - rw) : 8;
-
-		textfmt_fit(profile_name(t->p, s), nlen, room, ' ', name);
+	tui_draw_slot(t, TS_HEADER);
+	tui_header_text(t, text, sizeof(text));
+	tui_draw_line(t, 0, text);
+	if (tui_heat_shown(t)) {
+		/* The heat map in place of the strip, over the frames. */
+		tui_heat_draw(t, 1, t->rows - srows - 1);
 	} else {
-		textfmt_escape(profile_name(t->p, s), nlen, name,
-			       8 * (nlen + t->cols) + 16);
+		if (t->tl_show)
+			tui_timeline_draw(t, 1);
+		tui_sandwich_draw(t, 1 + (t->tl_show ? 1 : 0));
+		if (t->v.top)
+			tui_top_draw(t, top, R);
+		else
+			tui_flame_draw(t, top, R);
 	}
-	snprintf(buf, cap, "%s%s", name, rest);
-	free(name);
+
+	if (t->prompting) {
+		tui_prompt_draw(t);
+	} else {
+		text[0] = '\0';
+		if (!t->msg[0])
+			tui_status_text(t, text, sizeof(text));
+		tui_draw_status(t, text, srows);
+	}
+	attr_set(A_NORMAL, 0, NULL);
+	if (t->help)
+		tui_help_draw(t);
+	refresh();
 }
 
 /* ---- Creating -------------------------------------------------------- */
@@ -1450,8 +380,8 @@ struct tui *tui_create(struct profile *p, const struct tui_opts *o,
 			return NULL;
 		}
 		t->pattern = xstrdup(o->search);
-		history_add(t, o->search);
-		search_refresh(t);
+		tui_prompt_history_add(t, o->search);
+		tui_search_refresh(t);
 	}
 	if (o->message && !t->msg[0])
 		set_msg(t, false, "%s", o->message);
@@ -1484,16 +414,10 @@ void tui_set_size(struct tui *t, unsigned rows, unsigned cols)
 	t->rows = rows;
 	t->cols = cols;
 	t->dirty = true;
-	fix_view(t);
+	tui_fix_view(t);
 	if (t->tl_show)
 		tui_timeline_refresh(t);
 }
-
-const struct profile *tui_profile(const struct tui *t) { return t->p; }
-uint32_t tui_selected(const struct tui *t) { return t->sel; }
-uint32_t tui_zoom(const struct tui *t) { return t->zoom; }
-bool tui_timeline_focused(const struct tui *t) { return t->tl_focus; }
-const char *tui_message(const struct tui *t) { return t->msg; }
 
 /* ---- Loading progress ------------------------------------------------ */
 
@@ -1644,60 +568,6 @@ static SCREEN *open_screen(FILE *in)
 	return s;
 }
 
-/* A key typed at the "/" prompt; wide characters come as UTF-8. */
-static void prompt_key(struct tui *t, int r, wint_t ch)
-{
-	if (r == KEY_CODE_YES) {
-		if (ch == KEY_ENTER) {
-			prompt_done(t);
-		} else if (ch == KEY_BACKSPACE) {
-			goto backspace;
-		} else if (ch == KEY_UP || ch == KEY_DOWN) {
-			tui_prompt_history(t, ch == KEY_UP ? -1 : 1);
-		}
-		return;
-	}
-	if (ch == '\n' || ch == '\r') {
-		prompt_done(t);
-		return;
-	}
-	if (ch == 27) {
-		t->prompting = false;
-		return;
-	}
-	if (ch == 127 || ch == 8)
-		goto backspace;
-	if (ch == 21) {   /* Ctrl-U */
-		t->prompt_len = 0;
-		t->prompt[0] = '\0';
-		return;
-	}
-	if (ch < 0x20)
-		return;
-	{
-		char mb[MB_LEN_MAX];
-		mbstate_t st;
-		size_t n;
-
-		memset(&st, 0, sizeof(st));
-		n = wcrtomb(mb, (wchar_t)ch, &st);
-		if (n == (size_t)-1 || t->prompt_len + n >= sizeof(t->prompt))
-			return;
-		memcpy(t->prompt + t->prompt_len, mb, n);
-		t->prompt_len += n;
-		t->prompt[t->prompt_len] = '\0';
-	}
-	return;
-backspace:
-	while (t->prompt_len > 0) {
-		unsigned char c = (unsigned char)t->prompt[--t->prompt_len];
-
-		if ((c & 0xc0) != 0x80)
-			break;
-	}
-	t->prompt[t->prompt_len] = '\0';
-}
-
 static void mouse_event(struct tui *t)
 {
 	MEVENT ev;
@@ -1710,11 +580,11 @@ static void mouse_event(struct tui *t)
 		tui_click(t, ev.y, ev.x, false);
 #ifdef BUTTON4_PRESSED
 	else if (ev.bstate & BUTTON4_PRESSED)
-		scroll_depth(t, t->flame ? 3 : -3);
+		tui_scroll_depth(t, t->flame ? 3 : -3);
 #endif
 #ifdef BUTTON5_PRESSED
 	else if (ev.bstate & BUTTON5_PRESSED)
-		scroll_depth(t, t->flame ? -3 : 3);
+		tui_scroll_depth(t, t->flame ? -3 : 3);
 #endif
 }
 
@@ -1824,7 +694,7 @@ int tui_run(struct profile *p, const struct tui_opts *o)
 			continue;
 		}
 		if (t->prompting) {
-			prompt_key(t, r, ch);
+			tui_prompt_key(t, r, ch);
 			continue;
 		}
 		if (!tui_key(t, (int)ch))

@@ -18,6 +18,18 @@ check() {   # check DESCRIPTION COMMAND...
 	shift
 	if "$@"; then ok; else bad "$desc"; fi
 }
+# poll TRIES COMMAND...: run COMMAND every 0.1 s until it succeeds, at
+# most TRIES times.
+poll() {
+	_n=$1
+	shift
+	while [ "$_n" -gt 0 ]; do
+		"$@" && return 0
+		sleep 0.1
+		_n=$((_n - 1))
+	done
+	return 1
+}
 finish() {
 	echo "$pass passed, $fail failed"
 	[ "$fail" -eq 0 ]

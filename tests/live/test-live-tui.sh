@@ -19,15 +19,8 @@ head_part() { screen | head -n 1 | sed 's/ | FROZEN.*//; s/ | cpu-clock.*//'; }
 # What a frozen view must keep: the total and the frames drawn.
 frozen_part() { screen | sed -n '1s/ | FROZEN.*//p; 2,$p'; }
 # wait_for PATTERN [TRIES]: poll the screen (0.1 s steps).
-wait_for() {
-	n=${2:-100}
-	while [ "$n" -gt 0 ]; do
-		if screen | grep -q -- "$1"; then return 0; fi
-		sleep 0.1
-		n=$((n - 1))
-	done
-	return 1
-}
+on_screen() { screen | grep -q -- "$1"; }
+wait_for() { poll "${2:-100}" on_screen "$1"; }
 key() { $T send-keys -t live "$@"; }
 
 cd "$work" || exit 1

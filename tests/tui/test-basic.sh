@@ -3,7 +3,7 @@
 # would: the root shows 100.00%, the frames on screen are the --text
 # layout, moving and zooming (with history and reset) change the status
 # line and breadcrumb, resizing redraws at the new size, a tiny terminal
-# gets a message, flip, help, colors, scrolling a deep graph, and q
+# gets a message, flip, help (over the whole screen), colors, scrolling a deep graph, and q
 # restores the terminal.
 BIN=${1:?usage: test-basic.sh FLAMETOP}
 case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
@@ -60,6 +60,9 @@ check "icicle: root at the top" tui_poll root_line 2
 tui_keys '?'
 check "help overlay" tui_wait "Enter +zoom into the selected frame"
 check "help: timeline keys" tui_wait "Timeline mode \(after t"
+# The overlay covers the screen: no frame ("[name]") shows at its edges.
+no_frames() { ! tui_screen | grep -q '[][]'; }
+check "help covers the frames" tui_poll no_frames
 tui_keys x
 no_help() { ! tui_screen | grep -q 'zoom into the selected'; }
 check "help closes" tui_poll no_help

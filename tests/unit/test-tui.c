@@ -13,7 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
+#include <dirent.h>
 #include <curses.h>
 
 #include "profile.h"
@@ -503,10 +505,27 @@ static void test_live_hooks(void **state)
 	assert_int_equal(f.last, ACT_LIVE_FREEZE);
 	assert_string_equal(tui_message(t), "did freeze");
 	assert_false(tui_tick(t));
-	for (const char *k = "+-wzs"; *k; k++)
+	for (const char *k = "+-wz"; *k; k++)
 		tui_key(t, *k);
-	assert_int_equal(f.actions, 6);
-	assert_int_equal(f.last, ACT_LIVE_SAVE);
+	assert_int_equal(f.actions, 5);
+	assert_int_equal(f.last, ACT_LIVE_FREEZE);
+	/* s saves what is on screen itself: the hook does not see it. */
+	tui_key(t, 's');
+	assert_int_equal(f.actions, 5);
+	{
+		const char *m = tui_message(t), *to = strstr(m, " stacks to ");
+		const char *end = strstr(m, " (the live window on screen)");
+		char path[512];
+
+		assert_non_null(to);
+		assert_non_null(end);
+		assert_true(strncmp(m, "saved ", 6) == 0);
+		to += strlen(" stacks to ");
+		assert_true(end > to && (size_t)(end - to) < sizeof(path));
+		memcpy(path, to, (size_t)(end - to));
+		path[end - to] = '\0';
+		assert_int_equal(unlink(path), 0);
+	}
 	/* x: the hook resets the profile; the view follows. */
 	tui_key(t, 'x');
 	assert_int_equal(profile_total(p, NODE_ROOT), 0);
@@ -531,7 +550,7 @@ static void test_live_hooks(void **state)
 	tui_key(t, ' ');
 	assert_non_null(strstr(tui_message(t), "does not change"));
 	assert_false(tui_tick(t));
-	assert_int_equal(f.actions, 7);
+	assert_int_equal(f.actions, 6);
 	tui_destroy(t);
 	profile_destroy(p);
 }
@@ -669,6 +688,22 @@ int main(void)
 		cmocka_unit_test(test_monkey),
 	};
 
+	char dir[] = "/tmp/flametop-test-tui.XXXXXX";
+	int rc;
+	DIR *d;
+
 	setenv("XDG_CONFIG_HOME", "/nonexistent", 1);
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	/* s saves files: in a directory of our own, removed after. */
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(chdir(dir), 0);
+	rc = cmocka_run_group_tests(tests, NULL, NULL);
+	d = opendir(".");
+	for (struct dirent *e; d && (e = readdir(d));)
+		if (e->d_name[0] != '.')
+			unlink(e->d_name);
+	if (d)
+		closedir(d);
+	if (chdir("/") == 0)
+		rmdir(dir);
+	return rc;
 }

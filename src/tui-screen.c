@@ -1,0 +1,338 @@
+/*
+ * tui-screen.c - where things go on the screen and what the header and
+ * status lines say, computed from the view's state: the rows of the
+ * header, timeline, sandwich pane, frames and status line, the layout of
+ * the zoom root, the zoom path, and the header and status texts.  It reads
+ * the state of the views below it (the top table's status, the sandwich's
+ * rows) and never calls the loop or the actions above it.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diff.h"
+#include "textfmt.h"
+#include "tui-priv.h"
+#include "util.h"
+
+/* ---- Geometry -------------------------------------------------------- */
+
+unsigned tui_top_rows(const struct tui *t)
+{
+	return 1 + (t->tl_show ? 1 : 0) + tui_sandwich_rows(t);
+}
+
+unsigned tui_status_rows(struct tui *t)
+{
+	char buf[4096];
+	size_t w, lines;
+
+	if (t->prompting || t->msg[0] || t->cols == 0)
+		return 1;
+	tui_status_text(t, buf, sizeof(buf));
+	w = textfmt_width(buf, strlen(buf));
+	lines = (w + t->cols - 1) / t->cols;
+	if (lines < 1)
+		lines = 1;
+	if (lines > 3)
+		lines = 3;
+	while (lines > 1 && t->rows < tui_top_rows(t) + lines + 3)
+		lines--;
+	return (unsigned)lines;
+}
+
+unsigned tui_frame_rows(const struct tui *t)
+{
+	unsigned used = tui_top_rows(t) + tui_status_rows((struct tui *)t);
+
+	return t->rows > used ? t->rows - used : 0;
+}
+
+void tui_relayout(struct tui *t)
+{
+	layout_build(&t->lay, t->p, t->zoom, t->cols, 0, 1);
+	tui_sandwich_relayout(t);
+	t->dirty = false;
+}
+
+void tui_ensure_layout(struct tui *t)
+{
+	if (t->dirty)
+		tui_relayout(t);
+}
+
+/* ---- Text of the header and status lines ----------------------------- */
+
+static size_t append(char *buf, size_t cap, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static size_t append(char *buf, size_t cap, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (len >= cap)
+		return len;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + len, cap - len, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return len;
+	len += (size_t)n;
+	return len < cap ? len : cap - 1;
+}
+
+static double pct(uint64_t a, uint64_t b)
+{
+	return b ? 100.0 * (double)a / (double)b : 0.0;
+}
+
+/* Append the escaped name of node to a malloc'd string (len, cap). */
+static void append_name(const struct tui *t, uint32_t node, char **s,
+			size_t *len, size_t *cap)
+{
+	size_t n = profile_name_len(t->p, node), need = *len + 8 * n + 8;
+
+	GROW(*s, *cap, need);
+	*len += textfmt_escape(profile_name(t->p, node), n, *s + *len,
+			       *cap - *len);
+}
+
+/*
+ * The zoom path "all > main > ... > frame", at most avail columns (0: no
+ * limit): it always ends with the zoomed frame, and when it is too long it
+ * is cut from the left and starts with "..".  Only the ancestors that can
+ * show are visited, so any depth costs what fits.  Returns a malloc'd
+ * string.
+ */
+static char *zoom_path(const struct tui *t, size_t avail)
+{
+	uint32_t *chain = NULL;
+	size_t nc = 0, capc = 0, w = 0, len = 0, cap = 0, skip = 0;
+	bool cut = false;
+	char *path = NULL, *out;
+
+	for (uint32_t n = t->zoom; n != NODE_NONE;
+	     n = profile_node(t->p, n)->parent) {
+		GROW(chain, capc, nc + 1);
+		chain[nc++] = n;
+		w += textfmt_width(profile_name(t->p, n),
+				   profile_name_len(t->p, n)) + 3;
+		if (avail && w > avail + 3 &&
+		    profile_node(t->p, n)->parent != NODE_NONE) {
+			cut = true;   /* the rest cannot show */
+			break;
+		}
+	}
+	for (size_t k = nc; k-- > 0;) {
+		if (k + 1 != nc) {
+			GROW(path, cap, len + 4);
+			memcpy(path + len, " > ", 3);
+			len += 3;
+		}
+		append_name(t, chain[k], &path, &len, &cap);
+	}
+	if (cut) {
+		/* The ancestors left out: the path starts with " > ". */
+		GROW(path, cap, len + 4);
+		memmove(path + 3, path, len);
+		memcpy(path, " > ", 3);
+		len += 3;
+	}
+	free(chain);
+	w = textfmt_width(path, len);
+	if (avail && (cut || w > avail)) {
+		char u[8];
+		size_t ul;
+		unsigned c;
+
+		while (skip < len && w + 2 > avail) {
+			skip += textfmt_unit(path + skip, len - skip, u, &ul, &c);
+			w -= c;
+		}
+		cut = true;
+	}
+	out = xmalloc(len - skip + 3);
+	snprintf(out, len - skip + 3, "%s%.*s", cut ? ".." : "",
+		 (int)(len - skip), path + skip);
+	free(path);
+	return out;
+}
+
+/*
+ * The header: [TIMELINE |] title | samples | /search/ Matched | live | time
+ * range | rows | zoom path.  When it does not fit, the rows part goes (the
+ * markers say it), the title becomes its base name, and the zoom path is
+ * cut from the left so that the zoomed frame stays readable.  Live figures
+ * come before the time range, the most useful first, so that an 80-column
+ * screen shows the window, the lost count and flametop's CPU.
+ */
+void tui_header_text(struct tui *t, char *buf, size_t cap)
+{
+	char num[64], name[512], mid[2048], pat[256];
+	size_t len = 0, mlen = 0;
+	uint64_t total = profile_total(t->p, NODE_ROOT), a, b;
+	const struct profile *rp = t->p;
+	const char *title = !t->title ? "flametop" :
+			    strcmp(t->title, "-") == 0 ? "stdin" : t->title;
+	unsigned R;
+	char *path = NULL;
+
+	tui_ensure_layout(t);
+	R = tui_frame_rows(t);
+	profile_format_amount(t->p, total, num, sizeof(num));
+	mlen = append(mid, sizeof(mid), mlen, " | %s", num);
+	if (search_active(t->search)) {
+		textfmt_escape(t->pattern ? t->pattern : "", t->pattern ?
+			       strlen(t->pattern) : 0, pat, sizeof(pat));
+		profile_format_amount(t->p, t->matched, num, sizeof(num));
+		mlen = append(mid, sizeof(mid), mlen,
+			      t->literal ? " | \"%s\" Matched: %s (%.2f%%)" :
+			      " | /%s/ Matched: %s (%.2f%%)", pat, num,
+			      pct(t->matched, total));
+	}
+	if (t->vdesc[0])
+		mlen = append(mid, sizeof(mid), mlen, " | view: %s", t->vdesc);
+	if (t->v.top && t->top_filter) {
+		textfmt_escape(t->top_filter, strlen(t->top_filter), name,
+			       sizeof(name));
+		mlen = append(mid, sizeof(mid), mlen, " | top filter: /%s/", name);
+	}
+	if (t->live && t->live->status) {
+		char live[256];
+
+		live[0] = '\0';
+		t->live->status(t->live_ctx, live, sizeof(live));
+		if (live[0])
+			mlen = append(mid, sizeof(mid), mlen, " | %s", live);
+	}
+	if (t->type_status) {
+		char ty[128];
+
+		ty[0] = '\0';
+		t->type_status(t->type_ctx, ty, sizeof(ty));
+		if (ty[0])
+			mlen = append(mid, sizeof(mid), mlen, " | %s", ty);
+	}
+	/* A view derived from the source's range or live window (not a
+	 * comparison of two ranges): the source's range. */
+	if (t->p != t->src && !t->cmpsrc && !profile_range(t->p, &a, &b))
+		rp = t->src;
+	if (profile_range(rp, &a, &b)) {
+		uint64_t f = 0, l = 0;
+
+		profile_time_bounds(rp, &f, &l);
+		/* Live: seconds since sampling began. */
+		if (t->live && t->live->time_origin)
+			t->live->time_origin(t->live_ctx, &f);
+		if (l < b)
+			l = b;
+		mlen = append(mid, sizeof(mid), mlen,
+			      " | time %.3f-%.3f s of %.3f s",
+			      (double)(a > f ? a - f : 0) / 1e9,
+			      (double)(b > f ? b - f : 0) / 1e9,
+			      (double)(l > f ? l - f : 0) / 1e9);
+	}
+	textfmt_escape(title, strlen(title), name, sizeof(name));
+	len = append(buf, cap, len, "%s%s%s", t->tl_focus ? "TIMELINE | " : "",
+		     name, mid);
+	if (t->lay.rows > R && R)
+		len = append(buf, cap, len, " | rows %u-%u of %u", t->scroll + 1,
+			     t->scroll + R, t->lay.rows);
+	if (t->zoom != NODE_ROOT) {
+		path = zoom_path(t, t->cols ? t->cols : 0);
+		len = append(buf, cap, len, " | zoom: %s", path);
+		free(path);
+	}
+	if (!t->cols || textfmt_width(buf, len) <= t->cols)
+		return;
+
+	/* Too long: a shorter title, no rows, the path cut from the left. */
+	{
+		const char *slash = strrchr(title, '/');
+		const char *vs = strstr(title, " vs ");
+		char two[4096];
+		size_t used, avail;
+
+		if (vs && profile_is_differential(t->src)) {
+			/* "DIR/BEFORE vs DIR/AFTER": both names, short. */
+			const char *bn = vs, *an = vs + 4;
+
+			while (bn > title && bn[-1] != '/')
+				bn--;
+			if (slash && slash > an && slash[1])
+				an = slash + 1;
+			snprintf(two, sizeof(two), "%.*s vs %s",
+				 (int)(vs - bn), bn, an);
+			title = two;
+		} else if (slash && slash[1]) {
+			title = slash + 1;
+		}
+		textfmt_escape(title, strlen(title), name, sizeof(name));
+		len = 0;
+		len = append(buf, cap, len, "%s%s%s", t->tl_focus ?
+			     "TIMELINE | " : "", name, mid);
+		if (t->zoom == NODE_ROOT)
+			return;
+		used = textfmt_width(buf, len) + 9;    /* " | zoom: " */
+		avail = t->cols > used + 8 ? t->cols - used : 8;
+		path = zoom_path(t, avail);
+		len = append(buf, cap, len, " | zoom: %s", path);
+		free(path);
+	}
+}
+
+/*
+ * The status line: name | total (self) | % of all [| before] [| % of
+ * zoom].  The numbers are what the user looks for, so they keep their
+ * room: a name too long for the line is cut with ".." to what is left.
+ */
+void tui_status_text(struct tui *t, char *buf, size_t cap)
+{
+	char rest[512], tot[64], self[64], *name;
+	uint32_t s = t->sel;
+	uint64_t total = profile_total(t->p, NODE_ROOT);
+	uint64_t z = profile_total(t->p, t->zoom), w = profile_total(t->p, s);
+	size_t rlen = 0, nlen = profile_name_len(t->p, s), nw, rw;
+	bool in_zoom = profile_depth(t->p, s) >= profile_depth(t->p, t->zoom);
+
+	if (t->v.top) {
+		tui_top_status_text(t, buf, cap);
+		return;
+	}
+	profile_format_amount(t->p, w, tot, sizeof(tot));
+	if (profile_unit(t->p) == UNIT_NS)
+		profile_format_amount(t->p, profile_self(t->p, s), self,
+				      sizeof(self));
+	else
+		profile_format_weight(t->p, profile_self(t->p, s), self,
+				      sizeof(self));
+	rlen = append(rest, sizeof(rest), rlen, " | %s (self %s) | %.2f%% of all",
+		      tot, self, pct(w, total));
+	if (profile_is_differential(t->p)) {
+		/* Before, after and the change, in weight and in share. */
+		char dd[256];
+
+		diff_describe(t->p, s, t->v.negate, dd, sizeof(dd));
+		rlen = append(rest, sizeof(rest), rlen, " | %s", dd);
+	}
+	if (in_zoom)
+		rlen = append(rest, sizeof(rest), rlen, " | %.2f%% of zoom",
+			      pct(w, z));
+	nw = textfmt_width(profile_name(t->p, s), nlen);
+	rw = textfmt_width(rest, rlen);
+	name = xmalloc(8 * (nlen + t->cols) + 16);   /* escaped or fitted */
+	if (t->cols && nw + rw > t->cols &&
+	    nw > (t->cols > rw + 8 ? t->cols - rw : 8)) {
+		unsigned room = t->cols > rw + 8 ? (unsigned)(t->cols - rw) : 8;
+
+		textfmt_fit(profile_name(t->p, s), nlen, room, ' ', name);
+	} else {
+		textfmt_escape(profile_name(t->p, s), nlen, name,
+			       8 * (nlen + t->cols) + 16);
+	}
+	snprintf(buf, cap, "%s%s", name, rest);
+	free(name);
+}
+
