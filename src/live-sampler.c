@@ -112,6 +112,12 @@ struct sampler {
 
 	struct sampler_stats stats;
 	char notes[512];
+
+	/* --off-cpu: sched:sched_wakeup beside the switch event (see
+	 * setup_wakeups) */
+	bool wakeups;
+	uint64_t wake_id;            /* its tracepoint id (common_type) */
+	unsigned wake_pid_off;       /* the woken tid's offset in its entry */
 };
 
 static long perf_event_open(struct perf_event_attr *a, pid_t pid, int cpu,
@@ -797,6 +803,123 @@ static int list_tasks(pid_t pid, pid_t **tids, size_t *n)
 	return 0;
 }
 
+/*
+ * The offset of field NAME (an int) in a tracepoint's entry, from its
+ * format file ("field:pid_t pid;	offset:24;	size:4;"); -1 if absent.
+ */
+static int tracepoint_field(const char *sub, const char *tp, const char *name)
+{
+	char path[320], line[256], want[80];
+	FILE *f;
+	int off = -1;
+
+	snprintf(path, sizeof(path), TRACEFS "/events/%s/%s/format", sub, tp);
+	snprintf(want, sizeof(want), " %s;", name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char *at = strstr(line, want), *o;
+		unsigned v, size;
+
+		if (!at || !strstr(line, "field:") || !(o = strstr(at, "offset:")))
+			continue;
+		if (sscanf(o, "offset:%u; size:%u;", &v, &size) == 2 &&
+		    size == 4 && v < 4096)
+			off = (int)v;
+		break;
+	}
+	fclose(f);
+	return off;
+}
+
+/* The attr of the sched:sched_wakeup event that goes with s->attr. */
+static struct perf_event_attr wake_attr(const struct sampler *s)
+{
+	struct perf_event_attr a = s->attr;
+
+	a.type = PERF_TYPE_TRACEPOINT;
+	a.config = s->wake_id;
+	a.freq = 0;
+	a.sample_period = 1;
+	a.context_switch = 0;
+	a.mmap = a.mmap2 = a.comm = a.comm_exec = a.task = 0;
+	a.exclude_kernel = 0;           /* the tracepoint fires in the kernel */
+	a.inherit = 0;                  /* opened per CPU, for every task */
+	a.enable_on_exec = 0;
+	/* A command's events start with its exec, without sampler_start's
+	 * ioctls: this one runs from the start (no thread of the command
+	 * has blocked before, so its wake-ups match nothing). */
+	a.disabled = s->o.target != LIVE_COMMAND;
+	a.exclude_callchain_kernel = 1; /* the waker's stack is not wanted */
+	a.exclude_callchain_user = 1;
+	if (a.sample_type & PERF_SAMPLE_STACK_USER)
+		a.sample_stack_user = 8;
+	return a;
+}
+
+/*
+ * --off-cpu: a thread blocks from its switch-out until it is woken; after
+ * that it waits for a CPU, which is not blocking (a preempted thread's wait
+ * counts nothing either).  The wake-up time comes from sched:sched_wakeup,
+ * sampled on every CPU for every task with its raw entry (the woken tid is
+ * in it; the sample's tid is the waker's, and the kernel gives the event
+ * to the waker only).  That needs privileges (perf_event_paranoid -1 or
+ * CAP_PERFMON) and tracefs for the id: without them off-CPU time runs to
+ * the switch-in, with a note.
+ */
+static void setup_wakeups(struct sampler *s)
+{
+	char err[256];
+	struct perf_event_attr a;
+	int off;
+	long fd;
+
+	if (!s->o.context_switch)
+		return;
+	if (tracepoint_id("sched", "sched_wakeup", &s->wake_id, err,
+			  sizeof(err)) < 0) {
+		add_note(s, "off-CPU time includes the wait for a CPU after "
+			    "wake-up (sched:sched_wakeup: %s)", err);
+		return;
+	}
+	off = tracepoint_field("sched", "sched_wakeup", "pid");
+	if (off < 0) {
+		add_note(s, "off-CPU time includes the wait for a CPU after "
+			    "wake-up (no pid field in sched:sched_wakeup's "
+			    "format)");
+		return;
+	}
+	s->attr.sample_type |= PERF_SAMPLE_RAW;
+	a = wake_attr(s);
+	fd = perf_event_open(&a, -1, (int)(s->ncpus ? s->cpus[0] : 0), -1,
+			     PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0) {
+		s->attr.sample_type &= ~(uint64_t)PERF_SAMPLE_RAW;
+		add_note(s, "off-CPU time includes the wait for a CPU after "
+			    "wake-up (sched:sched_wakeup: %s; as root, or with "
+			    "sysctl kernel.perf_event_paranoid=-1, it does not)",
+			 strerror(errno));
+		return;
+	}
+	close((int)fd);
+	s->wake_pid_off = (unsigned)off;
+	s->wakeups = true;
+}
+
+/* Keep fd and send its records to ring r. */
+static int join_ring(struct sampler *s, struct ring *r, int fd, char *err,
+		     size_t errcap)
+{
+	push_fd(s, fd);
+	if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, r->fd) != 0) {
+		snprintf(err, errcap, "cannot share the sample buffer of CPU "
+			 "%u: %s", r->cpu, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 /* Open the events of one CPU for the task pid, owning or joining ring r. */
 static int open_on_cpu(struct sampler *s, struct ring *r, pid_t pid,
 		       unsigned cpu, bool must, char *err, size_t errcap)
@@ -820,16 +943,29 @@ static int open_on_cpu(struct sampler *s, struct ring *r, pid_t pid,
 			live_explain_errno(-fd, what, s->paranoid, err, errcap);
 		return -1;
 	}
-	push_fd(s, fd);
 	if (r->fd < 0) {
+		push_fd(s, fd);
 		r->cpu = cpu;
 		if (map_ring(s, r, fd, err, errcap) < 0)
 			return -1;
 		s->nrings++;
-	} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, r->fd) != 0) {
-		snprintf(err, errcap, "cannot share the sample buffer of CPU %u: "
-			 "%s", cpu, strerror(errno));
+	} else if (join_ring(s, r, fd, err, errcap) < 0) {
 		return -1;
+	}
+	if (s->wakeups && r->fd == fd) {
+		/* Once per CPU, for every task: the kernel hands a wake-up
+		 * only to the waker's events, not the woken task's. */
+		struct perf_event_attr a = wake_attr(s);
+		long wfd = perf_event_open(&a, -1, (int)cpu, -1,
+					   PERF_FLAG_FD_CLOEXEC);
+
+		if (wfd < 0) {
+			live_explain_errno(errno, "sched:sched_wakeup on a CPU",
+					   s->paranoid, err, errcap);
+			return -1;
+		}
+		if (join_ring(s, r, (int)wfd, err, errcap) < 0)
+			return -1;
 	}
 	if (s->o.wall_clock) {
 		/* --wall: cpu-clock beside the switch event, in its ring, with
@@ -855,12 +991,8 @@ static int open_on_cpu(struct sampler *s, struct ring *r, pid_t pid,
 					   errcap);
 			return -1;
 		}
-		push_fd(s, (int)cfd);
-		if (ioctl((int)cfd, PERF_EVENT_IOC_SET_OUTPUT, r->fd) != 0) {
-			snprintf(err, errcap, "cannot share the sample buffer "
-				 "of CPU %u: %s", cpu, strerror(errno));
+		if (join_ring(s, r, (int)cfd, err, errcap) < 0)
 			return -1;
-		}
 	}
 	return 0;
 }
@@ -1185,6 +1317,7 @@ struct sampler *sampler_open(const struct sampler_opts *o, char *err,
 	for (unsigned i = 0; i < s->ncpus; i++)
 		s->rings[i].fd = -1;
 	setup_attr(s);
+	setup_wakeups(s);
 	if (open_events(s, false, err, errcap) < 0)
 		goto fail;
 	return s;
@@ -1348,6 +1481,14 @@ unsigned sampler_nfds(const struct sampler *s) { return (unsigned)s->nfds; }
 bool sampler_kernel_frames(const struct sampler *s)
 {
 	return !s->attr.exclude_kernel && !s->attr.exclude_callchain_kernel;
+}
+
+bool sampler_wakeups(const struct sampler *s, uint64_t *tp_id,
+		     unsigned *pid_off)
+{
+	*tp_id = s->wake_id;
+	*pid_off = s->wake_pid_off;
+	return s->wakeups;
 }
 
 const char *sampler_notes(const struct sampler *s)
