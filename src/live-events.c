@@ -414,7 +414,9 @@ int sampler_open_one(struct sampler *s, pid_t pid, unsigned cpu)
 					      : 1000000000ull / s->freq;
 			s->event_name = s->o.event.name;
 			sampler_note(s, "hardware cycles are not available here "
-				    "(%s); sampling cpu-clock", strerror(e));
+				       "(perf_event_open: %s; a virtual machine "
+				       "often has no hardware counters); "
+				       "sampling cpu-clock", strerror(e));
 			continue;
 		}
 		if ((e == EACCES || e == EPERM) && !s->attr.exclude_kernel &&

@@ -217,8 +217,9 @@ static int open_on_cpu(struct sampler *s, struct ring *r, pid_t pid,
 		if (s->attr.type == PERF_TYPE_HARDWARE &&
 		    (fd == -ENOENT || fd == -EOPNOTSUPP || fd == -ENODEV))
 			snprintf(err, errcap, "-e %s: this machine has no "
-				 "hardware counter for it (%s; a virtual machine "
-				 "often has none); software events work: "
+				 "hardware counter for it (perf_event_open: %s; "
+				 "a virtual machine often has none); software "
+				 "events work: "
 				 "cpu-clock, page-faults, context-switches, ...",
 				 s->event_name, strerror(-fd));
 		else
