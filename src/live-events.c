@@ -231,6 +231,14 @@ static int tracepoint_id(const char *sub, const char *name, uint64_t *id,
 				 "failed (%s)", sub, name, strerror(errno));
 			return -1;
 		}
+		if (access(TRACEFS "/events", F_OK) != 0 &&
+		    (errno == EACCES || errno == EPERM)) {
+			snprintf(err, errcap, "-e %s:%s: no permission to read "
+				 "tracefs at " TRACEFS "; run as root (or, as "
+				 "root: mount -o remount,mode=755 " TRACEFS ")",
+				 sub, name);
+			return -1;
+		}
 		if (access(TRACEFS "/events", F_OK) != 0) {
 			snprintf(err, errcap, "-e %s:%s: tracefs is not "
 				 "mounted; as root: mount -t tracefs nodev "
@@ -523,8 +531,11 @@ void sampler_setup_wakeups(struct sampler *s)
 		return;
 	if (tracepoint_id("sched", "sched_wakeup", &s->wake_id, err,
 			  sizeof(err)) < 0) {
+		const char *why = strstr(err, "wakeup: ");
+
 		sampler_note(s, "off-CPU time includes the wait for a CPU after "
-			    "wake-up (sched:sched_wakeup: %s)", err);
+			    "wake-up (sched:sched_wakeup: %s)",
+			    why ? why + 8 : err);
 		return;
 	}
 	off = tracepoint_field("sched", "sched_wakeup", "pid");

@@ -176,6 +176,10 @@ check "-e bogus: usage error listing the events" \
 printf 'a;b 1\n' >"$work/x.folded"
 "$BIN" --colors mem --text "$work/x.folded" >/dev/null 2>"$work/u3.err"
 check "--colors keeps its long name" [ $? -eq 0 ]
-"$BIN" -c mem --text "$work/x.folded" >/dev/null 2>"$work/u4.err"
-check "-c is now perf's count: -c mem is a bad value" [ $? -eq 2 ]
+for v in mem 0 5M -1; do
+	"$BIN" -c "$v" --text "$work/x.folded" >/dev/null 2>"$work/u4.err"
+	rc=$?
+	check "-c $v: usage error asking for a period ($(head -n 1 "$work/u4.err"))" \
+		sh -c "[ $rc -eq 2 ] && grep -q 'a period: the number of events' '$work/u4.err' && ! grep -q size '$work/u4.err'"
+done
 finish
