@@ -130,6 +130,8 @@ struct pe_sample {
 	uint64_t stack_size;       /* bytes of user stack copied (requested) */
 	uint64_t stack_dyn_size;   /* bytes actually valid */
 	const void *stack;         /* the stack bytes, from the sampled SP */
+	const void *raw;           /* PERF_SAMPLE_RAW: a tracepoint's entry */
+	uint32_t raw_size;         /* its bytes (0: none) */
 	uint16_t cpumode;          /* misc & PERF_RECORD_MISC_CPUMODE_MASK */
 	bool has_time, has_tid, has_cpu, has_period, has_callchain;
 };

@@ -27,6 +27,7 @@ enum opt_type {
 	OPT_ALL,         /* --all */
 	OPT_SECS,        /* double seconds, > 0 and <= max */
 	OPT_STRS,        /* repeatable: const char ** with a size_t count after */
+	OPT_PERIOD,      /* uint64_t, a number of events (no suffix) */
 };
 
 struct opt_def {
@@ -102,7 +103,7 @@ static const struct opt_def opts[] = {
 	  "Live sampling", "sample every CPU (system-wide)" },
 	{ "freq", 'F', OPT_UINT, "HZ", OFF(freq), 1, 100000, "Live sampling",
 	  "sampling frequency (default 99)" },
-	{ "count", 'c', OPT_BYTES, "N", OFF(count), 1, UINT64_MAX,
+	{ "count", 'c', OPT_PERIOD, "N", OFF(count), 1, UINT64_MAX,
 	  "Live sampling", "sample every Nth event (perf's -c; the "
 	  "alternative to -F)" },
 	{ "duration", 'd', OPT_SECS, "SECS", OFF(duration), 0, 31536000,
@@ -317,13 +318,18 @@ static int set_value(struct config *c, const struct opt_def *o,
 		return 0;
 	case OPT_UINT:
 	case OPT_BYTES:
+	case OPT_PERIOD:
 		if (!parse_u64(arg, &v, o->type == OPT_BYTES) || v < o->min ||
 		    v > o->max) {
-			char range[64];
+			char range[96];
 
 			if (o->type == OPT_BYTES)
 				snprintf(range, sizeof(range),
 					 " (a size such as 500M)");
+			else if (o->type == OPT_PERIOD)
+				snprintf(range, sizeof(range),
+					 " (a period: the number of events "
+					 "between samples, 1 or more)");
 			else
 				snprintf(range, sizeof(range),
 					 " (a number from %llu to %llu)",
@@ -334,7 +340,7 @@ static int set_value(struct config *c, const struct opt_def *o,
 			options_usage(stderr);
 			return 2;
 		}
-		if (o->type == OPT_BYTES)
+		if (o->type == OPT_BYTES || o->type == OPT_PERIOD)
 			*(uint64_t *)(base + o->offset) = v;
 		else
 			*(unsigned *)(base + o->offset) = (unsigned)v;

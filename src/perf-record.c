@@ -333,7 +333,13 @@ static int decode_sample(struct cur *c, const struct pe_format *f,
 
 		if ((size_t)(c->end - c->p) >= 4)
 			memcpy(&size, c->p, 4);
-		skip(c, 4 + (uint64_t)size);
+		s->raw = skip(c, 4 + (uint64_t)size);
+		if (s->raw && !c->bad) {
+			s->raw = (const unsigned char *)s->raw + 4;
+			s->raw_size = size;
+		} else {
+			s->raw = NULL;
+		}
 	}
 	if (t & PERF_SAMPLE_BRANCH_STACK) {
 		uint64_t nr = rd64(c);

@@ -105,10 +105,13 @@ check "-c 1000000: every weight is a multiple of 1000000 ns" \
 	awk '$NF % 1000000 { exit 1 }' "$work/clk.folded"
 
 # ---- off-CPU: where the thread was blocked, for how long ---------------------
-# snooze blocks 7 ms a round, wait_timer 3 ms: 70/30, and at least the
-# 10 ms a round in all (a woken thread counts until it runs again, so a
-# loaded machine adds its wait for a CPU; burn's preemptions are not
-# blocking and count nothing).
+# snooze blocks 7 ms a round, wait_timer 3 ms: 70/30, and the 10 ms a
+# round in all.  A thread blocks until it is woken (sched:sched_wakeup);
+# its wait for a CPU after that is not blocking, as a preempted thread's
+# is not, so a loaded machine changes neither the shares nor the total.
+# Without the wake-up tracepoint (no tracefs, or not privileged: the
+# sampler says so) a thread counts until it runs again, and a loaded
+# machine adds its waits for a CPU: then only a looser total holds.
 RO=80
 "$BIN" --off-cpu --collapse -- "$EV" $RO 0 >"$work/off.folded" 2>"$work/off.err"
 rc=$?
@@ -118,8 +121,16 @@ b=$(share "$work/off.folded" ';main;run;wait_timer;')
 tot=$(weight "$work/off.folded" '')
 check "--off-cpu: snooze $a% (70 +- 6)" within "$a" 64 76
 check "--off-cpu: wait_timer $b% (30 +- 6)" within "$b" 24 36
-check "--off-cpu: $tot ns in all, at least the $((RO * 10)) ms blocked" \
-	within "$tot" $((RO * 10 * 1000000 * 95 / 100)) $((RO * 10 * 1000000 * 3))
+if grep -q 'wait for a CPU after wake-up' "$work/off.err"; then
+	wakeups=false
+	echo "note: no wake-up times here: $(grep 'wait for a CPU' "$work/off.err")"
+	check "--off-cpu: $tot ns in all, at least the $((RO * 10)) ms blocked" \
+		within "$tot" $((RO * 10 * 1000000 * 95 / 100)) $((RO * 10 * 1000000 * 3))
+else
+	wakeups=true
+	check "--off-cpu: $tot ns in all, the $((RO * 10)) ms blocked (-5% +15%)" \
+		within "$tot" $((RO * 10 * 1000000 * 95 / 100)) $((RO * 10 * 1000000 * 115 / 100))
+fi
 check "--off-cpu: the stacks hold the kernel's blocking path" \
 	grep -q ';main;run;snooze;.*schedule' "$work/off.folded"
 check "--off-cpu: burn (never blocked) weighs nothing" \
@@ -128,19 +139,22 @@ check "--off-cpu: burn (never blocked) weighs nothing" \
 check "--off-cpu: the --text footer says off-CPU" \
 	grep -q -E '[0-9] m?s off-CPU, ' "$work/off.txt"
 # --wall: burn's 5 ms of CPU (cpu-clock at 999 Hz), snooze's 7 ms and
-# wait_timer's 3 ms blocked: about 33/47/20 of the thread's time.  Measured
-# 32.6/46.5/20.5 on an idle machine; beside two busy loops 27/53/19: burn's
-# preemptions count nothing (runnable, not blocked) while a woken thread's
-# wait for a CPU counts where it blocked, so the margin is 9 points.
+# wait_timer's 3 ms blocked: 33/47/20 of the thread's time on CPU or
+# blocked.  Waiting for a CPU counts nowhere (preempted or woken), so
+# beside two busy loops the shares stay 32.5-33/46.6-47/20 (measured).
+# Without wake-up times (see above) a woken thread's wait for a CPU counts
+# where it blocked: 27/53/19 beside two busy loops, so 9 points then.
 "$BIN" --wall -F 999 --collapse -- "$EV" $RO 0 >"$work/wall.folded" 2>"$work/wall.err"
 rc=$?
 check "--wall: status 0 ($(head -n 1 "$work/wall.err"))" [ "$rc" -eq 0 ]
 a=$(share "$work/wall.folded" ';main;run;burn')
 b=$(share "$work/wall.folded" ';main;run;snooze;')
 c=$(share "$work/wall.folded" ';main;run;wait_timer;')
-check "--wall: burn $a% (33 +- 9)" within "$a" 24 42
-check "--wall: snooze $b% (47 +- 9)" within "$b" 38 56
-check "--wall: wait_timer $c% (20 +- 9)" within "$c" 11 29
+m=6
+$wakeups || m=9
+check "--wall: burn $a% (33 +- $m)" within "$a" $((33 - m)) $((33 + m))
+check "--wall: snooze $b% (47 +- $m)" within "$b" $((47 - m)) $((47 + m))
+check "--wall: wait_timer $c% (20 +- $m)" within "$c" $((20 - m)) $((20 + m))
 check "--wall: off-CPU stacks end in [off-cpu], on-CPU ones do not" \
 	sh -c "grep -q ';snooze;.*;\[off-cpu\] [0-9]*\$' '$work/wall.folded' &&
 	       ! grep -q ';burn.*\[off-cpu\]' '$work/wall.folded'"
@@ -162,6 +176,10 @@ check "-e bogus: usage error listing the events" \
 printf 'a;b 1\n' >"$work/x.folded"
 "$BIN" --colors mem --text "$work/x.folded" >/dev/null 2>"$work/u3.err"
 check "--colors keeps its long name" [ $? -eq 0 ]
-"$BIN" -c mem --text "$work/x.folded" >/dev/null 2>"$work/u4.err"
-check "-c is now perf's count: -c mem is a bad value" [ $? -eq 2 ]
+for v in mem 0 5M -1; do
+	"$BIN" -c "$v" --text "$work/x.folded" >/dev/null 2>"$work/u4.err"
+	rc=$?
+	check "-c $v: usage error asking for a period ($(head -n 1 "$work/u4.err"))" \
+		sh -c "[ $rc -eq 2 ] && grep -q 'a period: the number of events' '$work/u4.err' && ! grep -q size '$work/u4.err'"
+done
 finish

@@ -1,0 +1,400 @@
+/*
+ * live-setup.c - starting live mode: the options checked and turned into
+ * a sampler and its target (a command flametop starts, -p processes, -a),
+ * what the tracker must know before the first sample, then either the TUI
+ * or a fixed-duration run, and the report printed at the end.
+ */
+#include "live.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "export.h"
+#include "live-priv.h"
+#include "symbols.h"
+#include "tui.h"
+#include "unwind.h"
+#include "util.h"
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+bool live_requested(const struct config *c)
+{
+	return c->attach || c->all_cpus || c->ncommand > 0;
+}
+
+static int usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "flametop: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	options_usage(stderr);
+	return 2;
+}
+
+static int parse_pids(struct live *L, const char *arg)
+{
+	const char *s = arg;
+	size_t cap = 0;
+
+	while (*s) {
+		char *end;
+		unsigned long v;
+
+		if (!isdigit((unsigned char)*s))
+			return usage("-p: bad process id in '%s'", arg);
+		errno = 0;
+		v = strtoul(s, &end, 10);
+		if (errno || v == 0 || v > 0x3fffffff || (*end && *end != ','))
+			return usage("-p: bad process id in '%s'", arg);
+		GROW(L->pids, cap, L->npids + 1);
+		L->pids[L->npids++] = (pid_t)v;
+		s = *end ? end + 1 : end;
+	}
+	if (!L->npids)
+		return usage("-p: no process id");
+	return 0;
+}
+
+/* Check the options and fill L->so; 0 or the exit status. */
+static int setup(struct live *L, struct config *c)
+{
+	int targets = !!c->attach + !!c->all_cpus + (c->ncommand > 0);
+
+	if (targets > 1)
+		return usage("choose one of -p PID, -a and -- COMMAND");
+	if (c->nfiles > 0)
+		return usage("files and live sampling do not go together");
+	if (c->user_only && c->kernel_only)
+		return usage("--user-only and --kernel-only do not go together");
+	if (c->call_graph && strcmp(c->call_graph, "fp") != 0) {
+		char err[160];
+
+		if (strcmp(c->call_graph, "dwarf") == 0)
+			L->so.dwarf_stack = UNWIND_STACK_DEFAULT;
+		else if (strncmp(c->call_graph, "dwarf,", 6) != 0)
+			return usage("--call-graph: unknown mode '%s' "
+				     "(fp, dwarf[,SIZE])", c->call_graph);
+		else if (unwind_parse_stack_size(c->call_graph + 6,
+						 &L->so.dwarf_stack, err,
+						 sizeof(err)) < 0)
+			return usage("%s", err);
+	}
+	if (c->freq && c->count)
+		return usage("-F HZ and -c N do not go together (a rate or "
+			     "every Nth event)");
+	if (c->wall)
+		c->off_cpu = true;
+	if (c->off_cpu && (c->count || c->event || (c->freq && !c->wall)))
+		return usage("--off-cpu samples every context switch: no -e, "
+			     "-F or -c with it (--wall takes -F for its "
+			     "on-CPU part)");
+	{
+		char err[512];
+
+		if (live_event_parse(c->event, &L->so.event, err,
+				     sizeof(err)) < 0)
+			return usage("%s", err);
+	}
+	L->so.period = c->count;
+	L->so.freq_given = c->freq != 0;
+	if (c->off_cpu) {
+		char err[256];
+
+		if (live_event_parse("context-switches", &L->so.event, err,
+				     sizeof(err)) < 0)
+			return usage("%s", err);
+		L->so.period = 1;
+		L->so.context_switch = true;
+		L->so.wall_clock = c->wall;
+	}
+	if (c->ncommand == 0 && c->command && c->command[0] == NULL &&
+	    !c->attach && !c->all_cpus)
+		return usage("no command after --");
+	L->so.freq = c->freq ? c->freq : 99;
+	L->so.stacks = c->user_only ? STACKS_USER :
+		       c->kernel_only ? STACKS_KERNEL : STACKS_BOTH;
+	if (c->attach) {
+		int rc = parse_pids(L, c->attach);
+
+		if (rc)
+			return rc;
+		L->so.target = LIVE_PIDS;
+		L->so.pids = L->pids;
+		L->so.npids = L->npids;
+		if (L->npids == 1)
+			snprintf(L->target, sizeof(L->target), "pid %d",
+				 (int)L->pids[0]);
+		else
+			snprintf(L->target, sizeof(L->target), "pids %s",
+				 c->attach);
+	} else if (c->all_cpus) {
+		L->so.target = LIVE_ALL_CPUS;
+		snprintf(L->target, sizeof(L->target), "all CPUs");
+	} else {
+		L->so.target = LIVE_COMMAND;
+		L->so.command = c->command;
+		snprintf(L->target, sizeof(L->target), "%s", c->command[0]);
+	}
+	L->window = c->window > 0 ? c->window : 5;
+	L->interval = c->interval > 0 ? c->interval : 1;
+	return 0;
+}
+
+/* Tasks to watch and what the tracker must know before sampling starts. */
+static void seed(struct live *L)
+{
+	L->track_tasks = L->so.target != LIVE_ALL_CPUS;
+	if (L->so.target == LIVE_COMMAND) {
+		live_set_add(&L->tasks, (uint32_t)sampler_child(L->s));
+		return;
+	}
+	if (L->so.target != LIVE_PIDS)
+		return;
+	for (size_t i = 0; i < L->npids; i++) {
+		char path[64];
+		DIR *d;
+		struct dirent *e;
+
+		live_synth_maps(L, (uint32_t)L->pids[i]);
+		snprintf(path, sizeof(path), "/proc/%d/task", (int)L->pids[i]);
+		d = opendir(path);
+		if (!d)
+			continue;
+		while ((e = readdir(d)) != NULL) {
+			uint32_t tid;
+
+			if (!isdigit((unsigned char)e->d_name[0]))
+				continue;
+			tid = (uint32_t)strtoul(e->d_name, NULL, 10);
+			live_learn_comm(L, (uint32_t)L->pids[i], tid);
+			live_set_add(&L->seen_tid, tid);
+			live_set_add(&L->tasks, tid);
+		}
+		closedir(d);
+	}
+}
+
+static void teardown(struct live *L)
+{
+	sampler_close(L->s);
+	pe_machine_destroy(L->m);
+	sym_destroy(L->sy);
+	profile_destroy(L->p);
+	live_set_free(&L->seen_tid);
+	live_set_free(&L->synth_pid);
+	live_set_free(&L->tasks);
+	free(L->pend);
+	for (size_t i = 0; i < L->noff; i++)
+		free(L->off[i].ids);
+	free(L->off);
+	live_set_free(&L->off_tid);
+	free(L->pids);
+}
+
+/* Sample for the duration (or until the target exits or a signal). */
+static void run_fixed(struct live *L)
+{
+	double end = L->c->duration > 0 ? L->started + L->c->duration : 0;
+
+	while (!stop_requested && !L->target_gone) {
+		double t = now_seconds();
+		int ms = TICK_MS * 2;
+
+		if (end > 0) {
+			if (t >= end)
+				break;
+			if ((end - t) * 1000 < ms)
+				ms = (int)((end - t) * 1000) + 1;
+		}
+		sampler_wait(L->s, ms);
+		live_drain(L);
+	}
+	sampler_enable(L->s, false);
+	live_drain(L);
+	if (L->c->off_cpu)
+		live_off_finish(L, sampler_attr(L->s)->use_clockid ? live_mono_ns()
+							      : L->last_time);
+	live_flush(L);
+	profile_finish(L->p);
+}
+
+static int print_result(struct live *L)
+{
+	struct config *c = L->c;
+	struct winsize ws;
+	int rc = export_run(stdout, L->p, c, L->target,
+			    isatty(1) && ioctl(1, TIOCGWINSZ, &ws) == 0 &&
+			    ws.ws_col ? ws.ws_col : 100);
+
+	if (rc)
+		return rc;
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "flametop: error writing output\n");
+		return 1;
+	}
+	return 0;
+}
+
+static void report(struct live *L)
+{
+	struct sampler_stats st;
+	struct diag d;
+
+	sampler_get_stats(L->s, &st);
+	diag_init(&d);
+	if (st.lost)
+		diag_warn(&d, "%llu samples lost (the rings were full); "
+			  "try a lower -F", (unsigned long long)st.lost);
+	if (st.corrupt)
+		diag_warn(&d, "%llu corrupt ring reads skipped",
+			  (unsigned long long)st.corrupt);
+	if (L->bad_records)
+		diag_warn(&d, "%llu records could not be decoded",
+			  (unsigned long long)L->bad_records);
+	if (pe_machine_stats(L->m)->dwarf_truncated)
+		diag_warn(&d, "%llu of %llu DWARF-unwound stacks stopped early "
+			  "(no CFI, or the stack copy was too small: try "
+			  "--call-graph dwarf,32K); their partial stacks are "
+			  "kept",
+			  (unsigned long long)pe_machine_stats(L->m)->dwarf_truncated,
+			  (unsigned long long)pe_machine_stats(L->m)->dwarf_stacks);
+	if (L->target_gone && L->so.target == LIVE_PIDS &&
+	    now_seconds() - L->started < L->c->duration - 0.5)
+		diag_warn(&d, "%s after %.1f s", L->npids == 1 ?
+			  "the process exited" : "the processes exited",
+			  now_seconds() - L->started);
+	if (L->target_gone && L->so.target == LIVE_COMMAND) {
+		/* Its EXIT record can come before it is a zombie: wait. */
+		int ws = sampler_child_wait(L->s);
+
+		if (WIFEXITED(ws) && WEXITSTATUS(ws))
+			diag_warn(&d, "the command exited with status %d",
+				  WEXITSTATUS(ws));
+		else if (WIFSIGNALED(ws))
+			diag_warn(&d, "the command was killed by signal %d",
+				  WTERMSIG(ws));
+	}
+	sym_report(L->sy, &d);
+	diag_print(&d, stderr, "flametop");
+	diag_free(&d);
+}
+
+int live_main(struct config *c)
+{
+	struct live L;
+	struct sym_opts syo = { 0 };
+	char err[512];
+	bool tui = c->mode == MODE_TUI && isatty(1);
+	int rc;
+
+	memset(&L, 0, sizeof(L));
+	L.c = c;
+	rc = setup(&L, c);
+	if (rc) {
+		free(L.pids);
+		return rc;
+	}
+	if (!tui && c->duration <= 0 && L.so.target != LIVE_COMMAND) {
+		free(L.pids);
+		return usage("without a terminal, live sampling needs -d SECS "
+			     "(and --collapse or --text)");
+	}
+	L.so.command_quiet = tui;
+	L.so.command_out_to_err = !tui;
+	L.s = sampler_open(&L.so, err, sizeof(err));
+	if (!L.s) {
+		fprintf(stderr, "flametop: %s\n", err);
+		free(L.pids);
+		return 1;
+	}
+	L.wakeups = sampler_wakeups(L.s, &L.wake_id, &L.wake_pid_off);
+	if (sampler_notes(L.s))
+		fprintf(stderr, "flametop: %s\n", sampler_notes(L.s));
+	syo.demangle = true;
+	L.sy = sym_create(&syo);
+	L.p = profile_create();
+	/* Clock periods are nanoseconds of CPU time; other events' are
+	 * counts of the event ("page-faults", "sched:sched_switch events"). */
+	profile_note_unit(L.p, sampler_event(L.s)->clock || c->off_cpu
+				       ? UNIT_NS : UNIT_SAMPLES);
+	if (c->off_cpu) {
+		profile_set_unit_name(L.p, c->wall ? "wall" : "off-CPU");
+	} else {
+		char unit[160];
+
+		live_event_unit(sampler_event(L.s), unit, sizeof(unit));
+		profile_set_unit_name(L.p, unit);
+	}
+	L.m = pe_machine_create(L.sy, L.p, &c->read);
+	pe_format_from_attr(&L.fmt, sampler_attr(L.s));
+	seed(&L);
+	signal(SIGPIPE, SIG_IGN);
+	if (sampler_start(L.s, err, sizeof(err)) < 0) {
+		fprintf(stderr, "flametop: %s\n", err);
+		teardown(&L);
+		return 1;
+	}
+	L.started = L.last_refresh = L.rate_t0 = L.cpu_t0 = now_seconds();
+	if (sampler_monotonic(L.s))
+		L.origin_ns = live_mono_ns();
+	L.cpu_used0 = live_cpu_seconds();
+
+	if (tui) {
+		static const struct tui_live_ops ops = {
+			live_tick, live_action, live_status, live_time_origin,
+		};
+		struct tui_opts to = { 0 };
+
+		to.title = L.target;
+		to.flame = c->flame;
+		to.search = c->search;
+		to.icase = c->icase;
+		to.theme = c->colors;
+		to.message = sampler_notes(L.s);
+		to.live = &ops;
+		to.live_ctx = &L;
+		profile_finish(L.p);
+		rc = tui_run(L.p, &to);
+	} else {
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_signal;
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+		run_fixed(&L);
+		rc = print_result(&L);
+		report(&L);
+	}
+	teardown(&L);
+	return rc;
+}

@@ -1,0 +1,551 @@
+/*
+ * symbols-elf.c - a dso's ELF file: found (perf's build-id cache, --symfs,
+ * the recorded path, this process's vdso), checked against the recorded
+ * build-id, and its function symbols copied into one table sorted by
+ * address, demangled on first use; lookups by file offset.
+ *
+ * libdwfl opens the ELF (and finds its separate debug file); the PT_LOAD
+ * segments are kept to turn file offsets into virtual addresses.  Then the
+ * Dwfl is closed: the table is all a lookup needs, and many files would
+ * stay open otherwise.
+ *
+ * Several symbols often share an address (aliases); one is kept, with
+ * perf's preferences: a sized symbol over an empty one, global over weak
+ * over local, fewer leading underscores, then the longer name.  A symbol
+ * of size 0 reaches to the next symbol.
+ */
+#include "symbols.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <elfutils/libdw.h>
+
+#include "symbols-priv.h"
+#include "util.h"
+
+static char *debuginfo_path;
+
+const Dwfl_Callbacks sym_dwfl_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = &debuginfo_path,
+};
+
+static int cmp_fsym(const void *a, const void *b)
+{
+	const struct fsym *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return 0;
+}
+
+static unsigned underscores(const char *s)
+{
+	unsigned n = 0;
+
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/* True when a is the better of two symbols at one address. */
+static bool better(const struct fsym *a, const struct fsym *b)
+{
+	bool az = a->end == a->start, bz = b->end == b->start;
+	size_t la, lb;
+
+	if (az != bz)
+		return !az;
+	if ((a->bind == STB_WEAK) != (b->bind == STB_WEAK))
+		return a->bind != STB_WEAK;
+	if ((a->bind == STB_GLOBAL) != (b->bind == STB_GLOBAL))
+		return a->bind == STB_GLOBAL;
+	if (underscores(a->name) != underscores(b->name))
+		return underscores(a->name) < underscores(b->name);
+	la = strlen(a->name);
+	lb = strlen(b->name);
+	return la >= lb;
+}
+
+/* Sort, keep one symbol per address, extend empty symbols. */
+static size_t finish_table(struct fsym *s, size_t n)
+{
+	size_t o = 0;
+
+	qsort(s, n, sizeof(*s), cmp_fsym);
+	for (size_t i = 0; i < n; i++) {
+		if (o && s[o - 1].start == s[i].start) {
+			if (better(&s[i], &s[o - 1]))
+				s[o - 1] = s[i];
+			continue;
+		}
+		s[o++] = s[i];
+	}
+	for (size_t i = 0; i < o; i++)
+		if (s[i].end == s[i].start)
+			s[i].end = i + 1 < o ? s[i + 1].start : s[i].start + 1;
+	return o;
+}
+
+/* The build-id perf recorded for the dso (MMAP2 or BUILD_ID feature). */
+static const uint8_t *want_bid(struct symbolizer *sy, struct sym_dso *d,
+			       size_t *len)
+{
+	if (d->bid_len) {
+		*len = d->bid_len;
+		return d->bid;
+	}
+	for (size_t i = sy->nbids; i-- > 0;)
+		if (strcmp(sy->bids[i].path, d->path) == 0) {
+			*len = sy->bids[i].len;
+			return sy->bids[i].bid;
+		}
+	*len = 0;
+	return NULL;
+}
+
+/* An fd holding this process's own vdso (same ABI as what we profile). */
+int sym_vdso_fd(struct symbolizer *sy)
+{
+	unsigned long base = getauxval(AT_SYSINFO_EHDR);
+	FILE *f;
+	char line[512];
+	size_t size = 0;
+
+	if (sy->vdso_fd >= 0 || !base)
+		return sy->vdso_fd >= 0 ? dup(sy->vdso_fd) : -1;
+	f = fopen("/proc/self/maps", "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long a, b;
+
+		if (strstr(line, "[vdso]") &&
+		    sscanf(line, "%lx-%lx", &a, &b) == 2 && a == base)
+			size = b - a;
+	}
+	fclose(f);
+	if (!size)
+		return -1;
+	sy->vdso_fd = memfd_create("flametop-vdso", MFD_CLOEXEC);
+	if (sy->vdso_fd < 0)
+		return -1;
+	if (write(sy->vdso_fd, (const void *)base, size) != (ssize_t)size) {
+		close(sy->vdso_fd);
+		sy->vdso_fd = -1;
+		return -1;
+	}
+	return dup(sy->vdso_fd);
+}
+
+/* Open the file that holds d's code: fd, or -1 with d->fail set. */
+static int open_dso(struct symbolizer *sy, struct sym_dso *d, char **from)
+{
+	char *p;
+	int fd;
+
+	if (strcmp(d->path, "[vdso]") == 0) {
+		fd = sym_vdso_fd(sy);
+		*from = xstrdup("[vdso]");
+		if (fd < 0)
+			d->fail = SYM_MISS_NO_FILE;
+		return fd;
+	}
+	if (d->special) {
+		d->fail = SYM_MISS_NOT_ELF;
+		return -1;
+	}
+	p = sy->o.root ? xasprintf("%s%s", sy->o.root, d->path)
+		       : xstrdup(d->path);
+	{
+		/* "/path (deleted)": the file may have come back. */
+		size_t n = strlen(p);
+
+		if (n > 10 && strcmp(p + n - 10, " (deleted)") == 0)
+			p[n - 10] = 0;
+	}
+	fd = open(p, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		free(p);
+		d->fail = SYM_MISS_NO_FILE;
+		return -1;
+	}
+	*from = p;
+	return fd;
+}
+
+/* fd of path when it is a regular file (not a directory), else -1. */
+static int open_regular(const char *path)
+{
+	struct stat sb;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0 && (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode))) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+/*
+ * A binary by its build-id.  With a symfs (--symfs DIR), only under DIR:
+ * DIR/.build-id/xx/rest (a tree of links to the binaries) or, perf's
+ * cache layout, DIR/.build-id/xx/rest/elf (so --symfs ~/.debug works);
+ * without one, in perf's build-id cache ~/.debug/.build-id/xx/rest/elf.
+ */
+static int open_bid_cache(const struct symbolizer *sy, const uint8_t *bid,
+			  size_t len, char **from)
+{
+	static const char *const leaf[] = { "", "/elf", "/vdso" };
+	const char *home = getenv("HOME");
+	char *dir;
+	char hex[41];
+	int fd = -1;
+
+	if (len == 0)
+		return -1;
+	if (sy->o.root)
+		dir = xasprintf("%s/.build-id", sy->o.root);
+	else if (home)
+		dir = xasprintf("%s/.debug/.build-id", home);
+	else
+		return -1;
+	sym_bid_hex(hex, bid, len);
+	/* The cache's link names a directory holding "elf" (or "vdso"). */
+	for (size_t i = sy->o.root ? 0 : 1; i < ARRAY_SIZE(leaf) && fd < 0;
+	     i++) {
+		char *p = xasprintf("%s/%.2s/%s%s", dir, hex, hex + 2, leaf[i]);
+
+		fd = open_regular(p);
+		if (fd >= 0)
+			*from = p;
+		else
+			free(p);
+	}
+	free(dir);
+	return fd;
+}
+
+/*
+ * Name the PLT's entries "func@plt" from the PLT relocations, as perf
+ * does: entry i (after the header) jumps to the symbol of relocation i.
+ * Appends to syms[*n..], growing it; the names are malloc'd into *plt.
+ */
+static void add_plt(Elf *elf, struct fsym **syms, size_t *n, size_t *cap,
+		    char ***plt, size_t *nplt, size_t *pltcap)
+{
+	size_t shstr;
+	Elf_Scn *scn = NULL, *pltscn = NULL, *relscn = NULL;
+	GElf_Shdr pltsh = { 0 }, relsh = { 0 }, symsh;
+	Elf_Data *rel, *dsym;
+	Elf_Scn *symscn;
+	uint64_t at, ent;
+	size_t nrel;
+
+	if (!elf || elf_getshdrstrndx(elf, &shstr) != 0)
+		return;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *nm;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		nm = elf_strptr(elf, shstr, sh.sh_name);
+		if (!nm)
+			continue;
+		if (strcmp(nm, ".plt") == 0) {
+			pltscn = scn;
+			pltsh = sh;
+		} else if (strcmp(nm, ".rela.plt") == 0 && sh.sh_type == SHT_RELA) {
+			relscn = scn;
+			relsh = sh;
+		}
+	}
+	if (!pltscn || !relscn || pltsh.sh_type == SHT_NOBITS)
+		return;
+	symscn = elf_getscn(elf, relsh.sh_link);
+	if (!symscn || !gelf_getshdr(symscn, &symsh))
+		return;
+	rel = elf_getdata(relscn, NULL);
+	dsym = elf_getdata(symscn, NULL);
+	if (!rel || !dsym || relsh.sh_entsize == 0)
+		return;
+	ent = pltsh.sh_entsize ? pltsh.sh_entsize : 16;
+	at = pltsh.sh_addr + ent;       /* the header is one entry */
+	nrel = relsh.sh_size / relsh.sh_entsize;
+	for (size_t i = 0; i < nrel; i++) {
+		GElf_Rela ra;
+		GElf_Sym sym;
+		const char *nm = "";
+		char *full;
+
+		if (!gelf_getrela(rel, (int)i, &ra))
+			break;
+		if (GELF_R_SYM(ra.r_info) &&
+		    gelf_getsym(dsym, (int)GELF_R_SYM(ra.r_info), &sym)) {
+			nm = elf_strptr(elf, symsh.sh_link, sym.st_name);
+			if (!nm)
+				nm = "";
+		}
+		{
+			char *dn = sym_demangle(nm);
+
+			full = xasprintf("%s@plt", dn ? dn : nm);
+			free(dn);
+		}
+		GROW(*syms, *cap, *n + 1);
+		GROW(*plt, *pltcap, *nplt + 1);
+		(*plt)[(*nplt)++] = full;
+		(*syms)[*n].start = at;
+		(*syms)[*n].end = at + ent;
+		(*syms)[*n].name = full;
+		(*syms)[*n].len = (uint32_t)strlen(full);
+		(*syms)[*n].bind = STB_GLOBAL;
+		(*syms)[*n].demangled = true;
+		(*n)++;
+		at += ent;
+	}
+}
+
+/*
+ * A Dwfl of its own for the file at path (fd: owned by libdwfl from here
+ * on), and its module; NULL (nothing left open) when it is no ELF.
+ */
+static Dwfl_Module *report_alone(Dwfl **dwfl, const char *name,
+				 const char *path, int fd)
+{
+	Dwfl_Module *mod;
+
+	*dwfl = dwfl_begin(&sym_dwfl_callbacks);
+	if (!*dwfl) {
+		close(fd);
+		return NULL;
+	}
+	dwfl_report_begin(*dwfl);
+	mod = dwfl_report_elf(*dwfl, name, path, fd, 0, false);
+	dwfl_report_end(*dwfl, NULL, NULL);
+	if (!mod) {
+		dwfl_end(*dwfl);
+		*dwfl = NULL;
+	}
+	return mod;
+}
+
+void sym_dso_load(struct symbolizer *sy, struct sym_dso *d)
+{
+	char *from = NULL;
+	int fd;
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	const uint8_t *want;
+	size_t wantlen;
+	Elf *elf;
+	GElf_Addr bias;
+	int nsym;
+	size_t names_len = 0, cap = 0, symcap = 0;
+	struct fsym *syms = NULL;
+	char **plt = NULL;
+	size_t nplt = 0, pltcap = 0;
+
+	d->state = -1;
+	want = want_bid(sy, d, &wantlen);
+	/*
+	 * perf record keeps a copy of each binary it saw in its build-id
+	 * cache: that copy is the right file even after a rebuild.
+	 */
+	fd = want ? open_bid_cache(sy, want, wantlen, &from) : -1;
+	if (fd >= 0)
+		want = NULL;     /* the cache is keyed by the build-id */
+	else
+		fd = open_dso(sy, d, &from);
+	if (fd < 0)
+		return;
+	mod = report_alone(&dwfl, d->base, from, fd);
+	if (!mod) {
+		free(from);
+		d->fail = SYM_MISS_NOT_ELF;
+		return;
+	}
+	if (want) {
+		const unsigned char *bits;
+		GElf_Addr bv;
+		int n = dwfl_module_build_id(mod, &bits, &bv);
+
+		if (n <= 0 || (size_t)n != wantlen ||
+		    memcmp(bits, want, wantlen) != 0) {
+			char *alt = NULL;
+			int afd = open_bid_cache(sy, want, wantlen, &alt);
+
+			dwfl_end(dwfl);
+			free(from);
+			if (afd < 0) {
+				d->fail = SYM_MISS_BUILD_ID;
+				return;
+			}
+			from = alt;
+			mod = report_alone(&dwfl, d->base, from, afd);
+			if (!mod) {
+				free(from);
+				d->fail = SYM_MISS_NOT_ELF;
+				return;
+			}
+		}
+	}
+	elf = dwfl_module_getelf(mod, &bias);
+	if (elf) {
+		size_t nph = 0;
+
+		if (elf_getphdrnum(elf, &nph) == 0) {
+			d->segs = xcalloc(nph ? nph : 1, sizeof(*d->segs));
+			for (size_t i = 0; i < nph; i++) {
+				GElf_Phdr ph;
+
+				if (gelf_getphdr(elf, (int)i, &ph) &&
+				    ph.p_type == PT_LOAD) {
+					struct seg *s = &d->segs[d->nsegs++];
+
+					s->off = ph.p_offset;
+					s->filesz = ph.p_filesz;
+					s->vaddr = ph.p_vaddr;
+					s->memsz = ph.p_memsz;
+				}
+			}
+		}
+	}
+	nsym = dwfl_module_getsymtab(mod);
+	if (nsym > 0) {
+		symcap = (size_t)nsym;
+		syms = xcalloc(symcap, sizeof(*syms));
+	}
+	for (int i = 1; i < nsym; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		GElf_Word shndx;
+		Elf *selfe;
+		Dwarf_Addr sbias;
+		const char *nm = dwfl_module_getsym_info(mod, i, &sym, &addr,
+							 &shndx, &selfe,
+							 &sbias);
+		int type = GELF_ST_TYPE(sym.st_info);
+		const char *at;
+		struct fsym *f;
+
+		if (!nm || !*nm || shndx == SHN_UNDEF || shndx == SHN_ABS)
+			continue;
+		if (type == STT_NOTYPE) {
+			/* Labels in code (_start, _dl_start_user) count. */
+			GElf_Shdr sh;
+			Elf_Scn *scn = selfe ? elf_getscn(selfe, shndx) : NULL;
+
+			if (!scn || !gelf_getshdr(scn, &sh) ||
+			    !(sh.sh_flags & SHF_EXECINSTR))
+				continue;
+		} else if (type != STT_FUNC && type != STT_GNU_IFUNC) {
+			continue;
+		}
+		f = &syms[cap++];
+		/* "memcpy@@GLIBC_2.14": the version goes. */
+		at = strchr(nm, '@');
+		f->len = (uint32_t)(at && at != nm ? (size_t)(at - nm)
+						   : strlen(nm));
+		f->name = nm;           /* Dwfl's until copied below */
+		f->start = addr - bias;
+		f->end = f->start + sym.st_size;
+		f->bind = GELF_ST_BIND(sym.st_info);
+	}
+	add_plt(elf, &syms, &cap, &symcap, &plt, &nplt, &pltcap);
+	if (cap) {
+		char *w;
+
+		d->nsyms = finish_table(syms, cap);
+		for (size_t i = 0; i < d->nsyms; i++)
+			names_len += syms[i].len + 1u;
+		d->names = xmalloc(names_len);
+		w = d->names;
+		for (size_t i = 0; i < d->nsyms; i++) {
+			memcpy(w, syms[i].name, syms[i].len);
+			w[syms[i].len] = 0;
+			syms[i].name = w;
+			w += syms[i].len + 1u;
+		}
+		d->syms = syms;
+	} else {
+		free(syms);
+	}
+	for (size_t i = 0; i < nplt; i++)
+		free(plt[i]);
+	free(plt);
+	dwfl_end(dwfl);
+	d->loaded_from = from;
+	d->state = 1;
+	if (!d->nsyms)
+		d->fail = SYM_MISS_STRIPPED;
+}
+
+/* The ELF virtual address of a file offset (perf's map ip). */
+static uint64_t dso_vaddr(const struct sym_dso *d, uint64_t off)
+{
+	for (size_t i = 0; i < d->nsegs; i++) {
+		const struct seg *s = &d->segs[i];
+
+		if (off >= s->off && off - s->off < s->filesz)
+			return off - s->off + s->vaddr;
+	}
+	/* Past every segment's file bytes: from the first one. */
+	if (d->nsegs && off >= d->segs[0].off)
+		return off - d->segs[0].off + d->segs[0].vaddr;
+	return off;
+}
+
+const char *sym_dso_lookup(struct symbolizer *sy, struct sym_dso *d,
+			   uint64_t file_off, uint64_t *vaddr,
+			   enum sym_miss *why)
+{
+	size_t lo;
+	uint64_t a;
+
+	if (d->state == 0)
+		sym_dso_load(sy, d);
+	if (d->state < 0) {
+		*why = d->fail;
+		*vaddr = file_off;
+		if (!sy->miss_file[d->fail])
+			sy->miss_file[d->fail] = d->path;
+		return NULL;
+	}
+	a = dso_vaddr(d, file_off);
+	*vaddr = a;
+	lo = sym_count_starting_by(d->syms, d->nsyms, sizeof(*d->syms), a);
+	if (lo && a < d->syms[lo - 1].end) {
+		struct fsym *f = &d->syms[lo - 1];
+
+		if (!f->demangled) {
+			/* Demangled on first use: most symbols never are. */
+			char *dn = sy->o.demangle ? sym_demangle(f->name) : NULL;
+
+			f->demangled = true;
+			if (dn) {
+				GROW(d->dm, d->capdm, d->ndm + 1);
+				d->dm[d->ndm++] = dn;
+				f->name = dn;
+			}
+		}
+		return f->name;
+	}
+	*why = d->nsyms ? SYM_MISS_NO_SYMBOL : SYM_MISS_STRIPPED;
+	if (!sy->miss_file[*why])
+		sy->miss_file[*why] = d->path;
+	return NULL;
+}

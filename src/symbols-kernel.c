@@ -1,0 +1,394 @@
+/*
+ * symbols-kernel.c - kernel symbols from kallsyms (read on a thread of
+ * their own, used only for the kernel that was recorded) and JIT symbols
+ * from /tmp/perf-PID.map files.
+ */
+#include "symbols.h"
+
+#include <ctype.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "symbols-priv.h"
+#include "util.h"
+
+/* ---- Kernel ---------------------------------------------------------------- */
+
+void sym_set_kernel_build_id(struct symbolizer *sy, const uint8_t *bid,
+			     size_t len)
+{
+	sy->kbid_len = len > 20 ? 20 : len;
+	memcpy(sy->kbid, bid, sy->kbid_len);
+}
+
+void sym_set_kernel_release(struct symbolizer *sy, const char *rel,
+			    size_t len)
+{
+	len = strnlen(rel, len);
+	if (len >= sizeof(sy->krelease))
+		len = sizeof(sy->krelease) - 1;
+	memcpy(sy->krelease, rel, len);
+	sy->krelease[len] = 0;
+}
+
+void sym_set_kernel_text(struct symbolizer *sy, uint64_t text_start)
+{
+	sy->ktext_recorded = text_start;
+}
+
+/* The running kernel's build-id, from /sys/kernel/notes. */
+static size_t running_kernel_bid(uint8_t *out)
+{
+	unsigned char buf[4096];
+	ssize_t n;
+	size_t off = 0;
+	int fd = open("/sys/kernel/notes", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	while (n > 0 && off + 12 <= (size_t)n) {
+		uint32_t nsz, dsz, type;
+		size_t name_off, desc_off;
+
+		memcpy(&nsz, buf + off, 4);
+		memcpy(&dsz, buf + off + 4, 4);
+		memcpy(&type, buf + off + 8, 4);
+		name_off = off + 12;
+		desc_off = name_off + ((nsz + 3u) & ~3u);
+		if (desc_off + dsz > (size_t)n || desc_off < name_off)
+			break;
+		if (type == NT_GNU_BUILD_ID && nsz == 4 &&
+		    memcmp(buf + name_off, "GNU", 4) == 0) {
+			size_t l = dsz > 20 ? 20 : dsz;
+
+			memcpy(out, buf + desc_off, l);
+			return l;
+		}
+		off = desc_off + ((dsz + 3u) & ~3u);
+	}
+	return 0;
+}
+
+static int cmp_ksym(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static void kernel_load(struct symbolizer *sy)
+{
+	const char *path = sy->o.kallsyms ? sy->o.kallsyms : "/proc/kallsyms";
+	FILE *f;
+	char *text = NULL;
+	size_t len = 0, cap = 0, n = 0, capk = 0;
+	char chunk[65536];
+	size_t got;
+	bool nonzero = false;
+	uint64_t text_now = 0;
+
+	sy->kstate = -1;
+	if (!sy->kbid_len && sy->krelease[0] && !sy->o.kallsyms) {
+		struct utsname u;
+
+		if (uname(&u) == 0 && strcmp(u.release, sy->krelease) != 0) {
+			snprintf(sy->kmsg, sizeof(sy->kmsg), "recorded on kernel "
+				 "%s, this is %s", sy->krelease, u.release);
+			sy->miss_file[SYM_MISS_KERNEL] = sy->kmsg;
+			return;
+		}
+	}
+	if (sy->kbid_len && !sy->o.kallsyms) {
+		uint8_t now[20];
+		size_t l = running_kernel_bid(now);
+
+		if (l && (l != sy->kbid_len || memcmp(now, sy->kbid, l))) {
+			/* perf record keeps that kernel's kallsyms in its cache. */
+			const char *home = getenv("HOME");
+			char hex[41];
+
+			sym_bid_hex(hex, sy->kbid, sy->kbid_len);
+			snprintf(sy->kmsg, sizeof(sy->kmsg),
+				 "%s/.debug/[kernel.kallsyms]/%s/kallsyms",
+				 home ? home : "", hex);
+			if (!home || access(sy->kmsg, R_OK) != 0) {
+				sy->miss_file[SYM_MISS_KERNEL] = "the profile was "
+					"recorded on another kernel";
+				return;
+			}
+			path = sy->kmsg;
+		}
+	}
+	f = fopen(path, "r");
+	if (!f) {
+		if (sy->o.kallsyms) {
+			snprintf(sy->kmsg, sizeof(sy->kmsg), "cannot read "
+				 "--kallsyms %.80s: %.40s", path, strerror(errno));
+			sy->miss_file[SYM_MISS_KERNEL] = sy->kmsg;
+		}
+		return;
+	}
+	while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+		GROW(text, cap, len + got + 1);
+		memcpy(text + len, chunk, got);
+		len += got;
+	}
+	fclose(f);
+	if (!text)
+		return;
+	text[len] = 0;
+	for (char *s = text; *s;) {
+		char *nl = strchr(s, '\n');
+		char *e, *name, *mod = NULL;
+		unsigned long long a;
+		char type;
+
+		if (nl)
+			*nl = 0;
+		a = strtoull(s, &e, 16);
+		if (e != s && *e == ' ' && e[1] && e[2] == ' ') {
+			type = e[1];
+			name = e + 3;
+			{
+				char *tab = strchr(name, '\t');
+
+				if (tab) {
+					*tab = 0;
+					mod = tab + 1;
+				}
+			}
+			if (a)
+				nonzero = true;
+			if (strcmp(name, "_text") == 0 && !mod)
+				text_now = a;
+			/*
+			 * __pfx_* (the padding before a function) stay, as
+			 * in perf: a return address after a noreturn call
+			 * lands there.
+			 */
+			if (type == 'T' || type == 't' || type == 'W' ||
+			    type == 'w') {
+				GROW(sy->ksyms, capk, n + 1);
+				sy->ksyms[n].start = a;
+				sy->ksyms[n].seq = n;
+				sy->ksyms[n].name = name;
+				sy->ksyms[n].mod = mod;
+				n++;
+			}
+		}
+		if (!nl)
+			break;
+		s = nl + 1;
+	}
+	if (!nonzero || n == 0) {
+		free(text);
+		free(sy->ksyms);
+		sy->ksyms = NULL;
+		sy->miss_file[SYM_MISS_KERNEL] = "kernel addresses are hidden "
+			"(kptr_restrict); run as root";
+		return;
+	}
+	/* Module names "[ext4]" are kept as written by kallsyms. */
+	qsort(sy->ksyms, n, sizeof(*sy->ksyms), cmp_ksym);
+	sy->nksyms = n;
+	sy->ktext = text;
+	sy->ktext_now = text_now;
+	sy->kstate = 1;
+}
+
+static void *kernel_thread(void *arg)
+{
+	kernel_load(arg);
+	return NULL;
+}
+
+void sym_preload_kernel(struct symbolizer *sy)
+{
+	if (sy->kstate != 0 || sy->kthread_on)
+		return;
+	sy->kstate = 2;         /* loading; read only after the join */
+	if (pthread_create(&sy->kthread, NULL, kernel_thread, sy) == 0)
+		sy->kthread_on = true;
+	else
+		sy->kstate = 0;
+}
+
+void sym_kernel_join(struct symbolizer *sy)
+{
+	if (sy->kthread_on) {
+		pthread_join(sy->kthread, NULL);
+		sy->kthread_on = false;
+	}
+}
+
+const char *sym_kernel_lookup(struct symbolizer *sy, uint64_t addr,
+			      const char **mod)
+{
+	size_t lo;
+
+	*mod = "[kernel.kallsyms]";
+	sym_kernel_join(sy);
+	if (sy->kstate == 0)
+		kernel_load(sy);
+	if (sy->kstate < 0)
+		return NULL;
+	/* KASLR: the profile's kernel may sit elsewhere than ours. */
+	if (sy->ktext_recorded && sy->ktext_now)
+		sy->kdelta = (int64_t)(sy->ktext_now - sy->ktext_recorded);
+	addr += (uint64_t)sy->kdelta;
+	lo = sym_count_starting_by(sy->ksyms, sy->nksyms, sizeof(*sy->ksyms),
+			       addr);
+	if (lo == 0)
+		return NULL;
+	{
+		const struct ksym *k = &sy->ksyms[lo - 1];
+
+		/* Past the last symbol of the kernel or a module: unknown. */
+		if (lo == sy->nksyms && addr - k->start > 65536)
+			return NULL;
+		if (lo < sy->nksyms && (k->mod == NULL) !=
+		    (sy->ksyms[lo].mod == NULL) && addr - k->start > 65536)
+			return NULL;
+		if (k->mod)
+			*mod = k->mod;
+		return k->name;
+	}
+}
+
+/* ---- JIT maps ---------------------------------------------------------------- */
+
+static int cmp_jit(const void *a, const void *b)
+{
+	const struct jit_sym *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+static struct jit_map *jit_load(struct symbolizer *sy, uint32_t pid)
+{
+	struct jit_map *j = xcalloc(1, sizeof(*j));
+	char *path = xasprintf("%s/perf-%u.map",
+			       sy->o.jit_dir ? sy->o.jit_dir : "/tmp", pid);
+	FILE *f = fopen(path, "r");
+	size_t cap = 0, len = 0, capsyms = 0;
+	char chunk[65536];
+	size_t got;
+
+	free(path);
+	j->pid = pid;
+	j->checked = now_seconds();
+	j->next = sy->jits;
+	sy->jits = j;
+	if (!f)
+		return j;
+	while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+		GROW(j->text, cap, len + got + 1);
+		memcpy(j->text + len, chunk, got);
+		len += got;
+	}
+	fclose(f);
+	j->size = len;
+	if (!j->text)
+		return j;
+	j->text[len] = 0;
+	for (char *s = j->text; *s;) {
+		char *nl = strchr(s, '\n');
+		char *e1, *e2;
+		unsigned long long a, sz;
+
+		if (nl)
+			*nl = 0;
+		a = strtoull(s, &e1, 16);
+		if (e1 != s && *e1 == ' ') {
+			sz = strtoull(e1 + 1, &e2, 16);
+			if (e2 != e1 + 1 && *e2 == ' ' && a + sz >= a) {
+				GROW(j->syms, capsyms, j->n + 1);
+				j->syms[j->n].start = a;
+				j->syms[j->n].end = a + sz;
+				j->syms[j->n].name = e2 + 1;
+				j->syms[j->n].line = j->n;
+				j->n++;
+			}
+		}
+		if (!nl)
+			break;
+		s = nl + 1;
+	}
+	qsort(j->syms, j->n, sizeof(*j->syms), cmp_jit);
+	return j;
+}
+
+static const char *jit_find(const struct jit_map *j, uint64_t addr);
+
+const char *sym_jit_lookup(struct symbolizer *sy, uint32_t pid,
+			   uint64_t addr)
+{
+	struct jit_map *j;
+	const char *best;
+
+	for (j = sy->jits; j; j = j->next)
+		if (j->pid == pid)
+			break;
+	if (!j)
+		j = jit_load(sy, pid);
+	best = jit_find(j, addr);
+	/* A JIT appends as it compiles: reload a grown map, once a second. */
+	if (!best && now_seconds() - j->checked >= 1.0) {
+		char *path = xasprintf("%s/perf-%u.map", sy->o.jit_dir ?
+				       sy->o.jit_dir : "/tmp", pid);
+		struct stat sb;
+
+		j->checked = now_seconds();
+		if (stat(path, &sb) == 0 && (size_t)sb.st_size != j->size) {
+			sym_jit_forget(sy, pid);
+			best = jit_find(jit_load(sy, pid), addr);
+		}
+		free(path);
+	}
+	return best;
+}
+
+static const char *jit_find(const struct jit_map *j, uint64_t addr)
+{
+	const char *best = NULL;
+	size_t bestline = 0, lo;
+
+	lo = sym_count_starting_by(j->syms, j->n, sizeof(*j->syms), addr);
+	/* Later lines win: look back over the entries that may cover addr. */
+	for (size_t i = lo, k = 0; i-- > 0 && k < 64; k++) {
+		if (addr < j->syms[i].end &&
+		    (!best || j->syms[i].line > bestline)) {
+			best = j->syms[i].name;
+			bestline = j->syms[i].line;
+		}
+	}
+	return best;
+}
+
+void sym_jit_forget(struct symbolizer *sy, uint32_t pid)
+{
+	for (struct jit_map **pp = &sy->jits; *pp; pp = &(*pp)->next)
+		if ((*pp)->pid == pid) {
+			struct jit_map *j = *pp;
+
+			*pp = j->next;
+			free(j->syms);
+			free(j->text);
+			free(j);
+			return;
+		}
+}

@@ -1,0 +1,143 @@
+/*
+ * symbols-priv.h - what the symbolizer's files share: its structures and
+ * the helpers one part lends another.  Only src/symbols*.c include it.
+ *
+ *   symbols.c         the symbolizer, its table of dsos, statistics;
+ *   symbols-elf.c     a dso's ELF: opening it (build-id cache, --symfs,
+ *                     the vdso), its sorted symbol table, lookups;
+ *   symbols-kernel.c  kallsyms and /tmp/perf-PID.map (JIT) symbols;
+ *   symbols-proc.c    the per-process Dwfl the DWARF unwinder walks.
+ */
+#ifndef FLAMETOP_SYMBOLS_PRIV_H
+#define FLAMETOP_SYMBOLS_PRIV_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <elfutils/libdwfl.h>
+
+#include "symbols.h"
+
+struct fsym {
+	uint64_t start, end;
+	const char *name;       /* as in the ELF until demangled */
+	uint32_t len;
+	unsigned char bind;     /* STB_* */
+	bool demangled;         /* name checked for mangling */
+};
+
+struct seg {
+	uint64_t off, filesz, vaddr, memsz;
+};
+
+struct sym_dso {
+	char *path;
+	const char *base;
+	uint8_t bid[20];
+	size_t bid_len;
+	uint32_t maj, min;
+	uint64_t ino;
+	bool special;
+	int state;              /* 0: not loaded, 1: loaded, -1: failed */
+	enum sym_miss fail;
+	struct fsym *syms;
+	size_t nsyms;
+	char *names;            /* all names, back to back */
+	struct seg *segs;
+	size_t nsegs;
+	char *loaded_from;      /* the file actually read */
+	char **dm;              /* demangled names (malloc'd) */
+	size_t ndm, capdm;
+	struct sym_dso *next;   /* hash chain */
+};
+
+struct bid_entry {
+	char *path;
+	uint8_t bid[20];
+	size_t len;
+};
+
+struct jit_sym {
+	uint64_t start, end;
+	const char *name;
+	size_t line;
+};
+
+struct jit_map {
+	uint32_t pid;
+	struct jit_sym *syms;
+	size_t n;
+	char *text;
+	size_t size;            /* bytes read: the file only grows */
+	double checked;         /* when its size was last looked at */
+	struct jit_map *next;
+};
+
+struct ksym {
+	uint64_t start;
+	size_t seq;             /* line number: of aliases, the last wins */
+	const char *name;
+	const char *mod;        /* "[kernel.kallsyms]" or "[ext4]" */
+};
+
+struct reported {
+	struct sym_dso *dso;
+	uint64_t bias;
+};
+
+struct proc_state {
+	Dwfl *dwfl;
+	bool stale;
+	struct reported *rep;   /* the files in dwfl, at their biases */
+	size_t nrep, caprep;
+};
+
+struct symbolizer {
+	struct sym_opts o;
+	struct sym_dso **buckets;
+	size_t nbuckets, ndsos;
+	struct bid_entry *bids;
+	size_t nbids, capbids;
+	struct jit_map *jits;
+	/* kernel */
+	int kstate;             /* 0: not loaded, 1: ok, -1: unusable */
+	struct ksym *ksyms;
+	size_t nksyms;
+	char *ktext;
+	uint8_t kbid[20];
+	size_t kbid_len;
+	char krelease[65];        /* uname -r of the recording, "" unknown */
+	char kmsg[160];
+	uint64_t ktext_recorded;  /* _text as recorded, 0: unknown */
+	uint64_t ktext_now;       /* _text in the running kernel */
+	int64_t kdelta;
+	pthread_t kthread;        /* loading kallsyms in the background */
+	bool kthread_on;
+	/* statistics */
+	uint64_t misses[SYM_MISS_COUNT];
+	const char *miss_file[SYM_MISS_COUNT];
+	int vdso_fd;
+};
+
+/* Dwfl callbacks for files read offline (libdwfl finds debug files). */
+extern const Dwfl_Callbacks sym_dwfl_callbacks;
+
+/* Load d's symbol table (state 1) or note why not (state -1). */
+void sym_dso_load(struct symbolizer *sy, struct sym_dso *d);
+/* A new descriptor of this process's vdso image (in memory), or -1. */
+int sym_vdso_fd(struct symbolizer *sy);
+/* Wait for the kallsyms thread, if one runs. */
+void sym_kernel_join(struct symbolizer *sy);
+/* Hex text of a build-id: out holds 2 * n + 1 bytes. */
+void sym_bid_hex(char *out, const uint8_t *b, size_t n);
+/*
+ * How many entries of a table sorted by start begin at or before a: entry
+ * [result - 1] is the last that may cover a.  Every symbol table here
+ * (ELF, kernel, JIT) starts its entries with a uint64_t start.
+ */
+size_t sym_count_starting_by(const void *table, size_t n, size_t size,
+			     uint64_t a);
+
+#endif
