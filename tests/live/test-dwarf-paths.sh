@@ -10,12 +10,19 @@
 . "$(dirname "$0")/lib.sh"
 
 cat >"$work/dwarf-target.c" <<'EOF'
-/* About 2/3 of the time under work_hot, 1/3 under work_cold.  SECS is
+/* 2/3 of the time under work_hot, 1/3 under work_cold: the two spin
+ * loops are the same code (noipa keeps gcc from folding them into one)
+ * and the hot one runs twice the rounds.  SECS is
  * CPU time, so that a busy machine changes the run's length, not its
  * number of samples. */
 #include <stdlib.h>
 #include <time.h>
 
+#if defined(__clang__)
+#define SPIN __attribute__((noinline))
+#else
+#define SPIN __attribute__((noinline, noipa))
+#endif
 static volatile unsigned long sink;
 
 static inline __attribute__((always_inline)) unsigned long mix(unsigned long x)
@@ -23,16 +30,16 @@ static inline __attribute__((always_inline)) unsigned long mix(unsigned long x)
 	return x * 6364136223846793005ul + 1442695040888963407ul;
 }
 
-__attribute__((noinline)) void spin_hot(unsigned n)
+SPIN void spin_hot(unsigned n)
 {
 	unsigned long x = sink;
 
 	for (unsigned i = 0; i < n; i++)
-		x = mix(x);
+		x = mix(x) ^ i;
 	sink = x;
 }
 
-__attribute__((noinline)) void spin_cold(unsigned n)
+SPIN void spin_cold(unsigned n)
 {
 	unsigned long x = sink;
 
