@@ -19,6 +19,7 @@
 
 #include "diag.h"
 #include "profile.h"
+#include "view.h"
 
 struct config;
 
@@ -89,6 +90,8 @@ struct theme;
  */
 uint32_t diff_color(const struct theme *th, const struct profile *p,
 		    uint32_t node, bool negated);
+/* The same from a diff_info (a node's, or a top table row's). */
+uint32_t diff_color_of(const struct theme *th, const struct diff_info *di);
 /* '+' grew or new, '-' shrank or gone, 0 the same. */
 char diff_mark(enum diff_change k);
 /*
@@ -97,6 +100,33 @@ char diff_mark(enum diff_change k);
  */
 size_t diff_describe(const struct profile *p, uint32_t node, bool negated,
 		     char *buf, size_t cap);
+
+/* One function of a comparison's top table; [0] before, [1] after. */
+struct diff_top_row {
+	uint32_t sym;                 /* in the profile's symbol table */
+	uint64_t self[2], total[2];   /* weights (view_top's, of each side) */
+	uint64_t all[2];              /* each side's total weight */
+	double self_pct[2], total_pct[2];   /* shares of all (%) */
+};
+
+/*
+ * The top table of the differential profile p (finished; negated: p is
+ * diff_swap'ed, and [0] is still BEFORE): one row per function with weight
+ * on either side, sorted by TOP_BY_CHANGE.  Returns the number of rows;
+ * *rows is malloc'ed.
+ */
+size_t diff_top_rows(const struct profile *p, bool negated,
+		     struct diff_top_row **rows);
+/*
+ * Sort rows: TOP_BY_CHANGE by the size of the self change (then of the
+ * total change), TOP_BY_SELF and TOP_BY_TOTAL by the share after (then
+ * before), each then by name; TOP_BY_NAME by name.
+ */
+void diff_top_sort(const struct profile *p, struct diff_top_row *rows,
+		   size_t n, enum view_top_sort by);
+/* How a row's self (or total: total true) share changed. */
+void diff_top_info(const struct diff_top_row *r, bool total,
+		   struct diff_info *di);
 
 /*
  * --top of a differential profile: per function its self and total shares

@@ -97,7 +97,8 @@ struct view_top_row {
 	uint64_t total;      /* weight of the stacks that contain it */
 };
 
-enum view_top_sort { TOP_BY_SELF, TOP_BY_TOTAL, TOP_BY_NAME };
+enum view_top_sort { TOP_BY_SELF, TOP_BY_TOTAL, TOP_BY_NAME,
+	TOP_BY_CHANGE };   /* a comparison's (diff_top_sort); by self here */
 
 /*
  * One row per function of p (finished) with any weight, sorted by self

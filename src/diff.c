@@ -301,6 +301,11 @@ int diff_load(struct config *c, struct diag *d, struct profile **out)
 
 /* ---- Reading a differential profile ----------------------------------- */
 
+static double dabs(double x)
+{
+	return x < 0 ? -x : x;
+}
+
 /*
  * Does a change of share show where it is printed ("%+.2f pts")?  Smaller
  * changes (rounding noise, one sample in millions) count as the same.
@@ -313,29 +318,21 @@ static bool shows(double change)
 	return strcmp(buf, "0.00") != 0;
 }
 
-void diff_info(const struct profile *p, uint32_t node, bool negated,
-	       struct diff_info *di)
+/*
+ * Fill di from the weights b of tb before and a of ta after, whose shares
+ * (%) are bp and ap as they are shown.
+ */
+static void classify(uint64_t b, uint64_t tb, uint64_t a, uint64_t ta,
+		     double bp, double ap, struct diff_info *di)
 {
-	uint64_t a = profile_total(p, node), b = profile_total2(p, node);
-	uint64_t ta = profile_total(p, NODE_ROOT);
-	uint64_t tb = profile_total2(p, NODE_ROOT);
 	unsigned __int128 x, y;
 	double m;
 
-	if (negated) {
-		uint64_t t = a;
-
-		a = b;
-		b = t;
-		t = ta;
-		ta = tb;
-		tb = t;
-	}
 	di->before = b;
 	di->after = a;
-	di->before_pct = tb ? 100.0 * (double)b / (double)tb : 0;
-	di->after_pct = ta ? 100.0 * (double)a / (double)ta : 0;
-	di->change = di->after_pct - di->before_pct;
+	di->before_pct = bp;
+	di->after_pct = ap;
+	di->change = ap - bp;
 	/* Shares compared exactly: a / ta against b / tb. */
 	x = (unsigned __int128)a * tb;
 	y = (unsigned __int128)b * ta;
@@ -347,11 +344,30 @@ void diff_info(const struct profile *p, uint32_t node, bool negated,
 		di->kind = DIFF_SAME;
 	else
 		di->kind = x > y ? DIFF_GREW : DIFF_SHRANK;
-	m = di->after_pct > di->before_pct ? di->after_pct : di->before_pct;
-	di->intensity = m > 0 ? (di->change < 0 ? -di->change : di->change) / m
-			      : 0;
+	m = ap > bp ? ap : bp;
+	di->intensity = m > 0 ? dabs(di->change) / m : 0;
 	if (di->kind == DIFF_SAME)
 		di->intensity = 0;
+}
+
+void diff_info(const struct profile *p, uint32_t node, bool negated,
+	       struct diff_info *di)
+{
+	uint64_t a = profile_total(p, node), b = profile_total2(p, node);
+	uint64_t ta = profile_total(p, NODE_ROOT);
+	uint64_t tb = profile_total2(p, NODE_ROOT);
+
+	if (negated) {
+		uint64_t t = a;
+
+		a = b;
+		b = t;
+		t = ta;
+		ta = tb;
+		tb = t;
+	}
+	classify(b, tb, a, ta, tb ? 100.0 * (double)b / (double)tb : 0,
+		 ta ? 100.0 * (double)a / (double)ta : 0, di);
 }
 
 char diff_mark(enum diff_change k)
@@ -398,62 +414,89 @@ size_t diff_describe(const struct profile *p, uint32_t node, bool negated,
 
 /* ---- The top table of a comparison -------------------------------------- */
 
-struct top_row {
-	uint32_t sym;                 /* in p's symbol table */
-	double self[2], total[2];     /* shares (%), before and after */
-};
-
-static double dabs(double x)
+static int cmp_top_name(const struct diff_top_row *a,
+			const struct diff_top_row *b, const struct symtab *st)
 {
-	return x < 0 ? -x : x;
-}
+	size_t la = symtab_len(st, a->sym), lb = symtab_len(st, b->sym);
+	int c = memcmp(symtab_name(st, a->sym), symtab_name(st, b->sym),
+		       la < lb ? la : lb);
 
-static int cmp_top(const void *x, const void *y, void *ctx)
-{
-	const struct top_row *a = x, *b = y;
-	const struct symtab *st = ctx;
-	double da = dabs(a->self[1] - a->self[0]);
-	double db = dabs(b->self[1] - b->self[0]);
-	size_t la, lb;
-	int c;
-
-	if (da != db)
-		return da < db ? 1 : -1;
-	da = dabs(a->total[1] - a->total[0]);
-	db = dabs(b->total[1] - b->total[0]);
-	if (da != db)
-		return da < db ? 1 : -1;
-	la = symtab_len(st, a->sym);
-	lb = symtab_len(st, b->sym);
-	c = memcmp(symtab_name(st, a->sym), symtab_name(st, b->sym),
-		   la < lb ? la : lb);
 	return c ? c : (la > lb) - (la < lb);
 }
 
-size_t diff_print_top(FILE *out, const struct profile *p, size_t n)
+/* Larger first: 1 when x < y, -1 when x > y, else 0. */
+static int desc(double x, double y)
+{
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+struct top_sort_ctx {
+	const struct symtab *st;
+	enum view_top_sort by;
+};
+
+static int cmp_top(const void *x, const void *y, void *ctx)
+{
+	const struct diff_top_row *a = x, *b = y;
+	const struct top_sort_ctx *c = ctx;
+	int r = 0;
+
+	switch (c->by) {
+	case TOP_BY_NAME:
+		break;
+	case TOP_BY_SELF:
+		if (!(r = desc(a->self_pct[1], b->self_pct[1])))
+			r = desc(a->self_pct[0], b->self_pct[0]);
+		break;
+	case TOP_BY_TOTAL:
+		if (!(r = desc(a->total_pct[1], b->total_pct[1])))
+			r = desc(a->total_pct[0], b->total_pct[0]);
+		break;
+	default:   /* the change: self, then total */
+		if (!(r = desc(dabs(a->self_pct[1] - a->self_pct[0]),
+			       dabs(b->self_pct[1] - b->self_pct[0]))))
+			r = desc(dabs(a->total_pct[1] - a->total_pct[0]),
+				 dabs(b->total_pct[1] - b->total_pct[0]));
+		break;
+	}
+	return r ? r : cmp_top_name(a, b, c->st);
+}
+
+void diff_top_sort(const struct profile *p, struct diff_top_row *rows,
+		   size_t n, enum view_top_sort by)
+{
+	struct top_sort_ctx c = { profile_symtab(p), by };
+
+	qsort_r(rows, n, sizeof(*rows), cmp_top, &c);
+}
+
+size_t diff_top_rows(const struct profile *p, bool negated,
+		     struct diff_top_row **out)
 {
 	const struct symtab *st = profile_symtab(p);
 	uint32_t nsym = symtab_count(st);
-	struct top_row *rows = xcalloc(nsym ? nsym : 1, sizeof(*rows));
+	struct diff_top_row *rows = xcalloc(nsym ? nsym : 1, sizeof(*rows));
 	uint32_t *at = xmalloc((nsym ? nsym : 1) * sizeof(*at));
 	struct profile *sides[2];
 	size_t k = 0;
-	char *name = NULL;
-	size_t capname = 0;
 
 	memset(at, 0xff, (nsym ? nsym : 1) * sizeof(*at));
-	sides[0] = diff_swap(p);          /* BEFORE as the weight */
-	sides[1] = (struct profile *)p;   /* only read */
+	/* Each side as the weight: BEFORE is p's second count, unless p is
+	 * swapped. */
+	sides[negated] = diff_swap(p);
+	sides[!negated] = (struct profile *)p;   /* only read */
 	for (int s = 0; s < 2; s++) {
 		const struct profile *q = sides[s];
 		const struct symtab *qs = profile_symtab(q);
 		struct view_top_row *tr;
 		size_t m = view_top(q, &tr);
-		double all = profile_weight_value(q, profile_total(q, NODE_ROOT));
+		uint64_t tw = profile_total(q, NODE_ROOT);
+		double all = profile_weight_value(q, tw);
 
 		for (size_t i = 0; i < m; i++) {
 			uint32_t y = symtab_find(st, symtab_name(qs, tr[i].sym),
 						 symtab_len(qs, tr[i].sym));
+			struct diff_top_row *r;
 
 			if (y == UINT32_MAX)
 				continue;   /* cannot be: q's names come from p */
@@ -461,15 +504,41 @@ size_t diff_print_top(FILE *out, const struct profile *p, size_t n)
 				at[y] = (uint32_t)k;
 				rows[k++].sym = y;
 			}
-			rows[at[y]].self[s] = all > 0 ? 100 *
+			r = &rows[at[y]];
+			r->self[s] = tr[i].self;
+			r->total[s] = tr[i].total;
+			r->all[s] = tw;
+			r->self_pct[s] = all > 0 ? 100 *
 				profile_weight_value(q, tr[i].self) / all : 0;
-			rows[at[y]].total[s] = all > 0 ? 100 *
+			r->total_pct[s] = all > 0 ? 100 *
 				profile_weight_value(q, tr[i].total) / all : 0;
 		}
 		free(tr);
 	}
-	profile_destroy(sides[0]);
-	qsort_r(rows, k, sizeof(*rows), cmp_top, (void *)st);
+	profile_destroy(sides[negated]);
+	free(at);
+	diff_top_sort(p, rows, k, TOP_BY_CHANGE);
+	*out = rows;
+	return k;
+}
+
+void diff_top_info(const struct diff_top_row *r, bool total,
+		   struct diff_info *di)
+{
+	const uint64_t *w = total ? r->total : r->self;
+	const double *pc = total ? r->total_pct : r->self_pct;
+
+	classify(w[0], r->all[0], w[1], r->all[1], pc[0], pc[1], di);
+}
+
+size_t diff_print_top(FILE *out, const struct profile *p, size_t n)
+{
+	const struct symtab *st = profile_symtab(p);
+	struct diff_top_row *rows;
+	size_t k = diff_top_rows(p, false, &rows);
+	char *name = NULL;
+	size_t capname = 0;
+
 	if (n == 0 || n > k)
 		n = k;
 	fprintf(out, "#%7s %7s %7s  %7s %7s %7s  %s\n", "before", "after",
@@ -477,31 +546,27 @@ size_t diff_print_top(FILE *out, const struct profile *p, size_t n)
 	fprintf(out, "# self: %% of all before and after, change in points; "
 		"then the same of total\n");
 	for (size_t i = 0; i < n; i++) {
-		const struct top_row *r = &rows[i];
+		const struct diff_top_row *r = &rows[i];
 		size_t len = symtab_len(st, r->sym);
 
 		/* An escape is at most 4 bytes per byte of the name. */
 		GROW(name, capname, 4 * len + 1);
 		textfmt_escape(symtab_name(st, r->sym), len, name, capname);
 		fprintf(out, "%7.2f%% %6.2f%% %+7.2f  %6.2f%% %6.2f%% %+7.2f  "
-			"%s\n", r->self[0], r->self[1], r->self[1] - r->self[0],
-			r->total[0], r->total[1], r->total[1] - r->total[0],
-			name);
+			"%s\n", r->self_pct[0], r->self_pct[1],
+			r->self_pct[1] - r->self_pct[0], r->total_pct[0],
+			r->total_pct[1], r->total_pct[1] - r->total_pct[0], name);
 	}
 	free(name);
 	free(rows);
-	free(at);
 	return n;
 }
 
-uint32_t diff_color(const struct theme *th, const struct profile *p,
-		    uint32_t node, bool negated)
+uint32_t diff_color_of(const struct theme *th, const struct diff_info *di)
 {
-	struct diff_info di;
 	uint32_t a = th->slot[TS_SAME].bg, b, c = 0;
 
-	diff_info(p, node, negated, &di);
-	b = th->slot[di.kind == DIFF_GREW || di.kind == DIFF_NEW
+	b = th->slot[di->kind == DIFF_GREW || di->kind == DIFF_NEW
 		     ? TS_GREW : TS_SHRANK].bg;
 	if (a == THEME_COLOR_DEFAULT)
 		a = 0xffffff;
@@ -510,7 +575,16 @@ uint32_t diff_color(const struct theme *th, const struct profile *p,
 	for (int sh = 0; sh <= 16; sh += 8) {
 		double x = (double)(a >> sh & 0xff), y = (double)(b >> sh & 0xff);
 
-		c |= (uint32_t)(x + (y - x) * di.intensity + 0.5) << sh;
+		c |= (uint32_t)(x + (y - x) * di->intensity + 0.5) << sh;
 	}
 	return c;
+}
+
+uint32_t diff_color(const struct theme *th, const struct profile *p,
+		    uint32_t node, bool negated)
+{
+	struct diff_info di;
+
+	diff_info(p, node, negated, &di);
+	return diff_color_of(th, &di);
 }

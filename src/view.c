@@ -1138,7 +1138,8 @@ static int cmp_row(const void *a, const void *b)
 
 	if (sort_by == TOP_BY_NAME)
 		return cmp_name(x, y);
-	if (sort_by == TOP_BY_SELF && x->self != y->self)
+	if ((sort_by == TOP_BY_SELF || sort_by == TOP_BY_CHANGE) &&
+	    x->self != y->self)
 		return x->self < y->self ? 1 : -1;
 	if (x->total != y->total)
 		return x->total < y->total ? 1 : -1;
