@@ -30,7 +30,6 @@
 static const char density[LEVELS + 1] = " .:-=+*#%@";
 
 struct tui_heat {
-	bool on;                   /* shown while timeline mode is on */
 	bool stale;                /* bin again before the next use */
 	unsigned gen;              /* t->tl_gen when binned */
 	struct heatmap map;
@@ -57,11 +56,12 @@ void tui_heat_free(struct tui *t)
 	heatmap_free(&t->heat->map);
 	free(t->heat);
 	t->heat = NULL;
+	t->heat_on = false;
 }
 
 bool tui_heat_shown(const struct tui *t)
 {
-	return t->heat && t->heat->on && t->tl_show && t->tl_focus;
+	return t->heat && t->heat_on && t->tl_show && t->tl_focus;
 }
 
 /* The rows the heat map covers: from row 1 to above the status line. */
@@ -164,7 +164,7 @@ static void open_map(struct tui *t)
 	struct tui_heat *h = heat(t);
 	uint64_t a = 0, b;
 
-	h->on = true;
+	t->heat_on = true;
 	h->stale = true;
 	h->marked = false;
 	t->tl_mark = -1;
@@ -178,7 +178,7 @@ static void open_map(struct tui *t)
 			a = ra;
 	}
 	if (!ensure(t)) {
-		h->on = false;
+		t->heat_on = false;
 		tui_set_msg(t, false, "no heat map: no timed samples");
 		return;
 	}
@@ -192,7 +192,7 @@ static void close_map(struct tui *t)
 	struct tui_heat *h = heat(t);
 	uint64_t a, b, x, y;
 
-	h->on = false;
+	t->heat_on = false;
 	h->marked = false;
 	if (h->map.cols && t->tl_n) {
 		heatmap_cell_span(&h->map, h->cc, h->cr, &a, &b);
@@ -246,7 +246,7 @@ static void mark(struct tui *t)
 	}
 	marked_range(h, &a, &b);
 	h->marked = false;
-	h->on = false;
+	t->heat_on = false;
 	tui_range_marked(t, a, b);
 }
 
@@ -279,7 +279,7 @@ static void leave(struct tui *t)
 		t->cmp_pending = false;
 		tui_set_msg(t, false, "compare cancelled; " HEAT_HINT);
 	} else {
-		h->on = false;
+		t->heat_on = false;
 		tui_timeline_action(t, ACT_TL_LEAVE);   /* timeline mode ends */
 	}
 }

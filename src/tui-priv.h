@@ -27,6 +27,8 @@
 
 enum color_mode { CM_NONE, CM_8, CM_256, CM_DIRECT };
 
+struct diff_top_row;
+
 /*
  * What the view shows of the source profile (tui-view.c): a derived view's
  * settings, and whether the top table covers the flame graph.  Strings are
@@ -72,6 +74,7 @@ struct tui {
 	struct layout sand_lay;       /* its layout (the screen's width) */
 	/* The top table (tui-view-top.c). */
 	struct view_top_row *top_rows;
+	struct diff_top_row *top_drows;   /* instead, of a comparison */
 	size_t ntop;
 	size_t *top_shown;            /* indexes of the rows the filter keeps */
 	size_t nshown, top_sel, top_scroll;
@@ -130,6 +133,8 @@ struct tui {
 
 	void *draw;                   /* tui-draw.c's color cache */
 	struct tui_heat *heat;        /* the heat map (tui-heatmap.c), or NULL */
+	bool heat_on;                 /* it replaces the strip in timeline
+					 mode (set by tui-heatmap.c) */
 	unsigned tl_gen;              /* counts the strip's binnings */
 };
 

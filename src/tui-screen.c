@@ -161,7 +161,7 @@ static char *zoom_path(const struct tui *t, size_t avail)
 }
 
 /*
- * The header: [TIMELINE |] title | samples | /search/ Matched | live | time
+ * The header: [TIMELINE | or HEAT MAP |] title | samples | /search/ Matched | live | time
  * range | rows | zoom path.  When it does not fit, the rows part goes (the
  * markers say it), the title becomes its base name, and the zoom path is
  * cut from the left so that the zoomed frame stays readable.  Live figures
@@ -176,6 +176,9 @@ void tui_header_text(struct tui *t, char *buf, size_t cap)
 	const struct profile *rp = t->p;
 	const char *title = !t->title ? "flametop" :
 			    strcmp(t->title, "-") == 0 ? "stdin" : t->title;
+	/* Timeline mode, on the strip or the heat map (tui-heatmap.c). */
+	const char *mode = !t->tl_focus ? "" : t->heat_on && t->tl_show ?
+			   "HEAT MAP | " : "TIMELINE | ";
 	unsigned R;
 	char *path = NULL;
 
@@ -235,8 +238,7 @@ void tui_header_text(struct tui *t, char *buf, size_t cap)
 			      (double)(l > f ? l - f : 0) / 1e9);
 	}
 	textfmt_escape(title, strlen(title), name, sizeof(name));
-	len = append(buf, cap, len, "%s%s%s", t->tl_focus ? "TIMELINE | " : "",
-		     name, mid);
+	len = append(buf, cap, len, "%s%s%s", mode, name, mid);
 	if (t->lay.rows > R && R)
 		len = append(buf, cap, len, " | rows %u-%u of %u", t->scroll + 1,
 			     t->scroll + R, t->lay.rows);
@@ -271,8 +273,7 @@ void tui_header_text(struct tui *t, char *buf, size_t cap)
 		}
 		textfmt_escape(title, strlen(title), name, sizeof(name));
 		len = 0;
-		len = append(buf, cap, len, "%s%s%s", t->tl_focus ?
-			     "TIMELINE | " : "", name, mid);
+		len = append(buf, cap, len, "%s%s%s", mode, name, mid);
 		if (t->zoom == NODE_ROOT)
 			return;
 		used = textfmt_width(buf, len) + 9;    /* " | zoom: " */

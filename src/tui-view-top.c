@@ -2,13 +2,21 @@
  * tui-view-top.c - the top table: one row per function of the shown
  * profile with its self and total weight (view_top), sorted by self, total
  * or name, narrowed by a regex filter line, drawn over the flame graph's
- * rows.  Enter opens the callees of the selected function, < its callers.
+ * rows.  Enter opens the callers and callees of the selected function, <
+ * its callers, > its callees.
+ *
+ * A comparison's table (diff_top_rows) gives self and total before, after
+ * and their change in points, as --top does, with new and gone for a
+ * share that is 0 on one side; it is first sorted by the size of the self
+ * change, and the change cells take the flame graph's grew/shrank colors
+ * (without colors, the name is marked + or - as --text marks frames).
  */
 #include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "diff.h"
 #include "search.h"
 #include "textfmt.h"
 #include "tui-priv.h"
@@ -17,12 +25,20 @@
 void tui_top_free(struct tui *t)
 {
 	free(t->top_rows);
+	free(t->top_drows);
 	free(t->top_shown);
 	free(t->top_filter);
 	t->top_rows = NULL;
+	t->top_drows = NULL;
 	t->top_shown = NULL;
 	t->top_filter = NULL;
 	t->ntop = t->nshown = 0;
+}
+
+/* The symbol of row i (of all rows, before the filter). */
+static uint32_t row_sym(const struct tui *t, size_t i)
+{
+	return t->top_drows ? t->top_drows[i].sym : t->top_rows[i].sym;
 }
 
 /* The rows of the shown profile, sorted and filtered. */
@@ -34,8 +50,16 @@ void tui_top_refresh(struct tui *t)
 	if (!t->top_stale)
 		return;
 	free(t->top_rows);
-	t->ntop = view_top(t->p, &t->top_rows);
-	view_top_sort(t->p, t->top_rows, t->ntop, t->top_sort);
+	free(t->top_drows);
+	t->top_rows = NULL;
+	t->top_drows = NULL;
+	if (profile_is_differential(t->p)) {
+		t->ntop = diff_top_rows(t->p, t->v.negate, &t->top_drows);
+		diff_top_sort(t->p, t->top_drows, t->ntop, t->top_sort);
+	} else {
+		t->ntop = view_top(t->p, &t->top_rows);
+		view_top_sort(t->p, t->top_rows, t->ntop, t->top_sort);
+	}
 	if (t->top_filter) {
 		s = search_create();
 		if (search_set(s, t->top_filter, t->icase, err, sizeof(err)) < 0) {
@@ -49,7 +73,7 @@ void tui_top_refresh(struct tui *t)
 				     sizeof(*t->top_shown));
 	t->nshown = 0;
 	for (size_t i = 0; i < t->ntop; i++)
-		if (!s || search_sym_matches(s, t->top_rows[i].sym))
+		if (!s || search_sym_matches(s, row_sym(t, i)))
 			t->top_shown[t->nshown++] = i;
 	search_destroy(s);
 	if (t->top_sel >= t->nshown)
@@ -82,7 +106,18 @@ const char *tui_top_selected_name(struct tui *t)
 	if (!t->nshown)
 		return NULL;
 	return symtab_name(profile_symtab(t->p),
-			   t->top_rows[t->top_shown[t->top_sel]].sym);
+			   row_sym(t, t->top_shown[t->top_sel]));
+}
+
+/* The order the rows are in (a single profile has no change: by self). */
+static const char *sort_name(const struct tui *t)
+{
+	switch (t->top_sort) {
+	case TOP_BY_TOTAL: return "total";
+	case TOP_BY_NAME: return "name";
+	case TOP_BY_CHANGE: return t->top_drows ? "change" : "self";
+	default: return "self";
+	}
 }
 
 bool tui_top_action(struct tui *t, enum tui_action a, unsigned frame_rows)
@@ -113,17 +148,24 @@ bool tui_top_action(struct tui *t, enum tui_action a, unsigned frame_rows)
 	case ACT_BOTTOM:
 		t->top_sel = t->nshown ? t->nshown - 1 : 0;
 		break;
+	case ACT_TOP_BY_CHANGE:
+		if (!t->top_drows) {
+			tui_set_msg(t, true, "no change to sort by: not a "
+				    "comparison (--diff, b, or c in timeline "
+				    "mode)");
+			break;
+		}
+		/* fall through */
 	case ACT_TOP_BY_SELF:
 	case ACT_TOP_BY_TOTAL:
 	case ACT_TOP_BY_NAME:
 		t->top_sort = a == ACT_TOP_BY_SELF ? TOP_BY_SELF :
-			      a == ACT_TOP_BY_TOTAL ? TOP_BY_TOTAL : TOP_BY_NAME;
+			      a == ACT_TOP_BY_TOTAL ? TOP_BY_TOTAL :
+			      a == ACT_TOP_BY_NAME ? TOP_BY_NAME : TOP_BY_CHANGE;
 		t->top_stale = true;
 		t->top_sel = t->top_scroll = 0;
 		tui_top_refresh(t);
-		tui_set_msg(t, false, "top table sorted by %s",
-			    a == ACT_TOP_BY_SELF ? "self" :
-			    a == ACT_TOP_BY_TOTAL ? "total" : "name");
+		tui_set_msg(t, false, "top table sorted by %s", sort_name(t));
 		break;
 	default:
 		return false;
@@ -137,14 +179,14 @@ bool tui_top_action(struct tui *t, enum tui_action a, unsigned frame_rows)
 
 void tui_top_status_text(struct tui *t, char *buf, size_t cap)
 {
-	const char *by[] = { "self", "total", "name" };
-
 	tui_top_refresh(t);
-	snprintf(buf, cap, "top: %zu of %zu functions, sorted by %s%s | "
-		 "Enter: callers and callees, <: callers, >: callees, 1/2/3: sort, "
+	snprintf(buf, cap, "top: %zu of %zu functions, sorted by %s%s%s | "
+		 "Enter: callers and callees, <: callers, >: callees, %s: sort, "
 		 "/: filter, v: back",
-		 t->nshown, t->ntop, by[t->top_sort],
-		 t->top_filter ? " (filtered)" : "");
+		 t->nshown, t->ntop, sort_name(t),
+		 t->top_filter ? " (filtered)" : "",
+		 t->top_drows ? " | self and total: % of all before, after, "
+		 "change in points" : "", t->top_drows ? "1/2/3/4" : "1/2/3");
 }
 
 static double pct(const struct profile *p, uint64_t w)
@@ -154,9 +196,75 @@ static double pct(const struct profile *p, uint64_t w)
 	return all ? 100.0 * (double)w / (double)all : 0.0;
 }
 
-void tui_top_draw(struct tui *t, unsigned top, unsigned rows)
+/* The name of sym on row y from column x, fitted to the rest of the row. */
+static void draw_name(struct tui *t, int y, size_t x, uint32_t sym)
 {
 	const struct symtab *st = profile_symtab(t->p);
+	char *fit;
+
+	if (x >= t->cols)
+		return;
+	fit = xmalloc(8 * (t->cols - x) + 1);
+	/* textfmt_fit escapes what the name holds. */
+	textfmt_fit(symtab_name(st, sym), symtab_len(st, sym),
+		    (unsigned)(t->cols - x), ' ', fit);
+	mvaddstr(y, (int)x, fit);
+	free(fit);
+}
+
+/* A change cell: new, gone, 0.00 (the same), else signed (+ grew). */
+static void change_text(const struct diff_info *di, char *buf, size_t cap)
+{
+	if (di->kind == DIFF_NEW)
+		snprintf(buf, cap, "new");
+	else if (di->kind == DIFF_GONE)
+		snprintf(buf, cap, "gone");
+	else if (di->kind == DIFF_SAME)
+		snprintf(buf, cap, "0.00");
+	else
+		snprintf(buf, cap, "%+.2f", di->change);
+}
+
+#define CHG_W 7                  /* a change cell's columns */
+#define SELF_CHG_X 16            /* "100.00% 100.00% " */
+#define TOTAL_CHG_X 41           /* SELF_CHG_X + CHG_W + "  " + 16 */
+
+/* A comparison's row: self and total before, after, change; then name. */
+static void draw_diff_row(struct tui *t, int y, const struct diff_top_row *r,
+			  bool sel)
+{
+	struct diff_info di[2];
+	char line[160], c[2][16];
+	int n;
+
+	for (int k = 0; k < 2; k++) {
+		diff_top_info(r, k == 1, &di[k]);
+		change_text(&di[k], c[k], sizeof(c[k]));
+	}
+	n = snprintf(line, sizeof(line), "%6.2f%% %6.2f%% %*s  %6.2f%% "
+		     "%6.2f%% %*s  ", r->self_pct[0], r->self_pct[1], CHG_W,
+		     c[0], r->total_pct[0], r->total_pct[1], CHG_W, c[1]);
+	attr_set(sel ? A_REVERSE : A_NORMAL, 0, NULL);
+	mvaddnstr(y, 0, line, (int)t->cols);
+	if (!sel && t->cmode != CM_NONE) {
+		/* The change cells in the flame graph's colors. */
+		for (int k = 0; k < 2; k++) {
+			unsigned x = k ? TOTAL_CHG_X : SELF_CHG_X;
+
+			if (x >= t->cols)
+				break;
+			tui_draw_color(t, t->theme.slot[TS_TEXT].fg,
+				       diff_color_of(&t->theme, &di[k]), 0);
+			mvaddnstr(y, (int)x, line + x, (int)(t->cols - x) < CHG_W
+				  ? (int)(t->cols - x) : CHG_W);
+		}
+		attr_set(A_NORMAL, 0, NULL);
+	}
+	draw_name(t, y, n > 0 ? (size_t)n : 0, r->sym);
+}
+
+void tui_top_draw(struct tui *t, unsigned top, unsigned rows)
+{
 	char line[4096], a[48], b[48];
 	unsigned R = rows > 1 ? rows - 1 : 0;
 
@@ -165,15 +273,27 @@ void tui_top_draw(struct tui *t, unsigned top, unsigned rows)
 		t->top_scroll = t->top_sel;
 	if (R && t->top_sel >= t->top_scroll + R)
 		t->top_scroll = t->top_sel + 1 - R;
-	snprintf(line, sizeof(line), "%7s %7s %12s %12s  %s", "self", "total",
-		 "self", "total", "function");
+	if (t->top_drows)
+		snprintf(line, sizeof(line), "%7s %7s %*s  %7s %7s %*s  %s",
+			 "self:b", "self:a", CHG_W, "change", "total:b",
+			 "total:a", CHG_W, "change", "function");
+	else
+		snprintf(line, sizeof(line), "%7s %7s %12s %12s  %s", "self",
+			 "total", "self", "total", "function");
 	attr_set(A_BOLD, 0, NULL);
 	mvaddnstr((int)top, 0, line, (int)t->cols);
 	for (unsigned r = 0; r < R && t->top_scroll + r < t->nshown; r++) {
 		size_t i = t->top_scroll + r;
-		const struct view_top_row *row = &t->top_rows[t->top_shown[i]];
+		int y = (int)(top + 1 + r);
+		const struct view_top_row *row;
 		size_t n;
 
+		if (t->top_drows) {
+			draw_diff_row(t, y, &t->top_drows[t->top_shown[i]],
+				      i == t->top_sel);
+			continue;
+		}
+		row = &t->top_rows[t->top_shown[i]];
 		profile_format_weight(t->p, row->self, a, sizeof(a));
 		profile_format_weight(t->p, row->total, b, sizeof(b));
 		n = (size_t)snprintf(line, sizeof(line),
@@ -181,18 +301,8 @@ void tui_top_draw(struct tui *t, unsigned top, unsigned rows)
 				     pct(t->p, row->self), pct(t->p, row->total),
 				     a, b);
 		attr_set(i == t->top_sel ? A_REVERSE : A_NORMAL, 0, NULL);
-		mvaddnstr((int)(top + 1 + r), 0, line, (int)t->cols);
-		if (n < t->cols) {
-			/* The name fitted to what is left of the row. */
-			char *fit = xmalloc(8 * (t->cols - n) + 1);
-
-			/* textfmt_fit escapes what the name holds. */
-			textfmt_fit(symtab_name(st, row->sym),
-				    symtab_len(st, row->sym),
-				    (unsigned)(t->cols - n), ' ', fit);
-			mvaddstr((int)(top + 1 + r), (int)n, fit);
-			free(fit);
-		}
+		mvaddnstr(y, 0, line, (int)t->cols);
+		draw_name(t, y, n, row->sym);
 	}
 	attr_set(A_NORMAL, 0, NULL);
 }

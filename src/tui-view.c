@@ -29,6 +29,7 @@ void tui_view_init(struct tui *t, struct profile *src)
 {
 	t->src = t->p = src;
 	t->top_stale = true;
+	t->top_sort = TOP_BY_CHANGE;   /* by self when not a comparison */
 }
 
 static void vstate_free(struct tui_vstate *v)
