@@ -6,6 +6,7 @@
 # cursor is named with its samples; a range of cells is applied as the
 # strip's ranges are; two ranges compare (the header names both, the
 # frames carry the marks), Backspace goes back; m returns to the strip.
+# The header says HEAT MAP while the map is shown, TIMELINE on the strip.
 BIN=${1:?usage: test-heatmap.sh FLAMETOP}
 case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
 . "$(dirname "$0")/lib.sh"
@@ -31,7 +32,7 @@ tui_start -x 100 -y 60 NO_COLOR=1 -- "$IN"
 check "opens" tui_wait "heatmap.perf-script \| 51.000 ms CPU"
 tui_keys t m
 check "heat map shown" tui_wait "^heat map \| 0.000-0.020 s: 1 sample, 1.000 ms CPU \| cells 1 s x 20 ms, most 4.000 ms CPU"
-check "header: timeline mode" row_is 1 "^TIMELINE \| "
+check "header: the heat map's mode" row_is 1 "^HEAT MAP \| "
 check "axis: seconds" row_is 3 "^offset 0s        5s *$"
 # Row r of the grid is screen row 4 + r.
 check "row 0: the first sample only" row_is 4 "^   0ms -- *$"
@@ -110,6 +111,7 @@ check "Esc cancels the mark" tui_wait "mark cancelled"
 tui_keys m
 check "m: the strip" tui_wait "timeline strip \(m: the heat map again\)"
 check "strip has bars" row_is 2 "[▁▂▃▄▅▆▇█]"
+check "header: the strip's mode again" row_is 1 "^TIMELINE \| "
 tui_keys Escape
 check "left" tui_wait "timeline mode left"
 # The help lists the heat map's keys (the same table as --help-keys).
