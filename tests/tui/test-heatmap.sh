@@ -98,6 +98,12 @@ tui_keys $(rep 49 k) l l l Enter $(rep 49 j) c
 check "A marked on cells: second 3" tui_wait "range A 3.000-4.000 s; now mark range B"
 tui_keys l l l Enter $(rep 49 k) Enter
 check "B: second 6, the header names both" tui_wait "view: compare B 6.000s-6.999s against A 3.000s-3.999s"
+# The comparison's top table compares too (test-diff.sh checks its rows).
+tui_keys v
+check "compare: the top table's columns" tui_wait "^ +self:b +self:a +change +total:b +total:a +change +function"
+check "compare: a row marked" tui_wait "^ +[0-9.]+% +[0-9.]+% +(new|gone|[-+][0-9.]+) "
+tui_keys BSpace
+check "compare: Backspace leaves the table" tui_wait "view: compare B 6.000s-6.999s against A 3.000s-3.999s$"
 tui_keys BSpace
 check "Backspace: the graph as read" tui_wait "heatmap.perf-script \| 51.000 ms CPU"
 
