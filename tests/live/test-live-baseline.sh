@@ -2,7 +2,8 @@
 # test-live-baseline.sh - comparing live: b takes the window as the
 # baseline, then the view shows the live window against it (the header
 # says so, frames carry +/- marks without colors, the root's status line
-# gives before and after, and it keeps refreshing); b again drops it.
+# gives before and after, and it keeps refreshing; the top table
+# compares too); b again drops it.
 #
 # usage: tests/live/test-live-baseline.sh FLAMETOP_BINARY
 . "$(dirname "$0")/lib.sh"
@@ -53,6 +54,12 @@ same_nonempty() { [ -n "$1" ] && [ "$1" = "$2" ]; }
 check "the comparison refreshes: after grows ($a / $b)" grew "$a" "$b"
 check "the baseline stays ($pa / $pb)" same_nonempty "$pa" "$pb"
 check "still compared after refreshes" wait_for "view: compare against the baseline"
+# The top table of the comparison: before, after and the change.
+key v
+check "top table: the comparison's columns" wait_for "^ +self:b +self:a +change +total:b +total:a +change +function"
+check "top table: spin_hot compared" wait_for "^ +[0-9.]+% +[0-9.]+% +(new|gone|0\.00|[-+][0-9.]+) +[0-9.]+% +[0-9.]+% +(new|gone|0\.00|[-+][0-9.]+)  spin_hot"
+key BSpace
+check "top table left" wait_for "view: compare against the baseline$"
 key b
 check "b again drops the baseline" wait_for "no baseline"
 check "the header no longer compares" sh -c "! $T capture-pane -p -t live | head -n 1 | grep -q compare"
