@@ -41,25 +41,16 @@ static uint32_t row_sym(const struct tui *t, size_t i)
 	return t->top_drows ? t->top_drows[i].sym : t->top_rows[i].sym;
 }
 
-/* The rows of the shown profile, sorted and filtered. */
-void tui_top_refresh(struct tui *t)
+/* The rows in t->top_sort's order, and the filter's rows of them. */
+static void sort_and_filter(struct tui *t)
 {
 	struct search *s = NULL;
 	char err[256];
 
-	if (!t->top_stale)
-		return;
-	free(t->top_rows);
-	free(t->top_drows);
-	t->top_rows = NULL;
-	t->top_drows = NULL;
-	if (profile_is_differential(t->p)) {
-		t->ntop = diff_top_rows(t->p, t->v.negate, &t->top_drows);
+	if (t->top_drows)
 		diff_top_sort(t->p, t->top_drows, t->ntop, t->top_sort);
-	} else {
-		t->ntop = view_top(t->p, &t->top_rows);
+	else
 		view_top_sort(t->p, t->top_rows, t->ntop, t->top_sort);
-	}
 	if (t->top_filter) {
 		s = search_create();
 		if (search_set(s, t->top_filter, t->icase, err, sizeof(err)) < 0) {
@@ -78,6 +69,24 @@ void tui_top_refresh(struct tui *t)
 	search_destroy(s);
 	if (t->top_sel >= t->nshown)
 		t->top_sel = t->nshown ? t->nshown - 1 : 0;
+}
+
+/* The rows of the shown profile, sorted and filtered. */
+void tui_top_refresh(struct tui *t)
+{
+	if (!t->top_stale)
+		return;
+	free(t->top_rows);
+	free(t->top_drows);
+	t->top_rows = NULL;
+	t->top_drows = NULL;
+	/* A comparison's rows cost a copy of the profile (diff_top_rows):
+	 * a new order or filter only sorts and filters them again. */
+	if (profile_is_differential(t->p))
+		t->ntop = diff_top_rows(t->p, t->v.negate, &t->top_drows);
+	else
+		t->ntop = view_top(t->p, &t->top_rows);
+	sort_and_filter(t);
 	t->top_stale = false;
 }
 
@@ -94,9 +103,11 @@ void tui_top_set_filter(struct tui *t, const char *re)
 	search_destroy(s);
 	free(t->top_filter);
 	t->top_filter = *re ? xstrdup(re) : NULL;
-	t->top_stale = true;
 	t->top_sel = t->top_scroll = 0;
-	tui_top_refresh(t);
+	if (t->top_stale)
+		tui_top_refresh(t);
+	else
+		sort_and_filter(t);
 	tui_set_msg(t, false, "%zu of %zu functions", t->nshown, t->ntop);
 }
 
@@ -162,9 +173,8 @@ bool tui_top_action(struct tui *t, enum tui_action a, unsigned frame_rows)
 		t->top_sort = a == ACT_TOP_BY_SELF ? TOP_BY_SELF :
 			      a == ACT_TOP_BY_TOTAL ? TOP_BY_TOTAL :
 			      a == ACT_TOP_BY_NAME ? TOP_BY_NAME : TOP_BY_CHANGE;
-		t->top_stale = true;
 		t->top_sel = t->top_scroll = 0;
-		tui_top_refresh(t);
+		sort_and_filter(t);
 		tui_set_msg(t, false, "top table sorted by %s", sort_name(t));
 		break;
 	default:
