@@ -155,10 +155,16 @@ static void bench_all(const struct profile *p, bool timed)
 
 int main(int argc, char **argv)
 {
-	size_t want = argc > 1 ? strtoul(argv[1], NULL, 10) : 1000000, n;
+	char *end = NULL;
+	size_t want = argc > 1 ? strtoul(argv[1], &end, 10) : 1000000, n;
 	double t0 = now_seconds();
 	struct profile *p;
 
+	if (argc > 1 && (end == argv[1] || *end || want == 0)) {
+		fprintf(stderr, "usage: bench-views [NODES [WHAT]]: NODES is a "
+			"number of nodes, 1 or more\n");
+		return 2;
+	}
 	only = argc > 2 ? argv[2] : NULL;
 	p = build(want, false, &n);
 
