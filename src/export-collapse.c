@@ -14,11 +14,17 @@
  * them depth-first writes the stacks in byte order, one path at a time,
  * without holding the text of every stack in memory (that took as much
  * again as the tree on a 300 MB profile).
+ *
+ * Written to a file or a pipe, the names are the profile's bytes, as
+ * scripts expect.  Written to a terminal, they are escaped as everywhere
+ * else on screen, so a name cannot send the terminal control sequences.
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "export.h"
+#include "textfmt.h"
 #include "util.h"
 
 #define OUT_CHUNK (1u << 20)
@@ -81,14 +87,28 @@ static size_t push_items(const struct profile *p, uint32_t node, bool diff,
 	return *n - start;
 }
 
+/* The line's text, escaped for a terminal (the '\n' stays a newline). */
+static size_t escape_line(const char *line, size_t len, char **buf,
+			  size_t *cap)
+{
+	size_t n;
+
+	GROW(*buf, *cap, 4 * len + 2);
+	n = textfmt_escape(line, len - 1, *buf, *cap - 1);
+	(*buf)[n++] = '\n';
+	return n;
+}
+
 size_t export_collapse(FILE *out, const struct profile *p)
 {
 	struct item *items = NULL;
 	struct frame *st = NULL;
 	size_t nitems = 0, capitems = 0, top = 0, capst = 0, lines = 0;
 	char *line = NULL, *obuf = xmalloc(OUT_CHUNK);
-	size_t cap = 0, olen = 0;
+	char *esc = NULL;
+	size_t cap = 0, olen = 0, capesc = 0;
 	bool diff = profile_is_differential(p);
+	bool tty = isatty(fileno(out));
 
 	/*
 	 * A stack of frames, one per node on the current path, each with its
@@ -127,15 +147,21 @@ size_t export_collapse(FILE *out, const struct profile *p)
 			len += profile_format_weight(p, profile_self(p, it.node),
 						     line + len, 48);
 			line[len++] = '\n';
+			const char *text = line;
+
+			if (tty) {
+				len = escape_line(line, len, &esc, &capesc);
+				text = esc;
+			}
 			/* Big writes: stdio's 4 KiB would be a system call each. */
 			if (olen + len > OUT_CHUNK) {
 				fwrite(obuf, 1, olen, out);
 				olen = 0;
 			}
 			if (len > OUT_CHUNK) {
-				fwrite(line, 1, len, out);
+				fwrite(text, 1, len, out);
 			} else {
-				memcpy(obuf + olen, line, len);
+				memcpy(obuf + olen, text, len);
 				olen += len;
 			}
 			lines++;
@@ -157,5 +183,6 @@ size_t export_collapse(FILE *out, const struct profile *p)
 	fwrite(obuf, 1, olen, out);
 	free(obuf);
 	free(line);
+	free(esc);
 	return lines;
 }

@@ -33,4 +33,12 @@ check "C locale: OSC escaped" tui_wait '\[evil\\x1b\]0 +\]'
 tui_keys q
 check "C locale: exit 0" tui_wait "__EXIT:0"
 
+# --collapse on a terminal escapes names as the screen does; into a pipe
+# it writes the profile's bytes, as scripts expect.
+tui_start -x 160 NO_COLOR=1 -- --collapse "$IN"
+check "--collapse on a tty: OSC escaped" tui_wait '^main;evil\\x1b\]0;pwned\\x07name 3$'
+check "--collapse on a tty: no raw ESC" sh -c "! tmux -L '$TUI_SOCK' capture-pane -p -t ft | grep -q \"\$(printf '\\033')\""
+check "--collapse on a tty: exit 0" tui_wait "__EXIT:0"
+check "--collapse into a pipe: raw bytes" sh -c "'$BIN' --collapse '$IN' | grep -q \"evil\$(printf '\\033')\""
+
 tui_done
