@@ -77,6 +77,26 @@ void symtab_destroy(struct symtab *st)
 	free(st);
 }
 
+/*
+ * Empty the table for reuse: names and entries go, the table of block
+ * pointers stays mapped (a reader's per-thread table is emptied after every
+ * block of lines, and mapping it anew cost a page-table set-up each time).
+ */
+void symtab_clear(struct symtab *st)
+{
+	for (size_t i = 0; i < st->nchunks; i++)
+		free(st->chunks[i]);
+	st->nchunks = 0;
+	st->cur = NULL;
+	st->curleft = 0;
+	for (size_t i = 0; i < SYM_NBLOCKS && st->blocks[i]; i++) {
+		free(st->blocks[i]);
+		st->blocks[i] = NULL;
+	}
+	st->nsyms = 0;
+	memset(st->slots, 0, (st->mask + 1) * sizeof(*st->slots));
+}
+
 enum sym_kind sym_kind_of(const char *name, size_t len)
 {
 	if (len < 4 || name[len - 4] != '_' || name[len - 3] != '[' ||
