@@ -32,7 +32,7 @@
 
 #define LOCAL_ID 0x80000000u        /* an id in a thread's own table */
 #define MAX_FRAMES (PROFILE_MAX_DEPTH - 1)
-#define BATCH_BYTES (2u << 20)      /* parsed before building: bounds memory */
+#define BATCH_BYTES (8u << 20)      /* parsed before building: bounds memory */
 #define PARALLEL_MIN (128u << 10)   /* smaller blocks: one thread */
 #define MAX_THREADS 16
 
