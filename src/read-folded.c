@@ -33,6 +33,7 @@
 #define LOCAL_ID 0x80000000u        /* an id in a thread's own table */
 #define MAX_FRAMES (PROFILE_MAX_DEPTH - 1)
 #define BATCH_BYTES (8u << 20)      /* parsed before building: bounds memory */
+#define BATCH_FIRST (1u << 20)      /* the first batches: building starts early */
 #define PARALLEL_MIN (128u << 10)   /* smaller blocks: one thread */
 #define MAX_THREADS 16
 
@@ -1048,7 +1049,8 @@ static void builder_end(struct builder *b)
 /*
  * FLAMETOP_THREADS, or the number of CPUs.  Set, it also splits blocks of
  * any size, so that tests reach the threads with small inputs;
- * FLAMETOP_BATCH_BYTES (tests only) makes batches smaller.
+ * FLAMETOP_BATCH_BYTES (tests only) fixes the size of every batch (0:
+ * batch_size decides).
  */
 static unsigned thread_count(size_t *parallel_min, size_t *batch_bytes)
 {
@@ -1057,12 +1059,28 @@ static unsigned thread_count(size_t *parallel_min, size_t *batch_bytes)
 	long n = e && *e ? strtol(e, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
 
 	*parallel_min = e && *e ? 0 : PARALLEL_MIN;
-	*batch_bytes = BATCH_BYTES;
+	*batch_bytes = 0;
 	if (b && *b && strtol(b, NULL, 10) > 0)
 		*batch_bytes = (size_t)strtol(b, NULL, 10);
 	if (n < 1)
 		n = 1;
 	return n > MAX_THREADS ? MAX_THREADS : (unsigned)n;
+}
+
+/*
+ * Records to gather before building: half of what was built so far, from
+ * 1 MB up to 8 MB.  Small batches first, so that building starts beside
+ * the parsing early (a 32 MB file is one 8 MB batch otherwise, built after
+ * the parsing); large ones later, when the walks down a large tree are
+ * shared by more stacks.
+ */
+static size_t batch_size(size_t fixed, size_t submitted)
+{
+	size_t want = submitted / 2;
+
+	if (fixed)
+		return fixed;
+	return want < BATCH_FIRST ? BATCH_FIRST : want > BATCH_BYTES ? BATCH_BYTES : want;
 }
 
 static void free_part(struct part *w)
@@ -1080,7 +1098,7 @@ int read_folded(struct profile *p, struct input *in,
 		const struct read_opts *o, struct diag *d)
 {
 	struct part batch = { 0 }, parts[MAX_THREADS];
-	size_t parallel_min, batch_bytes;
+	size_t parallel_min, batch_bytes, held, submitted = 0;
 	unsigned nthreads = thread_count(&parallel_min, &batch_bytes);
 	const char *text;
 	size_t len;
@@ -1125,9 +1143,12 @@ int read_folded(struct profile *p, struct input *in,
 		}
 		read_report_progress(o, in);
 		/* Built beside the parsing once the first good line is in. */
-		if (batch.nids * sizeof(*batch.ids) +
-		    batch.nrecs * sizeof(*batch.recs) >= batch_bytes)
+		held = batch.nids * sizeof(*batch.ids) +
+		       batch.nrecs * sizeof(*batch.recs);
+		if (held >= batch_size(batch_bytes, submitted)) {
+			submitted += held;
 			builder_submit(&b, &batch, nthreads > 1 && !first);
+		}
 	}
 	pool_end(&pool);
 	builder_submit(&b, &batch, false);
