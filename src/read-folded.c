@@ -754,6 +754,7 @@ static void build_merge(struct profile *p, struct part *batch,
 	const struct symtab *st = profile_symtab(p);
 	uint32_t nsym = batch->nsyms, *rank = b->rank, *byrank = b->byrank;
 	uint32_t *path, prevdepth = 0;
+	const struct pnode *nodes;
 	struct sort_key *order;
 	const uint32_t *prev = NULL;
 	size_t norder = 0;
@@ -807,6 +808,8 @@ static void build_merge(struct profile *p, struct part *batch,
 				batch->ids + batch->recs[i].off,
 				batch->recs[i].depth, (uint32_t)i };
 	sort_stacks(order, norder, 0);
+	/* The node array, fetched again after each append (it may move). */
+	nodes = profile_node(p, NODE_ROOT);
 	for (size_t k = 0; k < norder; k++) {
 		const uint32_t *ids = order[k].key;
 		uint32_t depth = order[k].depth;
@@ -828,20 +831,21 @@ static void build_merge(struct profile *p, struct part *batch,
 								       NODE_NONE, sym);
 				continue;
 			}
-			cand = after == NODE_NONE ? profile_node(p, parent)->child
-						  : profile_node(p, after)->next;
-			while (cand != NODE_NONE &&
-			       rank[profile_node(p, cand)->sym] < want) {
+			cand = after == NODE_NONE ? nodes[parent].child
+						  : nodes[after].next;
+			while (cand != NODE_NONE && rank[nodes[cand].sym] < want) {
 				after = cand;
-				cand = profile_node(p, cand)->next;
+				cand = nodes[cand].next;
 			}
-			if (cand != NODE_NONE && profile_node(p, cand)->sym == sym) {
+			if (cand != NODE_NONE && nodes[cand].sym == sym) {
 				path[i] = cand;
 				continue;
 			}
 			path[i] = profile_append_child_ordered(p, parent, after, sym);
 			fresh = true;
 		}
+		if (fresh)
+			nodes = profile_node(p, NODE_ROOT);
 		node[order[k].rec] = path[depth - 1];
 		prev = ids;
 		prevdepth = depth;
