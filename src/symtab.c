@@ -184,7 +184,7 @@ static struct slot *lookup(const struct symtab *st, const char *name,
 
 uint32_t symtab_find(const struct symtab *st, const char *name, size_t len)
 {
-	struct slot *s = lookup(st, name, len, (uint32_t)hash_bytes(name, len));
+	struct slot *s = lookup(st, name, len, hash_name(name, len));
 
 	return s->id ? s->id - 1 : UINT32_MAX;
 }
@@ -208,7 +208,7 @@ void symtab_find_many(const struct symtab *st, const struct symtab_ref *refs,
 		size_t m = n < FIND_WAVE ? n : FIND_WAVE;
 
 		for (size_t i = 0; i < m; i++) {
-			hash[i] = (uint32_t)hash_bytes(refs[i].name, refs[i].len);
+			hash[i] = hash_name(refs[i].name, refs[i].len);
 			__builtin_prefetch(&st->slots[hash[i] & st->mask]);
 		}
 		for (size_t i = 0; i < m; i++) {
@@ -241,7 +241,7 @@ void symtab_find_many(const struct symtab *st, const struct symtab_ref *refs,
 
 uint32_t symtab_intern(struct symtab *st, const char *name, size_t len)
 {
-	uint32_t h = (uint32_t)hash_bytes(name, len);
+	uint32_t h = hash_name(name, len);
 	struct slot *s = lookup(st, name, len, h);
 	struct sym *y;
 

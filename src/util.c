@@ -3,7 +3,6 @@
  */
 #include "util.h"
 
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,46 +136,6 @@ void grow_array(void **p, size_t *cap, size_t need, size_t sz)
  * frame lines are hashed on the load's hot path.  The seed separates uses
  * that must not collide (for instance two spellings of one line).
  */
-/*
- * The last n < 8 bytes s[0..n) as a little-endian word padded with zeros
- * (what memcpy into a zeroed word gives), without a byte loop and a store
- * to memory read back whole (a stalled load): one 8-byte load ending at
- * s + n when the 8 bytes before s are the input's (after), else loads of
- * 4 or single bytes inside s[0..n).
- */
-static uint64_t tail_word(const unsigned char *s, size_t n, bool after)
-{
-	uint64_t w;
-	uint32_t lo, hi;
-
-	if (n == 0)
-		return 0;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	if (after) {
-		memcpy(&w, s + n - 8, 8);
-		return w >> (8 * (8 - n));
-	}
-	if (n >= 4) {
-		memcpy(&lo, s, 4);
-		memcpy(&hi, s + n - 4, 4);
-		return lo | (uint64_t)hi << (8 * (n - 4));
-	}
-	w = s[0];
-	if (n > 1)
-		w |= (uint64_t)s[1] << 8;
-	if (n > 2)
-		w |= (uint64_t)s[2] << 16;
-	return w;
-#else
-	(void)lo;
-	(void)hi;
-	(void)after;
-	w = 0;
-	memcpy(&w, s, n);
-	return w;
-#endif
-}
-
 uint64_t hash_bytes_seed(const void *p, size_t n, uint64_t seed)
 {
 	const unsigned char *s = p;
@@ -200,7 +159,7 @@ uint64_t hash_bytes_seed(const void *p, size_t n, uint64_t seed)
 		s += 8;
 		n -= 8;
 	}
-	w = tail_word(s, n, s != p);
+	w = hash_tail_word(s, n, s != p);
 	b = (b ^ w ^ ((uint64_t)n << 56)) * 0x94d049bb133111ebULL;
 	return hash_u64(a ^ (b >> 7) ^ (b << 57));
 }
