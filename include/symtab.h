@@ -25,6 +25,8 @@ struct symtab;
 
 struct symtab *symtab_create(void);
 void symtab_destroy(struct symtab *st);
+/* Forget every name (ids start again at 0); the memory is kept for reuse. */
+void symtab_clear(struct symtab *st);
 
 /* The id of name[0..len), adding it if new.  Names may hold any byte. */
 uint32_t symtab_intern(struct symtab *st, const char *name, size_t len);

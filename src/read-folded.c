@@ -30,9 +30,14 @@
 #include "read.h"
 #include "util.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #define LOCAL_ID 0x80000000u        /* an id in a thread's own table */
 #define MAX_FRAMES (PROFILE_MAX_DEPTH - 1)
-#define BATCH_BYTES (2u << 20)      /* parsed before building: bounds memory */
+#define BATCH_BYTES (8u << 20)      /* parsed before building: bounds memory */
+#define BATCH_FIRST (1u << 20)      /* the first batches: building starts early */
 #define PARALLEL_MIN (128u << 10)   /* smaller blocks: one thread */
 #define MAX_THREADS 16
 
@@ -73,7 +78,6 @@ struct part {
 
 	const char *text;           /* a thread's share of the block */
 	size_t len;
-	pthread_t thread;
 	uint32_t nsyms;             /* names in the profile when handed over */
 
 	/*
@@ -206,6 +210,42 @@ static size_t common_prefix(const char *a, const char *b, size_t n)
 	while (i < n && a[i] == b[i])
 		i++;
 	return i;
+}
+
+#ifdef __SSE2__
+/* Bit k set: s[k] is ';' (k < 16). */
+static unsigned semi_mask(const char *s)
+{
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
+
+	return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(';')));
+}
+#endif
+
+/*
+ * The first ';' in s[i..n), or n.  Frames are short, so a call to memchr
+ * per frame cost more than the search: 16 bytes at a time inline, the last
+ * bytes through 16 read up to s + n.
+ */
+static size_t find_semi(const char *s, size_t i, size_t n)
+{
+	const char *p;
+
+#ifdef __SSE2__
+	if (n >= 16) {
+		unsigned m;
+
+		for (; i + 16 <= n; i += 16)
+			if ((m = semi_mask(s + i)) != 0)
+				return i + (size_t)__builtin_ctz(m);
+		if (i == n)
+			return n;
+		m = semi_mask(s + n - 16) >> (16 - (n - i));
+		return m ? i + (size_t)__builtin_ctz(m) : n;
+	}
+#endif
+	p = memchr(s + i, ';', n - i);
+	return p ? (size_t)(p - s) : n;
 }
 
 static void add_bad(struct part *w, uint64_t line, const char *why, size_t len)
@@ -367,8 +407,7 @@ static void parse_line(struct part *w, const char *s, size_t n,
 
 		while (pos <= n) {
 			const char *f = s + pos;
-			const char *semi = memchr(f, ';', n - pos);
-			size_t flen = semi ? (size_t)(semi - f) : n - pos;
+			size_t flen = find_semi(s, pos, n) - pos;
 
 			if (r->depth + nf >= MAX_FRAMES) {
 				deep = true;
@@ -489,22 +528,122 @@ static void join_part(struct part *batch, struct part *w, uint64_t base)
 	for (size_t i = 0; i < w->nbad; i++)
 		add_bad(batch, w->bad[i].line + base, w->bad[i].why, w->bad[i].len);
 	free(map);
-	if (nlocal) {
-		symtab_destroy(w->local);
-		w->local = symtab_create();
-	}
+	if (nlocal)
+		symtab_clear(w->local);
 	w->nids = w->nrecs = w->nbad = 0;
 	forget_prev(w);     /* its ids may be local ones */
+}
+
+/*
+ * The parsing threads, started with the first block that needs them and
+ * kept until the end of the input: share i of every block goes to worker
+ * i (share 0 stays on the calling thread).  A worker that could not be
+ * started has its share parsed by the caller.
+ */
+struct pool;
+
+struct worker {
+	struct pool *pool;
+	unsigned i;
+};
+
+struct pool {
+	struct part *parts;
+	struct worker arg[MAX_THREADS];
+	pthread_t thread[MAX_THREADS];
+	bool running[MAX_THREADS];
+	unsigned nthreads, used, pending;
+	uint64_t round;             /* blocks handed out so far */
+	bool started, quit;
+	pthread_mutex_t mu;
+	pthread_cond_t go, done;
+};
+
+static void *pool_worker(void *arg)
+{
+	const struct worker *me = arg;
+	struct pool *pl = me->pool;
+	uint64_t seen = 0;
+
+	pthread_mutex_lock(&pl->mu);
+	for (;;) {
+		while (pl->round == seen && !pl->quit)
+			pthread_cond_wait(&pl->go, &pl->mu);
+		if (pl->round == seen)
+			break;
+		seen = pl->round;
+		if (me->i >= pl->used)
+			continue;
+		pthread_mutex_unlock(&pl->mu);
+		parse_thread(&pl->parts[me->i]);
+		pthread_mutex_lock(&pl->mu);
+		if (--pl->pending == 0)
+			pthread_cond_signal(&pl->done);
+	}
+	pthread_mutex_unlock(&pl->mu);
+	return NULL;
+}
+
+/* Parse shares 0..used-1 of pl->parts: 0 here, the others on the workers. */
+static void pool_run(struct pool *pl, unsigned used)
+{
+	if (!pl->started) {
+		pl->started = true;
+		pthread_mutex_init(&pl->mu, NULL);
+		pthread_cond_init(&pl->go, NULL);
+		pthread_cond_init(&pl->done, NULL);
+		for (unsigned i = 1; i < pl->nthreads; i++) {
+			struct worker *w = &pl->arg[i];
+
+			w->pool = pl;
+			w->i = i;
+			pl->running[i] = pthread_create(&pl->thread[i], NULL,
+							pool_worker, w) == 0;
+		}
+	}
+	pthread_mutex_lock(&pl->mu);
+	pl->used = used;
+	pl->pending = 0;
+	for (unsigned i = 1; i < used; i++)
+		pl->pending += pl->running[i];
+	pl->round++;
+	pthread_cond_broadcast(&pl->go);
+	pthread_mutex_unlock(&pl->mu);
+	parse_thread(&pl->parts[0]);
+	for (unsigned i = 1; i < used; i++)
+		if (!pl->running[i])
+			parse_thread(&pl->parts[i]);
+	pthread_mutex_lock(&pl->mu);
+	while (pl->pending)
+		pthread_cond_wait(&pl->done, &pl->mu);
+	pthread_mutex_unlock(&pl->mu);
+}
+
+static void pool_end(struct pool *pl)
+{
+	if (!pl->started)
+		return;
+	pthread_mutex_lock(&pl->mu);
+	pl->quit = true;
+	pthread_cond_broadcast(&pl->go);
+	pthread_mutex_unlock(&pl->mu);
+	for (unsigned i = 1; i < pl->nthreads; i++)
+		if (pl->running[i])
+			pthread_join(pl->thread[i], NULL);
+	pthread_mutex_destroy(&pl->mu);
+	pthread_cond_destroy(&pl->go);
+	pthread_cond_destroy(&pl->done);
 }
 
 /*
  * Parse text[0..len), whole lines numbered from line + 1, on nthreads
  * threads (this one too) into the batch; returns the number of lines.
  */
-static uint64_t parse_parallel(struct part *batch, struct part *parts,
+static uint64_t parse_parallel(struct part *batch, struct pool *pl,
 			       unsigned nthreads, const char *text, size_t len,
 			       uint64_t line)
 {
+	struct part *parts = pl->parts;
 	const char *s = text, *end = text + len;
 	unsigned used = 0;
 	uint64_t base = line;
@@ -532,16 +671,7 @@ static uint64_t parse_parallel(struct part *batch, struct part *parts,
 		s = cut;
 		used = i + 1;
 	}
-	for (unsigned i = 1; i < used; i++)
-		if (pthread_create(&parts[i].thread, NULL, parse_thread, &parts[i]))
-			parts[i].thread = pthread_self();       /* run it below */
-	parse_thread(&parts[0]);
-	for (unsigned i = 1; i < used; i++) {
-		if (pthread_equal(parts[i].thread, pthread_self()))
-			parse_thread(&parts[i]);
-		else
-			pthread_join(parts[i].thread, NULL);
-	}
+	pool_run(pl, used);
 	for (unsigned i = 0; i < used; i++) {
 		join_part(batch, &parts[i], base);
 		base += parts[i].lines;
@@ -663,6 +793,7 @@ static void build_merge(struct profile *p, struct part *batch,
 	const struct symtab *st = profile_symtab(p);
 	uint32_t nsym = batch->nsyms, *rank = b->rank, *byrank = b->byrank;
 	uint32_t *path, prevdepth = 0;
+	const struct pnode *nodes;
 	struct sort_key *order;
 	const uint32_t *prev = NULL;
 	size_t norder = 0;
@@ -716,6 +847,8 @@ static void build_merge(struct profile *p, struct part *batch,
 				batch->ids + batch->recs[i].off,
 				batch->recs[i].depth, (uint32_t)i };
 	sort_stacks(order, norder, 0);
+	/* The node array, fetched again after each append (it may move). */
+	nodes = profile_node(p, NODE_ROOT);
 	for (size_t k = 0; k < norder; k++) {
 		const uint32_t *ids = order[k].key;
 		uint32_t depth = order[k].depth;
@@ -737,20 +870,21 @@ static void build_merge(struct profile *p, struct part *batch,
 								       NODE_NONE, sym);
 				continue;
 			}
-			cand = after == NODE_NONE ? profile_node(p, parent)->child
-						  : profile_node(p, after)->next;
-			while (cand != NODE_NONE &&
-			       rank[profile_node(p, cand)->sym] < want) {
+			cand = after == NODE_NONE ? nodes[parent].child
+						  : nodes[after].next;
+			while (cand != NODE_NONE && rank[nodes[cand].sym] < want) {
 				after = cand;
-				cand = profile_node(p, cand)->next;
+				cand = nodes[cand].next;
 			}
-			if (cand != NODE_NONE && profile_node(p, cand)->sym == sym) {
+			if (cand != NODE_NONE && nodes[cand].sym == sym) {
 				path[i] = cand;
 				continue;
 			}
 			path[i] = profile_append_child_ordered(p, parent, after, sym);
 			fresh = true;
 		}
+		if (fresh)
+			nodes = profile_node(p, NODE_ROOT);
 		node[order[k].rec] = path[depth - 1];
 		prev = ids;
 		prevdepth = depth;
@@ -958,7 +1092,8 @@ static void builder_end(struct builder *b)
 /*
  * FLAMETOP_THREADS, or the number of CPUs.  Set, it also splits blocks of
  * any size, so that tests reach the threads with small inputs;
- * FLAMETOP_BATCH_BYTES (tests only) makes batches smaller.
+ * FLAMETOP_BATCH_BYTES (tests only) fixes the size of every batch (0:
+ * batch_size decides).
  */
 static unsigned thread_count(size_t *parallel_min, size_t *batch_bytes)
 {
@@ -967,12 +1102,28 @@ static unsigned thread_count(size_t *parallel_min, size_t *batch_bytes)
 	long n = e && *e ? strtol(e, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
 
 	*parallel_min = e && *e ? 0 : PARALLEL_MIN;
-	*batch_bytes = BATCH_BYTES;
+	*batch_bytes = 0;
 	if (b && *b && strtol(b, NULL, 10) > 0)
 		*batch_bytes = (size_t)strtol(b, NULL, 10);
 	if (n < 1)
 		n = 1;
 	return n > MAX_THREADS ? MAX_THREADS : (unsigned)n;
+}
+
+/*
+ * Records to gather before building: half of what was built so far, from
+ * 1 MB up to 8 MB.  Small batches first, so that building starts beside
+ * the parsing early (a 32 MB file is one 8 MB batch otherwise, built after
+ * the parsing); large ones later, when the walks down a large tree are
+ * shared by more stacks.
+ */
+static size_t batch_size(size_t fixed, size_t submitted)
+{
+	size_t want = submitted / 2;
+
+	if (fixed)
+		return fixed;
+	return want < BATCH_FIRST ? BATCH_FIRST : want > BATCH_BYTES ? BATCH_BYTES : want;
 }
 
 static void free_part(struct part *w)
@@ -990,12 +1141,13 @@ int read_folded(struct profile *p, struct input *in,
 		const struct read_opts *o, struct diag *d)
 {
 	struct part batch = { 0 }, parts[MAX_THREADS];
-	size_t parallel_min, batch_bytes;
+	size_t parallel_min, batch_bytes, held, submitted = 0;
 	unsigned nthreads = thread_count(&parallel_min, &batch_bytes);
 	const char *text;
 	size_t len;
 	bool first = !profile_is_differential(p) && profile_samples(p) == 0;
 	struct builder b = { .p = p, .d = d, .name = input_name(in) };
+	struct pool pool = { .parts = parts, .nthreads = nthreads };
 	int r;
 
 	/* The name table stays valid: symtab_intern never moves names. */
@@ -1027,17 +1179,21 @@ int read_folded(struct profile *p, struct input *in,
 				text += n;
 				len -= n;
 			}
-			k += parse_parallel(&batch, parts,
+			k += parse_parallel(&batch, &pool,
 					    len < parallel_min ? 1 : nthreads,
 					    text, len, line + k);
 			input_count_lines(in, k);
 		}
 		read_report_progress(o, in);
 		/* Built beside the parsing once the first good line is in. */
-		if (batch.nids * sizeof(*batch.ids) +
-		    batch.nrecs * sizeof(*batch.recs) >= batch_bytes)
+		held = batch.nids * sizeof(*batch.ids) +
+		       batch.nrecs * sizeof(*batch.recs);
+		if (held >= batch_size(batch_bytes, submitted)) {
+			submitted += held;
 			builder_submit(&b, &batch, nthreads > 1 && !first);
+		}
 	}
+	pool_end(&pool);
 	builder_submit(&b, &batch, false);
 	builder_end(&b);
 	free_part(&batch);

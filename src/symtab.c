@@ -77,6 +77,26 @@ void symtab_destroy(struct symtab *st)
 	free(st);
 }
 
+/*
+ * Empty the table for reuse: names and entries go, the table of block
+ * pointers stays mapped (a reader's per-thread table is emptied after every
+ * block of lines, and mapping it anew cost a page-table set-up each time).
+ */
+void symtab_clear(struct symtab *st)
+{
+	for (size_t i = 0; i < st->nchunks; i++)
+		free(st->chunks[i]);
+	st->nchunks = 0;
+	st->cur = NULL;
+	st->curleft = 0;
+	for (size_t i = 0; i < SYM_NBLOCKS && st->blocks[i]; i++) {
+		free(st->blocks[i]);
+		st->blocks[i] = NULL;
+	}
+	st->nsyms = 0;
+	memset(st->slots, 0, (st->mask + 1) * sizeof(*st->slots));
+}
+
 enum sym_kind sym_kind_of(const char *name, size_t len)
 {
 	if (len < 4 || name[len - 4] != '_' || name[len - 3] != '[' ||
@@ -164,7 +184,7 @@ static struct slot *lookup(const struct symtab *st, const char *name,
 
 uint32_t symtab_find(const struct symtab *st, const char *name, size_t len)
 {
-	struct slot *s = lookup(st, name, len, (uint32_t)hash_bytes(name, len));
+	struct slot *s = lookup(st, name, len, hash_name(name, len));
 
 	return s->id ? s->id - 1 : UINT32_MAX;
 }
@@ -188,7 +208,7 @@ void symtab_find_many(const struct symtab *st, const struct symtab_ref *refs,
 		size_t m = n < FIND_WAVE ? n : FIND_WAVE;
 
 		for (size_t i = 0; i < m; i++) {
-			hash[i] = (uint32_t)hash_bytes(refs[i].name, refs[i].len);
+			hash[i] = hash_name(refs[i].name, refs[i].len);
 			__builtin_prefetch(&st->slots[hash[i] & st->mask]);
 		}
 		for (size_t i = 0; i < m; i++) {
@@ -221,7 +241,7 @@ void symtab_find_many(const struct symtab *st, const struct symtab_ref *refs,
 
 uint32_t symtab_intern(struct symtab *st, const char *name, size_t len)
 {
-	uint32_t h = (uint32_t)hash_bytes(name, len);
+	uint32_t h = hash_name(name, len);
 	struct slot *s = lookup(st, name, len, h);
 	struct sym *y;
 

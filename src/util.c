@@ -159,8 +159,7 @@ uint64_t hash_bytes_seed(const void *p, size_t n, uint64_t seed)
 		s += 8;
 		n -= 8;
 	}
-	w = 0;
-	memcpy(&w, s, n);
+	w = hash_tail_word(s, n, s != p);
 	b = (b ^ w ^ ((uint64_t)n << 56)) * 0x94d049bb133111ebULL;
 	return hash_u64(a ^ (b >> 7) ^ (b << 57));
 }
