@@ -109,6 +109,7 @@ struct fentry {
 	uint32_t klen;
 	uint32_t n;
 	size_t ids;          /* in fids */
+	uint32_t next;       /* the entry of the line that came next, + 1 */
 	bool java;
 };
 
@@ -124,6 +125,7 @@ struct sentry {
 };
 
 #define NO_NODE UINT32_MAX
+#define FIRST UINT32_MAX
 #define NO_STACK UINT32_MAX
 
 /* Stop caching past these sizes (memory bound on huge inputs). */
@@ -218,6 +220,13 @@ struct reader {
 	size_t nkeys, capkeys, max_keys;
 	uint32_t *fids;
 	size_t nfids, capfids;
+	/*
+	 * Stacks repeat, so the frame line after a given one is most often
+	 * the one that came after it before: compared first, it needs no
+	 * hash.  last: the sample's last frame line's entry + 1 (FIRST at
+	 * the sample's start, 0 unknown); first: the last sample's first.
+	 */
+	uint32_t last, first;
 
 	struct sentry *se;
 	size_t nse, capse;
@@ -537,6 +546,7 @@ static void event_line(struct reader *r, const char *s, size_t n,
 	r->meta.comm = k == e->commlen ? r->pname
 				       : intern(r, r->buf, e->commlen);
 	r->in_sample = true;
+	r->last = FIRST;
 }
 
 /* ---- Frame lines ----------------------------------------------------- */
@@ -794,6 +804,30 @@ static const struct fentry *cache_find(const struct reader *r, const char *k,
 	return NULL;
 }
 
+/* The sample's next frame line is entry e - 1. */
+static void link_line(struct reader *r, uint32_t e)
+{
+	if (r->last == FIRST)
+		r->first = e;
+	else if (r->last)
+		r->fe[r->last - 1].next = e;
+	r->last = e;
+}
+
+/* The entry of the line s[0..n) when it is the one predicted, or NULL. */
+static const struct fentry *predicted(const struct reader *r, const char *s,
+				      size_t n)
+{
+	uint32_t e = r->last == FIRST ? r->first
+		     : r->last ? r->fe[r->last - 1].next : 0;
+	const struct fentry *x = e ? &r->fe[e - 1] : NULL;
+
+	if (x && x->klen == n && x->java == r->java &&
+	    memcmp(r->keys + x->key, s, n) == 0)
+		return x;
+	return NULL;
+}
+
 static void cache_add(struct reader *r, const char *k, size_t n, uint64_t h,
 		      size_t ids, uint32_t count)
 {
@@ -814,11 +848,13 @@ static void cache_add(struct reader *r, const char *k, size_t n, uint64_t h,
 	x->ids = ids;
 	x->n = count;
 	x->java = r->java;
+	x->next = 0;
 	memcpy(r->keys + r->nkeys, k, n);
 	r->nkeys += n;
 	for (j = (size_t)h & r->fmask; r->fslots[j]; j = (j + 1) & r->fmask)
 		;
 	r->fslots[j] = (uint32_t)++r->nfe;
+	link_line(r, (uint32_t)r->nfe);
 }
 
 /*
@@ -1000,9 +1036,13 @@ static void one_line(struct reader *r, const char *s, size_t n)
 	if (r->in_sample) {
 		key = s;
 		keylen = n;
-		h = line_hash(s, n, r->java);
-		x = cache_find(r, s, n, h);
+		x = predicted(r, s, n);
+		if (!x) {
+			h = line_hash(s, n, r->java);
+			x = cache_find(r, s, n, h);
+		}
 		if (x) {
+			link_line(r, (uint32_t)(x - r->fe) + 1);
 			push_frames(r, x->ids, x->n);
 			return;
 		}
