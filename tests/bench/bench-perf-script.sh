@@ -65,22 +65,17 @@ repeat() {
 	rm -f "$one"
 }
 
-# measure LABEL FILE ARGS...: best of 3 runs of BIN ARGS FILE, in wall
-# time and in CPU time (user + system: what one core spent, which a busy
-# machine disturbs less).
-measure() {
-	label=$1
-	file=$2
-	shift 2
+# best_of FILE ARGS...: best of 3 runs of BIN ARGS FILE into $best (wall
+# time) and $bestcpu (CPU time: user + system, what the cores spent, which
+# a busy machine disturbs less); fails with the message in $dir/err.
+best_of() {
+	file=$1
+	shift
 	best=
 	bestcpu=
 	for run in $runs; do
-		if ! /usr/bin/time -f '%e %U %S' -o "$dir/time" \
-			"$bin" "$@" "$file" >/dev/null 2>"$dir/err"; then
-			echo "   $label: FAILED: $(head -n 3 "$dir/err")"
-			failed=1
-			return
-		fi
+		/usr/bin/time -f '%e %U %S' -o "$dir/time" \
+			"$bin" "$@" "$file" >/dev/null 2>"$dir/err" || return 1
 		read -r wall user sys <"$dir/time"
 		cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')
 		if [ -z "$best" ] || awk -v a="$wall" -v b="$best" 'BEGIN { exit !(a < b) }'; then
@@ -90,6 +85,18 @@ measure() {
 			bestcpu=$cpu
 		fi
 	done
+}
+
+# measure LABEL FILE ARGS...: best_of, printed in MB/s.
+measure() {
+	label=$1
+	file=$2
+	shift 2
+	if ! best_of "$file" "$@"; then
+		echo "   $label: FAILED: $(head -n 3 "$dir/err")"
+		failed=1
+		return
+	fi
 	bytes=$(wc -c <"$file")
 	awk -v l="$label" -v b="$bytes" -v t="$best" -v c="$bestcpu" 'BEGIN {
 		if (t <= 0) t = 0.01
@@ -136,8 +143,6 @@ elif command -v stackcollapse-perf.pl >/dev/null 2>&1; then
 	sc=$(command -v stackcollapse-perf.pl)
 fi
 if [ -n "$sc" ]; then
-	sc_bin=$bin
-	case $sc_bin in /*) ;; *) sc_bin=$(pwd)/$sc_bin ;; esac
 	# The same file, one after the other: stackcollapse-perf.pl once (it
 	# takes seconds), flametop best of the runs; wall and CPU (user +
 	# system), with the load average beside them, since a loaded machine
@@ -145,18 +150,9 @@ if [ -n "$sc" ]; then
 	load0=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null)
 	/usr/bin/time -f '%e %U %S' -o "$dir/time" "$sc" "$real" >/dev/null 2>&1
 	read -r sc_t sc_u sc_s <"$dir/time"
-	ft_t= ft_c=
-	for run in $runs; do
-		/usr/bin/time -f '%e %U %S' -o "$dir/time" "$sc_bin" --collapse "$real" >/dev/null 2>&1
-		read -r t u s <"$dir/time"
-		c=$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')
-		if [ -z "$ft_t" ] || awk -v a="$t" -v b="$ft_t" 'BEGIN { exit !(a < b) }'; then
-			ft_t=$t
-		fi
-		if [ -z "$ft_c" ] || awk -v a="$c" -v b="$ft_c" 'BEGIN { exit !(a < b) }'; then
-			ft_c=$c
-		fi
-	done
+	best_of "$real" --collapse || failed=1
+	ft_t=$best
+	ft_c=$bestcpu
 	load1=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null)
 	awk -v s="$sc_t" -v su="$sc_u" -v ss="$sc_s" -v f="$ft_t" -v fc="$ft_c" \
 	    -v l0="$load0" -v l1="$load1" -v n="$(nproc 2>/dev/null)" 'BEGIN {
