@@ -28,10 +28,14 @@
  *
  * The timestamp of each sample goes to the profile's timeline.
  *
- * Speed: the same frame lines come back sample after sample, so each
- * (symbol, module) pair is tidied and interned once and cached with the
- * ids it became; whole stacks are cached too, as the node they end at, so
- * a repeated stack costs one hash lookup instead of a walk down the tree.
+ * Speed: the same frame lines come back sample after sample, so each line
+ * is tidied and interned once and cached with the ids it became (and the
+ * line that followed it, tried first next time); whole stacks are cached
+ * too, as the node they end at, so a repeated stack costs one lookup
+ * instead of a walk down the tree.  Blocks of lines are cut at sample
+ * boundaries and read by several readers at once, each with its own
+ * names and caches; what they found reaches the profile in input order
+ * (run_block, apply), so the result does not depend on their number.
  */
 #include <pthread.h>
 #include <stdlib.h>
