@@ -818,16 +818,23 @@ static void link_line(struct reader *r, uint32_t e)
 	r->last = e;
 }
 
-/* The entry of the line s[0..n) when it is the one predicted, or NULL. */
-static const struct fentry *predicted(const struct reader *r, const char *s,
-				      size_t n)
+/* The entry the sample's next frame line is likely to be, or NULL. */
+static const struct fentry *next_entry(const struct reader *r)
 {
 	uint32_t e = r->last == FIRST ? r->first
 		     : r->last ? r->fe[r->last - 1].next : 0;
 	const struct fentry *x = e ? &r->fe[e - 1] : NULL;
 
-	if (x && x->klen == n && x->java == r->java &&
-	    memcmp(r->keys + x->key, s, n) == 0)
+	return x && x->java == r->java ? x : NULL;
+}
+
+/* The entry of the line s[0..n) when it is the one predicted, or NULL. */
+static const struct fentry *predicted(const struct reader *r, const char *s,
+				      size_t n)
+{
+	const struct fentry *x = next_entry(r);
+
+	if (x && x->klen == n && memcmp(r->keys + x->key, s, n) == 0)
 		return x;
 	return NULL;
 }
@@ -1179,9 +1186,24 @@ static void read_piece(struct reader *r, struct piece *pc, uint64_t base)
 		one_line(r, at, pc->len);
 	}
 	while (!pc->one && at < end) {
-		const char *nl = memchr(at, '\n', (size_t)(end - at));
-		size_t n = nl ? (size_t)(nl - at) : (size_t)(end - at);
+		const struct fentry *x = r->in_sample ? next_entry(r) : NULL;
+		const char *nl;
+		size_t n;
 
+		/*
+		 * The predicted line, followed by its '\n': what one_line would
+		 * do with it, without looking for the line's end first.
+		 */
+		if (x && (size_t)(end - at) > x->klen && at[x->klen] == '\n' &&
+		    memcmp(r->keys + x->key, at, x->klen) == 0) {
+			r->lineno++;
+			link_line(r, (uint32_t)(x - r->fe) + 1);
+			push_frames(r, x->ids, x->n);
+			at += x->klen + 1;
+			continue;
+		}
+		nl = memchr(at, '\n', (size_t)(end - at));
+		n = nl ? (size_t)(nl - at) : (size_t)(end - at);
 		r->lineno++;
 		one_line(r, at, n && at[n - 1] == '\r' ? n - 1 : n);
 		at += n + 1;
