@@ -249,7 +249,8 @@ static struct rec *add_rec(struct reader *r, enum rec_kind kind, int64_t line)
 	struct piece *pc = r->pc;
 	struct rec *x;
 
-	GROW(pc->recs, pc->caprecs, pc->nrecs + 1);
+	if (pc->nrecs == pc->caprecs)
+		GROW(pc->recs, pc->caprecs, pc->nrecs + 1);
 	x = &pc->recs[pc->nrecs++];
 	x->kind = kind;
 	x->line = line;
@@ -785,7 +786,8 @@ static void fslots_grow(struct reader *r)
 
 static void push_frames(struct reader *r, size_t ids, uint32_t n)
 {
-	GROW(r->frames, r->capframes, r->nframes + n);
+	if (r->nframes + n > r->capframes)      /* GROW is a call */
+		GROW(r->frames, r->capframes, r->nframes + n);
 	/* Leaf first: the line's last frame is the most leafward. */
 	for (uint32_t i = n; i-- > 0;)
 		r->frames[r->nframes++] = r->fids[ids + i];
@@ -972,7 +974,8 @@ static void end_sample(struct reader *r)
 		r->nframes = 0;
 		return;
 	}
-	GROW(r->stack, r->capstack, n);
+	if (n > r->capstack)
+		GROW(r->stack, r->capstack, n);
 	r->stack[0] = r->pname;
 	for (size_t i = 0; i < r->nframes; i++)
 		r->stack[n - 1 - i] = r->frames[i];
