@@ -13,7 +13,8 @@
 # MirageOS; those with the cpu-clock event).  Then times
 # BIN --collapse FILE >/dev/null, best of 3 runs with the page cache warm
 # (wall-clock and CPU time), and prints MB/s beside the target (400 MB/s) and
-# stackcollapse-perf.pl's figure on this machine (32 MB/s, issue 4).  With
+# stackcollapse-perf.pl's figure on this machine (31 MB/s: 6.52 s for
+# this 201 MB file at a load of 1.8, issue 16).  With
 # stackcollapse-perf.pl on PATH or in $FLAMEGRAPH_DIR, both run on the same
 # file one after the other and the ratio is of that run (issue 16: >= 40x).
 # Reports; never fails on a slow figure.
@@ -23,6 +24,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 dir=$build/bench
 target_mb=200
 runs="1 2 3"
+# stackcollapse-perf.pl on this machine, MB/s of the file below.
+sc_mbs=31
 # BENCH_QUICK=1 (make check): 1 MB inputs, one run.
 if [ -n "${BENCH_QUICK:-}" ]; then
 	dir=$build/bench-quick
@@ -98,11 +101,11 @@ measure() {
 		return
 	fi
 	bytes=$(wc -c <"$file")
-	awk -v l="$label" -v b="$bytes" -v t="$best" -v c="$bestcpu" 'BEGIN {
+	awk -v l="$label" -v b="$bytes" -v t="$best" -v c="$bestcpu" -v sc_mbs="$sc_mbs" 'BEGIN {
 		if (t <= 0) t = 0.01
 		if (c <= 0) c = 0.01
 		printf "   %-34s %5.2f s %5.0f MB/s wall, %5.2f s %5.0f MB/s CPU (%.0fx stackcollapse-perf.pl)\n",
-		       l, t, b / 1e6 / t, c, b / 1e6 / c, b / 1e6 / c / 32
+		       l, t, b / 1e6 / t, c, b / 1e6 / c, b / 1e6 / c / sc_mbs
 	}'
 }
 
@@ -114,7 +117,7 @@ if ! repeat "$real" "$top/samples/python.perf-script.zst" \
 fi
 printf '   input: %s, %.0f MB of real perf script samples repeated\n' \
 	"$real" "$(awk -v b="$(wc -c <"$real")" 'BEGIN { print b / 1e6 }')"
-echo "   target: >= 400 MB/s on one core; stackcollapse-perf.pl: 32 MB/s here"
+echo "   target: >= 400 MB/s; stackcollapse-perf.pl: $sc_mbs MB/s here"
 measure "--collapse (samples/ recordings)" "$real" --collapse
 measure "--collapse --all --tid" "$real" --collapse --all --tid
 measure "--collapse --time 50%-100%" "$real" --collapse --time 50%-100%
@@ -165,7 +168,7 @@ if [ -n "$sc" ]; then
 	}'
 else
 	echo "   stackcollapse-perf.pl not found on PATH nor in \$FLAMEGRAPH_DIR: skipped;"
-	echo "   the ratios above are against its recorded figure (32 MB/s on this machine)"
+	echo "   the ratios above are against its recorded figure ($sc_mbs MB/s on this machine)"
 fi
 # ---- end of the stackcollapse-perf.pl block ------------------------------
 exit "$failed"
