@@ -28,15 +28,22 @@
  *
  * The timestamp of each sample goes to the profile's timeline.
  *
- * Speed: the same frame lines come back sample after sample, so each
- * (symbol, module) pair is tidied and interned once and cached with the
- * ids it became; whole stacks are cached too, as the node they end at, so
- * a repeated stack costs one hash lookup instead of a walk down the tree.
+ * Speed: the same frame lines come back sample after sample, so each line
+ * is tidied and interned once and cached with the ids it became (and the
+ * line that followed it, tried first next time); whole stacks are cached
+ * too, as the node they end at, so a repeated stack costs one lookup
+ * instead of a walk down the tree.  Blocks of lines are cut at sample
+ * boundaries and read by several readers at once, each with its own
+ * names and caches; what they found reaches the profile in input order
+ * (run_block, apply), so the result does not depend on their number.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "read.h"
+#include "symtab.h"
 #include "util.h"
 
 /* Character classes of Perl's \s, \d and \w on bytes. */
@@ -96,9 +103,9 @@ static uint64_t line_hash(const char *p, size_t n, bool java)
 /* ---- Caches ---------------------------------------------------------- */
 
 /*
- * A frame line already seen: the key is the line from the symbol on
- * ("sym+0x1f (module)") and whether the root is a java process; the value,
- * the ids of its frames.
+ * A frame line already seen: the key is the whole line (address and all:
+ * what it becomes depends on nothing else) and whether the root is a java
+ * process; the value, the ids of its frames.
  */
 struct fentry {
 	uint64_t hash;
@@ -106,10 +113,14 @@ struct fentry {
 	uint32_t klen;
 	uint32_t n;
 	size_t ids;          /* in fids */
+	uint32_t next;       /* the entry of the line that came next, + 1 */
 	bool java;
 };
 
-/* A stack of symbol ids (root first) and the node it ends at. */
+/*
+ * A stack of a reader's name ids (root first); node, the profile's node it
+ * ends at once the stack has been added (NO_NODE until then).
+ */
 struct sentry {
 	uint64_t hash;
 	size_t ids;          /* in sids */
@@ -117,15 +128,66 @@ struct sentry {
 	uint32_t node;
 };
 
+#define NO_NODE UINT32_MAX
+#define FIRST UINT32_MAX
+#define NO_STACK UINT32_MAX
+
 /* Stop caching past these sizes (memory bound on huge inputs). */
 #define STACK_CACHE_MAX_IDS (64u << 20)
 #define FRAME_CACHE_MAX_KEYS (256u << 20)
 
+/*
+ * What a piece of text yields, in input order: samples, and bad lines to
+ * report.  Lines are counted from the piece's start (the first line is 1;
+ * a sample begun in the piece before has its event line at 0 or less).
+ */
+enum rec_kind { REC_SAMPLE, REC_BAD, REC_DEEP };
+
+struct rec {
+	int64_t line;            /* of the event line, or of the bad line */
+	enum rec_kind kind;
+	uint32_t stack;          /* in the reader's stack cache, or NO_STACK: */
+	uint32_t n;              /* ... n name ids at the piece's ids[off] */
+	size_t off;
+	uint64_t weight;
+	const char *what;        /* REC_BAD */
+	struct sample_meta meta; /* comm: the reader's name id */
+};
+
+struct reader;
+
+/* A run of whole lines one reader parses. */
+struct piece {
+	struct reader *r;
+	const char *text;
+	size_t len;
+	bool one;                /* text is one line, without its end */
+	uint64_t lines;
+	uint32_t names_from, names_to;  /* the reader's names new here */
+	struct rec *recs;
+	size_t nrecs, caprecs;
+	uint32_t *ids;           /* stacks not cached */
+	size_t nids, capids;
+	/* Counts for the messages at the end. */
+	uint64_t extra;          /* indented non-frame lines in samples */
+	int64_t first_extra;     /* the line of the first */
+	uint64_t events, blanks; /* event lines and blank lines seen */
+	uint64_t oneline;        /* samples without call chains */
+	uint64_t other_events;
+	char *other;             /* the first other event seen */
+	bool periods;            /* an event line carried a period */
+};
+
+/*
+ * A reader: turns lines into stacks of its own name ids, with its own
+ * caches, so that several can run at once on pieces of the input; the
+ * names and stacks reach the profile afterwards, in input order (apply).
+ */
 struct reader {
-	struct profile *p;
 	const struct read_opts *o;
-	struct diag *d;
-	struct input *in;
+	const char *event;       /* the event kept (NULL: none seen yet) */
+	size_t eventlen;
+	struct piece *pc;        /* the piece being read */
 
 	/* The sample being read. */
 	bool in_sample;          /* pname is set: frames are collected */
@@ -133,20 +195,17 @@ struct reader {
 	uint32_t pname;          /* root frame id */
 	bool java;               /* pname starts with "java" */
 	uint64_t period;
-	bool periods;            /* an event line carried a period */
 	struct sample_meta meta;
-	uint64_t event_line;
+	int64_t event_line;
 	uint32_t *frames;        /* leaf first */
 	size_t nframes, capframes;
 	uint32_t *stack;         /* root first, built at the end */
 	size_t capstack;
 
-	/* The event filter: the user's, or the first event seen. */
-	char *event;
-	size_t eventlen;
-	bool event_defaulted;
-	uint64_t other_events;
-	char *other;             /* the first other event seen */
+	/* Names: this reader's ids, and the profile's once interned. */
+	struct symtab *names;
+	uint32_t *gid;
+	size_t capgid;
 
 	/* The last root frame's text, to skip re-interning it. */
 	char *lastroot;
@@ -162,28 +221,50 @@ struct reader {
 	uint32_t *fslots;
 	size_t fmask;
 	char *keys;
-	size_t nkeys, capkeys;
+	size_t nkeys, capkeys, max_keys;
 	uint32_t *fids;
 	size_t nfids, capfids;
+	/*
+	 * Stacks repeat, so the frame line after a given one is most often
+	 * the one that came after it before: compared first, it needs no
+	 * hash.  last: the sample's last frame line's entry + 1 (FIRST at
+	 * the sample's start, 0 unknown); first: the last sample's first.
+	 */
+	uint32_t last, first;
 
 	struct sentry *se;
 	size_t nse, capse;
 	uint32_t *sslots;
 	size_t smask;
 	uint32_t *sids;
-	size_t nsids, capsids;
+	size_t nsids, capsids, max_ids;
 
-	uint64_t good;
-	uint64_t lineno;         /* of the line being read */
-	uint64_t extra;          /* indented non-frame lines in samples */
-	uint64_t events, blanks; /* event lines and blank lines seen */
-	uint64_t oneline;        /* samples without call chains */
-	uint64_t first_extra;    /* the line number of the first */
+	int64_t lineno;          /* of the line being read, in the piece */
+	pthread_t thread;
+	struct piece *todo[2];   /* the pieces of a round, in order */
 };
+
+static struct rec *add_rec(struct reader *r, enum rec_kind kind, int64_t line)
+{
+	struct piece *pc = r->pc;
+	struct rec *x;
+
+	if (pc->nrecs == pc->caprecs)
+		GROW(pc->recs, pc->caprecs, pc->nrecs + 1);
+	x = &pc->recs[pc->nrecs++];
+	x->kind = kind;
+	x->line = line;
+	return x;
+}
 
 static void bad(struct reader *r, const char *what)
 {
-	diag_bad(r->d, input_name(r->in), r->lineno, what);
+	add_rec(r, REC_BAD, r->lineno)->what = what;
+}
+
+static uint32_t intern(struct reader *r, const char *s, size_t n)
+{
+	return symtab_intern(r->names, s, n);
 }
 
 static void buf_reserve(struct reader *r, size_t n)
@@ -390,7 +471,7 @@ static uint32_t intern_root(struct reader *r, const char *s, size_t n)
 	GROW(r->lastroot, r->caplastroot, n + 1);
 	memcpy(r->lastroot, s, n);
 	r->lastrootlen = n;
-	r->lastrootid = profile_intern(r->p, s, n);
+	r->lastrootid = intern(r, s, n);
 	r->have_lastroot = true;
 	return r->lastrootid;
 }
@@ -409,18 +490,17 @@ static void event_line(struct reader *r, const char *s, size_t n,
 		pid = "?";
 		pidlen = 1;
 	}
-	if (e->event) {
-		if (!r->event) {
-			r->event = xstrndup(e->event, e->eventlen);
-			r->eventlen = e->eventlen;
-			r->event_defaulted = true;
-		} else if (e->eventlen != r->eventlen ||
-			   memcmp(e->event, r->event, e->eventlen) != 0) {
-			if (!r->other_events++)
-				r->other = xstrndup(e->event, e->eventlen);
-			r->filtered = true;
-			return;
-		}
+	/*
+	 * r->event is set before any reader sees an event line with an event
+	 * (first_event), so every reader filters alike.
+	 */
+	if (e->event && r->event &&
+	    (e->eventlen != r->eventlen ||
+	     memcmp(e->event, r->event, e->eventlen) != 0)) {
+		if (!r->pc->other_events++)
+			r->pc->other = xstrndup(e->event, e->eventlen);
+		r->filtered = true;
+		return;
 	}
 	r->filtered = false;
 	if (e->period && !(e->periodlen == 1 && e->period[0] == '0')) {
@@ -436,7 +516,7 @@ static void event_line(struct reader *r, const char *s, size_t n,
 				return;
 			}
 		}
-		r->periods = true;
+		r->pc->periods = true;
 	} else {
 		period = 1;
 	}
@@ -469,8 +549,9 @@ static void event_line(struct reader *r, const char *s, size_t n,
 	r->pname = intern_root(r, r->buf, k);
 	/* The command, spelled as in the root frame, for the timeline. */
 	r->meta.comm = k == e->commlen ? r->pname
-				       : profile_intern(r->p, r->buf, e->commlen);
+				       : intern(r, r->buf, e->commlen);
 	r->in_sample = true;
+	r->last = FIRST;
 }
 
 /* ---- Frame lines ----------------------------------------------------- */
@@ -677,7 +758,7 @@ static uint32_t make_frames(struct reader *r, const struct frame_line *f,
 			n += 4;
 		}
 		GROW(r->fids, r->capfids, r->nfids + 1);
-		r->fids[r->nfids++] = profile_intern(r->p, r->buf, n);
+		r->fids[r->nfids++] = intern(r, r->buf, n);
 		count++;
 		if (!arrow)
 			break;
@@ -705,7 +786,8 @@ static void fslots_grow(struct reader *r)
 
 static void push_frames(struct reader *r, size_t ids, uint32_t n)
 {
-	GROW(r->frames, r->capframes, r->nframes + n);
+	if (r->nframes + n > r->capframes)      /* GROW is a call */
+		GROW(r->frames, r->capframes, r->nframes + n);
 	/* Leaf first: the line's last frame is the most leafward. */
 	for (uint32_t i = n; i-- > 0;)
 		r->frames[r->nframes++] = r->fids[ids + i];
@@ -728,13 +810,44 @@ static const struct fentry *cache_find(const struct reader *r, const char *k,
 	return NULL;
 }
 
+/* The sample's next frame line is entry e - 1. */
+static void link_line(struct reader *r, uint32_t e)
+{
+	if (r->last == FIRST)
+		r->first = e;
+	else if (r->last)
+		r->fe[r->last - 1].next = e;
+	r->last = e;
+}
+
+/* The entry the sample's next frame line is likely to be, or NULL. */
+static const struct fentry *next_entry(const struct reader *r)
+{
+	uint32_t e = r->last == FIRST ? r->first
+		     : r->last ? r->fe[r->last - 1].next : 0;
+	const struct fentry *x = e ? &r->fe[e - 1] : NULL;
+
+	return x && x->java == r->java ? x : NULL;
+}
+
+/* The entry of the line s[0..n) when it is the one predicted, or NULL. */
+static const struct fentry *predicted(const struct reader *r, const char *s,
+				      size_t n)
+{
+	const struct fentry *x = next_entry(r);
+
+	if (x && x->klen == n && memcmp(r->keys + x->key, s, n) == 0)
+		return x;
+	return NULL;
+}
+
 static void cache_add(struct reader *r, const char *k, size_t n, uint64_t h,
 		      size_t ids, uint32_t count)
 {
 	struct fentry *x;
 	size_t j;
 
-	if (n > UINT32_MAX || r->nkeys + n > FRAME_CACHE_MAX_KEYS ||
+	if (n > UINT32_MAX || r->nkeys + n > r->max_keys ||
 	    r->nfe >= UINT32_MAX - 1)
 		return;
 	if ((r->nfe + 1) * 2 > r->fmask)
@@ -748,17 +861,18 @@ static void cache_add(struct reader *r, const char *k, size_t n, uint64_t h,
 	x->ids = ids;
 	x->n = count;
 	x->java = r->java;
+	x->next = 0;
 	memcpy(r->keys + r->nkeys, k, n);
 	r->nkeys += n;
 	for (j = (size_t)h & r->fmask; r->fslots[j]; j = (j + 1) & r->fmask)
 		;
 	r->fslots[j] = (uint32_t)++r->nfe;
+	link_line(r, (uint32_t)r->nfe);
 }
 
 /*
  * Add one frame line's frames to the sample (leaf first).  key/keylen: the
- * line from the symbol on, when the symbol starts right after the address
- * and its blanks (the usual case), else NULL.
+ * line, to cache what it became, or NULL.
  */
 static void frame_line(struct reader *r, const struct frame_line *f,
 		       const char *key, size_t keylen, uint64_t h)
@@ -782,9 +896,6 @@ static void frame_line(struct reader *r, const struct frame_line *f,
 		n = 0;                   /* a process name, not a frame */
 	} else {
 		n = make_frames(r, f, func, funclen);
-		/* Unknown symbols shown by address are not the same twice. */
-		if (r->o->addrs && has_sub(func, funclen, "[unknown]", 9))
-			key = NULL;
 	}
 	push_frames(r, ids, n);
 	if (key)
@@ -812,12 +923,11 @@ static void sslots_grow(struct reader *r)
 	r->smask = nmask;
 }
 
-/* The node the stack ends at, from the cache or by walking the tree. */
-static uint32_t stack_node(struct reader *r, const uint32_t *ids, size_t n)
+/* The stack's index in the cache (added if new), or NO_STACK when full. */
+static uint32_t stack_index(struct reader *r, const uint32_t *ids, size_t n)
 {
 	uint64_t h = hash_bytes(ids, n * sizeof(*ids));
 	size_t j;
-	uint32_t node = NODE_ROOT;
 	struct sentry *e;
 
 	if (r->smask) {
@@ -827,13 +937,11 @@ static uint32_t stack_node(struct reader *r, const uint32_t *ids, size_t n)
 
 			if (x->hash == h && x->n == n &&
 			    memcmp(r->sids + x->ids, ids, n * sizeof(*ids)) == 0)
-				return x->node;
+				return r->sslots[j] - 1;
 		}
 	}
-	for (size_t i = 0; i < n; i++)
-		node = profile_child(r->p, node, ids[i]);
-	if (r->nsids + n > STACK_CACHE_MAX_IDS || r->nse >= UINT32_MAX - 1)
-		return node;
+	if (r->nsids + n > r->max_ids || r->nse >= UINT32_MAX - 1)
+		return NO_STACK;
 	if ((r->nse + 1) * 2 > r->smask)
 		sslots_grow(r);
 	GROW(r->se, r->capse, r->nse + 1);
@@ -842,52 +950,56 @@ static uint32_t stack_node(struct reader *r, const uint32_t *ids, size_t n)
 	e->hash = h;
 	e->ids = r->nsids;
 	e->n = (uint32_t)n;
-	e->node = node;
+	e->node = NO_NODE;
 	memcpy(r->sids + r->nsids, ids, n * sizeof(*ids));
 	r->nsids += n;
 	for (j = (size_t)h & r->smask; r->sslots[j]; j = (j + 1) & r->smask)
 		;
 	r->sslots[j] = (uint32_t)++r->nse;
-	return node;
+	return (uint32_t)r->nse - 1;
 }
 
 /* A blank line: the sample is complete. */
 static void end_sample(struct reader *r)
 {
 	size_t n = r->nframes + 1;
-	struct weight w = { r->period, 0, 0 };
-	uint32_t node;
+	struct piece *pc = r->pc;
+	struct rec *x;
 
 	if (!r->in_sample)
 		return;
 	r->in_sample = false;
 	if (n > PROFILE_MAX_DEPTH - 1) {
-		diag_badf(r->d, input_name(r->in), r->event_line,
-			  "stack is deeper than %u frames",
-			  PROFILE_MAX_DEPTH - 1);
+		add_rec(r, REC_DEEP, r->event_line);
 		r->nframes = 0;
 		return;
 	}
-	GROW(r->stack, r->capstack, n);
+	if (n > r->capstack)
+		GROW(r->stack, r->capstack, n);
 	r->stack[0] = r->pname;
 	for (size_t i = 0; i < r->nframes; i++)
 		r->stack[n - 1 - i] = r->frames[i];
 	r->nframes = 0;
-	node = stack_node(r, r->stack, n);
-	if (profile_add_at(r->p, node, &w, &r->meta) == ADD_OVERFLOW) {
-		diag_badf(r->d, input_name(r->in), r->event_line,
-			  "sample weight would overflow the profile's total");
-		return;
+	x = add_rec(r, REC_SAMPLE, r->event_line);
+	x->weight = r->period;
+	x->meta = r->meta;
+	x->stack = stack_index(r, r->stack, n);
+	x->n = (uint32_t)n;
+	if (x->stack == NO_STACK) {
+		GROW(pc->ids, pc->capids, pc->nids + n);
+		memcpy(pc->ids + pc->nids, r->stack, n * sizeof(*r->stack));
+		x->off = pc->nids;
+		pc->nids += n;
 	}
-	r->good++;
 }
 
 static void reader_free(struct reader *r)
 {
 	free(r->frames);
 	free(r->stack);
-	free(r->event);
-	free(r->other);
+	if (r->names)
+		symtab_destroy(r->names);
+	free(r->gid);
 	free(r->lastroot);
 	free(r->buf);
 	free(r->fe);
@@ -924,49 +1036,49 @@ static void one_line(struct reader *r, const char *s, size_t n)
 	const struct fentry *x;
 
 	if (n == 0) {
-		r->blanks++;
+		r->pc->blanks++;
 		end_sample(r);
 		return;
 	}
 	if (s[0] == '#')
 		return;
+	/*
+	 * A frame line seen before (the same bytes, the root java or not
+	 * alike) needs no parsing.  No line held here is an event line or
+	 * holds a NUL, so the lookup can come before those tests.
+	 */
+	if (r->in_sample) {
+		key = s;
+		keylen = n;
+		x = predicted(r, s, n);
+		if (!x) {
+			h = line_hash(s, n, r->java);
+			x = cache_find(r, s, n, h);
+		}
+		if (x) {
+			link_line(r, (uint32_t)(x - r->fe) + 1);
+			push_frames(r, x->ids, x->n);
+			return;
+		}
+	}
 	if (memchr(s, '\0', n)) {
 		bad(r, "NUL byte in line");
 		return;
 	}
 	/* Frame lines are indented; the event-line test fails fast on them. */
 	if (!is_ws((unsigned char)s[0]) && match_event(s, n, &e)) {
-		r->events++;
+		r->pc->events++;
 		match_period(s, n, &e);
 		event_line(r, s, n, &e);
 		return;
 	}
-	if (r->in_sample) {
-		/* "\t  ADDR SYMBOL (MODULE)": look the tail up first. */
-		size_t i = 0;
-
-		while (i < n && is_ws((unsigned char)s[i]))
-			i++;
-		while (i < n && is_word((unsigned char)s[i]))
-			i++;
-		while (i < n && is_ws((unsigned char)s[i]))
-			i++;
-		key = s + i;
-		keylen = n - i;
-		h = line_hash(key, keylen, r->java);
-		x = cache_find(r, key, keylen, h);
-		if (x) {
-			push_frames(r, x->ids, x->n);
-			return;
-		}
-	}
 	if (!r->in_sample && !r->filtered && indented_event(s, n)) {
-		r->oneline++;
+		r->pc->oneline++;
 		return;
 	}
 	if (match_frame(s, n, &f)) {
 		if (r->in_sample)
-			frame_line(r, &f, f.func == key ? key : NULL, keylen, h);
+			frame_line(r, &f, key, keylen, h);
 		else if (!r->filtered)
 			bad(r, "frame line outside a sample (no event line "
 			       "before it)");
@@ -999,8 +1111,8 @@ static void one_line(struct reader *r, const char *s, size_t n)
 			frame_line(r, &f, NULL, 0, 0);
 			return;
 		}
-		if (!r->extra++)
-			r->first_extra = r->lineno;
+		if (!r->pc->extra++)
+			r->pc->first_extra = r->lineno;
 		return;
 	}
 	bad(r, "neither an event line nor a frame line");
@@ -1026,95 +1138,456 @@ static bool clock_event(const char *e, size_t n)
 	return false;
 }
 
+/* ---- Pieces, rounds and the profile --------------------------------- */
+
+#define MAX_THREADS 64
+#define PARALLEL_MIN (128u << 10)   /* smaller blocks: one reader */
+
+struct script {
+	struct profile *p;
+	const struct read_opts *o;
+	struct diag *d;
+	struct input *in;
+	struct reader *rd;
+	unsigned nthreads;
+	size_t parallel_min;
+	struct piece *pcs;       /* nthreads + 1: the shares, then a tail */
+	uint64_t *base;          /* the line before each piece's first */
+
+	/* The event filter: the user's, or the first event seen. */
+	char *event;
+	size_t eventlen;
+	bool event_defaulted;
+
+	uint64_t good, lines;
+	struct piece sum;        /* the pieces' counts, added up */
+};
+
+/* Read a piece's lines; its reader goes on from the state it was left in. */
+static void read_piece(struct reader *r, struct piece *pc, uint64_t base)
+{
+	const char *at = pc->text, *end = at + pc->len;
+
+	r->pc = pc;
+	pc->nrecs = pc->nids = 0;
+	pc->extra = pc->events = pc->blanks = pc->oneline = 0;
+	pc->other_events = 0;
+	free(pc->other);
+	pc->other = NULL;
+	pc->periods = false;
+	pc->names_from = symtab_count(r->names);
+	/*
+	 * A sample left open by the reader's last piece (the one just
+	 * before this, whose first line is known): its event line counts
+	 * back from here.
+	 */
+	if (r->in_sample)
+		r->event_line -= (int64_t)base;
+	r->lineno = 0;
+	if (pc->one) {
+		r->lineno = 1;
+		one_line(r, at, pc->len);
+	}
+	while (!pc->one && at < end) {
+		const struct fentry *x = r->in_sample ? next_entry(r) : NULL;
+		const char *nl;
+		size_t n;
+
+		/*
+		 * The predicted line, followed by its '\n': what one_line would
+		 * do with it, without looking for the line's end first.
+		 */
+		if (x && (size_t)(end - at) > x->klen && at[x->klen] == '\n' &&
+		    memcmp(r->keys + x->key, at, x->klen) == 0) {
+			r->lineno++;
+			link_line(r, (uint32_t)(x - r->fe) + 1);
+			push_frames(r, x->ids, x->n);
+			at += x->klen + 1;
+			continue;
+		}
+		nl = memchr(at, '\n', (size_t)(end - at));
+		n = nl ? (size_t)(nl - at) : (size_t)(end - at);
+		r->lineno++;
+		one_line(r, at, n && at[n - 1] == '\r' ? n - 1 : n);
+		at += n + 1;
+	}
+	pc->lines = (uint64_t)r->lineno;
+	pc->names_to = symtab_count(r->names);
+}
+
+static void *read_thread(void *arg)
+{
+	struct reader *r = arg;
+
+	for (size_t i = 0; i < ARRAY_SIZE(r->todo) && r->todo[i]; i++)
+		read_piece(r, r->todo[i], 0);
+	return NULL;
+}
+
+/* one_line takes the line s[0..n) for an event line. */
+static bool event_start(const char *s, size_t n, struct event_line *e)
+{
+	return n && s[0] != '#' && !memchr(s, '\0', n) &&
+	       match_event(s, n, e);
+}
+
+/*
+ * A cut: p starts a line in text[0..end) that follows a blank line and is
+ * an event line.  A reader's state there is the same whatever came before
+ * (the blank line ended any sample, the event line sets the rest), so the
+ * text from p on can go to another reader.
+ */
+static bool is_cut(const char *text, const char *end, const char *p)
+{
+	const char *q = p - 1, *nl;
+	struct event_line e;
+	size_t n;
+
+	if (p <= text || p >= end || p[-1] != '\n')
+		return false;
+	if (q > text && q[-1] == '\r')
+		q--;
+	if (q > text && q[-1] != '\n')
+		return false;               /* the line before is not blank */
+	nl = memchr(p, '\n', (size_t)(end - p));
+	n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+	return event_start(p, n && p[n - 1] == '\r' ? n - 1 : n, &e);
+}
+
+/* The first cut at or after from, or NULL. */
+static const char *cut_after(const char *text, const char *end,
+			     const char *from)
+{
+	const char *s = from, *nl;
+
+	if (s > text && s[-1] != '\n') {
+		nl = memchr(s, '\n', (size_t)(end - s));
+		s = nl ? nl + 1 : end;
+	}
+	while (s < end) {
+		if (is_cut(text, end, s))
+			return s;
+		nl = memchr(s, '\n', (size_t)(end - s));
+		s = nl ? nl + 1 : end;
+	}
+	return NULL;
+}
+
+/* The last cut at or after lo, or NULL. */
+static const char *cut_before(const char *text, const char *end,
+			      const char *lo)
+{
+	const char *p = end;
+
+	while (p >= lo) {
+		const char *nl;
+
+		if (is_cut(text, end, p))
+			return p;
+		nl = p - 1 > text ? memrchr(text, '\n', (size_t)(p - 1 - text))
+				  : NULL;
+		p = nl ? nl + 1 : text;
+	}
+	return NULL;
+}
+
+/*
+ * Before any reader filters: the event kept by default is the first one
+ * in the input, which may be in this text.
+ */
+static void first_event(struct script *sc, const char *text, size_t len,
+			bool one)
+{
+	const char *at = text, *end = text + len;
+	struct event_line e;
+
+	while (at < end || (one && at == text)) {
+		const char *nl = one ? NULL : memchr(at, '\n', (size_t)(end - at));
+		size_t n = nl ? (size_t)(nl - at) : (size_t)(end - at);
+		size_t k = n && at[n - 1] == '\r' && !one ? n - 1 : n;
+
+		if (event_start(at, k, &e)) {
+			match_period(at, k, &e);
+			if (e.event) {
+				sc->event = xstrndup(e.event, e.eventlen);
+				sc->eventlen = e.eventlen;
+				sc->event_defaulted = true;
+				for (unsigned i = 0; i < sc->nthreads; i++) {
+					sc->rd[i].event = sc->event;
+					sc->rd[i].eventlen = sc->eventlen;
+				}
+				return;
+			}
+		}
+		at += n + 1;
+	}
+}
+
+/* The profile's node of a stack of a reader's ids. */
+static uint32_t walk(struct script *sc, const struct reader *r,
+		     const uint32_t *ids, size_t n)
+{
+	uint32_t node = NODE_ROOT;
+
+	for (size_t i = 0; i < n; i++)
+		node = profile_child(sc->p, node, r->gid[ids[i]]);
+	return node;
+}
+
+/* A piece's names, samples and messages into the profile, in order. */
+static void apply(struct script *sc, struct piece *pc, uint64_t base)
+{
+	struct reader *r = pc->r;
+	const char *name = input_name(sc->in);
+	struct piece *sum = &sc->sum;
+
+	GROW(r->gid, r->capgid, pc->names_to);
+	for (uint32_t i = pc->names_from; i < pc->names_to; i++)
+		r->gid[i] = profile_intern(sc->p, symtab_name(r->names, i),
+					   symtab_len(r->names, i));
+	for (size_t i = 0; i < pc->nrecs; i++) {
+		struct rec *x = &pc->recs[i];
+		uint64_t line = (uint64_t)((int64_t)base + x->line);
+		struct weight w = { x->weight, 0, 0 };
+		uint32_t node;
+
+		if (x->kind == REC_BAD) {
+			diag_bad(sc->d, name, line, x->what);
+			continue;
+		}
+		if (x->kind == REC_DEEP) {
+			diag_badf(sc->d, name, line, "stack is deeper than %u "
+				  "frames", PROFILE_MAX_DEPTH - 1);
+			continue;
+		}
+		if (x->stack == NO_STACK) {
+			node = walk(sc, r, pc->ids + x->off, x->n);
+		} else {
+			struct sentry *e = &r->se[x->stack];
+
+			if (e->node == NO_NODE)
+				e->node = walk(sc, r, r->sids + e->ids, e->n);
+			node = e->node;
+		}
+		x->meta.comm = r->gid[x->meta.comm];
+		if (profile_add_at(sc->p, node, &w, &x->meta) == ADD_OVERFLOW) {
+			diag_badf(sc->d, name, line, "sample weight would "
+				  "overflow the profile's total");
+			continue;
+		}
+		sc->good++;
+	}
+	if (pc->extra && !sum->extra)
+		sum->first_extra = (int64_t)base + pc->first_extra;
+	sum->extra += pc->extra;
+	sum->events += pc->events;
+	sum->blanks += pc->blanks;
+	sum->oneline += pc->oneline;
+	if (pc->other && !sum->other) {
+		sum->other = pc->other;
+		pc->other = NULL;
+	}
+	sum->other_events += pc->other_events;
+	sum->periods |= pc->periods;
+}
+
+/*
+ * One block of whole lines (or one line, without its end): cut into
+ * shares at cuts, one per reader, read at once, then applied in input
+ * order.  Reader 0 takes the first share and, after the last cut, the
+ * rest (which may end in a sample the next block finishes: reader 0 reads
+ * the start of every block).  Nothing depends on the number of readers.
+ */
+static void run_block(struct script *sc, const char *text, size_t len,
+		      bool one)
+{
+	const char *end = text + len, *cut[MAX_THREADS + 1], *last = NULL;
+	unsigned n = 1, npc;
+	uint64_t base = input_lineno(sc->in) - (one ? 1 : 0), before;
+
+	if (!sc->event)
+		first_event(sc, text, len, one);
+	cut[0] = text;
+	if (!one && sc->nthreads > 1 && len >= sc->parallel_min) {
+		for (unsigned i = 1; i < sc->nthreads; i++) {
+			const char *from = text + len / sc->nthreads * i;
+			const char *c;
+
+			if (from <= cut[n - 1])
+				from = cut[n - 1] + 1;
+			c = from < end ? cut_after(text, end, from) : NULL;
+			if (!c)
+				break;
+			cut[n++] = c;
+		}
+		last = cut_before(text, end, n > 1 ? cut[n - 1] : text + 1);
+	}
+	if (last && n > 1 && last == cut[n - 1])
+		n--;                        /* no share between them */
+	if (!last) {
+		n = 1;
+		cut[1] = end;
+	} else {
+		cut[n] = last;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		struct piece *pc = &sc->pcs[i];
+
+		pc->r = &sc->rd[i];
+		pc->text = cut[i];
+		pc->len = (size_t)(cut[i + 1] - cut[i]);
+		pc->one = one;
+		sc->rd[i].todo[0] = pc;
+		sc->rd[i].todo[1] = NULL;
+	}
+	npc = n;
+	if (last) {
+		struct piece *pc = &sc->pcs[npc++];
+
+		pc->r = &sc->rd[0];
+		pc->text = last;
+		pc->len = (size_t)(end - last);
+		pc->one = false;
+		sc->rd[0].todo[1] = pc;
+	}
+	for (unsigned i = 1; i < n; i++)
+		if (pthread_create(&sc->rd[i].thread, NULL, read_thread,
+				   &sc->rd[i]))
+			sc->rd[i].thread = pthread_self();      /* run it below */
+	read_piece(&sc->rd[0], sc->rd[0].todo[0], base);
+	if (sc->rd[0].todo[1])
+		read_piece(&sc->rd[0], sc->rd[0].todo[1], 0);
+	for (unsigned i = 1; i < n; i++) {
+		if (pthread_equal(sc->rd[i].thread, pthread_self()))
+			read_thread(&sc->rd[i]);
+		else
+			pthread_join(sc->rd[i].thread, NULL);
+	}
+	before = sc->lines;
+	for (unsigned i = 0; i < npc; i++) {
+		sc->base[i] = base;
+		apply(sc, &sc->pcs[i], base);
+		base += sc->pcs[i].lines;
+		sc->lines += sc->pcs[i].lines;
+	}
+	/* Reader 0 read the last piece: an open sample's event line, absolute. */
+	if (sc->rd[0].in_sample)
+		sc->rd[0].event_line += (int64_t)sc->base[npc - 1];
+	if (!one)
+		input_count_lines(sc->in, sc->lines - before);
+	if (sc->lines / 65536 != before / 65536)
+		read_report_progress(sc->o, sc->in);
+}
+
+/*
+ * FLAMETOP_THREADS, or the number of CPUs.  Set, it also splits small
+ * blocks, so that tests reach the readers with small inputs.
+ */
+static unsigned script_threads(size_t *parallel_min)
+{
+	const char *e = getenv("FLAMETOP_THREADS");
+	long n = e && *e ? strtol(e, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
+
+	*parallel_min = e && *e ? 0 : PARALLEL_MIN;
+	if (n < 1)
+		n = 1;
+	return n > MAX_THREADS ? MAX_THREADS : (unsigned)n;
+}
+
 int read_perf_script(struct profile *p, struct input *in,
 		     const struct read_opts *o, struct diag *d)
 {
-	struct reader r = { 0 };
-	const char *line, *map;
-	size_t len, maplen;
-	uint64_t tick = 0;
+	struct script sc = { 0 };
+	struct piece *sum = &sc.sum;
+	const char *text;
+	size_t len;
 	int rc;
 
-	r.p = p;
-	r.o = o;
-	r.d = d;
-	r.in = in;
+	sc.p = p;
+	sc.o = o;
+	sc.d = d;
+	sc.in = in;
+	sc.nthreads = script_threads(&sc.parallel_min);
+	sc.rd = xcalloc(sc.nthreads, sizeof(*sc.rd));
+	sc.pcs = xcalloc(sc.nthreads + 1, sizeof(*sc.pcs));
+	sc.base = xcalloc(sc.nthreads + 1, sizeof(*sc.base));
 	if (o->event_filter && *o->event_filter) {
-		r.event = xstrdup(o->event_filter);
-		r.eventlen = strlen(o->event_filter);
+		sc.event = xstrdup(o->event_filter);
+		sc.eventlen = strlen(o->event_filter);
 	}
-	map = input_map(in, &maplen);
-	if (map) {
-		/* A plain file, mapped: the lines are read in place. */
-		const char *at = map, *end = at + maplen;
+	for (unsigned i = 0; i < sc.nthreads; i++) {
+		struct reader *r = &sc.rd[i];
 
-		while (at < end) {
-			const char *nl = memchr(at, '\n', (size_t)(end - at));
-			size_t n = nl ? (size_t)(nl - at) : (size_t)(end - at);
-
-			r.lineno++;
-			one_line(&r, at, n && at[n - 1] == '\r' ? n - 1 : n);
-			at += n + 1;
-			if (++tick % 65536 == 0 && o->progress)
-				o->progress(o->progress_ctx,
-					    (uint64_t)(at - map), maplen);
-		}
-	} else {
-		while ((rc = input_getline(in, &line, &len)) > 0) {
-			r.lineno = input_lineno(in);
-			if (rc == 2)
-				diag_badf(d, input_name(in), r.lineno,
-					  "line is too long (%zu bytes)", len);
-			else
-				one_line(&r, line, len);
-			if (++tick % 65536 == 0)
-				read_report_progress(o, in);
-		}
+		r->o = o;
+		r->event = sc.event;
+		r->eventlen = sc.eventlen;
+		r->names = symtab_create();
+		r->max_keys = FRAME_CACHE_MAX_KEYS / sc.nthreads;
+		r->max_ids = STACK_CACHE_MAX_IDS / sc.nthreads;
+	}
+	while ((rc = input_getblock(in, &text, &len)) > 0) {
+		if (rc == 2)
+			diag_badf(d, input_name(in), input_lineno(in),
+				  "line is too long (%zu bytes)", len);
+		else
+			run_block(&sc, text, len, rc == 3);
 	}
 	/*
 	 * A sample cut off by the end of the input (no blank line after it)
 	 * is dropped, as stackcollapse-perf.pl drops it: it may be partial.
 	 */
-	if (r.in_sample && r.nframes)
+	if (sc.rd[0].in_sample && sc.rd[0].nframes)
 		diag_warn(d, "%s: the last sample has no blank line after it "
 			  "(truncated input?): left out", input_name(in));
 	if (input_error(in))
 		diag_warn(d, "%s", input_error(in));
-	if (r.extra)
+	if (sum->extra)
 		diag_warn(d, "%s:%llu: %llu indented line%s in samples %s "
 			  "(extra perf script fields such as srcline?): "
 			  "ignored", input_name(in),
-			  (unsigned long long)r.first_extra,
-			  (unsigned long long)r.extra, r.extra == 1 ? "" : "s",
-			  r.extra == 1 ? "is not a frame" : "are not frames");
-	if (r.other_events && r.event_defaulted)
+			  (unsigned long long)sum->first_extra,
+			  (unsigned long long)sum->extra, sum->extra == 1 ? "" : "s",
+			  sum->extra == 1 ? "is not a frame" : "are not frames");
+	if (sum->other_events && sc.event_defaulted)
 		diag_warn(d, "%s: kept the samples of event '%s' only (the "
 			  "first seen); %llu sample%s of other events left "
 			  "out (--event-filter=EVENT chooses)", input_name(in),
-			  r.event, (unsigned long long)r.other_events,
-			  r.other_events == 1 ? "" : "s");
-	if (!r.good && r.oneline)
+			  sc.event, (unsigned long long)sum->other_events,
+			  sum->other_events == 1 ? "" : "s");
+	if (!sc.good && sum->oneline)
 		diag_warn(d, "%s: %llu sample%s without call chains, one line "
 			  "each: a recording made without -g? (perf record -g "
 			  "records the stacks a flame graph needs)",
-			  input_name(in), (unsigned long long)r.oneline,
-			  r.oneline == 1 ? "" : "s");
-	else if (!r.good && !d->bad) {
-		if (r.other_events && !r.event_defaulted)
+			  input_name(in), (unsigned long long)sum->oneline,
+			  sum->oneline == 1 ? "" : "s");
+	else if (!sc.good && !d->bad) {
+		if (sum->other_events && !sc.event_defaulted)
 			diag_warn(d, "%s: no samples of event '%s' (the "
 				  "first event in the input is '%s')",
-				  input_name(in), r.event, r.other);
+				  input_name(in), sc.event, sum->other);
 		else
 			diag_warn(d, "%s: no samples in input%s", input_name(in),
-				  r.events > 1 && !r.blanks ?
+				  sum->events > 1 && !sum->blanks ?
 				  " (no blank line ends a sample: a recording "
 				  "without call chains? perf record -g records "
 				  "them)" : "");
 	}
-	if (r.good)
-		profile_note_unit(p, r.periods && clock_event(r.event, r.eventlen)
-					     ? UNIT_NS : UNIT_SAMPLES);
-	rc = r.good ? 0 : -1;
-	reader_free(&r);
+	if (sc.good)
+		profile_note_unit(p, sum->periods &&
+					     clock_event(sc.event, sc.eventlen)
+				     ? UNIT_NS : UNIT_SAMPLES);
+	rc = sc.good ? 0 : -1;
+	for (unsigned i = 0; i < sc.nthreads; i++)
+		reader_free(&sc.rd[i]);
+	for (unsigned i = 0; i <= sc.nthreads; i++) {
+		free(sc.pcs[i].recs);
+		free(sc.pcs[i].ids);
+		free(sc.pcs[i].other);
+	}
+	free(sum->other);
+	free(sc.rd);
+	free(sc.pcs);
+	free(sc.base);
+	free(sc.event);
 	return rc;
 }

@@ -1,6 +1,6 @@
 #!/bin/sh
 # bench-perf-script.sh - perf script text to folded stacks (--collapse)
-# throughput, on one core.
+# throughput (the reader parses on every core: FLAMETOP_THREADS).
 #
 # usage: tests/bench/bench-perf-script.sh BUILDDIR BIN
 #
@@ -13,7 +13,10 @@
 # MirageOS; those with the cpu-clock event).  Then times
 # BIN --collapse FILE >/dev/null, best of 3 runs with the page cache warm
 # (wall-clock and CPU time), and prints MB/s beside the target (400 MB/s) and
-# stackcollapse-perf.pl's figure on this machine (32 MB/s, issue 4).
+# stackcollapse-perf.pl's figure on this machine (31 MB/s: 6.52 s for
+# this 201 MB file at a load of 1.8, issue 16).  With
+# stackcollapse-perf.pl on PATH or in $FLAMEGRAPH_DIR, both run on the same
+# file one after the other and the ratio is of that run (issue 16: >= 40x).
 # Reports; never fails on a slow figure.
 build=${1:?usage: $0 BUILDDIR BIN}
 bin=${2:?usage: $0 BUILDDIR BIN}
@@ -21,6 +24,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 dir=$build/bench
 target_mb=200
 runs="1 2 3"
+# stackcollapse-perf.pl on this machine, MB/s of the file below.
+sc_mbs=31
 # BENCH_QUICK=1 (make check): 1 MB inputs, one run.
 if [ -n "${BENCH_QUICK:-}" ]; then
 	dir=$build/bench-quick
@@ -63,22 +68,17 @@ repeat() {
 	rm -f "$one"
 }
 
-# measure LABEL FILE ARGS...: best of 3 runs of BIN ARGS FILE, in wall
-# time and in CPU time (user + system: what one core spent, which a busy
-# machine disturbs less).
-measure() {
-	label=$1
-	file=$2
-	shift 2
+# best_of FILE ARGS...: best of 3 runs of BIN ARGS FILE into $best (wall
+# time) and $bestcpu (CPU time: user + system, what the cores spent, which
+# a busy machine disturbs less); fails with the message in $dir/err.
+best_of() {
+	file=$1
+	shift
 	best=
 	bestcpu=
 	for run in $runs; do
-		if ! /usr/bin/time -f '%e %U %S' -o "$dir/time" \
-			"$bin" "$@" "$file" >/dev/null 2>"$dir/err"; then
-			echo "   $label: FAILED: $(head -n 3 "$dir/err")"
-			failed=1
-			return
-		fi
+		/usr/bin/time -f '%e %U %S' -o "$dir/time" \
+			"$bin" "$@" "$file" >/dev/null 2>"$dir/err" || return 1
 		read -r wall user sys <"$dir/time"
 		cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')
 		if [ -z "$best" ] || awk -v a="$wall" -v b="$best" 'BEGIN { exit !(a < b) }'; then
@@ -88,12 +88,24 @@ measure() {
 			bestcpu=$cpu
 		fi
 	done
+}
+
+# measure LABEL FILE ARGS...: best_of, printed in MB/s.
+measure() {
+	label=$1
+	file=$2
+	shift 2
+	if ! best_of "$file" "$@"; then
+		echo "   $label: FAILED: $(head -n 3 "$dir/err")"
+		failed=1
+		return
+	fi
 	bytes=$(wc -c <"$file")
-	awk -v l="$label" -v b="$bytes" -v t="$best" -v c="$bestcpu" 'BEGIN {
+	awk -v l="$label" -v b="$bytes" -v t="$best" -v c="$bestcpu" -v sc_mbs="$sc_mbs" 'BEGIN {
 		if (t <= 0) t = 0.01
 		if (c <= 0) c = 0.01
 		printf "   %-34s %5.2f s %5.0f MB/s wall, %5.2f s %5.0f MB/s CPU (%.0fx stackcollapse-perf.pl)\n",
-		       l, t, b / 1e6 / t, c, b / 1e6 / c, b / 1e6 / c / 32
+		       l, t, b / 1e6 / t, c, b / 1e6 / c, b / 1e6 / c / sc_mbs
 	}'
 }
 
@@ -105,7 +117,7 @@ if ! repeat "$real" "$top/samples/python.perf-script.zst" \
 fi
 printf '   input: %s, %.0f MB of real perf script samples repeated\n' \
 	"$real" "$(awk -v b="$(wc -c <"$real")" 'BEGIN { print b / 1e6 }')"
-echo "   target: >= 400 MB/s on one core; stackcollapse-perf.pl: 32 MB/s here"
+echo "   target: >= 400 MB/s; stackcollapse-perf.pl: $sc_mbs MB/s here"
 measure "--collapse (samples/ recordings)" "$real" --collapse
 measure "--collapse --all --tid" "$real" --collapse --all --tid
 measure "--collapse --time 50%-100%" "$real" --collapse --time 50%-100%
@@ -134,19 +146,29 @@ elif command -v stackcollapse-perf.pl >/dev/null 2>&1; then
 	sc=$(command -v stackcollapse-perf.pl)
 fi
 if [ -n "$sc" ]; then
-	sc_bin=$bin
-	case $sc_bin in /*) ;; *) sc_bin=$(pwd)/$sc_bin ;; esac
-	/usr/bin/time -f '%e' -o "$dir/time" "$sc" "$real" >/dev/null 2>&1
-	sc_t=$(cat "$dir/time")
-	/usr/bin/time -f '%e' -o "$dir/time" "$sc_bin" --collapse "$real" >/dev/null 2>&1
-	ft_t=$(cat "$dir/time")
-	awk -v s="$sc_t" -v f="$ft_t" 'BEGIN {
+	# The same file, one after the other: stackcollapse-perf.pl once (it
+	# takes seconds), flametop best of the runs; wall and CPU (user +
+	# system), with the load average beside them, since a loaded machine
+	# gives flametop's threads less than every core.
+	load0=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null)
+	/usr/bin/time -f '%e %U %S' -o "$dir/time" "$sc" "$real" >/dev/null 2>&1
+	read -r sc_t sc_u sc_s <"$dir/time"
+	best_of "$real" --collapse || failed=1
+	ft_t=$best
+	ft_c=$bestcpu
+	load1=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null)
+	awk -v s="$sc_t" -v su="$sc_u" -v ss="$sc_s" -v f="$ft_t" -v fc="$ft_c" \
+	    -v l0="$load0" -v l1="$load1" -v n="$(nproc 2>/dev/null)" 'BEGIN {
 		if (f <= 0) f = 0.01
-		printf "   same run: stackcollapse-perf.pl %.2f s, flametop --collapse %.2f s: %.1fx (target >= 40x)\n", s, f, s / f
+		if (fc <= 0) fc = 0.01
+		printf "   same run (%s CPUs, load %s then %s):\n", n, l0, l1
+		printf "     stackcollapse-perf.pl %6.2f s wall, %6.2f s CPU\n", s, su + ss
+		printf "     flametop --collapse   %6.2f s wall, %6.2f s CPU\n", f, fc
+		printf "     %.1fx in wall time (target >= 40x), %.1fx in CPU time\n", s / f, (su + ss) / fc
 	}'
 else
 	echo "   stackcollapse-perf.pl not found on PATH nor in \$FLAMEGRAPH_DIR: skipped;"
-	echo "   the ratios above are against its recorded figure (32 MB/s on this machine)"
+	echo "   the ratios above are against its recorded figure ($sc_mbs MB/s on this machine)"
 fi
 # ---- end of the stackcollapse-perf.pl block ------------------------------
 exit "$failed"

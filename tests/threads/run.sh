@@ -107,6 +107,75 @@ awk 'BEGIN {
 	print "r;s 1"
 }' >"$tmp/runs-overflow.folded"
 
+# perf script text: samples of several commands and two events, kernel,
+# user, inlined and unknown frames, periods; among them bad lines of every
+# kind, comments, CRLF ends, extra indented lines, a period too large,
+# periods that overflow the total, a stack too deep, and a last sample
+# without its blank line.  Several blocks of input, so that samples and
+# messages cross the cuts between readers.  $tmp/ps.bad: the line number of
+# the first bad line.
+awk -v bad="$tmp/ps.bad" 'BEGIN {
+	s = 4242
+	split("gzip python3 java V8_WorkerThread swapper", comm, " ")
+	for (i = 1; i <= 40000; i++) {
+		s = (s * 1103515245 + 12345) % 2147483648
+		c = comm[1 + s % 5]
+		if (c == "V8_WorkerThread") c = "V8 WorkerThread"
+		ev = (i % 37 == 0) ? "page-faults" : "cpu-clock"
+		k = i % 401
+		per = (k == 17) ? "99999999999999999999" : 1000 + s % 9000
+		print c " " (100 + s % 50) "/" (200 + s % 7) " [00" (s % 4) "] " \
+		      (1000 + i) "." sprintf("%06d", s % 1000000) ": " per " " ev ":"
+		ln++
+		d = 1 + s % 12
+		for (j = 0; j < d; j++) {
+			s = (s * 1103515245 + 12345) % 2147483648
+			m = s % 6
+			if (m == 0) print "\tffffffff8" sprintf("%07x", s % 99999) " k_fn" (s % 30) "+0x" sprintf("%x", s % 200) " ([kernel.kallsyms])"
+			else if (m == 1) print "\t" sprintf("%12x", s % 77777) " u_fn" (s % 40) "+0x1f (/usr/lib/libx.so)"
+			else if (m == 2) print "\t" sprintf("%12x", s % 77777) " in_a" (s % 5) "->in_b" (s % 3) " (/usr/bin/prog)"
+			else if (m == 3) print "\t" sprintf("%12x", s % 77777) " [unknown] (/tmp/perf-" (s % 3) ".map)"
+			else if (m == 4) print "\t" sprintf("%12x", s % 77777) " Lorg/x/Y;.m" (s % 9) "(I)V (/tmp/perf-9.map)"
+			else print "\t" sprintf("%12x", s % 77777) " fn(int);x" (s % 11) " (/usr/bin/prog)"
+			ln++
+		}
+		if (k == 3) { print "  src/file.c:12"; ln++ }
+		if (k == 5) { print "# a comment"; ln++ }
+		if (k == 7) { print "garbage that is no line"; ln++; if (!first) { first = 1; print ln >bad } }
+		if (k == 13) { printf "\r\n"; ln++; continue }
+		print ""
+		ln++
+		if (k == 19) { print "\t    1234 stray_frame+0x1 (/usr/bin/prog)"; print ""; ln += 2 }
+	}
+	print "gzip 1/1 [000] 99999.000001: 1 cpu-clock:"
+	print "\t1 cut_off (/x)"
+}' >"$tmp/ps.txt"
+gzip -c "$tmp/ps.txt" >"$tmp/ps.txt.gz"
+# Its end, alone (the bad-line summary lists the first few only).
+awk 'BEGIN {
+	for (i = 0; i < 3000; i++) {
+		print "gzip 1/1 [000] 99999.000001: 1 cpu-clock:"
+		print "\t1 a (/x)"
+		print ""
+	}
+	print "gzip 1/1 [000] 99999.000001: 9223372036854775807 cpu-clock:"
+	print "\t1 a (/x)"
+	print ""
+	print ""
+	print "gzip 1/1 [000] 99999.000002: 9223372036854775807 cpu-clock:"
+	print "\t1 b (/x)"
+	print ""
+	print "gzip 1/1 [000] 99999.000003: 1 cpu-clock:"
+	for (i = 0; i < 70000; i++) print "\t" i " f" (i % 50) " (/x)"
+	print ""
+	print "gzip 1/1 [000] 99999.000004: 1 cpu-clock:"
+	print "\t1 after_deep (/x)"
+	print ""
+	print "gzip 1/1 [000] 99999.000005: 1 cpu-clock:"
+	print "\t1 cut_off (/x)"
+}' >"$tmp/ps-end.txt"
+printf '\tdeadbeef nul\000byte (/x)\n' >>"$tmp/ps-end.txt"
+
 # same LABEL ARGS...: every thread count and batch size gives the output of
 # one thread with default batches.
 same() {
@@ -144,6 +213,15 @@ same "perf script, then folded" --collapse tests/golden/mixed.perf "$tmp/mixed.f
 same "repeated stacks" --collapse "$tmp/runs.folded"
 same "repeated stacks that overflow" --collapse "$tmp/runs-overflow.folded"
 
+same "perf script --collapse" --collapse "$tmp/ps.txt"
+same "perf script --collapse --all --tid" --collapse --all --tid "$tmp/ps.txt"
+same "perf script --collapse --addrs" --collapse --addrs "$tmp/ps.txt"
+same "perf script --text" --text --width 160 "$tmp/ps.txt"
+same "perf script --time" --collapse --time 30%-60% "$tmp/ps.txt"
+same "perf script, gzip" --collapse "$tmp/ps.txt.gz"
+same "perf script --event-filter" --collapse --event-filter=page-faults "$tmp/ps.txt"
+same "perf script: overflow, too deep" --collapse "$tmp/ps-end.txt"
+
 # The inputs do hold what they are meant to test.
 FLAMETOP_THREADS=1 "$bin" --collapse "$tmp/mixed.folded" >/dev/null 2>"$tmp/err"
 grep -q 'skipped [0-9]* bad lines\|bad line' "$tmp/err" && ok || bad "mixed: no bad-line summary: $(head -c 300 "$tmp/err")"
@@ -168,6 +246,26 @@ cmp -s "$tmp/out" "$tmp/want" && ok || bad "runs overflow: $(cat "$tmp/out")"
 	grep -q 'runs-overflow.folded:5: ' "$tmp/err" &&
 	grep -q 'runs-overflow.folded:7: ' "$tmp/err" && ok ||
 	bad "runs overflow: messages: $(cat "$tmp/err")"
+
+# perf script: the bad lines are reported at their line numbers, the
+# samples around them kept.
+FLAMETOP_THREADS=3 "$bin" --collapse "$tmp/ps.txt" >"$tmp/out" 2>"$tmp/err"
+grep -q "ps.txt:$(cat "$tmp/ps.bad"): " "$tmp/err" && ok ||
+	bad "perf script: line $(cat "$tmp/ps.bad") not reported: $(head -c 400 "$tmp/err")"
+for want in "period is too large" "no event line before it" \
+	"no blank line after it" "are not frames" "other events left out"; do
+	grep -q "$want" "$tmp/err" && ok || bad "perf script: no '$want' message"
+done
+grep -q 'cut_off' "$tmp/out" && bad "perf script: the cut-off sample is kept" || ok
+FLAMETOP_THREADS=3 "$bin" --collapse "$tmp/ps-end.txt" >"$tmp/out" 2>"$tmp/err"
+for want in "ps-end.txt:9005: sample weight would overflow" \
+	"ps-end.txt:9008: stack is deeper than" \
+	"ps-end.txt:$(wc -l <"$tmp/ps-end.txt"): NUL byte" \
+	"no blank line after it"; do
+	grep -q "$want" "$tmp/err" && ok || bad "perf script: no '$want' message"
+done
+grep -q '^gzip;after_deep 1$' "$tmp/out" && ok || bad "perf script: the sample after the deep one is lost"
+grep -q 'cut_off' "$tmp/out" && bad "perf script: the cut-off sample is kept" || ok
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
