@@ -59,14 +59,6 @@ void pe_machine_keep_exited(struct pe_machine *m, bool keep);
  */
 void pe_machine_apply(struct pe_machine *m, const struct pe_record *r);
 
-/*
- * Something that names frames changed outside the process table (the
- * kernel's symbols): stacks cached by pe_machine_add_sample are built
- * again.  Changes to the table (pe_machine_apply, _add_map, _set_comm)
- * do this themselves.
- */
-void pe_machine_changed(struct pe_machine *m);
-
 /* pe_procs_add_map and pe_procs_set_comm on the machine's table. */
 void pe_machine_add_map(struct pe_machine *m, uint32_t pid, uint64_t start,
 			uint64_t len, uint64_t pgoff, const char *path,

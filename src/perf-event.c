@@ -5,10 +5,7 @@
  *
  * Frame names cost a symbol lookup and a name interning; both are cached
  * per (file, address): a profile's samples hit the same few thousand
- * addresses again and again.  pe_machine_add_sample also caches whole
- * stacks: a sample's (pid, tid, mode, callchain) gives the node its stack
- * ended at, until the process table next changes (busy programs repeat a
- * handful of callchains thousands of times).
+ * addresses again and again.
  */
 #include "perf-event.h"
 
@@ -29,36 +26,6 @@ struct fc_slot {
 	uint8_t miss;           /* enum sym_miss + 1; 0: resolved */
 };
 
-/*
- * The stack cache: a sample's key (see sc_key) -> the tree node its stack
- * ends at, its root frame (the command) and what building the stack
- * counted, to count again on a hit.  One entry per slot of a fixed table
- * (a new key takes the slot of its hash), keys back to back in a pool
- * that starts again when full.  An entry holds until its pid or tid
- * changes in the process table (stamps) or the kernel's symbols do (a new
- * epoch): it was made at a moment, and anything stamped later voids it.
- */
-#define SC_SLOTS 8192
-#define SC_MAX_WORDS ((size_t)1 << 20)
-
-struct sc_slot {
-	uint64_t hash;
-	uint32_t key;           /* offset of the key in sc_keys + 1; 0: empty */
-	uint32_t nkey;          /* its 64-bit words */
-	uint32_t made;          /* m->clock when made */
-	uint32_t node, root;
-	uint32_t frames;        /* frames the stack has, without the root */
-	uint32_t unknown;       /* of those, unknown ... */
-	uint32_t misses;        /* ... their kinds: offset of SYM_MISS_COUNT
-				   counts in sc_keys + 1; 0: none */
-};
-
-/* When a pid or tid last changed (m->clock then). */
-struct sc_stamp {
-	uint32_t id;
-	uint32_t at;            /* 0: empty */
-};
-
 struct pe_machine {
 	struct symbolizer *sy;
 	struct profile *p;
@@ -75,13 +42,6 @@ struct pe_machine {
 	size_t capbuf;
 	struct pe_machine_stats st;
 	struct unwinder *uw;    /* DWARF unwinder, made on the first stack copy */
-	struct sc_slot *sc;     /* the stack cache, SC_SLOTS */
-	uint64_t *sc_keys;      /* keys and miss counts, back to back */
-	size_t nsc_keys, capsc_keys;
-	struct sc_stamp *stamps;
-	size_t nstamps, stampmask;
-	uint32_t clock;         /* counts changes */
-	uint32_t epoch;         /* the clock at the last change of everything */
 };
 
 /* The process table's hooks into the symbolizer (ctx: the symbolizer). */
@@ -146,9 +106,6 @@ void pe_machine_destroy(struct pe_machine *m)
 	free(m->ids);
 	free(m->out);
 	free(m->buf);
-	free(m->sc);
-	free(m->sc_keys);
-	free(m->stamps);
 	unwind_destroy(m->uw);
 	free(m);
 }
@@ -156,82 +113,6 @@ void pe_machine_destroy(struct pe_machine *m)
 void pe_machine_keep_exited(struct pe_machine *m, bool keep)
 {
 	pe_procs_keep_exited(m->pt, keep);
-}
-
-/* ---- Stamps: what changed when, for the stack cache ------------------------ */
-
-static uint32_t stamp_of(const struct pe_machine *m, uint32_t id)
-{
-	if (!m->stamps)
-		return 0;
-	for (size_t i = hash_u64(id) & m->stampmask;;
-	     i = (i + 1) & m->stampmask) {
-		if (!m->stamps[i].at)
-			return 0;
-		if (m->stamps[i].id == id)
-			return m->stamps[i].at;
-	}
-}
-
-static void stamp_put(struct pe_machine *m, uint32_t id, uint32_t at)
-{
-	size_t i;
-
-	if (!m->stamps || (m->nstamps + 1) * 2 > m->stampmask + 1) {
-		struct sc_stamp *old = m->stamps;
-		size_t oldn = old ? m->stampmask + 1 : 0;
-
-		m->stampmask = oldn ? oldn * 2 - 1 : 255;
-		m->stamps = xcalloc(m->stampmask + 1, sizeof(*m->stamps));
-		m->nstamps = 0;
-		for (size_t k = 0; k < oldn; k++)
-			if (old[k].at)
-				stamp_put(m, old[k].id, old[k].at);
-		free(old);
-	}
-	for (i = hash_u64(id) & m->stampmask;; i = (i + 1) & m->stampmask) {
-		if (!m->stamps[i].at) {
-			m->nstamps++;
-			break;
-		}
-		if (m->stamps[i].id == id)
-			break;
-	}
-	m->stamps[i].id = id;
-	m->stamps[i].at = at;
-}
-
-/* The clock ticks; on wrapping, every cached stack is forgotten. */
-static uint32_t tick(struct pe_machine *m)
-{
-	if (++m->clock == UINT32_MAX) {
-		/* (Cleared in place: a stack being built holds its slot.) */
-		if (m->sc)
-			memset(m->sc, 0, SC_SLOTS * sizeof(*m->sc));
-		m->nsc_keys = 0;
-		if (m->stamps)
-			memset(m->stamps, 0,
-			       (m->stampmask + 1) * sizeof(*m->stamps));
-		m->nstamps = 0;
-		m->clock = 1;
-		m->epoch = 0;
-	}
-	return m->clock;
-}
-
-/* pid and tid changed: the stacks cached for either are void. */
-static void changed(struct pe_machine *m, uint32_t pid, uint32_t tid)
-{
-	uint32_t now = tick(m);
-
-	stamp_put(m, pid, now);
-	if (tid != pid)
-		stamp_put(m, tid, now);
-}
-
-void pe_machine_changed(struct pe_machine *m)
-{
-	m->epoch = tick(m);
 }
 
 void pe_machine_apply(struct pe_machine *m, const struct pe_record *r)
@@ -242,22 +123,6 @@ void pe_machine_apply(struct pe_machine *m, const struct pe_record *r)
 		m->st.throttled++;
 	else
 		pe_procs_apply(m->pt, r);
-	/* What pe_procs_apply changes: the tasks these records name. */
-	switch (r->type) {
-	case PERF_RECORD_MMAP:
-	case PERF_RECORD_MMAP2:
-		changed(m, r->u.mmap.pid, r->u.mmap.tid);
-		break;
-	case PERF_RECORD_COMM:
-		changed(m, r->u.comm.pid, r->u.comm.tid);
-		break;
-	case PERF_RECORD_FORK:
-	case PERF_RECORD_EXIT:
-		changed(m, r->u.task.pid, r->u.task.tid);
-		break;
-	default:
-		break;
-	}
 }
 
 void pe_machine_add_map(struct pe_machine *m, uint32_t pid, uint64_t start,
@@ -265,14 +130,12 @@ void pe_machine_add_map(struct pe_machine *m, uint32_t pid, uint64_t start,
 			size_t path_len, const struct pe_mmap *ident)
 {
 	pe_procs_add_map(m->pt, pid, start, len, pgoff, path, path_len, ident);
-	changed(m, pid, pid);
 }
 
 void pe_machine_set_comm(struct pe_machine *m, uint32_t pid, uint32_t tid,
 			 const char *comm, size_t len)
 {
 	pe_procs_set_comm(m->pt, pid, tid, comm, len);
-	changed(m, pid, tid);
 }
 
 struct pe_proc *pe_machine_proc(struct pe_machine *m, uint32_t pid)
@@ -717,9 +580,8 @@ size_t pe_machine_stack(struct pe_machine *m, const struct pe_sample *s,
 	return total;
 }
 
-/* s's meta data, its stack's root frame being root. */
-static void sample_meta(struct pe_machine *m, const struct pe_sample *s,
-			uint32_t root, struct sample_meta *meta)
+void pe_machine_meta(struct pe_machine *m, const struct pe_sample *s,
+		     struct sample_meta *meta)
 {
 	memset(meta, 0, sizeof(*meta));
 	meta->time_ns = s->time;
@@ -732,11 +594,11 @@ static void sample_meta(struct pe_machine *m, const struct pe_sample *s,
 	if (!s->has_tid)
 		return;
 	/* The root frame is the command, with "-PID[/TID]" when asked. */
-	meta->comm = root;
+	meta->comm = m->out[0];
 	if (m->o.pid || m->o.tid) {
 		const struct symtab *st = profile_symtab(m->p);
-		const char *r = symtab_name(st, root);
-		size_t len = symtab_len(st, root);
+		const char *r = symtab_name(st, m->out[0]);
+		size_t len = symtab_len(st, m->out[0]);
 		int k = m->o.tid ? snprintf(NULL, 0, "-%u/%u", s->pid, s->tid)
 				 : snprintf(NULL, 0, "-%u", s->pid);
 
@@ -745,144 +607,21 @@ static void sample_meta(struct pe_machine *m, const struct pe_sample *s,
 	}
 }
 
-void pe_machine_meta(struct pe_machine *m, const struct pe_sample *s,
-		     struct sample_meta *meta)
-{
-	sample_meta(m, s, m->out[0], meta);
-}
-
-/* ---- The stack cache ------------------------------------------------------ */
-
-/*
- * A sample's key: pid and tid, the CPU mode, and the callchain, or the IP
- * when there is none.  (The callchain starts with the IP.)
- */
-static size_t sc_key(const struct pe_sample *s, uint64_t head[3],
-		     const void **chain)
-{
-	head[0] = (uint64_t)s->pid << 32 | s->tid;
-	head[1] = (uint64_t)s->cpumode << 1 | (s->has_callchain ? 1 : 0);
-	head[2] = s->has_callchain ? s->nr : s->ip;
-	*chain = s->has_callchain ? s->callchain : NULL;
-	return s->has_callchain ? (size_t)s->nr : 0;
-}
-
-static bool sc_same(const struct pe_machine *m, const struct sc_slot *e,
-		    const uint64_t head[3], const void *chain, size_t nr)
-{
-	const uint64_t *k = m->sc_keys + e->key - 1;
-
-	return e->nkey == nr + 3 && memcmp(k, head, 3 * 8) == 0 &&
-	       (!nr || memcmp(k + 3, chain, nr * 8) == 0);
-}
-
-/* Room for nwords in the pool; when full, every entry goes. */
-static void sc_room(struct pe_machine *m, size_t nwords)
-{
-	if (m->nsc_keys + nwords > SC_MAX_WORDS) {
-		memset(m->sc, 0, SC_SLOTS * sizeof(*m->sc));
-		m->nsc_keys = 0;
-	}
-	if (m->nsc_keys + nwords > m->capsc_keys)
-		GROW(m->sc_keys, m->capsc_keys, m->nsc_keys + nwords);
-}
-
-/* Count a cached stack's frames again, as building it did. */
-static void sc_count(struct pe_machine *m, const struct sc_slot *e)
-{
-	m->st.frames += e->frames;
-	if (!e->unknown)
-		return;
-	m->st.unknown_frames += e->unknown;
-	if (m->sy && e->misses)
-		for (int k = 0; k < SYM_MISS_COUNT; k++)
-			sym_count_misses(m->sy, (enum sym_miss)k,
-					 m->sc_keys[e->misses - 1 + (size_t)k]);
-}
-
 enum add_status pe_machine_add_sample(struct pe_machine *m,
 				      const struct pe_sample *s,
 				      uint64_t weight)
 {
-	size_t n, nr = 0;
+	size_t n;
 	struct weight w = { weight, 0, 0 };
 	struct sample_meta meta;
 	enum add_status st;
-	struct sc_slot *e = NULL;
-	uint64_t head[3], h = 0, unknown0 = m->st.unknown_frames;
-	uint64_t miss0[SYM_MISS_COUNT] = { 0 };
-	const void *chain = NULL;
-	uint32_t node = NODE_ROOT, now;
 
-	/* A stack copy is unwound each time; anything else is cached. */
-	if (!(s->stack && s->stack_dyn_size && s->regs) &&
-	    (!s->has_callchain || s->nr < SC_MAX_WORDS / 4)) {
-		nr = sc_key(s, head, &chain);
-		h = hash_bytes_seed(nr ? chain : head, nr * 8,
-				    hash_u64(head[0] ^ hash_u64(head[1] ^
-								hash_u64(head[2]))));
-		if (!m->sc)
-			m->sc = xcalloc(SC_SLOTS, sizeof(*m->sc));
-		e = &m->sc[h & (SC_SLOTS - 1)];
-		if (e->key && e->hash == h && e->made >= m->epoch &&
-		    e->made >= stamp_of(m, s->pid) &&
-		    e->made >= stamp_of(m, s->tid) &&
-		    sc_same(m, e, head, chain, nr)) {
-			sc_count(m, e);
-			sample_meta(m, s, e->root, &meta);
-			st = profile_add_at(m->p, e->node, &w, &meta);
-			if (st == ADD_OK)
-				m->st.samples++;
-			return st;
-		}
-		if (m->sy)
-			for (int k = 0; k < SYM_MISS_COUNT; k++)
-				miss0[k] = sym_misses(m->sy, (enum sym_miss)k);
-	}
 	n = build_stack(m, s);
 	pe_machine_meta(m, s, &meta);
 	if (n > PROFILE_MAX_DEPTH)
 		n = PROFILE_MAX_DEPTH;
-	if (!e || n == 0 || n > PROFILE_MAX_DEPTH - 1) {
-		st = profile_add_stack(m->p, m->out, n, &w, &meta);
-		if (st == ADD_OK)
-			m->st.samples++;
-		return st;
-	}
-	for (size_t i = 0; i < n; i++)
-		node = profile_child(m->p, node, m->out[i]);
-	st = profile_add_at(m->p, node, &w, &meta);
+	st = profile_add_stack(m->p, m->out, n, &w, &meta);
 	if (st == ADD_OK)
 		m->st.samples++;
-	/*
-	 * Cache it, as made now: building the stack may have changed the
-	 * table (a thread named after its process), before reading it.
-	 */
-	now = m->clock;
-	{
-		uint64_t unknown = m->st.unknown_frames - unknown0;
-		size_t words = nr + 3 + (unknown && m->sy ? SYM_MISS_COUNT : 0);
-
-		sc_room(m, words);
-		e->hash = h;
-		e->key = (uint32_t)m->nsc_keys + 1;
-		e->nkey = (uint32_t)nr + 3;
-		memcpy(m->sc_keys + m->nsc_keys, head, sizeof(head));
-		if (nr)
-			memcpy(m->sc_keys + m->nsc_keys + 3, chain, nr * 8);
-		m->nsc_keys += nr + 3;
-		e->made = now;
-		e->node = node;
-		e->root = m->out[0];
-		e->frames = (uint32_t)(n - 1);
-		e->unknown = (uint32_t)unknown;
-		e->misses = 0;
-		if (unknown && m->sy) {
-			e->misses = (uint32_t)m->nsc_keys + 1;
-			for (int k = 0; k < SYM_MISS_COUNT; k++)
-				m->sc_keys[m->nsc_keys++] =
-					sym_misses(m->sy, (enum sym_miss)k) - miss0[k];
-		}
-	}
 	return st;
 }

@@ -539,7 +539,6 @@ static void process(struct pdata *pd)
 			    memcmp(r.u.mmap.filename, "[kernel.kallsyms]",
 				   17) == 0)
 				sym_set_kernel_text(pd->sy, r.u.mmap.pgoff);
-			pe_machine_changed(pd->m);
 			continue;
 		}
 		pe_machine_apply(pd->m, &r);

@@ -257,12 +257,6 @@ void sym_count_miss(struct symbolizer *sy, enum sym_miss why)
 		sy->misses[why]++;
 }
 
-void sym_count_misses(struct symbolizer *sy, enum sym_miss why, uint64_t n)
-{
-	if ((unsigned)why < SYM_MISS_COUNT)
-		sy->misses[why] += n;
-}
-
 uint64_t sym_misses(const struct symbolizer *sy, enum sym_miss why)
 {
 	return (unsigned)why < SYM_MISS_COUNT ? sy->misses[why] : 0;
