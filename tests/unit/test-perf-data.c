@@ -654,52 +654,6 @@ static void test_synthetic_kernel_chain(void **state)
 	unlink(path);
 }
 
-/*
- * kallsyms lines as the kernel writes them are read by hand; others (a
- * "0x" or blank before the address, capitals) as strtoull reads them.
- * Out of address order, the table is sorted; of aliases, the last
- * listed wins; the last line needs no newline.
- */
-static void test_kallsyms_lines(void **state)
-{
-	struct symbolizer *sy;
-	char path[] = "/tmp/flametop-kallsyms-XXXXXX";
-	int fd = mkstemp(path);
-	struct sym_opts so = { .kallsyms = path };
-	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-	const char *mod;
-
-	(void)state;
-	assert_non_null(f);
-	fputs("ffffffff81000000 T _text\n"
-	      "ffffffff81000400 T fourth\n"
-	      "0xffffffff81000100 T first\n"
-	      "  ffffffff81000200 t second\n"
-	      "FFFFFFFF81000300 T third_alias\n"
-	      "ffffffff81000300 T third\n"
-	      "ffffffff81000350 d data_is_skipped\n"
-	      "not a line\n"
-	      "ffffffffc0000000 t mod_func\t[mymod]", f);
-	fclose(f);
-	sy = sym_create(&so);
-	assert_string_equal(sym_kernel_lookup(sy, 0xffffffff81000110, &mod),
-			    "first");
-	assert_string_equal(mod, "[kernel.kallsyms]");
-	assert_string_equal(sym_kernel_lookup(sy, 0xffffffff81000210, &mod),
-			    "second");
-	assert_string_equal(sym_kernel_lookup(sy, 0xffffffff81000360, &mod),
-			    "third");
-	assert_string_equal(sym_kernel_lookup(sy, 0xffffffff81000410, &mod),
-			    "fourth");
-	assert_string_equal(sym_kernel_lookup(sy, 0xffffffff81000010, &mod),
-			    "_text");
-	assert_string_equal(sym_kernel_lookup(sy, 0xffffffffc0000010, &mod),
-			    "mod_func");
-	assert_string_equal(mod, "[mymod]");
-	sym_destroy(sy);
-	unlink(path);
-}
-
 static void test_other_kernel(void **state)
 {
 	static struct sb s;
@@ -952,7 +906,6 @@ int main(void)
 		cmocka_unit_test(test_synthetic_fork_exec_exit),
 		cmocka_unit_test(test_synthetic_time_order),
 		cmocka_unit_test(test_synthetic_kernel_chain),
-		cmocka_unit_test(test_kallsyms_lines),
 		cmocka_unit_test(test_other_kernel),
 		cmocka_unit_test(test_map_cutting),
 		cmocka_unit_test(test_bad_magic_and_byte_order),
