@@ -41,7 +41,6 @@
 struct rec_ref {
 	uint64_t time;
 	const unsigned char *rec;
-	uint32_t seq;
 };
 
 struct pdata {
@@ -223,7 +222,6 @@ static void index_record(struct pdata *pd, const unsigned char *rec,
 	ref = &pd->idx[pd->nidx];
 	ref->time = pd->last_time;
 	ref->rec = rec;
-	ref->seq = (uint32_t)pd->nidx;
 	pd->nidx++;
 }
 
@@ -423,15 +421,6 @@ static size_t walk(struct pdata *pd, const unsigned char *buf, size_t len,
 
 /* ---- Second pass --------------------------------------------------------- */
 
-static int cmp_ref(const void *a, const void *b)
-{
-	const struct rec_ref *x = a, *y = b;
-
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
 static bool name_matches(const char *name, const char *want)
 {
 	size_t n;
@@ -446,41 +435,63 @@ static bool name_matches(const char *name, const char *want)
 
 /*
  * Sort the index by time, keeping file order among equal times: an LSD
- * radix sort on the time minus the smallest, 11 bits a pass, skipping the
- * passes where every digit is the same (a recording spans few bits).
+ * radix sort on the time minus the smallest, 12 bits a pass, the passes
+ * counted in one read of the index and skipped where every digit is the
+ * same (a recording spans few bits).  Few records: an insertion sort.
  */
+#define RADIX_BITS 12
+#define RADIX_PASSES ((64 + RADIX_BITS - 1) / RADIX_BITS)
+
 static void sort_index(struct pdata *pd)
 {
-	size_t n = pd->nidx;
+	size_t n = pd->nidx, (*count)[1 << RADIX_BITS];
 	uint64_t lo = UINT64_MAX, hi = 0;
 	struct rec_ref *tmp, *a = pd->idx, *b;
+	unsigned passes = 0;
 
-	if (n < 2)
-		return;
 	if (n < 64) {
-		qsort(pd->idx, n, sizeof(*pd->idx), cmp_ref);
+		for (size_t i = 1; i < n; i++) {
+			struct rec_ref r = a[i];
+			size_t j = i;
+
+			for (; j > 0 && a[j - 1].time > r.time; j--)
+				a[j] = a[j - 1];
+			a[j] = r;
+		}
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
 		lo = a[i].time < lo ? a[i].time : lo;
 		hi = a[i].time > hi ? a[i].time : hi;
 	}
+	while (passes < RADIX_PASSES && ((hi - lo) >> (passes * RADIX_BITS)))
+		passes++;
+	if (!passes)
+		return;
+	count = xcalloc(passes, sizeof(*count));
+	for (size_t i = 0; i < n; i++) {
+		uint64_t t = a[i].time - lo;
+
+		for (unsigned k = 0; k < passes; k++)
+			count[k][(t >> (k * RADIX_BITS)) & ((1u << RADIX_BITS) - 1)]++;
+	}
 	tmp = NULL;
 	ARR_GROW(tmp, 0, n);
 	b = tmp;
-	for (unsigned shift = 0; shift < 64 && ((hi - lo) >> shift); shift += 11) {
-		size_t count[2048] = { 0 }, sum = 0;
+	for (unsigned k = 0; k < passes; k++) {
+		size_t *c = count[k], sum = 0;
+		unsigned shift = k * RADIX_BITS;
 
-		for (size_t i = 0; i < n; i++)
-			count[((a[i].time - lo) >> shift) & 2047]++;
-		for (size_t k = 0; k < 2048; k++) {
-			size_t c = count[k];
+		if (c[((a[0].time - lo) >> shift) & ((1u << RADIX_BITS) - 1)] == n)
+			continue;       /* one digit throughout */
+		for (size_t d = 0; d < ((size_t)1 << RADIX_BITS); d++) {
+			size_t x = c[d];
 
-			count[k] = sum;
-			sum += c;
+			c[d] = sum;
+			sum += x;
 		}
 		for (size_t i = 0; i < n; i++)
-			b[count[((a[i].time - lo) >> shift) & 2047]++] = a[i];
+			b[c[((a[i].time - lo) >> shift) & ((1u << RADIX_BITS) - 1)]++] = a[i];
 		{
 			struct rec_ref *t = a;
 
@@ -488,6 +499,7 @@ static void sort_index(struct pdata *pd)
 			b = t;
 		}
 	}
+	free(count);
 	if (a != pd->idx) {
 		/* The sorted copy becomes the index. */
 		ARR_FREE(pd->idx, pd->capidx);

@@ -88,15 +88,40 @@ static int cmp_ksym(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/*
+ * A line's address: what strtoull(s, e, 16) gives, read by hand in the
+ * usual case of up to 16 hex digits and a blank.
+ */
+static unsigned long long hex_field(char *s, char **e)
+{
+	unsigned long long a = 0;
+	char *p = s;
+
+	for (; p - s < 16; p++) {
+		unsigned c = (unsigned char)*p, d;
+
+		if (c - '0' < 10)
+			d = c - '0';
+		else if ((c | 0x20) - 'a' < 6)
+			d = (c | 0x20) - 'a' + 10;
+		else
+			break;
+		a = a << 4 | d;
+	}
+	if (p != s && *p == ' ') {
+		*e = p;
+		return a;
+	}
+	return strtoull(s, e, 16);
+}
+
 static void kernel_load(struct symbolizer *sy)
 {
 	const char *path = sy->o.kallsyms ? sy->o.kallsyms : "/proc/kallsyms";
-	FILE *f;
-	char *text = NULL;
+	int fd;
+	char *text = NULL, *end;
 	size_t len = 0, cap = 0, n = 0, capk = 0;
-	char chunk[65536];
-	size_t got;
-	bool nonzero = false;
+	bool nonzero = false, sorted = true;
 	uint64_t text_now = 0;
 
 	sy->kstate = -1;
@@ -131,8 +156,8 @@ static void kernel_load(struct symbolizer *sy)
 			path = sy->kmsg;
 		}
 	}
-	f = fopen(path, "r");
-	if (!f) {
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
 		if (sy->o.kallsyms) {
 			snprintf(sy->kmsg, sizeof(sy->kmsg), "cannot read "
 				 "--kallsyms %.80s: %.40s", path, strerror(errno));
@@ -140,29 +165,45 @@ static void kernel_load(struct symbolizer *sy)
 		}
 		return;
 	}
-	while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-		GROW(text, cap, len + got + 1);
-		memcpy(text + len, chunk, got);
-		len += got;
+	/* Read straight into one buffer (a large realloc moves no bytes). */
+	for (;;) {
+		ssize_t got;
+
+		if (cap - len < 65536 + 1) {
+			cap = cap ? cap * 2 : (size_t)4 << 20;
+			text = xrealloc(text, cap);
+		}
+		got = read(fd, text + len, cap - len - 1);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		len += (size_t)got;
 	}
-	fclose(f);
-	if (!text)
+	close(fd);
+	if (!len) {
+		free(text);
 		return;
+	}
+	/* The text ends at its first NUL, if any. */
 	text[len] = 0;
-	for (char *s = text; *s;) {
-		char *nl = strchr(s, '\n');
+	len = strlen(text);
+	end = text + len;
+	GROW(sy->ksyms, capk, len / 40 + 16);
+	for (char *s = text; s < end;) {
+		char *nl = memchr(s, '\n', (size_t)(end - s));
+		char *le = nl ? nl : end;
 		char *e, *name, *mod = NULL;
 		unsigned long long a;
 		char type;
 
-		if (nl)
-			*nl = 0;
-		a = strtoull(s, &e, 16);
+		*le = 0;
+		a = hex_field(s, &e);
 		if (e != s && *e == ' ' && e[1] && e[2] == ' ') {
 			type = e[1];
 			name = e + 3;
 			{
-				char *tab = strchr(name, '\t');
+				char *tab = memchr(name, '\t', (size_t)(le - name));
 
 				if (tab) {
 					*tab = 0;
@@ -171,7 +212,7 @@ static void kernel_load(struct symbolizer *sy)
 			}
 			if (a)
 				nonzero = true;
-			if (strcmp(name, "_text") == 0 && !mod)
+			if (!mod && strcmp(name, "_text") == 0)
 				text_now = a;
 			/*
 			 * __pfx_* (the padding before a function) stay, as
@@ -185,6 +226,8 @@ static void kernel_load(struct symbolizer *sy)
 				sy->ksyms[n].seq = n;
 				sy->ksyms[n].name = name;
 				sy->ksyms[n].mod = mod;
+				if (n && a < sy->ksyms[n - 1].start)
+					sorted = false;
 				n++;
 			}
 		}
@@ -200,8 +243,12 @@ static void kernel_load(struct symbolizer *sy)
 			"(kptr_restrict); run as root";
 		return;
 	}
-	/* Module names "[ext4]" are kept as written by kallsyms. */
-	qsort(sy->ksyms, n, sizeof(*sy->ksyms), cmp_ksym);
+	/*
+	 * Module names "[ext4]" are kept as written by kallsyms.  The
+	 * kernel lists its symbols in address order: sorted only if not.
+	 */
+	if (!sorted)
+		qsort(sy->ksyms, n, sizeof(*sy->ksyms), cmp_ksym);
 	sy->nksyms = n;
 	sy->ktext = text;
 	sy->ktext_now = text_now;

@@ -205,6 +205,12 @@ static void test_kallsyms(void **state)
 	char path[] = "/tmp/flametop-ksyms-XXXXXX";
 	struct sym_opts o = { .kallsyms = write_temp(
 		"ffffffff81000000 T _text\n"
+		/*
+		 * Out of address order (sorted when read); a "0x" or blanks
+		 * before the address, as strtoull reads them.
+		 */
+		"0xffffffff81000400 T after_last\n"
+		"  FFFFFFFF81000500 t far_after\n"
 		"ffffffff81000100 T memcpy\n"
 		"ffffffff81000100 T __pi_memcpy\n"
 		"ffffffff81000180 t __pfx_helper\n"
@@ -226,6 +232,10 @@ static void test_kallsyms(void **state)
 	/* Data symbols are not functions: helper reaches last_text. */
 	assert_string_equal(sym_kernel_lookup(sy, 0xffffffff81000250, &mod),
 			    "helper");
+	assert_string_equal(sym_kernel_lookup(sy, 0xffffffff81000410, &mod),
+			    "after_last");
+	assert_string_equal(sym_kernel_lookup(sy, 0xffffffff81000510, &mod),
+			    "far_after");
 	assert_string_equal(sym_kernel_lookup(sy, 0xffffffffc0001004, &mod),
 			    "mod_fn");
 	assert_string_equal(mod, "[ext4]");
