@@ -336,7 +336,6 @@ int live_main(struct config *c)
 		free(L.pids);
 		return 1;
 	}
-	L.wakeups = sampler_wakeups(L.s, &L.wake_id, &L.wake_pid_off);
 	if (sampler_notes(L.s))
 		fprintf(stderr, "flametop: %s\n", sampler_notes(L.s));
 	syo.demangle = true;
