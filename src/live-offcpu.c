@@ -121,12 +121,11 @@ void live_on_switch(struct live *L, const struct pe_record *r)
 /* A thread exited: its last switch-out is no wait. */
 void live_off_exit(struct live *L, uint32_t tid)
 {
-	uint64_t *v = live_set_find(&L->off_tid, tid);
 	struct offcpu *o;
 
-	if (!v)
+	if (tid == 0)
 		return;
-	o = &L->off[*v - 1];
+	o = off_state(L, tid);
 	o->exited = true;
 	o->have_stack = o->have_out = o->have_in = false;
 }
@@ -150,4 +149,13 @@ void live_off_finish(struct live *L, uint64_t end_ns)
 			off_push(L, o, end_ns);
 		o->have_stack = false;
 	}
+}
+
+/* Sampling has stopped (drained): threads still off their CPU count up to
+ * now, on the samples' clock (the last record's time if it is not
+ * CLOCK_MONOTONIC). */
+void live_off_stop(struct live *L)
+{
+	live_off_finish(L, sampler_attr(L->s)->use_clockid ? live_mono_ns()
+							    : L->last_time);
 }

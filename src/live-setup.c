@@ -241,8 +241,7 @@ static void run_fixed(struct live *L)
 	sampler_enable(L->s, false);
 	live_drain(L);
 	if (L->c->off_cpu)
-		live_off_finish(L, sampler_attr(L->s)->use_clockid ? live_mono_ns()
-							      : L->last_time);
+		live_off_stop(L);
 	live_flush(L);
 	profile_finish(L->p);
 }

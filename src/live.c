@@ -555,6 +555,10 @@ bool live_tick(void *ctx, struct profile *p)
 	    t - L->started >= L->c->duration) {
 		sampler_enable(L->s, false);
 		L->sampling_stopped = true;
+		if (L->c->off_cpu) {   /* waits still going count up to now */
+			live_drain(L);
+			live_off_stop(L);
+		}
 	}
 	if (t - L->last_refresh < L->interval || (L->frozen && L->freeze_all))
 		return false;

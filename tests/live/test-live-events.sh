@@ -139,6 +139,12 @@ check "--off-cpu: the stacks hold the kernel's blocking path" \
 	grep -q ';main;run;snooze;.*schedule' "$work/off.folded"
 check "--off-cpu: burn (never blocked) weighs nothing" \
 	sh -c "! grep -q ';burn' '$work/off.folded'"
+# A thread still blocked when sampling ends (-d 1, in a 4 s sleep)
+# counts up to the end: about 1 s, neither nothing nor the whole sleep.
+"$BIN" --off-cpu -d 1 --collapse -- sleep 4 >"$work/end.folded" 2>"$work/end.err"
+e=$(weight "$work/end.folded" 'nanosleep')
+check "--off-cpu -d 1: the sleep still blocked at the end weighs $e ns, up to the end" \
+	within "$e" 500000000 1500000000
 "$BIN" --off-cpu --text -- "$EV" 4 0 >"$work/off.txt" 2>&1
 check "--off-cpu: the --text footer says off-CPU" \
 	grep -q -E '[0-9] m?s off-CPU, ' "$work/off.txt"
