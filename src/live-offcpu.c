@@ -151,11 +151,12 @@ void live_off_finish(struct live *L, uint64_t end_ns)
 	}
 }
 
-/* Sampling has stopped (drained): threads still off their CPU count up to
- * now, on the samples' clock (the last record's time if it is not
- * CLOCK_MONOTONIC). */
-void live_off_stop(struct live *L)
+/* Sampling stopped at stop_mono (CLOCK_MONOTONIC, read just before the
+ * events were disabled) and the rings are drained: threads still off
+ * their CPU count up to then, on the samples' clock (the last record's
+ * time if it is not CLOCK_MONOTONIC). */
+void live_off_stop(struct live *L, uint64_t stop_mono)
 {
-	live_off_finish(L, sampler_attr(L->s)->use_clockid ? live_mono_ns()
+	live_off_finish(L, sampler_attr(L->s)->use_clockid ? stop_mono
 							    : L->last_time);
 }

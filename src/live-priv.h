@@ -120,7 +120,7 @@ bool live_tick(void *ctx, struct profile *p);
 bool live_time_origin(void *ctx, uint64_t *ns);
 uint64_t live_mono_ns(void);
 void live_off_finish(struct live *L, uint64_t end_ns);
-void live_off_stop(struct live *L);
+void live_off_stop(struct live *L, uint64_t stop_mono);
 void live_off_sample(struct live *L, const struct pe_sample *s,
 		     const struct sample_meta *meta, const uint32_t *ids,
 		     size_t n);

@@ -553,11 +553,13 @@ bool live_tick(void *ctx, struct profile *p)
 	update_figures(L);
 	if (!L->sampling_stopped && L->c->duration > 0 &&
 	    t - L->started >= L->c->duration) {
+		uint64_t stop = live_mono_ns();
+
 		sampler_enable(L->s, false);
 		L->sampling_stopped = true;
 		if (L->c->off_cpu) {   /* waits still going count up to now */
 			live_drain(L);
-			live_off_stop(L);
+			live_off_stop(L, stop);
 		}
 	}
 	if (t - L->last_refresh < L->interval || (L->frozen && L->freeze_all))
