@@ -110,9 +110,11 @@ check "-c 1000000: every weight is a multiple of 1000000 ns" \
 # CPU once woken.  The target runs SCHED_FIFO where it may (it says so
 # when it may not), so that wait is a few microseconds even beside busy
 # loops, and it is never preempted while it burns.  snooze blocks 7 ms a
-# round, wait_timer 3 ms: 70/30.  The total is at least the 10 ms a round
-# (the switch-in comes after the timer fired; less 0.5%: the few us
-# between arming a timer and switching out), and at most what the target
+# round, wait_timer 3 ms: 70/30 (checked with SCHED_FIFO only: an ordinary
+# thread's waits for a CPU are in them, as long as the load makes them).
+# Under any load each weighs at least its blocked time (the switch-in
+# comes after the timer fired; less 0.5%: the few us between arming a
+# timer and switching out), and the total at most what the target
 # measured around its blocking syscalls ("events-target: blocked N ns").
 # Shares and total count the rounds' stacks only (not the start, which
 # may block and, before the target turns SCHED_FIFO, wait for a CPU).
@@ -124,16 +126,26 @@ fifo=true
 if grep -q 'not SCHED_FIFO' "$work/off.err"; then
 	fifo=false
 	echo "note: the target could not run SCHED_FIFO ($(grep -m 1 'not SCHED_FIFO' "$work/off.err" | sed 's/^events-target: not SCHED_FIFO: //; s/ (.*//')):"
-	echo "note: on a loaded machine its waits for a CPU then count, so the --wall"
-	echo "note: shares get 9 points and leave out preempted time; the preemption check is skipped"
+	echo "note: on a loaded machine its waits for a CPU then count where it blocked and"
+	echo "note: in its wall time, as long as the load makes them: the --off-cpu and --wall"
+	echo "note: shares and the preemption check are skipped; the bounds that hold under"
+	echo "note: any load are checked (blocked time, CPU time, what the target measured)"
 fi
 grep -E ';main;run;(snooze|wait_timer);' "$work/off.folded" >"$work/off-run.folded"
 a=$(share "$work/off-run.folded" ';main;run;snooze;')
 b=$(share "$work/off-run.folded" ';main;run;wait_timer;')
 tot=$(weight "$work/off-run.folded" '')
 meas=$(sed -n 's/^events-target: blocked \([0-9]*\) ns$/\1/p' "$work/off.err")
-check "--off-cpu: snooze $a% (70 +- 6)" within "$a" 64 76
-check "--off-cpu: wait_timer $b% (30 +- 6)" within "$b" 24 36
+if $fifo; then
+	check "--off-cpu: snooze $a% (70 +- 6)" within "$a" 64 76
+	check "--off-cpu: wait_timer $b% (30 +- 6)" within "$b" 24 36
+else
+	echo "note: --off-cpu shares not checked ($a/$b: not SCHED_FIFO, the waits for a CPU are in them)"
+fi
+sn=$(weight "$work/off-run.folded" ';main;run;snooze;')
+wt=$(weight "$work/off-run.folded" ';main;run;wait_timer;')
+check "--off-cpu: snooze $sn ns, wait_timer $wt ns, at least their $((RO * 7)) and $((RO * 3)) ms" \
+	sh -c "[ $sn -ge $((RO * 7 * 1000000 * 995 / 1000)) ] && [ $wt -ge $((RO * 3 * 1000000 * 995 / 1000)) ]"
 check "--off-cpu: $tot ns in all, not below the $((RO * 10)) ms blocked" \
 	within "$tot" $((RO * 10 * 1000000 * 995 / 1000)) "${meas:-0}"
 check "--off-cpu: $tot ns in all, not above the ${meas:-?} ns the target measured" \
@@ -154,29 +166,36 @@ check "--off-cpu: the --text footer says off-CPU" \
 	grep -q -E '[0-9] m?s off-CPU, ' "$work/off.txt"
 # --wall: burn's 5 ms of CPU (cpu-clock at 999 Hz), snooze's 7 ms and
 # wait_timer's 3 ms off the CPU: 33/47/20 of the thread's wall time in
-# the rounds (its start before it turns SCHED_FIFO is left out).
-# Measured 32.6/46.6/20.5, also beside two busy loops (SCHED_FIFO).  A
-# preempted thread's time counts too, under [preempted];[off-cpu] where
-# it was preempted: an ordinary thread beside busy loops would show burn's
-# share grow by its waits for a CPU, so without SCHED_FIFO the shares
-# leave [preempted] out and get 9 points.
+# the rounds (its start, before it turns SCHED_FIFO, is left out).
+# Measured 32.7-32.9/46.7-46.9/20.4-20.5, also beside two busy loops.  An
+# ordinary thread's waits for a CPU (after each wake-up, and preempted in
+# burn) are wall time too, as long as the load makes them: without
+# SCHED_FIFO the shares are not checked.  What holds under any load is
+# checked either way: burn's on-CPU weight is its CPU time, and the
+# rounds' off-CPU weight lies between the blocked time and what the
+# target measured around its blocking calls.
 "$BIN" --wall -F 999 --collapse -- "$EV" $RO 0 >"$work/wall.folded" 2>"$work/wall.err"
 rc=$?
 check "--wall: status 0 ($(head -n 1 "$work/wall.err"))" [ "$rc" -eq 0 ]
-m=6
-wf=$work/wall.folded
-if ! $fifo; then
-	m=9
-	grep -v '\[preempted\]' "$work/wall.folded" >"$work/wall-np.folded"
-	wf=$work/wall-np.folded
+grep -E ';main;run;(burn|snooze;|wait_timer;)' "$work/wall.folded" >"$work/wall-run.folded"
+if $fifo; then
+	a=$(share "$work/wall-run.folded" ';main;run;burn')
+	b=$(share "$work/wall-run.folded" ';main;run;snooze;')
+	c=$(share "$work/wall-run.folded" ';main;run;wait_timer;')
+	check "--wall: burn $a% (33 +- 6)" within "$a" 27 39
+	check "--wall: snooze $b% (47 +- 6)" within "$b" 41 53
+	check "--wall: wait_timer $c% (20 +- 6)" within "$c" 14 26
+else
+	echo "note: --wall shares not checked (not SCHED_FIFO: the waits for a CPU are in them)"
 fi
-grep -E ';main;run;(burn|snooze;|wait_timer;)' "$wf" >"$work/wall-run.folded"
-a=$(share "$work/wall-run.folded" ';main;run;burn')
-b=$(share "$work/wall-run.folded" ';main;run;snooze;')
-c=$(share "$work/wall-run.folded" ';main;run;wait_timer;')
-check "--wall: burn $a% (33 +- $m)" within "$a" $((33 - m)) $((33 + m))
-check "--wall: snooze $b% (47 +- $m)" within "$b" $((47 - m)) $((47 + m))
-check "--wall: wait_timer $c% (20 +- $m)" within "$c" $((20 - m)) $((20 + m))
+on=$(awk '/;main;run;burn/ && !/\[off-cpu\]/ { w += $NF } END { print w + 0 }' "$work/wall.folded")
+check "--wall: burn on its CPU $on ns, its $((RO * 5)) ms of CPU time (+-15%)" \
+	within "$on" $((RO * 5 * 1000000 * 85 / 100)) $((RO * 5 * 1000000 * 115 / 100))
+off=$(awk '/;main;run;(snooze|wait_timer);.*\[off-cpu\] [0-9]+$/ && !/\[preempted\]/ { w += $NF }
+	END { print w + 0 }' "$work/wall.folded")
+meas=$(sed -n 's/^events-target: blocked \([0-9]*\) ns$/\1/p' "$work/wall.err")
+check "--wall: snooze and wait_timer blocked $off ns, between $((RO * 10)) ms and the ${meas:-?} ns measured" \
+	within "$off" $((RO * 10 * 1000000 * 995 / 1000)) "${meas:-0}"
 check "--wall: off-CPU stacks end in [off-cpu], burn's on-CPU ones do not" \
 	sh -c "grep -q ';snooze;.*;\[off-cpu\] [0-9]*\$' '$work/wall.folded' &&
 	       ! grep ';burn' '$work/wall.folded' | grep -v '\[preempted\];\[off-cpu\] [0-9]*\$' | grep -q '\[off-cpu\]'"
