@@ -21,11 +21,14 @@
  * So --wall splits a thread's whole time, on its CPU (cpu-clock samples)
  * or off it, and --off-cpu shows where it blocked.  The idle task (tid 0)
  * is left out.  A thread still off its CPU when sampling ends counts up to
- * the end (live_off_finish), except one that has exited (its last
- * switch-out, after its EXIT record, is not a wait).  The rings are merged
- * by time, but a record written while a drain snapshots the rings may
- * come in the next drain, after later ones of other CPUs: each thread
- * keeps the switch-in until its switch-out comes, when it is not older.
+ * the end, as its kind weighs (live_off_stop: the end is read just before
+ * the events are disabled), except one that has exited (its last
+ * switch-out, after its EXIT record, is not a wait).  A wait that began
+ * before sampling did counts nothing (its switch-out was not seen).  The
+ * rings are merged by time, but a record written while a drain snapshots
+ * the rings may come in the next drain, after later ones of other CPUs:
+ * each thread keeps the switch-in until its switch-out comes, when it is
+ * not older.
  */
 #include "live.h"
 
