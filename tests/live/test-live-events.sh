@@ -167,7 +167,7 @@ check "--off-cpu: the --text footer says off-CPU" \
 # --wall: burn's 5 ms of CPU (cpu-clock at 999 Hz), snooze's 7 ms and
 # wait_timer's 3 ms off the CPU: 33/47/20 of the thread's wall time in
 # the rounds (its start, before it turns SCHED_FIFO, is left out).
-# Measured 32.7-32.9/46.7-46.9/20.4-20.5, also beside two busy loops.  An
+# Measured 32.3-32.9/46.5-47.4/20.3-20.9, also beside two busy loops.  An
 # ordinary thread's waits for a CPU (after each wake-up, and preempted in
 # burn) are wall time too, as long as the load makes them: without
 # SCHED_FIFO the shares are not checked.  What holds under any load is
