@@ -140,13 +140,6 @@ bool sampler_child_done(struct sampler *s, int *status);
 int sampler_child_wait(struct sampler *s);
 unsigned sampler_nrings(const struct sampler *s);
 unsigned sampler_nfds(const struct sampler *s);
-/*
- * --off-cpu: whether sched:sched_wakeup samples come too (they carry the
- * tracepoint's raw entry, whose first u16 is tp_id and whose int at
- * pid_off is the woken tid).
- */
-bool sampler_wakeups(const struct sampler *s, uint64_t *tp_id,
-		     unsigned *pid_off);
 /* Notes to show the user once ("kernel frames unavailable ..."), or NULL. */
 const char *sampler_notes(const struct sampler *s);
 /* The attr the events were opened with (for decoding their records). */

@@ -1,8 +1,8 @@
 /*
  * live-events.c - the events the sampler opens: perf's names for them
  * (software, hardware, tracepoints from tracefs), the attr they are opened
- * with and how it steps down when the kernel refuses, the wake-up
- * tracepoint of --off-cpu, and the messages that name a fix.
+ * with and how it steps down when the kernel refuses, and the messages
+ * that name a fix.
  *
  * Events.  One cpu-clock event (hardware cycles on request, where a PMU
  * exists) samples IP, TID, TIME, CPU, PERIOD and the frame-pointer
@@ -453,111 +453,4 @@ int sampler_open_one(struct sampler *s, pid_t pid, unsigned cpu)
 		}
 		return -e;
 	}
-}
-
-/*
- * The offset of field NAME (an int) in a tracepoint's entry, from its
- * format file ("field:pid_t pid;	offset:24;	size:4;"); -1 if absent.
- */
-static int tracepoint_field(const char *sub, const char *tp, const char *name)
-{
-	char path[320], line[256], want[80];
-	FILE *f;
-	int off = -1;
-
-	snprintf(path, sizeof(path), TRACEFS "/events/%s/%s/format", sub, tp);
-	snprintf(want, sizeof(want), " %s;", name);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		char *at = strstr(line, want), *o;
-		unsigned v, size;
-
-		if (!at || !strstr(line, "field:") || !(o = strstr(at, "offset:")))
-			continue;
-		if (sscanf(o, "offset:%u; size:%u;", &v, &size) == 2 &&
-		    size == 4 && v < 4096)
-			off = (int)v;
-		break;
-	}
-	fclose(f);
-	return off;
-}
-
-/* The attr of the sched:sched_wakeup event that goes with s->attr. */
-struct perf_event_attr sampler_wake_attr(const struct sampler *s)
-{
-	struct perf_event_attr a = s->attr;
-
-	a.type = PERF_TYPE_TRACEPOINT;
-	a.config = s->wake_id;
-	a.freq = 0;
-	a.sample_period = 1;
-	a.context_switch = 0;
-	a.mmap = a.mmap2 = a.comm = a.comm_exec = a.task = 0;
-	a.exclude_kernel = 0;           /* the tracepoint fires in the kernel */
-	a.inherit = 0;                  /* opened per CPU, for every task */
-	a.enable_on_exec = 0;
-	/* A command's events start with its exec, without sampler_start's
-	 * ioctls: this one runs from the start (no thread of the command
-	 * has blocked before, so its wake-ups match nothing). */
-	a.disabled = s->o.target != LIVE_COMMAND;
-	a.exclude_callchain_kernel = 1; /* the waker's stack is not wanted */
-	a.exclude_callchain_user = 1;
-	if (a.sample_type & PERF_SAMPLE_STACK_USER)
-		a.sample_stack_user = 8;
-	return a;
-}
-
-/*
- * --off-cpu: a thread blocks from its switch-out until it is woken; after
- * that it waits for a CPU, which is not blocking (a preempted thread's wait
- * counts nothing either).  The wake-up time comes from sched:sched_wakeup,
- * sampled on every CPU for every task with its raw entry (the woken tid is
- * in it; the sample's tid is the waker's, and the kernel gives the event
- * to the waker only).  That needs privileges (perf_event_paranoid -1 or
- * CAP_PERFMON) and tracefs for the id: without them off-CPU time runs to
- * the switch-in, with a note.
- */
-void sampler_setup_wakeups(struct sampler *s)
-{
-	char err[256];
-	struct perf_event_attr a;
-	int off;
-	long fd;
-
-	if (!s->o.context_switch)
-		return;
-	if (tracepoint_id("sched", "sched_wakeup", &s->wake_id, err,
-			  sizeof(err)) < 0) {
-		const char *why = strstr(err, "wakeup: ");
-
-		sampler_note(s, "off-CPU time includes the wait for a CPU after "
-			    "wake-up (sched:sched_wakeup: %s)",
-			    why ? why + 8 : err);
-		return;
-	}
-	off = tracepoint_field("sched", "sched_wakeup", "pid");
-	if (off < 0) {
-		sampler_note(s, "off-CPU time includes the wait for a CPU after "
-			    "wake-up (no pid field in sched:sched_wakeup's "
-			    "format)");
-		return;
-	}
-	s->attr.sample_type |= PERF_SAMPLE_RAW;
-	a = sampler_wake_attr(s);
-	fd = perf_event_open(&a, -1, (int)(s->ncpus ? s->cpus[0] : 0), -1,
-			     PERF_FLAG_FD_CLOEXEC);
-	if (fd < 0) {
-		s->attr.sample_type &= ~(uint64_t)PERF_SAMPLE_RAW;
-		sampler_note(s, "off-CPU time includes the wait for a CPU after "
-			    "wake-up (sched:sched_wakeup: %s; as root, or with "
-			    "sysctl kernel.perf_event_paranoid=-1, it does not)",
-			 strerror(errno));
-		return;
-	}
-	close((int)fd);
-	s->wake_pid_off = (unsigned)off;
-	s->wakeups = true;
 }

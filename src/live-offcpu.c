@@ -1,21 +1,34 @@
 /*
- * live-offcpu.c - --off-cpu and --wall: how long each thread was blocked,
- * and where.
+ * live-offcpu.c - --off-cpu and --wall: how long each thread was off its
+ * CPU, and where.
  *
  * --off-cpu samples the context-switches software event (period 1, with
  * callchains) and asks for PERF_RECORD_SWITCH records (attr.context_switch).
- * A thread switching out writes the sample (its stack, where it blocked),
- * then a switch-out record flagged PREEMPT when it was still runnable; it
- * writes a switch-in record when it runs again.  A thread that blocked
- * weighs, at its stack, the ns from switch-out to its wake-up (a
- * sched:sched_wakeup sample, where the sampler has them) or else to its
- * switch-in; a preempted one weighs nothing.  Waiting for a CPU is not
- * blocking, whether the thread was preempted or woken: on a loaded machine
- * counting the wait after a wake-up would inflate the blocking calls'
- * share (--wall's 47% of a 7 ms sleep read 53% beside two busy loops).
- * The rings are read one CPU after another, so a switch-in seen on one
- * CPU's ring may come before the switch-out of another's: each thread
- * keeps the times until they pair.  The idle task (tid 0) is left out.
+ * A thread switching out writes the sample (its stack, where it stopped
+ * running), then a switch-out record, flagged PREEMPT when it was still
+ * runnable (preempted, or yielding); it writes a switch-in record when it
+ * runs again.  One switch-out and the next switch-in make an interval:
+ *
+ *   blocked (switch-out not flagged PREEMPT): the ns from the switch-out
+ *     to the switch-in weigh at the stack where the thread blocked, in
+ *     --off-cpu and in --wall.  That includes the wait for a CPU after the
+ *     wake-up: the thread was off its CPU until it ran again.
+ *   preempted (flagged PREEMPT: runnable, waiting for a CPU): the same
+ *     interval weighs in --wall only, at the stack where it was preempted
+ *     with a frame [preempted] before the [off-cpu] every off-CPU stack of
+ *     --wall ends in; in --off-cpu it weighs nothing (blocked time only).
+ *
+ * So --wall splits a thread's whole time, on its CPU (cpu-clock samples)
+ * or off it, and --off-cpu shows where it blocked.  The idle task (tid 0)
+ * is left out.  A thread still off its CPU when sampling ends counts up to
+ * the end, as its kind weighs (live_off_stop: the end is read just before
+ * the events are disabled), except one that has exited (its last
+ * switch-out, after its EXIT record, is not a wait).  A wait that began
+ * before sampling did counts nothing (its switch-out was not seen).  The
+ * rings are merged by time, but a record written while a drain snapshots
+ * the rings may come in the next drain, after later ones of other CPUs:
+ * each thread keeps the switch-in until its switch-out comes, when it is
+ * not older.
  */
 #include "live.h"
 
@@ -40,18 +53,27 @@ static struct offcpu *off_state(struct live *L, uint32_t tid)
 	return &L->off[*v - 1];
 }
 
+/* Queue the interval t_out..end of o (its stack), as its kind weighs. */
+static void off_push(struct live *L, struct offcpu *o, uint64_t end)
+{
+	size_t n = o->n;
+
+	if (end <= o->t_out || (o->preempted && !L->c->wall))
+		return;
+	if (L->c->wall) {   /* --wall: off-CPU stacks end in [off-cpu] */
+		if (o->preempted)
+			o->ids[n++] = profile_intern(L->p, "[preempted]", 11);
+		o->ids[n++] = profile_intern(L->p, "[off-cpu]", 9);
+	}
+	live_pend_push(L, o->ids, n, &o->meta, end - o->t_out);
+}
+
 static void off_pair(struct live *L, struct offcpu *o)
 {
-	uint64_t end;
-
-	if (!o->have_stack || !o->blocked || !o->have_in)
+	if (!o->have_stack || !o->have_out || !o->have_in)
 		return;
-	end = o->t_in;
-	if (o->have_wake && o->t_wake >= o->t_out && o->t_wake <= o->t_in)
-		end = o->t_wake;
-	if (end >= o->t_out)
-		live_pend_push(L, o->ids, o->n, &o->meta, end - o->t_out);
-	o->have_stack = o->blocked = o->have_in = o->have_wake = false;
+	off_push(L, o, o->t_in);
+	o->have_stack = o->have_out = o->have_in = false;
 }
 
 void live_off_sample(struct live *L, const struct pe_sample *s,
@@ -63,52 +85,20 @@ void live_off_sample(struct live *L, const struct pe_sample *s,
 	if (s->tid == 0)
 		return;
 	o = off_state(L, s->tid);
-	if (n + 1 > o->cap)
-		GROW(o->ids, o->cap, n + 1);
+	if (o->exited)
+		return;   /* its last switch-out */
+	if (n > PROFILE_MAX_DEPTH - 2)
+		n = PROFILE_MAX_DEPTH - 2;   /* room for the two frames */
+	if (n + 2 > o->cap)
+		GROW(o->ids, o->cap, n + 2);
 	memcpy(o->ids, ids, n * sizeof(*ids));
-	if (L->c->wall)   /* --wall: off-CPU stacks end in [off-cpu] */
-		o->ids[n++] = profile_intern(L->p, "[off-cpu]", 9);
 	o->n = n;
 	o->t_out = s->time;
 	o->meta = *meta;
 	o->have_stack = true;
-	o->blocked = false;
+	o->have_out = false;
 	if (o->have_in && o->t_in < o->t_out)
 		o->have_in = false;   /* an older switch-in */
-	if (o->have_wake && o->t_wake < o->t_out)
-		o->have_wake = false;
-}
-
-/* A sched:sched_wakeup sample: its raw entry names the woken thread. */
-bool live_off_wakeup(struct live *L, const struct pe_sample *s)
-{
-	const unsigned char *raw = s->raw;
-	uint16_t type;
-	int32_t tid;
-	uint64_t *v;
-	struct offcpu *o;
-
-	if (!L->wakeups || !raw || s->raw_size < L->wake_pid_off + 4 ||
-	    s->raw_size < 2)
-		return false;
-	memcpy(&type, raw, 2);
-	if (type != (uint16_t)L->wake_id)
-		return false;
-	memcpy(&tid, raw + L->wake_pid_off, 4);
-	if (tid <= 0 || !s->has_time)
-		return true;
-	v = live_set_find(&L->off_tid, (uint32_t)tid);
-	if (!v)
-		return true;   /* not a thread of ours, or not blocked */
-	o = &L->off[*v - 1];
-	/* The first wake-up after the switch-out ends the blocking. */
-	if (!o->have_wake || o->t_wake < o->t_out ||
-	    (s->time >= o->t_out && s->time < o->t_wake)) {
-		o->t_wake = s->time;
-		o->have_wake = true;
-	}
-	off_pair(L, o);
-	return true;
 }
 
 void live_on_switch(struct live *L, const struct pe_record *r)
@@ -119,10 +109,11 @@ void live_on_switch(struct live *L, const struct pe_record *r)
 		return;
 	o = off_state(L, r->sid.tid);
 	if (r->misc & PERF_RECORD_MISC_SWITCH_OUT) {
-		if (r->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT)
-			o->have_stack = false;
-		else if (o->have_stack && r->sid.time >= o->t_out)
-			o->blocked = true;
+		if (o->have_stack && r->sid.time >= o->t_out) {
+			o->have_out = true;
+			o->preempted = (r->misc &
+					PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) != 0;
+		}
 	} else {
 		o->t_in = r->sid.time;
 		o->have_in = true;
@@ -130,21 +121,45 @@ void live_on_switch(struct live *L, const struct pe_record *r)
 	off_pair(L, o);
 }
 
-/* Threads still blocked at end_ns count up to it. */
+/* A thread exited: its last switch-out is no wait. */
+void live_off_exit(struct live *L, uint32_t tid)
+{
+	struct offcpu *o;
+
+	if (tid == 0)
+		return;
+	o = off_state(L, tid);
+	o->exited = true;
+	o->have_stack = o->have_out = o->have_in = false;
+}
+
+/* A new thread: a reused tid starts afresh. */
+void live_off_fork(struct live *L, uint32_t tid)
+{
+	uint64_t *v = live_set_find(&L->off_tid, tid);
+
+	if (v)
+		L->off[*v - 1].exited = false;
+}
+
+/* Threads still off their CPU at end_ns count up to it. */
 void live_off_finish(struct live *L, uint64_t end_ns)
 {
 	for (size_t i = 0; i < L->noff; i++) {
 		struct offcpu *o = &L->off[i];
 
-		if (o->have_stack && o->blocked && !o->have_in &&
-		    end_ns > o->t_out) {
-			uint64_t end = end_ns;
-
-			if (o->have_wake && o->t_wake >= o->t_out &&
-			    o->t_wake < end)
-				end = o->t_wake;
-			live_pend_push(L, o->ids, o->n, &o->meta, end - o->t_out);
-		}
+		if (o->have_stack && o->have_out && !o->have_in)
+			off_push(L, o, end_ns);
 		o->have_stack = false;
 	}
+}
+
+/* Sampling stopped at stop_mono (CLOCK_MONOTONIC, read just before the
+ * events were disabled) and the rings are drained: threads still off
+ * their CPU count up to then, on the samples' clock (the last record's
+ * time if it is not CLOCK_MONOTONIC). */
+void live_off_stop(struct live *L, uint64_t stop_mono)
+{
+	live_off_finish(L, sampler_attr(L->s)->use_clockid ? stop_mono
+							    : L->last_time);
 }

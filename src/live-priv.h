@@ -6,7 +6,7 @@
  *   live.c          records in, stacks queued, the window and the
  *                   refresh, the TUI's hooks;
  *   live-offcpu.c   --off-cpu and --wall: switch-outs paired with
- *                   wake-ups and switch-ins;
+ *                   switch-ins;
  *   live-setup.c    options to a sampler and a target, the command's
  *                   start, a fixed-duration run and its report.
  */
@@ -37,16 +37,18 @@ struct u32set {
 	size_t mask, n;
 };
 
-/* --off-cpu: what is known of one thread's current switch (see on_switch). */
+/* --off-cpu: what is known of one thread's current switch (live-offcpu.c). */
 struct offcpu {
-	uint32_t *ids;               /* the stack it switched out at */
+	uint32_t *ids;               /* the stack it switched out at (cap:
+					n + 2, for [preempted];[off-cpu]) */
 	size_t n, cap;
-	uint64_t t_out, t_in, t_wake;
+	uint64_t t_out, t_in;
 	struct sample_meta meta;     /* its task and CPU at the switch-out */
 	bool have_stack;             /* the context-switches sample came */
-	bool blocked;                /* its switch-out was not a preemption */
+	bool have_out;               /* then its switch-out record */
+	bool preempted;              /* that was flagged PREEMPT (runnable) */
 	bool have_in;                /* it switched in at t_in */
-	bool have_wake;              /* it was woken at t_wake */
+	bool exited;                 /* its EXIT came: no more waits */
 };
 
 struct live {
@@ -76,9 +78,6 @@ struct live {
 	struct u32set off_tid;       /* --off-cpu: tid -> index + 1 in off */
 	struct offcpu *off;
 	size_t noff, capoff;
-	bool wakeups;                /* sched:sched_wakeup samples come */
-	uint64_t wake_id;            /* their tracepoint id */
-	unsigned wake_pid_off;       /* the woken tid in their raw entry */
 	uint64_t last_time;          /* the latest record time seen */
 	size_t pend_samples;
 
@@ -121,10 +120,12 @@ bool live_tick(void *ctx, struct profile *p);
 bool live_time_origin(void *ctx, uint64_t *ns);
 uint64_t live_mono_ns(void);
 void live_off_finish(struct live *L, uint64_t end_ns);
+void live_off_stop(struct live *L, uint64_t stop_mono);
 void live_off_sample(struct live *L, const struct pe_sample *s,
 		     const struct sample_meta *meta, const uint32_t *ids,
 		     size_t n);
-bool live_off_wakeup(struct live *L, const struct pe_sample *s);
+void live_off_exit(struct live *L, uint32_t tid);
+void live_off_fork(struct live *L, uint32_t tid);
 void live_on_switch(struct live *L, const struct pe_record *r);
 void live_pend_push(struct live *L, const uint32_t *ids, size_t n,
 		    const struct sample_meta *m, uint64_t w);

@@ -64,12 +64,6 @@ struct sampler {
 
 	struct sampler_stats stats;
 	char notes[512];
-
-	/* --off-cpu: sched:sched_wakeup beside the switch event (see
-	 * setup_wakeups) */
-	bool wakeups;
-	uint64_t wake_id;            /* its tracepoint id (common_type) */
-	unsigned wake_pid_off;       /* the woken tid's offset in its entry */
 };
 
 static inline long perf_event_open(struct perf_event_attr *a, pid_t pid,
@@ -92,9 +86,5 @@ void sampler_setup_attr(struct sampler *s);
  * old kernels lack.  The fd, or -errno.
  */
 int sampler_open_one(struct sampler *s, pid_t pid, unsigned cpu);
-/* --off-cpu: find and try sched:sched_wakeup; sets s->wakeups or a note. */
-void sampler_setup_wakeups(struct sampler *s);
-/* The attr of the sched:sched_wakeup event that goes with s->attr. */
-struct perf_event_attr sampler_wake_attr(const struct sampler *s);
 
 #endif

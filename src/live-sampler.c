@@ -235,21 +235,6 @@ static int open_on_cpu(struct sampler *s, struct ring *r, pid_t pid,
 	} else if (join_ring(s, r, fd, err, errcap) < 0) {
 		return -1;
 	}
-	if (s->wakeups && r->fd == fd) {
-		/* Once per CPU, for every task: the kernel hands a wake-up
-		 * only to the waker's events, not the woken task's. */
-		struct perf_event_attr a = sampler_wake_attr(s);
-		long wfd = perf_event_open(&a, -1, (int)cpu, -1,
-					   PERF_FLAG_FD_CLOEXEC);
-
-		if (wfd < 0) {
-			live_explain_errno(errno, "sched:sched_wakeup on a CPU",
-					   s->paranoid, err, errcap);
-			return -1;
-		}
-		if (join_ring(s, r, (int)wfd, err, errcap) < 0)
-			return -1;
-	}
 	if (s->o.wall_clock) {
 		/* --wall: cpu-clock beside the switch event, in its ring, with
 		 * the attr bits the main event stepped down to. */
@@ -596,7 +581,6 @@ struct sampler *sampler_open(const struct sampler_opts *o, char *err,
 	for (unsigned i = 0; i < s->ncpus; i++)
 		s->rings[i].fd = -1;
 	sampler_setup_attr(s);
-	sampler_setup_wakeups(s);
 	if (open_events(s, false, err, errcap) < 0)
 		goto fail;
 	return s;
@@ -760,14 +744,6 @@ unsigned sampler_nfds(const struct sampler *s) { return (unsigned)s->nfds; }
 bool sampler_kernel_frames(const struct sampler *s)
 {
 	return !s->attr.exclude_kernel && !s->attr.exclude_callchain_kernel;
-}
-
-bool sampler_wakeups(const struct sampler *s, uint64_t *tp_id,
-		     unsigned *pid_off)
-{
-	*tp_id = s->wake_id;
-	*pid_off = s->wake_pid_off;
-	return s->wakeups;
 }
 
 const char *sampler_notes(const struct sampler *s)

@@ -224,6 +224,7 @@ static void teardown(struct live *L)
 static void run_fixed(struct live *L)
 {
 	double end = L->c->duration > 0 ? L->started + L->c->duration : 0;
+	uint64_t stop;
 
 	while (!stop_requested && !L->target_gone) {
 		double t = now_seconds();
@@ -238,11 +239,11 @@ static void run_fixed(struct live *L)
 		sampler_wait(L->s, ms);
 		live_drain(L);
 	}
+	stop = live_mono_ns();
 	sampler_enable(L->s, false);
 	live_drain(L);
 	if (L->c->off_cpu)
-		live_off_finish(L, sampler_attr(L->s)->use_clockid ? live_mono_ns()
-							      : L->last_time);
+		live_off_stop(L, stop);
 	live_flush(L);
 	profile_finish(L->p);
 }
@@ -336,7 +337,6 @@ int live_main(struct config *c)
 		free(L.pids);
 		return 1;
 	}
-	L.wakeups = sampler_wakeups(L.s, &L.wake_id, &L.wake_pid_off);
 	if (sampler_notes(L.s))
 		fprintf(stderr, "flametop: %s\n", sampler_notes(L.s));
 	syo.demangle = true;

@@ -337,8 +337,6 @@ static void on_sample(struct live *L, const struct pe_sample *s)
 	struct sample_meta meta;
 	size_t n;
 
-	if (L->c->off_cpu && live_off_wakeup(L, s))
-		return;
 	if (s->pid != 0 && !live_set_find(&L->seen_tid, s->tid)) {
 		live_set_add(&L->seen_tid, s->tid);
 		if (!live_set_find(&L->seen_tid, s->pid) && s->pid != s->tid) {
@@ -414,6 +412,8 @@ static void on_record(void *ctx, const struct perf_event_header *h)
 		if (r.u.task.pid != r.u.task.ppid)
 			*live_set_add(&L->synth_pid, r.u.task.pid) = live_mono_ns();
 		live_set_add(&L->seen_tid, r.u.task.tid);
+		if (L->c->off_cpu)
+			live_off_fork(L, r.u.task.tid);
 		if (L->track_tasks && !L->target_gone)
 			live_set_add(&L->tasks, r.u.task.tid);
 		break;
@@ -423,6 +423,8 @@ static void on_record(void *ctx, const struct perf_event_header *h)
 			live_on_switch(L, &r);
 		return;
 	case PERF_RECORD_EXIT:
+		if (L->c->off_cpu)
+			live_off_exit(L, r.u.task.tid);
 		set_del(&L->seen_tid, r.u.task.tid);
 		if (r.u.task.pid == r.u.task.tid)
 			set_del(&L->synth_pid, r.u.task.pid);
@@ -551,8 +553,14 @@ bool live_tick(void *ctx, struct profile *p)
 	update_figures(L);
 	if (!L->sampling_stopped && L->c->duration > 0 &&
 	    t - L->started >= L->c->duration) {
+		uint64_t stop = live_mono_ns();
+
 		sampler_enable(L->s, false);
 		L->sampling_stopped = true;
+		if (L->c->off_cpu) {   /* waits still going count up to now */
+			live_drain(L);
+			live_off_stop(L, stop);
+		}
 	}
 	if (t - L->last_refresh < L->interval || (L->frozen && L->freeze_all))
 		return false;

@@ -113,10 +113,10 @@ static const struct opt_def opts[] = {
 	  "context-switches, cycles, SUBSYS:NAME tracepoints, ... (man page)" },
 	{ "off-cpu", 0, OPT_FLAG, NULL, OFF(off_cpu), 0, 0, "Live sampling",
 	  "where threads wait: each stack weighs the ns its thread was "
-	  "blocked" },
+	  "blocked, switch-out to switch-in (preempted: nothing)" },
 	{ "wall", 0, OPT_FLAG, NULL, OFF(wall), 0, 0, "Live sampling",
 	  "on-CPU (cpu-clock) and off-CPU time together, in ns; off-CPU "
-	  "stacks end in [off-cpu]" },
+	  "stacks end in [off-cpu], preempted ones in [preempted];[off-cpu]" },
 	{ "user-only", 0, OPT_FLAG, NULL, OFF(user_only), 0, 0, "Live sampling",
 	  "user-space frames only" },
 	{ "kernel-only", 0, OPT_FLAG, NULL, OFF(kernel_only), 0, 0,

@@ -13,10 +13,15 @@ fail=0
 
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-check() {   # check DESCRIPTION COMMAND...
+check() {   # check DESCRIPTION COMMAND... (VERBOSE=1: passes shown too)
 	desc=$1
 	shift
-	if "$@"; then ok; else bad "$desc"; fi
+	if "$@"; then
+		ok
+		[ -n "${VERBOSE:-}" ] && echo "ok: $desc"
+	else
+		bad "$desc"
+	fi
 }
 # poll TRIES COMMAND...: run COMMAND every 0.1 s until it succeeds, at
 # most TRIES times.
