@@ -72,6 +72,8 @@ struct profile *profile_create(void);
 void profile_destroy(struct profile *p);
 /* Make room for nodes more nodes (a hint: building a tree of known size). */
 void profile_reserve(struct profile *p, size_t nodes);
+/* The same for the node arrays only (a tree built without the index). */
+void profile_reserve_nodes(struct profile *p, size_t nodes);
 
 /* Differential input carries two counts per stack; set before adding. */
 void profile_set_differential(struct profile *p, bool on);

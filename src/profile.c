@@ -169,18 +169,23 @@ struct profile *profile_create(void)
 	return p;
 }
 
+void profile_reserve_nodes(struct profile *p, size_t nodes)
+{
+	size_t need = p->n + nodes, n = p->n;
+
+	if (need <= p->cap)
+		return;
+	/* add_node_storage grows every array to hold node n. */
+	p->n = need - 1;
+	add_node_storage(p);
+	p->n = n;
+}
+
 void profile_reserve(struct profile *p, size_t nodes)
 {
 	size_t need = p->n + nodes;
 
-	if (need > p->cap) {
-		size_t n = p->n;
-
-		/* add_node_storage grows every array to hold node n. */
-		p->n = need - 1;
-		add_node_storage(p);
-		p->n = n;
-	}
+	profile_reserve_nodes(p, nodes);
 	if (need * 2 > p->mask) {
 		/* One rehash into the final size, not one per doubling. */
 		size_t m = p->mask;

@@ -553,6 +553,7 @@ static int cmp_symname(const void *a, const void *b, void *arg)
 	return c ? c : (m > n) - (m < n);
 }
 
+/* Two sequences of name ranks, in name order (a prefix first). */
 static int cmp_seq(const void *a, const void *b, void *arg)
 {
 	const struct deriver *d = arg;
@@ -563,15 +564,47 @@ static int cmp_seq(const void *a, const void *b, void *arg)
 
 	for (uint32_t i = 0; i < n; i++)
 		if (p[i] != q[i])
-			return d->rank[p[i]] < d->rank[q[i]] ? -1 : 1;
+			return p[i] < q[i] ? -1 : 1;
 	return (x->len > y->len) - (x->len < y->len);
+}
+
+/*
+ * The keys' indexes in name order of their sequences (d->pool in ranks):
+ * a counting sort by the first frame's rank (an empty sequence first),
+ * then each run of keys with the same first frame sorted whole.  An
+ * inverted view's first frames are the leaves, mostly distinct: the runs
+ * are short.
+ */
+static uint32_t *sort_keys(struct deriver *d, uint32_t nos)
+{
+	size_t *cnt = xcalloc((size_t)nos + 2, sizeof(*cnt));
+	uint32_t *idx = xmalloc((d->nkeys ? d->nkeys : 1) * sizeof(*idx));
+
+	for (size_t i = 0; i < d->nkeys; i++) {
+		const struct seqkey *k = &d->keys[i];
+
+		cnt[(k->len ? (size_t)d->pool[k->off] + 1 : 0) + 1]++;
+	}
+	for (size_t b = 1; b <= (size_t)nos + 1; b++)
+		cnt[b] += cnt[b - 1];
+	for (size_t i = 0; i < d->nkeys; i++) {
+		const struct seqkey *k = &d->keys[i];
+
+		idx[cnt[k->len ? (size_t)d->pool[k->off] + 1 : 0]++] = (uint32_t)i;
+	}
+	/* cnt[b] is now the end of bucket b's run. */
+	for (size_t b = 0, start = 0; b <= nos; start = cnt[b++])
+		if (cnt[b] - start > 1)
+			qsort_r(idx + start, cnt[b] - start, sizeof(*idx), cmp_seq, d);
+	free(cnt);
+	return idx;
 }
 
 /* Build the view's tree from the sequences; each key gets its node. */
 static void build_chains(struct deriver *d)
 {
 	const struct symtab *ot = profile_symtab(d->out);
-	uint32_t nos = symtab_count(ot), *idx, *path;
+	uint32_t nos = symtab_count(ot), *idx, *path, *bysym;
 	const uint32_t *prev = NULL;
 	struct symkey *ids;
 	size_t plen = 0;
@@ -588,13 +621,18 @@ static void build_chains(struct deriver *d)
 	}
 	qsort_r(ids, nos, sizeof(*ids), cmp_symname, (void *)ot);
 	d->rank = xmalloc(nos * sizeof(*d->rank));
-	for (uint32_t i = 0; i < nos; i++)
+	bysym = xmalloc(nos * sizeof(*bysym));    /* rank -> view symbol */
+	for (uint32_t i = 0; i < nos; i++) {
 		d->rank[ids[i].id] = i;
+		bysym[i] = ids[i].id;
+	}
 	free(ids);
-	idx = xmalloc((d->nkeys ? d->nkeys : 1) * sizeof(*idx));
-	for (size_t i = 0; i < d->nkeys; i++)
-		idx[i] = (uint32_t)i;
-	qsort_r(idx, d->nkeys, sizeof(*idx), cmp_seq, d);
+	/* The sequences in ranks: compared as integers. */
+	for (size_t i = 0; i < d->npool; i++)
+		d->pool[i] = d->rank[d->pool[i]];
+	idx = sort_keys(d, nos);
+	/* At most one node per frame of the pool. */
+	profile_reserve_nodes(d->out, d->npool);
 	path = xmalloc((d->maxseq + 1) * sizeof(*path));
 	path[0] = NODE_ROOT;
 	for (size_t i = 0; i < d->nkeys; i++) {
@@ -604,16 +642,21 @@ static void build_chains(struct deriver *d)
 
 		while (prev && l < k->len && l < plen && prev[l] == q[l])
 			l++;
-		/* The last child of path[l] so far is the previous one's. */
+		/*
+		 * The last child of path[l] so far is the previous one's; the
+		 * sequences come in name order, so the siblings do.
+		 */
 		for (size_t j = l; j < k->len; j++)
-			path[j + 1] = profile_append_child(d->out, path[j],
-				j == l && plen > l ? path[l + 1] : NODE_NONE, q[j]);
+			path[j + 1] = profile_append_child_ordered(d->out, path[j],
+				j == l && plen > l ? path[l + 1] : NODE_NONE,
+				bysym[q[j]]);
 		k->out = path[k->len];
 		prev = q;
 		plen = k->len;
 	}
 	free(path);
 	free(idx);
+	free(bysym);
 }
 
 /*
@@ -909,8 +952,10 @@ static void walk(struct deriver *d)
 	const struct profile *src = d->src;
 	const struct view_spec *s = d->spec;
 	size_t nn = profile_node_count(src), ntl = profile_timeline_len(src);
+	size_t nk = 0;
 	uint64_t rf = 0, rl = UINT64_MAX;
 	bool ranged = profile_range(src, &rf, &rl), diff;
+	uint32_t *kept, *key;
 
 	diff = profile_is_differential(src);
 	if (s->has_range) {
@@ -937,18 +982,22 @@ static void walk(struct deriver *d)
 				       diff ? profile_self2(src, n) : 0, NULL);
 		return;
 	}
-	/* The sequences first, then the tree, then the weights. */
+	/* The sequences first (each kept node's key), then the tree, then
+	 * the weights. */
+	kept = xmalloc(nn * sizeof(*kept));
+	key = xmalloc(nn * sizeof(*key));
 	for (uint32_t n = 1; n < nn; n++)
 		if ((profile_self(src, n) || (diff && profile_self2(src, n))) &&
-		    keep_node(d, n, false))
-			view_node(d, n, 0);
+		    keep_node(d, n, false)) {
+			kept[nk] = n;
+			key[nk++] = view_node(d, n, 0);
+		}
 	build_chains(d);
-	/* Memoized: view_node gives the same sequence again. */
-	for (uint32_t n = 1; n < nn; n++)
-		if ((profile_self(src, n) || (diff && profile_self2(src, n))) &&
-		    keep_node(d, n, false))
-			add_at(d, d->keys[view_node(d, n, 0)].out, profile_self(src, n),
-			       diff ? profile_self2(src, n) : 0, NULL);
+	for (size_t i = 0; i < nk; i++)
+		add_at(d, d->keys[key[i]].out, profile_self(src, kept[i]),
+		       diff ? profile_self2(src, kept[i]) : 0, NULL);
+	free(kept);
+	free(key);
 }
 
 enum view_status view_derive(const struct profile *src,
