@@ -132,6 +132,17 @@ uint32_t profile_append_child(struct profile *p, uint32_t parent,
 uint32_t profile_append_child_ordered(struct profile *p, uint32_t parent,
 				      uint32_t prev, uint32_t sym);
 bool profile_siblings_sorted(const struct profile *p);
+/*
+ * A new child of parent, which must not have a child named sym yet, linked
+ * first: neither looked up nor indexed, and the siblings are sorted again
+ * at profile_finish.
+ */
+uint32_t profile_push_child(struct profile *p, uint32_t parent, uint32_t sym);
+/*
+ * Every symbol's place in name order (as the siblings are sorted): an
+ * array of symtab_count ranks, malloc'ed.
+ */
+uint32_t *profile_name_ranks(const struct profile *p);
 
 /* Sort siblings by name and compute totals; call before reading the tree. */
 void profile_finish(struct profile *p);

@@ -181,6 +181,8 @@ struct deriver {
 
 	struct vctx *ctx;
 	size_t nctx, capctx;
+	uint32_t *ctxof;          /* (gsym + 1) * 2 + strip -> context + 1 */
+	size_t capctxof;
 	struct gslot *gs;         /* group frames of the tasks seen */
 	size_t gmask, gn;
 
@@ -263,7 +265,7 @@ static uint32_t hs_get(const struct deriver *d, uint32_t parent, uint32_t sym)
  */
 static uint32_t ob_new(struct deriver *d, uint32_t o, uint32_t sym)
 {
-	uint32_t id = profile_append_child(d->out, o, NODE_NONE, sym);
+	uint32_t id = profile_push_child(d->out, o, sym);
 
 	if (id >= d->capo) {
 		size_t cap = d->capo * 2 > id ? d->capo * 2 : (size_t)id + 1;
@@ -313,15 +315,22 @@ static uint32_t ob_child(struct deriver *d, uint32_t o, uint64_t key,
 static uint32_t ctx_get(struct deriver *d, uint32_t gsym, bool strip)
 {
 	const struct view_spec *s = d->spec;
+	size_t slot = (gsym == UINT32_MAX ? 0 : (size_t)gsym + 1) * 2 + strip;
 	uint32_t base = NODE_ROOT;
 
-	for (size_t i = 0; i < d->nctx; i++)
-		if (d->ctx[i].gsym == gsym && d->ctx[i].strip == strip)
-			return (uint32_t)i;
+	if (slot >= d->capctxof) {
+		size_t old = d->capctxof;
+
+		GROW(d->ctxof, d->capctxof, slot + 1);
+		memset(d->ctxof + old, 0, (d->capctxof - old) * sizeof(*d->ctxof));
+	}
+	if (d->ctxof[slot])
+		return d->ctxof[slot] - 1;
 	if (gsym != UINT32_MAX && !d->chained && !s->callees)
 		base = ob_child(d, NODE_ROOT, OWN_SHARED, gsym);
 	GROW(d->ctx, d->capctx, d->nctx + 1);
 	d->ctx[d->nctx] = (struct vctx){ gsym, strip, base };
+	d->ctxof[slot] = (uint32_t)d->nctx + 1;
 	return (uint32_t)d->nctx++;
 }
 
@@ -527,32 +536,6 @@ static uint32_t invert_key(struct deriver *d, uint32_t n)
 	return add_key(d, k);
 }
 
-/* A symbol and the first 8 bytes of its name, zero-padded, big-endian. */
-struct symkey {
-	uint64_t pre;
-	uint32_t id;
-};
-
-/*
- * Byte order of two names, shorter first on a tie (as profile_finish).
- * Different prefixes decide it alone: a name that ends first is padded
- * with zeros, which sort first.
- */
-static int cmp_symname(const void *a, const void *b, void *arg)
-{
-	const struct symtab *st = arg;
-	const struct symkey *x = a, *y = b;
-	size_t m, n;
-	int c;
-
-	if (x->pre != y->pre)
-		return x->pre < y->pre ? -1 : 1;
-	m = symtab_len(st, x->id);
-	n = symtab_len(st, y->id);
-	c = memcmp(symtab_name(st, x->id), symtab_name(st, y->id), m < n ? m : n);
-	return c ? c : (m > n) - (m < n);
-}
-
 /* Two sequences of name ranks, in name order (a prefix first). */
 static int cmp_seq(const void *a, const void *b, void *arg)
 {
@@ -603,30 +586,14 @@ static uint32_t *sort_keys(struct deriver *d, uint32_t nos)
 /* Build the view's tree from the sequences; each key gets its node. */
 static void build_chains(struct deriver *d)
 {
-	const struct symtab *ot = profile_symtab(d->out);
-	uint32_t nos = symtab_count(ot), *idx, *path, *bysym;
+	uint32_t nos = symtab_count(profile_symtab(d->out)), *idx, *path, *bysym;
 	const uint32_t *prev = NULL;
-	struct symkey *ids;
 	size_t plen = 0;
 
-	ids = xmalloc(nos * sizeof(*ids));
-	for (uint32_t i = 0; i < nos; i++) {
-		const unsigned char *q = (const unsigned char *)symtab_name(ot, i);
-		size_t len = symtab_len(ot, i);
-
-		ids[i].pre = 0;
-		for (size_t j = 0; j < 8; j++)
-			ids[i].pre = ids[i].pre << 8 | (j < len ? q[j] : 0);
-		ids[i].id = i;
-	}
-	qsort_r(ids, nos, sizeof(*ids), cmp_symname, (void *)ot);
-	d->rank = xmalloc(nos * sizeof(*d->rank));
+	d->rank = profile_name_ranks(d->out);
 	bysym = xmalloc(nos * sizeof(*bysym));    /* rank -> view symbol */
-	for (uint32_t i = 0; i < nos; i++) {
-		d->rank[ids[i].id] = i;
-		bysym[i] = ids[i].id;
-	}
-	free(ids);
+	for (uint32_t i = 0; i < nos; i++)
+		bysym[d->rank[i]] = i;
 	/* The sequences in ranks: compared as integers. */
 	for (size_t i = 0; i < d->npool; i++)
 		d->pool[i] = d->rank[d->pool[i]];
@@ -817,6 +784,7 @@ static void deriver_free(struct deriver *d)
 	free(d->owner);
 	free(d->hs);
 	free(d->ctx);
+	free(d->ctxof);
 	free(d->gs);
 	free(d->pool);
 	free(d->keys);
@@ -834,10 +802,8 @@ static void deriver_free(struct deriver *d)
 /* Weight of node n that no timed sample holds (intl: the timed weight,
  * AFTER's then BEFORE's column on a diff). */
 static bool untimed_rest(const struct profile *src, const uint64_t *intl,
-			 uint32_t n, bool diff)
+			 size_t nn, uint32_t n, bool diff)
 {
-	size_t nn = profile_node_count(src);
-
 	return profile_self_all(src, n) > intl[n] ||
 	       (diff && profile_self2(src, n) > intl[nn + n]);
 }
@@ -873,17 +839,15 @@ static void walk_timeline(struct deriver *d, bool ranged, uint64_t rf,
 	}
 	if (intl) {
 		/* Untimed samples (and those live mode forgot): as they were. */
+		size_t cap = 0;
+
 		for (uint32_t n = 1; n < nn; n++)
-			if (untimed_rest(src, intl, n, diff) &&
-			    keep_node(d, n, false))
-				nrest++;
-		rest = xmalloc((nrest ? nrest : 1) * sizeof(*rest));
-		restnode = xmalloc((nrest ? nrest : 1) * sizeof(*restnode));
-		nrest = 0;
-		for (uint32_t n = 1; n < nn; n++)
-			if (untimed_rest(src, intl, n, diff) &&
-			    keep_node(d, n, false))
+			if (untimed_rest(src, intl, nn, n, diff) &&
+			    keep_node(d, n, false)) {
+				GROW(rest, cap, nrest + 1);
 				rest[nrest++] = n;
+			}
+		restnode = xmalloc((nrest ? nrest : 1) * sizeof(*restnode));
 	}
 	/* Pass 2: the samples of each context together (counting sort). */
 	cnt = xcalloc(d->nctx + 1, sizeof(*cnt));
@@ -1092,12 +1056,14 @@ enum view_status view_derive(const struct profile *src,
 	d.mstamp = xcalloc(nn, sizeof(*d.mstamp));
 	d.symmap = xmalloc((d.nsym ? d.nsym : 1) * sizeof(*d.symmap));
 	memset(d.symmap, 0xff, (d.nsym ? d.nsym : 1) * sizeof(*d.symmap));
-	/* Most views are about as big as their source. */
-	d.capo = nn;
-	d.owner = xmalloc(d.capo * sizeof(*d.owner));
-	d.owner[NODE_ROOT] = OWN_NONE;
-
 	d.out = profile_create();
+	if (!d.chained) {
+		/* Most views are about as big as their source. */
+		d.capo = nn;
+		d.owner = xmalloc(d.capo * sizeof(*d.owner));
+		d.owner[NODE_ROOT] = OWN_NONE;
+		profile_reserve_nodes(d.out, nn);
+	}
 	if (profile_is_differential(src))
 		profile_set_differential(d.out, true);
 	profile_note_unit(d.out, profile_unit(src));
