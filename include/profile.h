@@ -131,6 +131,13 @@ uint32_t profile_append_child(struct profile *p, uint32_t parent,
  */
 uint32_t profile_append_child_ordered(struct profile *p, uint32_t parent,
 				      uint32_t prev, uint32_t sym);
+/*
+ * The same for a chain of k new nodes named syms[0..k): the first a child
+ * of parent linked after prev, each next one the only child of the one
+ * before.  Their ids are consecutive; returns the first (NODE_NONE: k 0).
+ */
+uint32_t profile_append_chain(struct profile *p, uint32_t parent,
+			      uint32_t prev, const uint32_t *syms, size_t k);
 bool profile_siblings_sorted(const struct profile *p);
 /*
  * A new child of parent, which must not have a child named sym yet, linked

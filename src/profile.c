@@ -497,6 +497,38 @@ uint32_t profile_append_child_ordered(struct profile *p, uint32_t parent,
 	return id;
 }
 
+uint32_t profile_append_chain(struct profile *p, uint32_t parent,
+			      uint32_t prev, const uint32_t *syms, size_t k)
+{
+	uint32_t id = (uint32_t)p->n;
+	unsigned depth = p->depth[parent];
+
+	if (!k)
+		return NODE_NONE;
+	if (k >= UINT32_MAX - 1 - p->n)
+		fatal("too many call tree nodes");
+	profile_reserve_nodes(p, k);
+	for (size_t j = 0; j < k; j++) {
+		struct pnode *nd = &p->nodes[id + j];
+
+		nd->parent = j ? id + (uint32_t)j - 1 : parent;
+		nd->child = j + 1 < k ? id + (uint32_t)j + 1 : NODE_NONE;
+		nd->next = NODE_NONE;
+		nd->sym = syms[j];
+		p->depth[id + j] = (uint16_t)(depth + 1 + j);
+	}
+	if (prev == NODE_NONE) {
+		p->nodes[id].next = p->nodes[parent].child;
+		p->nodes[parent].child = id;
+	} else {
+		p->nodes[id].next = p->nodes[prev].next;
+		p->nodes[prev].next = id;
+	}
+	p->n += k;
+	p->slots_stale = true;
+	return id;
+}
+
 uint32_t profile_push_child(struct profile *p, uint32_t parent, uint32_t sym)
 {
 	uint32_t id = new_node(p, parent, sym);

@@ -502,12 +502,24 @@ static uint32_t add_key(struct deriver *d, size_t k)
 	return (uint32_t)d->nkeys++;
 }
 
+/* Room for k more symbols in the pool (a mapping: grown, never copied). */
+static void pool_room(struct deriver *d, size_t k)
+{
+	size_t cap = d->cappool ? d->cappool : 1u << 16;
+
+	if (d->npool + k <= d->cappool)
+		return;
+	while (cap < d->npool + k)
+		cap *= 2;
+	ARR_GROW(d->pool, d->cappool, cap);
+	d->cappool = cap;
+}
+
 /* The key of the sequence in d->seq. */
 static uint32_t chain_key(struct deriver *d, size_t k)
 {
 	if (k) {        /* empty: nothing left of the stack */
-		if (d->npool + k > d->cappool)
-			GROW(d->pool, d->cappool, d->npool + k);
+		pool_room(d, k);
 		memcpy(d->pool + d->npool, d->seq, k * sizeof(*d->seq));
 	}
 	return add_key(d, k);
@@ -524,8 +536,7 @@ static uint32_t invert_key(struct deriver *d, uint32_t n)
 	bool fold = d->spec->fold_recursion;
 	uint32_t *q;
 
-	if (depth && d->npool + depth > d->cappool)
-		GROW(d->pool, d->cappool, d->npool + depth);
+	pool_room(d, depth);
 	q = d->pool + d->npool;
 	for (uint32_t x = n; x != NODE_ROOT; x = sn[x].parent) {
 		uint32_t y = vsym(d, sn[x].sym);
@@ -587,6 +598,7 @@ static uint32_t *sort_keys(struct deriver *d, uint32_t nos)
 static void build_chains(struct deriver *d)
 {
 	uint32_t nos = symtab_count(profile_symtab(d->out)), *idx, *path, *bysym;
+	uint32_t *seg;
 	const uint32_t *prev = NULL;
 	size_t plen = 0;
 
@@ -601,27 +613,35 @@ static void build_chains(struct deriver *d)
 	/* At most one node per frame of the pool. */
 	profile_reserve_nodes(d->out, d->npool);
 	path = xmalloc((d->maxseq + 1) * sizeof(*path));
+	seg = xmalloc((d->maxseq + 1) * sizeof(*seg));
 	path[0] = NODE_ROOT;
 	for (size_t i = 0; i < d->nkeys; i++) {
 		struct seqkey *k = &d->keys[idx[i]];
 		const uint32_t *q = d->pool + k->off;
 		size_t l = 0;
 
+		uint32_t id;
+
 		while (prev && l < k->len && l < plen && prev[l] == q[l])
 			l++;
 		/*
-		 * The last child of path[l] so far is the previous one's; the
-		 * sequences come in name order, so the siblings do.
+		 * The rest is one new chain under path[l], whose last child so
+		 * far is the previous one's; the sequences come in name order,
+		 * so the siblings do.
 		 */
 		for (size_t j = l; j < k->len; j++)
-			path[j + 1] = profile_append_child_ordered(d->out, path[j],
-				j == l && plen > l ? path[l + 1] : NODE_NONE,
-				bysym[q[j]]);
+			seg[j - l] = bysym[q[j]];
+		id = profile_append_chain(d->out, path[l],
+					  plen > l ? path[l + 1] : NODE_NONE,
+					  seg, k->len - l);
+		for (size_t j = l; j < k->len; j++)
+			path[j + 1] = id + (uint32_t)(j - l);
 		k->out = path[k->len];
 		prev = q;
 		plen = k->len;
 	}
 	free(path);
+	free(seg);
 	free(idx);
 	free(bysym);
 }
@@ -675,6 +695,17 @@ static uint32_t map_down(struct deriver *d, uint32_t c, uint32_t n)
 	return o;
 }
 
+/* The key of the sequence of source node n in context c, new. */
+static uint32_t seq_key(struct deriver *d, uint32_t n, uint32_t c)
+{
+	const struct view_spec *s = d->spec;
+
+	if (s->invert && !s->callers && !s->callees && !d->ctx[c].strip &&
+	    d->ctx[c].gsym == UINT32_MAX)
+		return invert_key(d, n);
+	return chain_key(d, build_seq(d, n, d->ctx[c].gsym, d->ctx[c].strip));
+}
+
 /*
  * The view node of a sample at source node n in context c (inverted and
  * callers views: the index of its sequence, see build_chains).  The
@@ -691,12 +722,7 @@ static uint32_t view_node(struct deriver *d, uint32_t n, uint32_t c)
 	/* Callers views depend only on the anchor. */
 	if (d->mstamp[k] == c + 1)
 		return d->mo[k];
-	if (s->invert && !s->callers && !s->callees && !d->ctx[c].strip &&
-	    d->ctx[c].gsym == UINT32_MAX)
-		o = invert_key(d, n);
-	else
-		o = chain_key(d, build_seq(d, n, d->ctx[c].gsym,
-					   d->ctx[c].strip));
+	o = seq_key(d, n, c);
 	d->mo[k] = o;
 	d->mstamp[k] = c + 1;
 	return o;
@@ -786,7 +812,7 @@ static void deriver_free(struct deriver *d)
 	free(d->ctx);
 	free(d->ctxof);
 	free(d->gs);
-	free(d->pool);
+	ARR_FREE(d->pool, d->cappool);
 	free(d->keys);
 	free(d->rank);
 	free(d->path);
@@ -818,17 +844,14 @@ static void walk_timeline(struct deriver *d, bool ranged, uint64_t rf,
 	uint32_t *sctx = xmalloc(ntl * sizeof(*sctx));
 	uint32_t *onode = xmalloc(ntl * sizeof(*onode));
 	uint32_t *rest = NULL, *restnode = NULL;
-	uint64_t *intl = NULL, w;
+	uint64_t *intl = NULL, w, tw[2] = { 0, 0 };
 	bool diff = profile_is_differential(src);
 
-	if (!ranged && !(s->ncomms || s->pids.n || s->tids.n || s->cpus.n))
-		intl = xcalloc(diff ? 2 * nn : nn, sizeof(*intl));
 	for (size_t i = 0; i < ntl; i++) {
 		struct sample_meta m;
 		uint32_t n = profile_timeline_sample(src, i, &w, &m);
 
-		if (intl)
-			intl[diff && profile_timeline_before(src, i) ? nn + n : n] += w;
+		tw[diff && profile_timeline_before(src, i)] += w;
 		sctx[i] = UINT32_MAX;
 		onode[i] = n;
 		if (ranged && (m.time_ns < rf || m.time_ns > rl))
@@ -837,10 +860,21 @@ static void walk_timeline(struct deriver *d, bool ranged, uint64_t rf,
 			continue;
 		sctx[i] = sample_ctx(d, n, &m);
 	}
-	if (intl) {
-		/* Untimed samples (and those live mode forgot): as they were. */
+	/*
+	 * Untimed samples (and those live mode forgot): as they were.  There
+	 * are none when the timeline holds all the weight (the root's total).
+	 */
+	if (!ranged && !(s->ncomms || s->pids.n || s->tids.n || s->cpus.n) &&
+	    (tw[0] != profile_total(src, NODE_ROOT) ||
+	     tw[1] != profile_total2(src, NODE_ROOT))) {
 		size_t cap = 0;
 
+		intl = xcalloc(diff ? 2 * nn : nn, sizeof(*intl));
+		for (size_t i = 0; i < ntl; i++) {
+			uint32_t n = profile_timeline_sample(src, i, &w, NULL);
+
+			intl[diff && profile_timeline_before(src, i) ? nn + n : n] += w;
+		}
 		for (uint32_t n = 1; n < nn; n++)
 			if (untimed_rest(src, intl, nn, n, diff) &&
 			    keep_node(d, n, false)) {
@@ -954,7 +988,9 @@ static void walk(struct deriver *d)
 		if ((profile_self(src, n) || (diff && profile_self2(src, n))) &&
 		    keep_node(d, n, false)) {
 			kept[nk] = n;
-			key[nk++] = view_node(d, n, 0);
+			/* Each node once: only callers share (anchors). */
+			key[nk++] = s->callers ? view_node(d, n, 0)
+					       : seq_key(d, n, 0);
 		}
 	build_chains(d);
 	for (size_t i = 0; i < nk; i++)
