@@ -149,6 +149,12 @@ struct seqkey {
 	uint32_t out;        /* its view node, once built */
 };
 
+/* A source node's view node in context stamp - 1 (stamp 0: none yet). */
+struct memo {
+	uint32_t stamp;
+	uint32_t node;
+};
+
 /* A task's group frame, by (comm, pid, tid). */
 struct gslot {
 	uint32_t comm, pid, tid;
@@ -171,8 +177,7 @@ struct deriver {
 	unsigned char *flags;     /* per node: the path's F_INC, F_EXC */
 	uint32_t *anchor;         /* per node: outermost focus on the path */
 	uint32_t *first;          /* per node: its stack's first frame */
-	uint32_t *mo;             /* per node: its view node in context ... */
-	uint32_t *mstamp;         /* ... mstamp - 1 (0: none yet) */
+	struct memo *memo;        /* per node: its view node, in one context */
 
 	uint64_t *owner;          /* per view node: who adds its children */
 	size_t capo;
@@ -665,8 +670,8 @@ static uint32_t map_down(struct deriver *d, uint32_t c, uint32_t n)
 			o = d->ctx[c].base;
 			break;
 		}
-		if (d->mstamp[x] == stamp) {
-			o = d->mo[x];
+		if (d->memo[x].stamp == stamp) {
+			o = d->memo[x].node;
 			break;
 		}
 		path_push(d, &np, x);
@@ -689,8 +694,7 @@ static uint32_t map_down(struct deriver *d, uint32_t c, uint32_t n)
 			o = ob_child(d, o, (uint64_t)c << 32 | up,
 				     vsym(d, sn[y].sym));
 		}
-		d->mo[y] = o;
-		d->mstamp[y] = stamp;
+		d->memo[y] = (struct memo){ stamp, o };
 	}
 	return o;
 }
@@ -720,11 +724,10 @@ static uint32_t view_node(struct deriver *d, uint32_t n, uint32_t c)
 	if (!d->chained)
 		return map_down(d, c, n);
 	/* Callers views depend only on the anchor. */
-	if (d->mstamp[k] == c + 1)
-		return d->mo[k];
+	if (d->memo[k].stamp == c + 1)
+		return d->memo[k].node;
 	o = seq_key(d, n, c);
-	d->mo[k] = o;
-	d->mstamp[k] = c + 1;
+	d->memo[k] = (struct memo){ c + 1, o };
 	return o;
 }
 
@@ -805,8 +808,7 @@ static void deriver_free(struct deriver *d)
 	free(d->flags);
 	free(d->anchor);
 	free(d->first);
-	free(d->mo);
-	free(d->mstamp);
+	free(d->memo);
 	free(d->owner);
 	free(d->hs);
 	free(d->ctx);
@@ -1088,8 +1090,7 @@ enum view_status view_derive(const struct profile *src,
 			d.first[n] = sn[n].parent == NODE_ROOT ? n
 				     : d.first[sn[n].parent];
 	}
-	d.mo = xmalloc(nn * sizeof(*d.mo));
-	d.mstamp = xcalloc(nn, sizeof(*d.mstamp));
+	d.memo = xcalloc(nn, sizeof(*d.memo));
 	d.symmap = xmalloc((d.nsym ? d.nsym : 1) * sizeof(*d.symmap));
 	memset(d.symmap, 0xff, (d.nsym ? d.nsym : 1) * sizeof(*d.symmap));
 	d.out = profile_create();
