@@ -728,6 +728,8 @@ enum add_status profile_add_stack(struct profile *p, const uint32_t *syms,
 }
 
 struct sort_item {
+	const char *name;    /* by name, when the names are not ranked */
+	size_t len;
 	uint64_t total;      /* weight order: the sibling's total */
 	uint32_t id;
 	uint32_t rank;       /* its name's rank; weight order: its place */
@@ -738,6 +740,13 @@ static int cmp_item(const void *a, const void *b)
 	const struct sort_item *x = a, *y = b;
 
 	return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+static int cmp_name_item(const void *a, const void *b)
+{
+	const struct sort_item *x = a, *y = b;
+
+	return cmp_names(x->name, x->len, y->name, y->len);
 }
 
 static int cmp_weight_item(const void *a, const void *b)
@@ -751,12 +760,15 @@ static int cmp_weight_item(const void *a, const void *b)
 
 /*
  * Sort every sibling list by name or, by_weight, heaviest first with ties
- * kept in their present (name) order.  The names are ranked once, so the
- * sort by name compares integers, not strings.
+ * kept in their present (name) order.  On a tree much bigger than its
+ * names, they are ranked once, so the sort by name compares integers, not
+ * strings; on a smaller one, ranking costs more (page faults on its
+ * arrays) than it saves.
  */
 static void sort_lists(struct profile *p, bool by_weight)
 {
-	uint32_t *rank = by_weight ? NULL : profile_name_ranks(p);
+	uint32_t *rank = by_weight || (size_t)symtab_count(p->symtab) * 8 > p->n
+			 ? NULL : profile_name_ranks(p);
 	struct sort_item *items = NULL;
 	size_t cap = 0;
 
@@ -771,13 +783,17 @@ static void sort_lists(struct profile *p, bool by_weight)
 			if (by_weight) {
 				items[k].total = p->total[c];
 				items[k].rank = (uint32_t)k;
-			} else {
+			} else if (rank) {
 				items[k].rank = rank[p->nodes[c].sym];
+			} else {
+				items[k].name = symtab_name(p->symtab,
+							    p->nodes[c].sym);
+				items[k].len = symtab_len(p->symtab, p->nodes[c].sym);
 			}
 			items[k++].id = c;
 		}
-		qsort(items, k, sizeof(*items),
-		      by_weight ? cmp_weight_item : cmp_item);
+		qsort(items, k, sizeof(*items), by_weight ? cmp_weight_item
+		      : rank ? cmp_item : cmp_name_item);
 		p->nodes[i].child = items[0].id;
 		for (size_t j = 0; j + 1 < k; j++)
 			p->nodes[items[j].id].next = items[j + 1].id;
