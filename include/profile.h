@@ -72,6 +72,8 @@ struct profile *profile_create(void);
 void profile_destroy(struct profile *p);
 /* Make room for nodes more nodes (a hint: building a tree of known size). */
 void profile_reserve(struct profile *p, size_t nodes);
+/* The same for the node arrays only (a tree built without the index). */
+void profile_reserve_nodes(struct profile *p, size_t nodes);
 
 /* Differential input carries two counts per stack; set before adding. */
 void profile_set_differential(struct profile *p, bool on);
@@ -129,7 +131,25 @@ uint32_t profile_append_child(struct profile *p, uint32_t parent,
  */
 uint32_t profile_append_child_ordered(struct profile *p, uint32_t parent,
 				      uint32_t prev, uint32_t sym);
+/*
+ * The same for a chain of k new nodes named syms[0..k): the first a child
+ * of parent linked after prev, each next one the only child of the one
+ * before.  Their ids are consecutive; returns the first (NODE_NONE: k 0).
+ */
+uint32_t profile_append_chain(struct profile *p, uint32_t parent,
+			      uint32_t prev, const uint32_t *syms, size_t k);
 bool profile_siblings_sorted(const struct profile *p);
+/*
+ * A new child of parent, which must not have a child named sym yet, linked
+ * first: neither looked up nor indexed, and the siblings are sorted again
+ * at profile_finish.
+ */
+uint32_t profile_push_child(struct profile *p, uint32_t parent, uint32_t sym);
+/*
+ * Every symbol's place in name order (as the siblings are sorted): an
+ * array of symtab_count ranks, malloc'ed.
+ */
+uint32_t *profile_name_ranks(const struct profile *p);
 
 /* Sort siblings by name and compute totals; call before reading the tree. */
 void profile_finish(struct profile *p);

@@ -132,18 +132,16 @@ static uint32_t new_node(struct profile *p, uint32_t parent, uint32_t sym)
 
 	if (p->n >= UINT32_MAX - 1)
 		fatal("too many call tree nodes");
-	add_node_storage(p);
+	if (p->n >= p->cap)
+		add_node_storage(p);
 	id = (uint32_t)p->n++;
 	p->nodes[id].parent = parent;
 	p->nodes[id].child = NODE_NONE;
 	p->nodes[id].sym = sym;
-	p->self[id] = p->total[id] = 0;
-	if (p->rself)
-		p->rself[id] = 0;
-	if (p->differential)
-		p->self2[id] = p->total2[id] = 0;
-	if (p->rself2)
-		p->rself2[id] = 0;
+	/*
+	 * The weights of a new node are zero already: the arrays are never
+	 * written past n, and their new elements are zero (ARR_GROW).
+	 */
 	if (parent == NODE_NONE) {
 		p->nodes[id].next = NODE_NONE;
 		p->depth[id] = 0;
@@ -169,18 +167,23 @@ struct profile *profile_create(void)
 	return p;
 }
 
+void profile_reserve_nodes(struct profile *p, size_t nodes)
+{
+	size_t need = p->n + nodes, n = p->n;
+
+	if (need <= p->cap)
+		return;
+	/* add_node_storage grows every array to hold node n. */
+	p->n = need - 1;
+	add_node_storage(p);
+	p->n = n;
+}
+
 void profile_reserve(struct profile *p, size_t nodes)
 {
 	size_t need = p->n + nodes;
 
-	if (need > p->cap) {
-		size_t n = p->n;
-
-		/* add_node_storage grows every array to hold node n. */
-		p->n = need - 1;
-		add_node_storage(p);
-		p->n = n;
-	}
+	profile_reserve_nodes(p, nodes);
 	if (need * 2 > p->mask) {
 		/* One rehash into the final size, not one per doubling. */
 		size_t m = p->mask;
@@ -388,6 +391,90 @@ static bool sym_before(const struct profile *p, uint32_t a, uint32_t b)
 			 symtab_name(p->symtab, b), symtab_len(p->symtab, b)) < 0;
 }
 
+/* A symbol and the first 8 bytes of its name, zero-padded, big-endian. */
+struct symkey {
+	uint64_t pre;
+	uint32_t id;
+};
+
+/*
+ * Byte order of two names, shorter first on a tie (cmp_names).  Different
+ * prefixes decide it alone: a name that ends first is padded with zeros,
+ * which sort first.
+ */
+static int cmp_symkey(const void *a, const void *b, void *arg)
+{
+	const struct symtab *st = arg;
+	const struct symkey *x = a, *y = b;
+
+	if (x->pre != y->pre)
+		return x->pre < y->pre ? -1 : 1;
+	return cmp_names(symtab_name(st, x->id), symtab_len(st, x->id),
+			 symtab_name(st, y->id), symtab_len(st, y->id));
+}
+
+/*
+ * Sort n keys by their prefixes, a byte at a time from the last (a byte
+ * all keys share is skipped).  Returns the sorted array (a, or a new one
+ * in its place).
+ */
+static struct symkey *radix_symkeys(struct symkey *a, uint32_t n)
+{
+	struct symkey *tmp = xmalloc((n ? n : 1) * sizeof(*tmp)), *t;
+
+	for (unsigned shift = 0; shift < 64; shift += 8) {
+		size_t cnt[257] = { 0 };
+		bool same = false;
+
+		for (uint32_t i = 0; i < n; i++)
+			cnt[((a[i].pre >> shift) & 255) + 1]++;
+		for (unsigned b = 1; b <= 256; b++) {
+			same |= cnt[b] == n;
+			cnt[b] += cnt[b - 1];
+		}
+		if (same)
+			continue;
+		for (uint32_t i = 0; i < n; i++)
+			tmp[cnt[(a[i].pre >> shift) & 255]++] = a[i];
+		t = a;
+		a = tmp;
+		tmp = t;
+	}
+	free(tmp);
+	return a;
+}
+
+uint32_t *profile_name_ranks(const struct profile *p)
+{
+	uint32_t nsym = symtab_count(p->symtab);
+	struct symkey *ids = xmalloc((nsym ? nsym : 1) * sizeof(*ids));
+	uint32_t *rank = xmalloc((nsym ? nsym : 1) * sizeof(*rank));
+
+	for (uint32_t i = 0; i < nsym; i++) {
+		const unsigned char *q =
+			(const unsigned char *)symtab_name(p->symtab, i);
+		size_t len = symtab_len(p->symtab, i);
+
+		ids[i].pre = 0;
+		for (size_t j = 0; j < 8; j++)
+			ids[i].pre = ids[i].pre << 8 | (j < len ? q[j] : 0);
+		ids[i].id = i;
+	}
+	ids = radix_symkeys(ids, nsym);
+	/* Names alike in their first 8 bytes: compared whole. */
+	for (uint32_t i = 0, j; i < nsym; i = j) {
+		for (j = i + 1; j < nsym && ids[j].pre == ids[i].pre; j++)
+			;
+		if (j - i > 1)
+			qsort_r(ids + i, j - i, sizeof(*ids), cmp_symkey,
+				p->symtab);
+	}
+	for (uint32_t i = 0; i < nsym; i++)
+		rank[ids[i].id] = i;
+	free(ids);
+	return rank;
+}
+
 bool profile_siblings_sorted(const struct profile *p)
 {
 	return p->sorted;
@@ -406,6 +493,46 @@ uint32_t profile_append_child_ordered(struct profile *p, uint32_t parent,
 		p->nodes[prev].next = id;
 	}
 	p->sorted = sorted;
+	p->slots_stale = true;
+	return id;
+}
+
+uint32_t profile_append_chain(struct profile *p, uint32_t parent,
+			      uint32_t prev, const uint32_t *syms, size_t k)
+{
+	uint32_t id = (uint32_t)p->n;
+	unsigned depth = p->depth[parent];
+
+	if (!k)
+		return NODE_NONE;
+	if (k >= UINT32_MAX - 1 - p->n)
+		fatal("too many call tree nodes");
+	profile_reserve_nodes(p, k);
+	for (size_t j = 0; j < k; j++) {
+		struct pnode *nd = &p->nodes[id + j];
+
+		nd->parent = j ? id + (uint32_t)j - 1 : parent;
+		nd->child = j + 1 < k ? id + (uint32_t)j + 1 : NODE_NONE;
+		nd->next = NODE_NONE;
+		nd->sym = syms[j];
+		p->depth[id + j] = (uint16_t)(depth + 1 + j);
+	}
+	if (prev == NODE_NONE) {
+		p->nodes[id].next = p->nodes[parent].child;
+		p->nodes[parent].child = id;
+	} else {
+		p->nodes[id].next = p->nodes[prev].next;
+		p->nodes[prev].next = id;
+	}
+	p->n += k;
+	p->slots_stale = true;
+	return id;
+}
+
+uint32_t profile_push_child(struct profile *p, uint32_t parent, uint32_t sym)
+{
+	uint32_t id = new_node(p, parent, sym);
+
 	p->slots_stale = true;
 	return id;
 }
@@ -601,14 +728,21 @@ enum add_status profile_add_stack(struct profile *p, const uint32_t *syms,
 }
 
 struct sort_item {
-	const char *name;
+	const char *name;    /* by name, when the names are not ranked */
 	size_t len;
 	uint64_t total;      /* weight order: the sibling's total */
 	uint32_t id;
-	uint32_t rank;       /* weight order: its place in name order */
+	uint32_t rank;       /* its name's rank; weight order: its place */
 };
 
 static int cmp_item(const void *a, const void *b)
+{
+	const struct sort_item *x = a, *y = b;
+
+	return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+static int cmp_name_item(const void *a, const void *b)
 {
 	const struct sort_item *x = a, *y = b;
 
@@ -626,10 +760,15 @@ static int cmp_weight_item(const void *a, const void *b)
 
 /*
  * Sort every sibling list by name or, by_weight, heaviest first with ties
- * kept in their present (name) order.
+ * kept in their present (name) order.  On a tree much bigger than its
+ * names, they are ranked once, so the sort by name compares integers, not
+ * strings; on a smaller one, ranking costs more (page faults on its
+ * arrays) than it saves.
  */
 static void sort_lists(struct profile *p, bool by_weight)
 {
+	uint32_t *rank = by_weight || (size_t)symtab_count(p->symtab) * 8 > p->n
+			 ? NULL : profile_name_ranks(p);
 	struct sort_item *items = NULL;
 	size_t cap = 0;
 
@@ -644,6 +783,8 @@ static void sort_lists(struct profile *p, bool by_weight)
 			if (by_weight) {
 				items[k].total = p->total[c];
 				items[k].rank = (uint32_t)k;
+			} else if (rank) {
+				items[k].rank = rank[p->nodes[c].sym];
 			} else {
 				items[k].name = symtab_name(p->symtab,
 							    p->nodes[c].sym);
@@ -651,14 +792,15 @@ static void sort_lists(struct profile *p, bool by_weight)
 			}
 			items[k++].id = c;
 		}
-		qsort(items, k, sizeof(*items),
-		      by_weight ? cmp_weight_item : cmp_item);
+		qsort(items, k, sizeof(*items), by_weight ? cmp_weight_item
+		      : rank ? cmp_item : cmp_name_item);
 		p->nodes[i].child = items[0].id;
 		for (size_t j = 0; j + 1 < k; j++)
 			p->nodes[items[j].id].next = items[j + 1].id;
 		p->nodes[items[k - 1].id].next = NODE_NONE;
 	}
 	free(items);
+	free(rank);
 }
 
 static void sort_siblings(struct profile *p)
@@ -673,28 +815,34 @@ static void compute_totals(struct profile *p)
 	const uint64_t *s = p->range_on ? p->rself : p->self;
 	const uint64_t *s2 = p->range_on && p->rself2 ? p->rself2 : p->self2;
 
+	size_t distinct = 0;
+	unsigned max_depth = 0;
+
 	memcpy(p->total, s, p->n * sizeof(*p->total));
 	if (p->differential)
 		memcpy(p->total2, s2, p->n * sizeof(*p->total2));
+	/*
+	 * Children come after their parent: when the pass reaches node i,
+	 * its total is complete, and so are the statistics it adds to.
+	 */
 	for (size_t i = p->n - 1; i > 0; i--) {
 		uint32_t up = p->nodes[i].parent;
+		uint64_t t = p->total[i], t2 = 0;
 
-		p->total[up] += p->total[i];
-		if (p->differential)
-			p->total2[up] += p->total2[i];
-	}
-	p->distinct = 0;
-	p->max_depth = 0;
-	for (size_t i = 1; i < p->n; i++) {
-		bool live = p->total[i] || (p->differential && p->total2[i]);
-
-		if (!live)
+		p->total[up] += t;
+		if (p->differential) {
+			t2 = p->total2[i];
+			p->total2[up] += t2;
+		}
+		if (!t && !t2)
 			continue;
 		if (s[i] || (p->differential && s2[i]))
-			p->distinct++;
-		if (p->depth[i] > p->max_depth)
-			p->max_depth = p->depth[i];
+			distinct++;
+		if (p->depth[i] > max_depth)
+			max_depth = p->depth[i];
 	}
+	p->distinct = distinct;
+	p->max_depth = max_depth;
 }
 
 void profile_finish(struct profile *p)

@@ -149,6 +149,12 @@ struct seqkey {
 	uint32_t out;        /* its view node, once built */
 };
 
+/* A source node's view node in context stamp - 1 (stamp 0: none yet). */
+struct memo {
+	uint32_t stamp;
+	uint32_t node;
+};
+
 /* A task's group frame, by (comm, pid, tid). */
 struct gslot {
 	uint32_t comm, pid, tid;
@@ -171,8 +177,7 @@ struct deriver {
 	unsigned char *flags;     /* per node: the path's F_INC, F_EXC */
 	uint32_t *anchor;         /* per node: outermost focus on the path */
 	uint32_t *first;          /* per node: its stack's first frame */
-	uint32_t *mo;             /* per node: its view node in context ... */
-	uint32_t *mstamp;         /* ... mstamp - 1 (0: none yet) */
+	struct memo *memo;        /* per node: its view node, in one context */
 
 	uint64_t *owner;          /* per view node: who adds its children */
 	size_t capo;
@@ -181,6 +186,8 @@ struct deriver {
 
 	struct vctx *ctx;
 	size_t nctx, capctx;
+	uint32_t *ctxof;          /* (gsym + 1) * 2 + strip -> context + 1 */
+	size_t capctxof;
 	struct gslot *gs;         /* group frames of the tasks seen */
 	size_t gmask, gn;
 
@@ -263,7 +270,7 @@ static uint32_t hs_get(const struct deriver *d, uint32_t parent, uint32_t sym)
  */
 static uint32_t ob_new(struct deriver *d, uint32_t o, uint32_t sym)
 {
-	uint32_t id = profile_append_child(d->out, o, NODE_NONE, sym);
+	uint32_t id = profile_push_child(d->out, o, sym);
 
 	if (id >= d->capo) {
 		size_t cap = d->capo * 2 > id ? d->capo * 2 : (size_t)id + 1;
@@ -313,15 +320,22 @@ static uint32_t ob_child(struct deriver *d, uint32_t o, uint64_t key,
 static uint32_t ctx_get(struct deriver *d, uint32_t gsym, bool strip)
 {
 	const struct view_spec *s = d->spec;
+	size_t slot = (gsym == UINT32_MAX ? 0 : (size_t)gsym + 1) * 2 + strip;
 	uint32_t base = NODE_ROOT;
 
-	for (size_t i = 0; i < d->nctx; i++)
-		if (d->ctx[i].gsym == gsym && d->ctx[i].strip == strip)
-			return (uint32_t)i;
+	if (slot >= d->capctxof) {
+		size_t old = d->capctxof;
+
+		GROW(d->ctxof, d->capctxof, slot + 1);
+		memset(d->ctxof + old, 0, (d->capctxof - old) * sizeof(*d->ctxof));
+	}
+	if (d->ctxof[slot])
+		return d->ctxof[slot] - 1;
 	if (gsym != UINT32_MAX && !d->chained && !s->callees)
 		base = ob_child(d, NODE_ROOT, OWN_SHARED, gsym);
 	GROW(d->ctx, d->capctx, d->nctx + 1);
 	d->ctx[d->nctx] = (struct vctx){ gsym, strip, base };
+	d->ctxof[slot] = (uint32_t)d->nctx + 1;
 	return (uint32_t)d->nctx++;
 }
 
@@ -493,12 +507,24 @@ static uint32_t add_key(struct deriver *d, size_t k)
 	return (uint32_t)d->nkeys++;
 }
 
+/* Room for k more symbols in the pool (a mapping: grown, never copied). */
+static void pool_room(struct deriver *d, size_t k)
+{
+	size_t cap = d->cappool ? d->cappool : 1u << 16;
+
+	if (d->npool + k <= d->cappool)
+		return;
+	while (cap < d->npool + k)
+		cap *= 2;
+	ARR_GROW(d->pool, d->cappool, cap);
+	d->cappool = cap;
+}
+
 /* The key of the sequence in d->seq. */
 static uint32_t chain_key(struct deriver *d, size_t k)
 {
 	if (k) {        /* empty: nothing left of the stack */
-		if (d->npool + k > d->cappool)
-			GROW(d->pool, d->cappool, d->npool + k);
+		pool_room(d, k);
 		memcpy(d->pool + d->npool, d->seq, k * sizeof(*d->seq));
 	}
 	return add_key(d, k);
@@ -515,8 +541,7 @@ static uint32_t invert_key(struct deriver *d, uint32_t n)
 	bool fold = d->spec->fold_recursion;
 	uint32_t *q;
 
-	if (depth && d->npool + depth > d->cappool)
-		GROW(d->pool, d->cappool, d->npool + depth);
+	pool_room(d, depth);
 	q = d->pool + d->npool;
 	for (uint32_t x = n; x != NODE_ROOT; x = sn[x].parent) {
 		uint32_t y = vsym(d, sn[x].sym);
@@ -527,32 +552,7 @@ static uint32_t invert_key(struct deriver *d, uint32_t n)
 	return add_key(d, k);
 }
 
-/* A symbol and the first 8 bytes of its name, zero-padded, big-endian. */
-struct symkey {
-	uint64_t pre;
-	uint32_t id;
-};
-
-/*
- * Byte order of two names, shorter first on a tie (as profile_finish).
- * Different prefixes decide it alone: a name that ends first is padded
- * with zeros, which sort first.
- */
-static int cmp_symname(const void *a, const void *b, void *arg)
-{
-	const struct symtab *st = arg;
-	const struct symkey *x = a, *y = b;
-	size_t m, n;
-	int c;
-
-	if (x->pre != y->pre)
-		return x->pre < y->pre ? -1 : 1;
-	m = symtab_len(st, x->id);
-	n = symtab_len(st, y->id);
-	c = memcmp(symtab_name(st, x->id), symtab_name(st, y->id), m < n ? m : n);
-	return c ? c : (m > n) - (m < n);
-}
-
+/* Two sequences of name ranks, in name order (a prefix first). */
 static int cmp_seq(const void *a, const void *b, void *arg)
 {
 	const struct deriver *d = arg;
@@ -563,57 +563,92 @@ static int cmp_seq(const void *a, const void *b, void *arg)
 
 	for (uint32_t i = 0; i < n; i++)
 		if (p[i] != q[i])
-			return d->rank[p[i]] < d->rank[q[i]] ? -1 : 1;
+			return p[i] < q[i] ? -1 : 1;
 	return (x->len > y->len) - (x->len < y->len);
+}
+
+/*
+ * The keys' indexes in name order of their sequences (d->pool in ranks):
+ * a counting sort by the first frame's rank (an empty sequence first),
+ * then each run of keys with the same first frame sorted whole.  An
+ * inverted view's first frames are the leaves, mostly distinct: the runs
+ * are short.
+ */
+static uint32_t *sort_keys(struct deriver *d, uint32_t nos)
+{
+	size_t *cnt = xcalloc((size_t)nos + 2, sizeof(*cnt));
+	uint32_t *idx = xmalloc((d->nkeys ? d->nkeys : 1) * sizeof(*idx));
+
+	for (size_t i = 0; i < d->nkeys; i++) {
+		const struct seqkey *k = &d->keys[i];
+
+		cnt[(k->len ? (size_t)d->pool[k->off] + 1 : 0) + 1]++;
+	}
+	for (size_t b = 1; b <= (size_t)nos + 1; b++)
+		cnt[b] += cnt[b - 1];
+	for (size_t i = 0; i < d->nkeys; i++) {
+		const struct seqkey *k = &d->keys[i];
+
+		idx[cnt[k->len ? (size_t)d->pool[k->off] + 1 : 0]++] = (uint32_t)i;
+	}
+	/* cnt[b] is now the end of bucket b's run. */
+	for (size_t b = 0, start = 0; b <= nos; start = cnt[b++])
+		if (cnt[b] - start > 1)
+			qsort_r(idx + start, cnt[b] - start, sizeof(*idx), cmp_seq, d);
+	free(cnt);
+	return idx;
 }
 
 /* Build the view's tree from the sequences; each key gets its node. */
 static void build_chains(struct deriver *d)
 {
-	const struct symtab *ot = profile_symtab(d->out);
-	uint32_t nos = symtab_count(ot), *idx, *path;
+	uint32_t nos = symtab_count(profile_symtab(d->out)), *idx, *path, *bysym;
+	uint32_t *seg;
 	const uint32_t *prev = NULL;
-	struct symkey *ids;
 	size_t plen = 0;
 
-	ids = xmalloc(nos * sizeof(*ids));
-	for (uint32_t i = 0; i < nos; i++) {
-		const unsigned char *q = (const unsigned char *)symtab_name(ot, i);
-		size_t len = symtab_len(ot, i);
-
-		ids[i].pre = 0;
-		for (size_t j = 0; j < 8; j++)
-			ids[i].pre = ids[i].pre << 8 | (j < len ? q[j] : 0);
-		ids[i].id = i;
-	}
-	qsort_r(ids, nos, sizeof(*ids), cmp_symname, (void *)ot);
-	d->rank = xmalloc(nos * sizeof(*d->rank));
+	d->rank = profile_name_ranks(d->out);
+	bysym = xmalloc(nos * sizeof(*bysym));    /* rank -> view symbol */
 	for (uint32_t i = 0; i < nos; i++)
-		d->rank[ids[i].id] = i;
-	free(ids);
-	idx = xmalloc((d->nkeys ? d->nkeys : 1) * sizeof(*idx));
-	for (size_t i = 0; i < d->nkeys; i++)
-		idx[i] = (uint32_t)i;
-	qsort_r(idx, d->nkeys, sizeof(*idx), cmp_seq, d);
+		bysym[d->rank[i]] = i;
+	/* The sequences in ranks: compared as integers. */
+	for (size_t i = 0; i < d->npool; i++)
+		d->pool[i] = d->rank[d->pool[i]];
+	idx = sort_keys(d, nos);
+	/* At most one node per frame of the pool. */
+	profile_reserve_nodes(d->out, d->npool);
 	path = xmalloc((d->maxseq + 1) * sizeof(*path));
+	seg = xmalloc((d->maxseq + 1) * sizeof(*seg));
 	path[0] = NODE_ROOT;
 	for (size_t i = 0; i < d->nkeys; i++) {
 		struct seqkey *k = &d->keys[idx[i]];
 		const uint32_t *q = d->pool + k->off;
 		size_t l = 0;
 
+		uint32_t id;
+
 		while (prev && l < k->len && l < plen && prev[l] == q[l])
 			l++;
-		/* The last child of path[l] so far is the previous one's. */
+		/*
+		 * The rest is one new chain under path[l], whose last child so
+		 * far is the previous one's; the sequences come in name order,
+		 * so the siblings do.
+		 */
 		for (size_t j = l; j < k->len; j++)
-			path[j + 1] = profile_append_child(d->out, path[j],
-				j == l && plen > l ? path[l + 1] : NODE_NONE, q[j]);
+			seg[j - l] = bysym[q[j]];
+		id = profile_append_chain(d->out, path[l],
+					  plen > l ? path[l + 1] : NODE_NONE,
+					  seg, k->len - l);
+		for (size_t j = l; j < k->len; j++)
+			path[j + 1] = id + (uint32_t)(j - l);
 		k->out = path[k->len];
 		prev = q;
 		plen = k->len;
 	}
 	free(path);
+	free(seg);
 	free(idx);
+	free(bysym);
 }
 
 /*
@@ -635,8 +670,8 @@ static uint32_t map_down(struct deriver *d, uint32_t c, uint32_t n)
 			o = d->ctx[c].base;
 			break;
 		}
-		if (d->mstamp[x] == stamp) {
-			o = d->mo[x];
+		if (d->memo[x].stamp == stamp) {
+			o = d->memo[x].node;
 			break;
 		}
 		path_push(d, &np, x);
@@ -659,10 +694,20 @@ static uint32_t map_down(struct deriver *d, uint32_t c, uint32_t n)
 			o = ob_child(d, o, (uint64_t)c << 32 | up,
 				     vsym(d, sn[y].sym));
 		}
-		d->mo[y] = o;
-		d->mstamp[y] = stamp;
+		d->memo[y] = (struct memo){ stamp, o };
 	}
 	return o;
+}
+
+/* The key of the sequence of source node n in context c, new. */
+static uint32_t seq_key(struct deriver *d, uint32_t n, uint32_t c)
+{
+	const struct view_spec *s = d->spec;
+
+	if (s->invert && !s->callers && !s->callees && !d->ctx[c].strip &&
+	    d->ctx[c].gsym == UINT32_MAX)
+		return invert_key(d, n);
+	return chain_key(d, build_seq(d, n, d->ctx[c].gsym, d->ctx[c].strip));
 }
 
 /*
@@ -679,16 +724,10 @@ static uint32_t view_node(struct deriver *d, uint32_t n, uint32_t c)
 	if (!d->chained)
 		return map_down(d, c, n);
 	/* Callers views depend only on the anchor. */
-	if (d->mstamp[k] == c + 1)
-		return d->mo[k];
-	if (s->invert && !s->callers && !s->callees && !d->ctx[c].strip &&
-	    d->ctx[c].gsym == UINT32_MAX)
-		o = invert_key(d, n);
-	else
-		o = chain_key(d, build_seq(d, n, d->ctx[c].gsym,
-					   d->ctx[c].strip));
-	d->mo[k] = o;
-	d->mstamp[k] = c + 1;
+	if (d->memo[k].stamp == c + 1)
+		return d->memo[k].node;
+	o = seq_key(d, n, c);
+	d->memo[k] = (struct memo){ c + 1, o };
 	return o;
 }
 
@@ -769,13 +808,13 @@ static void deriver_free(struct deriver *d)
 	free(d->flags);
 	free(d->anchor);
 	free(d->first);
-	free(d->mo);
-	free(d->mstamp);
+	free(d->memo);
 	free(d->owner);
 	free(d->hs);
 	free(d->ctx);
+	free(d->ctxof);
 	free(d->gs);
-	free(d->pool);
+	ARR_FREE(d->pool, d->cappool);
 	free(d->keys);
 	free(d->rank);
 	free(d->path);
@@ -791,10 +830,8 @@ static void deriver_free(struct deriver *d)
 /* Weight of node n that no timed sample holds (intl: the timed weight,
  * AFTER's then BEFORE's column on a diff). */
 static bool untimed_rest(const struct profile *src, const uint64_t *intl,
-			 uint32_t n, bool diff)
+			 size_t nn, uint32_t n, bool diff)
 {
-	size_t nn = profile_node_count(src);
-
 	return profile_self_all(src, n) > intl[n] ||
 	       (diff && profile_self2(src, n) > intl[nn + n]);
 }
@@ -809,17 +846,14 @@ static void walk_timeline(struct deriver *d, bool ranged, uint64_t rf,
 	uint32_t *sctx = xmalloc(ntl * sizeof(*sctx));
 	uint32_t *onode = xmalloc(ntl * sizeof(*onode));
 	uint32_t *rest = NULL, *restnode = NULL;
-	uint64_t *intl = NULL, w;
+	uint64_t *intl = NULL, w, tw[2] = { 0, 0 };
 	bool diff = profile_is_differential(src);
 
-	if (!ranged && !(s->ncomms || s->pids.n || s->tids.n || s->cpus.n))
-		intl = xcalloc(diff ? 2 * nn : nn, sizeof(*intl));
 	for (size_t i = 0; i < ntl; i++) {
 		struct sample_meta m;
 		uint32_t n = profile_timeline_sample(src, i, &w, &m);
 
-		if (intl)
-			intl[diff && profile_timeline_before(src, i) ? nn + n : n] += w;
+		tw[diff && profile_timeline_before(src, i)] += w;
 		sctx[i] = UINT32_MAX;
 		onode[i] = n;
 		if (ranged && (m.time_ns < rf || m.time_ns > rl))
@@ -828,19 +862,28 @@ static void walk_timeline(struct deriver *d, bool ranged, uint64_t rf,
 			continue;
 		sctx[i] = sample_ctx(d, n, &m);
 	}
-	if (intl) {
-		/* Untimed samples (and those live mode forgot): as they were. */
+	/*
+	 * Untimed samples (and those live mode forgot): as they were.  There
+	 * are none when the timeline holds all the weight (the root's total).
+	 */
+	if (!ranged && !(s->ncomms || s->pids.n || s->tids.n || s->cpus.n) &&
+	    (tw[0] != profile_total(src, NODE_ROOT) ||
+	     tw[1] != profile_total2(src, NODE_ROOT))) {
+		size_t cap = 0;
+
+		intl = xcalloc(diff ? 2 * nn : nn, sizeof(*intl));
+		for (size_t i = 0; i < ntl; i++) {
+			uint32_t n = profile_timeline_sample(src, i, &w, NULL);
+
+			intl[diff && profile_timeline_before(src, i) ? nn + n : n] += w;
+		}
 		for (uint32_t n = 1; n < nn; n++)
-			if (untimed_rest(src, intl, n, diff) &&
-			    keep_node(d, n, false))
-				nrest++;
-		rest = xmalloc((nrest ? nrest : 1) * sizeof(*rest));
-		restnode = xmalloc((nrest ? nrest : 1) * sizeof(*restnode));
-		nrest = 0;
-		for (uint32_t n = 1; n < nn; n++)
-			if (untimed_rest(src, intl, n, diff) &&
-			    keep_node(d, n, false))
+			if (untimed_rest(src, intl, nn, n, diff) &&
+			    keep_node(d, n, false)) {
+				GROW(rest, cap, nrest + 1);
 				rest[nrest++] = n;
+			}
+		restnode = xmalloc((nrest ? nrest : 1) * sizeof(*restnode));
 	}
 	/* Pass 2: the samples of each context together (counting sort). */
 	cnt = xcalloc(d->nctx + 1, sizeof(*cnt));
@@ -909,8 +952,10 @@ static void walk(struct deriver *d)
 	const struct profile *src = d->src;
 	const struct view_spec *s = d->spec;
 	size_t nn = profile_node_count(src), ntl = profile_timeline_len(src);
+	size_t nk = 0;
 	uint64_t rf = 0, rl = UINT64_MAX;
 	bool ranged = profile_range(src, &rf, &rl), diff;
+	uint32_t *kept, *key;
 
 	diff = profile_is_differential(src);
 	if (s->has_range) {
@@ -937,18 +982,24 @@ static void walk(struct deriver *d)
 				       diff ? profile_self2(src, n) : 0, NULL);
 		return;
 	}
-	/* The sequences first, then the tree, then the weights. */
+	/* The sequences first (each kept node's key), then the tree, then
+	 * the weights. */
+	kept = xmalloc(nn * sizeof(*kept));
+	key = xmalloc(nn * sizeof(*key));
 	for (uint32_t n = 1; n < nn; n++)
 		if ((profile_self(src, n) || (diff && profile_self2(src, n))) &&
-		    keep_node(d, n, false))
-			view_node(d, n, 0);
+		    keep_node(d, n, false)) {
+			kept[nk] = n;
+			/* Each node once: only callers share (anchors). */
+			key[nk++] = s->callers ? view_node(d, n, 0)
+					       : seq_key(d, n, 0);
+		}
 	build_chains(d);
-	/* Memoized: view_node gives the same sequence again. */
-	for (uint32_t n = 1; n < nn; n++)
-		if ((profile_self(src, n) || (diff && profile_self2(src, n))) &&
-		    keep_node(d, n, false))
-			add_at(d, d->keys[view_node(d, n, 0)].out, profile_self(src, n),
-			       diff ? profile_self2(src, n) : 0, NULL);
+	for (size_t i = 0; i < nk; i++)
+		add_at(d, d->keys[key[i]].out, profile_self(src, kept[i]),
+		       diff ? profile_self2(src, kept[i]) : 0, NULL);
+	free(kept);
+	free(key);
 }
 
 enum view_status view_derive(const struct profile *src,
@@ -1039,16 +1090,17 @@ enum view_status view_derive(const struct profile *src,
 			d.first[n] = sn[n].parent == NODE_ROOT ? n
 				     : d.first[sn[n].parent];
 	}
-	d.mo = xmalloc(nn * sizeof(*d.mo));
-	d.mstamp = xcalloc(nn, sizeof(*d.mstamp));
+	d.memo = xcalloc(nn, sizeof(*d.memo));
 	d.symmap = xmalloc((d.nsym ? d.nsym : 1) * sizeof(*d.symmap));
 	memset(d.symmap, 0xff, (d.nsym ? d.nsym : 1) * sizeof(*d.symmap));
-	/* Most views are about as big as their source. */
-	d.capo = nn;
-	d.owner = xmalloc(d.capo * sizeof(*d.owner));
-	d.owner[NODE_ROOT] = OWN_NONE;
-
 	d.out = profile_create();
+	if (!d.chained) {
+		/* Most views are about as big as their source. */
+		d.capo = nn;
+		d.owner = xmalloc(d.capo * sizeof(*d.owner));
+		d.owner[NODE_ROOT] = OWN_NONE;
+		profile_reserve_nodes(d.out, nn);
+	}
 	if (profile_is_differential(src))
 		profile_set_differential(d.out, true);
 	profile_note_unit(d.out, profile_unit(src));
