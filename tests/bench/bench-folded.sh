@@ -161,7 +161,8 @@ fi
 rm -f "$dir/time.out" "$dir/stderr.out"
 
 # The first 32 MB of it (whole lines), against flamegraph.pl (issue 16:
-# >= 40x).  flamegraph.pl is timed when it is on the PATH; else its
+# >= 40x).  flamegraph.pl is timed when it is in $FLAMEGRAPH_DIR or on
+# the PATH (never copied in); else its
 # recorded figure, 47 s for 330 MB of folded stacks, is scaled to the
 # cut's size, and the line says so.
 cut=$dir/deep-cut32.folded
@@ -183,14 +184,20 @@ done
 if [ -n "$cut_best" ]; then
 	fg=
 	how=
-	if command -v flamegraph.pl >/dev/null 2>&1; then
-		/usr/bin/time -f '%e' -o "$dir/time.out" flamegraph.pl "$cut" \
+	fgpl=
+	if [ -n "${FLAMEGRAPH_DIR:-}" ] && [ -x "$FLAMEGRAPH_DIR/flamegraph.pl" ]; then
+		fgpl=$FLAMEGRAPH_DIR/flamegraph.pl
+	elif command -v flamegraph.pl >/dev/null 2>&1; then
+		fgpl=flamegraph.pl
+	fi
+	if [ -n "$fgpl" ]; then
+		/usr/bin/time -f '%e' -o "$dir/time.out" "$fgpl" "$cut" \
 			>/dev/null 2>&1 && read -r fg < "$dir/time.out" &&
 			how="flamegraph.pl timed here"
 	fi
 	if [ -z "$fg" ]; then
 		fg=$(awk -v b="$cut_bytes" 'BEGIN { printf "%.2f", 47 * b / 330e6 }')
-		how="flamegraph.pl not installed: its recorded 47 s for 330 MB, scaled"
+		how="flamegraph.pl not found: its recorded 47 s for 330 MB, scaled"
 	fi
 	awk -v f="$cut_best" -v g="$fg" -v b="$cut_bytes" -v h="$how" \
 		-v q="${BENCH_QUICK:-}" 'BEGIN {
