@@ -14,6 +14,7 @@
 build=${1:?usage: $0 BUILDDIR BIN}
 bin=${2:?usage: $0 BUILDDIR BIN}
 . "$(dirname "$0")/folded-common.sh"
+. "$(dirname "$0")/oracle.sh"
 sorted=$dir/synth.folded
 shuffled=$dir/synth-shuffled.folded
 gen "$sorted" $size
@@ -184,12 +185,7 @@ done
 if [ -n "$cut_best" ]; then
 	fg=
 	how=
-	fgpl=
-	if [ -n "${FLAMEGRAPH_DIR:-}" ] && [ -x "$FLAMEGRAPH_DIR/flamegraph.pl" ]; then
-		fgpl=$FLAMEGRAPH_DIR/flamegraph.pl
-	elif command -v flamegraph.pl >/dev/null 2>&1; then
-		fgpl=flamegraph.pl
-	fi
+	fgpl=$(find_oracle flamegraph.pl)
 	if [ -n "$fgpl" ]; then
 		/usr/bin/time -f '%e' -o "$dir/time.out" "$fgpl" "$cut" \
 			>/dev/null 2>&1 && read -r fg < "$dir/time.out" &&

@@ -139,12 +139,8 @@ fi
 
 # ---- stackcollapse-perf.pl side by side, when it is here (issue 16) ----
 # Never copied in: used from PATH or $FLAMEGRAPH_DIR when installed.
-sc=
-if [ -n "${FLAMEGRAPH_DIR:-}" ] && [ -x "$FLAMEGRAPH_DIR/stackcollapse-perf.pl" ]; then
-	sc=$FLAMEGRAPH_DIR/stackcollapse-perf.pl
-elif command -v stackcollapse-perf.pl >/dev/null 2>&1; then
-	sc=$(command -v stackcollapse-perf.pl)
-fi
+. "$(dirname "$0")/oracle.sh"
+sc=$(find_oracle stackcollapse-perf.pl)
 if [ -n "$sc" ]; then
 	# The same file, one after the other: stackcollapse-perf.pl once (it
 	# takes seconds), flametop best of the runs; wall and CPU (user +
