@@ -9,6 +9,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,65 +116,30 @@ static unsigned long long hex_field(char *s, char **e)
 	return strtoull(s, e, 16);
 }
 
-static void kernel_load(struct symbolizer *sy)
+/*
+ * Read a kallsyms file whole into sy->ktext (an array of sy->ktextcap
+ * bytes, in huge pages: /proc/kallsyms is about 5 MB).  Returns its
+ * length, 0 if unreadable or empty; errno is kept for the message.
+ */
+static size_t kallsyms_read(struct symbolizer *sy, const char *path)
 {
-	const char *path = sy->o.kallsyms ? sy->o.kallsyms : "/proc/kallsyms";
 	int fd;
-	char *text = NULL, *end;
-	size_t len = 0, cap = 0, n = 0, capk = 0;
-	bool nonzero = false, sorted = true;
-	uint64_t text_now = 0;
+	size_t len = 0;
 
-	sy->kstate = -1;
-	if (!sy->kbid_len && sy->krelease[0] && !sy->o.kallsyms) {
-		struct utsname u;
-
-		if (uname(&u) == 0 && strcmp(u.release, sy->krelease) != 0) {
-			snprintf(sy->kmsg, sizeof(sy->kmsg), "recorded on kernel "
-				 "%s, this is %s", sy->krelease, u.release);
-			sy->miss_file[SYM_MISS_KERNEL] = sy->kmsg;
-			return;
-		}
-	}
-	if (sy->kbid_len && !sy->o.kallsyms) {
-		uint8_t now[20];
-		size_t l = running_kernel_bid(now);
-
-		if (l && (l != sy->kbid_len || memcmp(now, sy->kbid, l))) {
-			/* perf record keeps that kernel's kallsyms in its cache. */
-			const char *home = getenv("HOME");
-			char hex[41];
-
-			sym_bid_hex(hex, sy->kbid, sy->kbid_len);
-			snprintf(sy->kmsg, sizeof(sy->kmsg),
-				 "%s/.debug/[kernel.kallsyms]/%s/kallsyms",
-				 home ? home : "", hex);
-			if (!home || access(sy->kmsg, R_OK) != 0) {
-				sy->miss_file[SYM_MISS_KERNEL] = "the profile was "
-					"recorded on another kernel";
-				return;
-			}
-			path = sy->kmsg;
-		}
-	}
+	errno = 0;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		if (sy->o.kallsyms) {
-			snprintf(sy->kmsg, sizeof(sy->kmsg), "cannot read "
-				 "--kallsyms %.80s: %.40s", path, strerror(errno));
-			sy->miss_file[SYM_MISS_KERNEL] = sy->kmsg;
-		}
-		return;
-	}
-	/* Read straight into one buffer (a large realloc moves no bytes). */
+	if (fd < 0)
+		return 0;
 	for (;;) {
 		ssize_t got;
 
-		if (cap - len < 65536 + 1) {
-			cap = cap ? cap * 2 : (size_t)4 << 20;
-			text = xrealloc(text, cap);
+		if (sy->ktextcap - len < 65536 + 1) {
+			size_t old = sy->ktextcap;
+
+			sy->ktextcap = old ? old * 2 : (size_t)8 << 20;
+			ARR_GROW(sy->ktext, old, sy->ktextcap);
 		}
-		got = read(fd, text + len, cap - len - 1);
+		got = read(fd, sy->ktext + len, sy->ktextcap - len - 1);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got <= 0)
@@ -181,16 +147,28 @@ static void kernel_load(struct symbolizer *sy)
 		len += (size_t)got;
 	}
 	close(fd);
-	if (!len) {
-		free(text);
-		return;
-	}
 	/* The text ends at its first NUL, if any. */
-	text[len] = 0;
-	len = strlen(text);
-	end = text + len;
-	GROW(sy->ksyms, capk, len / 40 + 16);
-	for (char *s = text; s < end;) {
+	sy->ktext[len] = 0;
+	return strlen(sy->ktext);
+}
+
+/*
+ * The functions of kallsyms text into sy->ksyms.  Returns false when
+ * every address is zero (kptr_restrict hides them).
+ */
+static bool kallsyms_parse(struct symbolizer *sy, size_t len)
+{
+	char *end = sy->ktext + len;
+	size_t n = 0;
+	bool nonzero = false, sorted = true;
+
+	sy->ktext_now = 0;
+	if (sy->capksyms < len / 40 + 16) {
+		ARR_FREE(sy->ksyms, sy->capksyms);
+		sy->capksyms = len / 40 + 16;
+		ARR_GROW(sy->ksyms, 0, sy->capksyms);
+	}
+	for (char *s = sy->ktext; s < end;) {
 		char *nl = memchr(s, '\n', (size_t)(end - s));
 		char *le = nl ? nl : end;
 		char *e, *name, *mod = NULL;
@@ -213,7 +191,7 @@ static void kernel_load(struct symbolizer *sy)
 			if (a)
 				nonzero = true;
 			if (!mod && strcmp(name, "_text") == 0)
-				text_now = a;
+				sy->ktext_now = a;
 			/*
 			 * __pfx_* (the padding before a function) stay, as
 			 * in perf: a return address after a noreturn call
@@ -221,7 +199,12 @@ static void kernel_load(struct symbolizer *sy)
 			 */
 			if (type == 'T' || type == 't' || type == 'W' ||
 			    type == 'w') {
-				GROW(sy->ksyms, capk, n + 1);
+				if (n == sy->capksyms) {
+					size_t old = sy->capksyms;
+
+					sy->capksyms = old * 2;
+					ARR_GROW(sy->ksyms, old, sy->capksyms);
+				}
 				sy->ksyms[n].start = a;
 				sy->ksyms[n].seq = n;
 				sy->ksyms[n].name = name;
@@ -235,14 +218,8 @@ static void kernel_load(struct symbolizer *sy)
 			break;
 		s = nl + 1;
 	}
-	if (!nonzero || n == 0) {
-		free(text);
-		free(sy->ksyms);
-		sy->ksyms = NULL;
-		sy->miss_file[SYM_MISS_KERNEL] = "kernel addresses are hidden "
-			"(kptr_restrict); run as root";
-		return;
-	}
+	if (!nonzero || n == 0)
+		return false;
 	/*
 	 * Module names "[ext4]" are kept as written by kallsyms.  The
 	 * kernel lists its symbols in address order: sorted only if not.
@@ -250,9 +227,85 @@ static void kernel_load(struct symbolizer *sy)
 	if (!sorted)
 		qsort(sy->ksyms, n, sizeof(*sy->ksyms), cmp_ksym);
 	sy->nksyms = n;
-	sy->ktext = text;
-	sy->ktext_now = text_now;
-	sy->kstate = 1;
+	return true;
+}
+
+/*
+ * Which kallsyms describes the recorded kernel: --kallsyms if given;
+ * else perf record's copy in its build-id cache, written when the
+ * profile was recorded (it holds the modules and addresses of that boot,
+ * and reading it is cheaper than having the kernel print
+ * /proc/kallsyms); else, when the kernel is the one running (or the
+ * recording does not say), /proc/kallsyms.
+ */
+static void kernel_load(struct symbolizer *sy)
+{
+	const char *paths[2];
+	char cached[PATH_MAX];
+	size_t npaths = 0;
+	bool hidden = false;
+
+	sy->kstate = -1;
+	if (sy->o.kallsyms) {
+		paths[npaths++] = sy->o.kallsyms;
+	} else if (sy->kbid_len) {
+		uint8_t now[20];
+		size_t l = running_kernel_bid(now);
+		const char *home = getenv("HOME");
+		char hex[41];
+
+		sym_bid_hex(hex, sy->kbid, sy->kbid_len);
+		snprintf(cached, sizeof(cached),
+			 "%s/.debug/[kernel.kallsyms]/%s/kallsyms",
+			 home ? home : "", hex);
+		if (home && access(cached, R_OK) == 0)
+			paths[npaths++] = cached;
+		if (!l || (l == sy->kbid_len && !memcmp(now, sy->kbid, l)))
+			paths[npaths++] = "/proc/kallsyms";
+		if (!npaths) {
+			sy->miss_file[SYM_MISS_KERNEL] = "the profile was "
+				"recorded on another kernel";
+			return;
+		}
+	} else {
+		if (sy->krelease[0]) {
+			struct utsname u;
+
+			if (uname(&u) == 0 && strcmp(u.release, sy->krelease)) {
+				snprintf(sy->kmsg, sizeof(sy->kmsg), "recorded on "
+					 "kernel %s, this is %s", sy->krelease,
+					 u.release);
+				sy->miss_file[SYM_MISS_KERNEL] = sy->kmsg;
+				return;
+			}
+		}
+		paths[npaths++] = "/proc/kallsyms";
+	}
+	for (size_t i = 0; i < npaths; i++) {
+		size_t len = kallsyms_read(sy, paths[i]);
+
+		if (!len) {
+			if (sy->o.kallsyms) {
+				snprintf(sy->kmsg, sizeof(sy->kmsg), "cannot "
+					 "read --kallsyms %.80s: %.40s",
+					 paths[i], errno ? strerror(errno)
+							 : "empty file");
+				sy->miss_file[SYM_MISS_KERNEL] = sy->kmsg;
+			}
+			continue;
+		}
+		if (kallsyms_parse(sy, len)) {
+			sy->kstate = 1;
+			return;
+		}
+		hidden = true;
+	}
+	ARR_FREE(sy->ksyms, sy->capksyms);
+	ARR_FREE(sy->ktext, sy->ktextcap);
+	sy->capksyms = sy->ktextcap = 0;
+	if (hidden)
+		sy->miss_file[SYM_MISS_KERNEL] = "kernel addresses are hidden "
+			"(kptr_restrict); run as root";
 }
 
 static void *kernel_thread(void *arg)

@@ -103,9 +103,10 @@ struct symbolizer {
 	struct jit_map *jits;
 	/* kernel */
 	int kstate;             /* 0: not loaded, 1: ok, -1: unusable */
-	struct ksym *ksyms;
-	size_t nksyms;
+	struct ksym *ksyms;     /* ARR arrays: capksyms, ktextcap */
+	size_t nksyms, capksyms;
 	char *ktext;
+	size_t ktextcap;
 	uint8_t kbid[20];
 	size_t kbid_len;
 	char krelease[65];        /* uname -r of the recording, "" unknown */

@@ -82,8 +82,8 @@ void sym_destroy(struct symbolizer *sy)
 		free(j->text);
 		free(j);
 	}
-	free(sy->ksyms);
-	free(sy->ktext);
+	ARR_FREE(sy->ksyms, sy->capksyms);
+	ARR_FREE(sy->ktext, sy->ktextcap);
 	if (sy->vdso_fd >= 0)
 		close(sy->vdso_fd);
 	free(sy);
