@@ -124,6 +124,11 @@ struct symbolizer {
 
 /* Dwfl callbacks for files read offline (libdwfl finds debug files). */
 extern const Dwfl_Callbacks sym_dwfl_callbacks;
+/* libdw's find_debuginfo, without loading libdebuginfod needlessly. */
+int sym_find_debuginfo(Dwfl_Module *mod, void **userdata,
+		       const char *modname, Dwarf_Addr base,
+		       const char *file_name, const char *debuglink_file,
+		       GElf_Word debuglink_crc, char **debuginfo_file_name);
 
 /* Load d's symbol table (state 1) or note why not (state -1). */
 void sym_dso_load(struct symbolizer *sy, struct sym_dso *d);

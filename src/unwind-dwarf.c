@@ -39,7 +39,7 @@
 #include <string.h>
 
 #include "perf-record.h"
-#include "symbols.h"
+#include "symbols-priv.h"
 #include "util.h"
 
 #define NREGS 17
@@ -266,7 +266,7 @@ static char *inline_name(Dwarf_Die *die)
 static char *debuginfo_path;
 
 static const Dwfl_Callbacks file_cb = {
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_debuginfo = sym_find_debuginfo,
 	.section_address = dwfl_offline_section_address,
 	.debuginfo_path = &debuginfo_path,
 };

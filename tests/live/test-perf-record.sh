@@ -123,6 +123,36 @@ shares_ok "-a" "$work/all.folded" prog
 roots=$(cut -d';' -f1 "$work/all.folded" | sed 's/ [0-9]*$//' | sort -u | wc -l)
 check "-a: other processes are there too ($roots roots)" [ "$roots" -ge 2 ]
 
+# ---- separate debug files ---------------------------------------------------
+# A stripped program (no build-id, so only its .gnu_debuglink can lead to
+# its symbols) whose debug file is moved through the places looked in:
+# symbols where it is, none where it is not.
+mkdir -p "$work/dl"
+if cc -O1 -g -fno-omit-frame-pointer -Wl,--build-id=none \
+	-o "$work/dl/prog" "$work/prog.c" &&
+   objcopy --only-keep-debug "$work/dl/prog" "$work/prog.debug" &&
+   objcopy --strip-all --add-gnu-debuglink="$work/prog.debug" "$work/dl/prog" &&
+   (cd "$work/dl" && perf record -q -g -F 999 -o ../dl.data ./prog 1 >/dev/null 2>&1); then
+	places="$work/dl/prog.debug $work/dl/.debug/prog.debug"
+	if [ -w /usr/lib/debug ] || mkdir -p /usr/lib/debug 2>/dev/null; then
+		places="$places /usr/lib/debug$work/dl/prog.debug"
+	fi
+	for place in $places; do
+		mkdir -p "$(dirname "$place")"
+		cp "$work/prog.debug" "$place"
+		"$BIN" --collapse "$work/dl.data" >"$work/dl.folded" 2>/dev/null
+		rm -f "$place"
+		check "debug file by .gnu_debuglink in $place" \
+			grep -q "^prog;.*$A " "$work/dl.folded"
+	done
+	rm -rf "/usr/lib/debug$work"
+	"$BIN" --collapse "$work/dl.data" >"$work/dl.folded" 2>/dev/null
+	check "no debug file: the program's frames unresolved" \
+		sh -c "grep -q '^prog;' '$work/dl.folded' && ! grep -q 'path_a' '$work/dl.folded'"
+else
+	echo "note: cannot build a stripped program with a debug link; not tested"
+fi
+
 # ---- a truncated copy still loads ----------------------------------------------
 size=$(wc -c <"$work/fp.data")
 head -c $((size * 2 / 3)) "$work/fp.data" >"$work/cut.data"
