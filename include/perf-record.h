@@ -63,6 +63,12 @@ struct pe_format {
 	uint64_t regs_intr;        /* sample_regs_intr mask */
 	bool branch_hw_index;      /* branch stacks carry hw_idx */
 	bool sample_id_all;        /* non-sample records carry a trailer */
+	/* From sample_type: where fields sit, in u64s; -1: not there. */
+	int8_t sample_time_at;     /* a sample's time, after the header */
+	int8_t sample_id_at;       /* a sample's id, after the header */
+	int8_t trailer_len;        /* the sample_id trailer's length */
+	int8_t trailer_time_at;    /* the time, from the trailer's start */
+	int8_t trailer_id_at;      /* the id, counted back from the end */
 };
 
 void pe_format_from_attr(struct pe_format *f,
@@ -219,5 +225,12 @@ bool pe_sample_reg(const struct pe_sample *s, unsigned r, uint64_t *val);
 
 /* The time of any record decoded with its format (false: none). */
 bool pe_record_time(const struct pe_record *r, uint64_t *time);
+/*
+ * The time of the record rec (len bytes, its header's size) read straight
+ * from where format f puts it, without decoding the record: what
+ * pe_record_time gives after pe_decode for any record that decodes.
+ */
+bool pe_record_time_at(const void *rec, size_t len,
+		       const struct pe_format *f, uint64_t *time);
 
 #endif

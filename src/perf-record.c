@@ -76,6 +76,35 @@ void pe_format_from_attr(struct pe_format *f,
 	f->branch_hw_index = (attr->branch_sample_type &
 			      PERF_SAMPLE_BRANCH_HW_INDEX) != 0;
 	f->sample_id_all = attr->sample_id_all;
+	f->sample_time_at = -1;
+	f->sample_id_at = -1;
+	f->trailer_time_at = -1;
+	f->trailer_id_at = -1;
+	{
+		uint64_t t = f->sample_type;
+		uint64_t before_time = t & (PERF_SAMPLE_IDENTIFIER |
+					    PERF_SAMPLE_IP | PERF_SAMPLE_TID);
+
+		if (t & PERF_SAMPLE_TIME)
+			f->sample_time_at = (int8_t)popcount64(before_time);
+		if (t & PERF_SAMPLE_IDENTIFIER)
+			f->sample_id_at = 0;
+		else if (t & PERF_SAMPLE_ID)
+			f->sample_id_at = (int8_t)popcount64(t &
+				(PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+				 PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR));
+		f->trailer_len = (int8_t)popcount64(t & (PERF_SAMPLE_TID |
+			PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
+			PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |
+			PERF_SAMPLE_IDENTIFIER));
+		if (t & PERF_SAMPLE_TIME)
+			f->trailer_time_at = (int8_t)!!(t & PERF_SAMPLE_TID);
+		if (t & PERF_SAMPLE_IDENTIFIER)
+			f->trailer_id_at = 1;
+		else if (t & PERF_SAMPLE_ID)
+			f->trailer_id_at = (int8_t)(1 + popcount64(t &
+				(PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU)));
+	}
 }
 
 struct id_slot {
@@ -195,28 +224,6 @@ struct pe_event *pe_evlist_by_id(const struct pe_evlist *el, uint64_t id)
 	return NULL;
 }
 
-/* Where the id sits: index of the u64 after the header (sample) or from
- * the end (other records); -1 when the format has none. */
-static int sample_id_pos(uint64_t t)
-{
-	if (t & PERF_SAMPLE_IDENTIFIER)
-		return 0;
-	if (!(t & PERF_SAMPLE_ID))
-		return -1;
-	return (int)popcount64(t & (PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-				    PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR));
-}
-
-static int trailer_id_pos(uint64_t t)
-{
-	if (t & PERF_SAMPLE_IDENTIFIER)
-		return 1;
-	if (!(t & PERF_SAMPLE_ID))
-		return -1;
-	return 1 + (int)popcount64(t & (PERF_SAMPLE_STREAM_ID |
-					PERF_SAMPLE_CPU));
-}
-
 struct pe_event *pe_evlist_for_record(const struct pe_evlist *el,
 				      const void *rec, size_t len)
 {
@@ -235,14 +242,14 @@ struct pe_event *pe_evlist_for_record(const struct pe_evlist *el,
 		len = h.size;
 	f = &el->ev[0]->fmt;
 	if (h.type == PERF_RECORD_SAMPLE) {
-		pos = sample_id_pos(f->sample_type);
+		pos = f->sample_id_at;
 		if (pos < 0)
 			return el->ev[0];
 		at = sizeof(h) + (size_t)pos * 8;
 	} else {
 		if (!f->sample_id_all)
 			return el->ev[0];
-		pos = trailer_id_pos(f->sample_type);
+		pos = f->trailer_id_at;
 		if (pos < 0 || (size_t)pos * 8 > len - sizeof(h))
 			return el->ev[0];
 		at = len - (size_t)pos * 8;
@@ -400,9 +407,7 @@ static int decode_trailer(struct cur *c, const struct pe_format *f,
 			  struct pe_sample_id *sid)
 {
 	uint64_t t = f->sample_type;
-	size_t n = 8 * (size_t)popcount64(t & (PERF_SAMPLE_TID |
-		PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |
-		PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER));
+	size_t n = 8 * (size_t)f->trailer_len;
 	struct cur tc;
 
 	if (n > (size_t)(c->end - c->p))
@@ -574,6 +579,35 @@ bool pe_sample_reg(const struct pe_sample *s, unsigned r, uint64_t *val)
 		return false;
 	idx = popcount64(s->regs_mask & ((1ULL << r) - 1));
 	memcpy(val, (const char *)s->regs + idx * 8, 8);
+	return true;
+}
+
+bool pe_record_time_at(const void *rec, size_t len,
+		       const struct pe_format *f, uint64_t *time)
+{
+	struct perf_event_header h;
+	size_t at;
+
+	if (!f || len < sizeof(h))
+		return false;
+	memcpy(&h, rec, sizeof(h));
+	if (h.size < len)
+		len = h.size;
+	if (h.type == PERF_RECORD_SAMPLE) {
+		if (f->sample_time_at < 0)
+			return false;
+		at = sizeof(h) + 8 * (size_t)f->sample_time_at;
+	} else {
+		size_t n = 8 * (size_t)f->trailer_len;
+
+		if (h.type >= PE_HEADER_ATTR || !f->sample_id_all ||
+		    f->trailer_time_at < 0 || n > len - sizeof(h))
+			return false;
+		at = len - n + 8 * (size_t)f->trailer_time_at;
+	}
+	if (at + 8 > len)
+		return false;
+	memcpy(time, (const unsigned char *)rec + at, 8);
 	return true;
 }
 

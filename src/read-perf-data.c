@@ -201,13 +201,12 @@ static void index_record(struct pdata *pd, const unsigned char *rec,
 			 size_t len)
 {
 	const struct pe_event *ev = pe_evlist_for_record(pd->el, rec, len);
-	struct pe_record r;
-	const char *why;
 	uint64_t t;
 	struct rec_ref *ref;
 
-	if (pe_decode(rec, len, ev ? &ev->fmt : NULL, &r, &why) == 0 &&
-	    pe_record_time(&r, &t) && (t || r.type == PERF_RECORD_SAMPLE)) {
+	/* Records of time 0 (perf's synthesized maps) keep the last time. */
+	if (pe_record_time_at(rec, len, ev ? &ev->fmt : NULL, &t) &&
+	    (t || get32(rec) == PERF_RECORD_SAMPLE)) {
 		if (t < pd->last_time)
 			pd->unsorted = true;
 		pd->last_time = t;
