@@ -52,6 +52,13 @@ struct pe_machine *pe_machine_create(struct symbolizer *sy,
 void pe_machine_destroy(struct pe_machine *m);
 /* The machine's process table: pe_procs_keep_exited. */
 void pe_machine_keep_exited(struct pe_machine *m, bool keep);
+/*
+ * Find the stacks of samples again by their raw call chains
+ * (stack-cache.h) rather than naming each frame: for a machine whose
+ * profile only grows while it is fed (not one that is cleared or
+ * replaced, as live windows are).
+ */
+void pe_machine_cache_stacks(struct pe_machine *m);
 
 /*
  * Apply a decoded record: MMAP/MMAP2, COMM, FORK and EXIT go to the

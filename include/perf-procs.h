@@ -39,6 +39,7 @@ struct pe_thread {
 	uint32_t root_sym;         /* the stack layer's cached root frame,
 				      UINT32_MAX: none (reset on rename) */
 	bool java;                 /* the name starts with "java" */
+	uint64_t changed;          /* pe_procs_clock when it last changed */
 };
 
 /* What the table asks of the layers above it (any hook may be NULL). */
@@ -91,6 +92,14 @@ const struct pe_map *pe_proc_find_map(const struct pe_proc *pr,
 /* The maps of a process, sorted by start, not overlapping. */
 const struct pe_map *pe_proc_maps(const struct pe_proc *pr, size_t *n);
 uint32_t pe_proc_pid(const struct pe_proc *pr);
+/*
+ * The table's clock ticks at every change of a process (its maps) or a
+ * thread (its name): pe_proc_changed(pr) and t->changed are its time at
+ * their last change, so what was worked out of them at pe_procs_clock()
+ * still holds while neither is later.
+ */
+uint64_t pe_procs_clock(const struct pe_procs *pt);
+uint64_t pe_proc_changed(const struct pe_proc *pr);
 /* Symbolizer state of the process (symbols.h), created on first use. */
 void **pe_proc_sym_slot(struct pe_proc *pr);
 

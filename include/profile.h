@@ -104,6 +104,16 @@ uint32_t profile_intern(struct profile *p, const char *name, size_t len);
 enum add_status profile_add_stack(struct profile *p, const uint32_t *syms,
 				  size_t depth, const struct weight *w,
 				  const struct sample_meta *meta);
+/*
+ * The same, telling the node where the stack ended (*leaf, on ADD_OK):
+ * nodes are not renumbered while stacks are added, so a reader may add
+ * the same stack there again with profile_add_at.
+ */
+enum add_status profile_add_stack_leaf(struct profile *p,
+				       const uint32_t *syms, size_t depth,
+				       const struct weight *w,
+				       const struct sample_meta *meta,
+				       uint32_t *leaf);
 
 /*
  * The same in two steps, for readers that reuse a path they built for the

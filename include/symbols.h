@@ -174,6 +174,7 @@ char *sym_demangle(const char *name);
 const char *sym_demangler(void);
 
 void sym_count_miss(struct symbolizer *sy, enum sym_miss why);
+void sym_count_misses(struct symbolizer *sy, enum sym_miss why, uint64_t n);
 uint64_t sym_misses(const struct symbolizer *sy, enum sym_miss why);
 /*
  * Tell the user about unresolved frames (one warning per reason, naming

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stack-cache.h"
 #include "symbols.h"
 #include "unwind.h"
 #include "util.h"
@@ -42,6 +43,9 @@ struct pe_machine {
 	size_t capbuf;
 	struct pe_machine_stats st;
 	struct unwinder *uw;    /* DWARF unwinder, made on the first stack copy */
+	struct stack_cache *sc; /* chains to tree nodes (pe_machine_cache_stacks) */
+	bool volatile_names;    /* the stack being built has a name that may
+				   change without the process changing (JIT) */
 };
 
 /* The process table's hooks into the symbolizer (ctx: the symbolizer). */
@@ -107,7 +111,14 @@ void pe_machine_destroy(struct pe_machine *m)
 	free(m->out);
 	free(m->buf);
 	unwind_destroy(m->uw);
+	sc_destroy(m->sc);
 	free(m);
+}
+
+void pe_machine_cache_stacks(struct pe_machine *m)
+{
+	if (!m->sc)
+		m->sc = sc_create();
 }
 
 void pe_machine_keep_exited(struct pe_machine *m, bool keep)
@@ -365,6 +376,7 @@ static uint32_t user_frame(struct pe_machine *m, struct pe_proc *pr,
 		const char *fn = m->sy ? sym_jit_lookup(m->sy, pe_proc_pid(pr),
 							addr) : NULL;
 
+		m->volatile_names = true;   /* the map file may grow */
 		snprintf(jitmod, sizeof(jitmod), "/tmp/perf-%u.map",
 			 pe_proc_pid(pr));
 		if (!fn) {
@@ -580,8 +592,8 @@ size_t pe_machine_stack(struct pe_machine *m, const struct pe_sample *s,
 	return total;
 }
 
-void pe_machine_meta(struct pe_machine *m, const struct pe_sample *s,
-		     struct sample_meta *meta)
+/* The sample's meta but its command. */
+static void sample_meta(const struct pe_sample *s, struct sample_meta *meta)
 {
 	memset(meta, 0, sizeof(*meta));
 	meta->time_ns = s->time;
@@ -591,6 +603,12 @@ void pe_machine_meta(struct pe_machine *m, const struct pe_sample *s,
 	meta->has_task = s->has_tid;
 	meta->pid = s->pid;
 	meta->tid = s->tid;
+}
+
+void pe_machine_meta(struct pe_machine *m, const struct pe_sample *s,
+		     struct sample_meta *meta)
+{
+	sample_meta(s, meta);
 	if (!s->has_tid)
 		return;
 	/* The root frame is the command, with "-PID[/TID]" when asked. */
@@ -607,6 +625,94 @@ void pe_machine_meta(struct pe_machine *m, const struct pe_sample *s,
 	}
 }
 
+/* ---- The stack cache ------------------------------------------------------ */
+
+_Static_assert(SYM_MISS_COUNT + 1 <= SC_COUNTS, "stack cache counts");
+
+/* What the machine counts while building a stack: unknown frames, misses. */
+static void counts_now(const struct pe_machine *m, uint64_t c[SC_COUNTS])
+{
+	memset(c, 0, SC_COUNTS * sizeof(*c));
+	c[SYM_MISS_COUNT] = m->st.unknown_frames;
+	for (unsigned k = 0; m->sy && k < SYM_MISS_COUNT; k++)
+		c[k] = sym_misses(m->sy, (enum sym_miss)k);
+}
+
+/*
+ * Whether s's stack can be found by its chain: not unwound from a stack
+ * copy (the copy, not the chain, says what it is).
+ */
+static bool chain_key(const struct pe_sample *s, struct sc_key *k)
+{
+	if (!s->has_tid || s->stack)
+		return false;
+	k->pid = s->pid;
+	k->tid = s->tid;
+	k->cpumode = s->cpumode;
+	k->nr = s->has_callchain ? s->nr : 0;
+	k->chain = s->callchain;
+	k->ip = k->nr ? 0 : s->ip;
+	return true;
+}
+
+/* A stored stack holds while its process and thread are as they were. */
+static bool still_holds(const struct pe_machine *m, const struct sc_val *v,
+			uint32_t pid, uint32_t tid)
+{
+	const struct pe_proc *pr = pe_procs_proc(m->pt, pid);
+	const struct pe_thread *t = pe_procs_thread(m->pt, tid);
+
+	return (pr != NULL) == v->had_proc && (t != NULL) == v->had_thread &&
+	       (!pr || pe_proc_changed(pr) <= v->stamp) &&
+	       (!t || t->changed <= v->stamp);
+}
+
+/* Add s where its chain ended before; false if it is not known. */
+static bool add_cached(struct pe_machine *m, const struct sc_key *key,
+		       const struct pe_sample *s, const struct weight *w,
+		       enum add_status *st)
+{
+	const struct sc_val *v = sc_find(m->sc, key);
+	struct sample_meta meta;
+
+	if (!v || !still_holds(m, v, s->pid, s->tid))
+		return false;
+	sample_meta(s, &meta);
+	meta.comm = v->comm;
+	m->st.frames += v->frames;
+	m->st.unknown_frames += v->counts[SYM_MISS_COUNT];
+	for (unsigned k = 0; m->sy && k < SYM_MISS_COUNT; k++)
+		if (v->counts[k])
+			sym_count_misses(m->sy, (enum sym_miss)k, v->counts[k]);
+	*st = profile_add_at(m->p, v->leaf, w, &meta);
+	return true;
+}
+
+/* Remember where s's chain ended (before: the counts before building it). */
+static void store(struct pe_machine *m, const struct sc_key *key,
+		  const struct pe_sample *s, const uint64_t before[SC_COUNTS],
+		  size_t frames, uint32_t leaf, uint32_t comm)
+{
+	struct sc_val v = { 0 };
+	uint64_t after[SC_COUNTS];
+
+	if (m->volatile_names || frames > UINT32_MAX)
+		return;
+	counts_now(m, after);
+	for (unsigned k = 0; k < SC_COUNTS; k++) {
+		if (after[k] - before[k] > UINT16_MAX)
+			return;
+		v.counts[k] = (uint16_t)(after[k] - before[k]);
+	}
+	v.stamp = pe_procs_clock(m->pt);
+	v.leaf = leaf;
+	v.comm = comm;
+	v.frames = (uint32_t)frames;
+	v.had_proc = pe_procs_proc(m->pt, s->pid) != NULL;
+	v.had_thread = pe_procs_thread(m->pt, s->tid) != NULL;
+	sc_put(m->sc, key, &v);
+}
+
 enum add_status pe_machine_add_sample(struct pe_machine *m,
 				      const struct pe_sample *s,
 				      uint64_t weight)
@@ -615,13 +721,32 @@ enum add_status pe_machine_add_sample(struct pe_machine *m,
 	struct weight w = { weight, 0, 0 };
 	struct sample_meta meta;
 	enum add_status st;
+	struct sc_key key;
+	bool keyed = m->sc && chain_key(s, &key);
+	uint64_t before[SC_COUNTS];
+	uint32_t leaf = 0;
+	size_t frames;
 
+	if (keyed && add_cached(m, &key, s, &w, &st)) {
+		if (st == ADD_OK)
+			m->st.samples++;
+		return st;
+	}
+	if (keyed) {
+		counts_now(m, before);
+		m->volatile_names = false;
+	}
+	frames = m->st.frames;
 	n = build_stack(m, s);
+	frames = m->st.frames - frames;
 	pe_machine_meta(m, s, &meta);
 	if (n > PROFILE_MAX_DEPTH)
 		n = PROFILE_MAX_DEPTH;
-	st = profile_add_stack(m->p, m->out, n, &w, &meta);
-	if (st == ADD_OK)
+	st = profile_add_stack_leaf(m->p, m->out, n, &w, &meta, &leaf);
+	if (st == ADD_OK) {
 		m->st.samples++;
+		if (keyed)
+			store(m, &key, s, before, frames, leaf, meta.comm);
+	}
 	return st;
 }

@@ -100,6 +100,7 @@ struct pe_proc {
 	struct pe_map *maps;
 	size_t nmaps, capmaps;
 	void *sym_state;        /* symbols.h's per-process state */
+	uint64_t changed;       /* pt->clock at its last change */
 };
 
 struct pe_procs {
@@ -109,6 +110,7 @@ struct pe_procs {
 	uint64_t dropped;       /* where maps_dropped points if not given */
 	bool keep_exited;
 	size_t total_maps;      /* maps of every process */
+	uint64_t clock;         /* ticks at every change (pe_procs_clock) */
 };
 
 struct pe_procs *pe_procs_create(const struct pe_procs_hooks *hooks,
@@ -175,6 +177,7 @@ static struct pe_proc *proc_get(struct pe_procs *pt, uint32_t pid)
 	if (!pr) {
 		pr = xcalloc(1, sizeof(*pr));
 		pr->pid = pid;
+		pr->changed = ++pt->clock;
 		pmap_put(&pt->procs, pid, pr);
 	}
 	return pr;
@@ -195,6 +198,16 @@ static void proc_drop(struct pe_procs *pt, uint32_t pid)
 uint32_t pe_proc_pid(const struct pe_proc *pr)
 {
 	return pr->pid;
+}
+
+uint64_t pe_procs_clock(const struct pe_procs *pt)
+{
+	return pt->clock;
+}
+
+uint64_t pe_proc_changed(const struct pe_proc *pr)
+{
+	return pr->changed;
 }
 
 void **pe_proc_sym_slot(struct pe_proc *pr)
@@ -249,6 +262,7 @@ static void proc_insert(struct pe_procs *pt, struct pe_proc *pr,
 	size_t lo = 0, hi = pr->nmaps, i0, i1, k = 0;
 	struct pe_map rep[3];
 
+	pr->changed = ++pt->clock;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -332,6 +346,7 @@ static struct pe_thread *thread_get(struct pe_procs *pt, uint32_t pid,
 		t = xcalloc(1, sizeof(*t));
 		t->pid = pid;
 		t->tid = tid;
+		t->changed = ++pt->clock;
 		t->root_sym = UINT32_MAX;
 		pmap_put(&pt->threads, tid, t);
 	}
@@ -348,6 +363,7 @@ void pe_procs_set_comm(struct pe_procs *pt, uint32_t pid, uint32_t tid,
 	t->pid = pid;
 	t->root_sym = UINT32_MAX;
 	t->java = strncmp(t->comm, "java", 4) == 0;
+	t->changed = ++pt->clock;
 }
 
 void pe_procs_apply(struct pe_procs *pt, const struct pe_record *r)
@@ -375,6 +391,8 @@ void pe_procs_apply(struct pe_procs *pt, const struct pe_record *r)
 			 */
 			for (size_t i = 0; pr && i < pr->nmaps; i++)
 				pr->maps[i].before_exec = true;
+			if (pr)
+				pr->changed = ++pt->clock;
 			if (pr && pr->sym_state && pt->h.maps_changed)
 				pt->h.maps_changed(pt->h.ctx, pr);
 			if (pt->h.forget)
@@ -392,6 +410,7 @@ void pe_procs_apply(struct pe_procs *pt, const struct pe_record *r)
 
 		t = thread_get(pt, tk->pid, tk->tid);
 		t->pid = tk->pid;
+		t->changed = ++pt->clock;
 		if (comm) {
 			pe_procs_set_comm(pt, tk->pid, tk->tid, comm,
 					    strlen(comm));
@@ -413,6 +432,7 @@ void pe_procs_apply(struct pe_procs *pt, const struct pe_record *r)
 				       pp->nmaps * sizeof(*pp->maps));
 				np->nmaps = pp->nmaps;
 			}
+			np->changed = ++pt->clock;
 		}
 		break;
 	}

@@ -712,9 +712,11 @@ enum add_status profile_add_at(struct profile *p, uint32_t node,
 	return ADD_OK;
 }
 
-enum add_status profile_add_stack(struct profile *p, const uint32_t *syms,
-				  size_t depth, const struct weight *w,
-				  const struct sample_meta *meta)
+enum add_status profile_add_stack_leaf(struct profile *p,
+				       const uint32_t *syms, size_t depth,
+				       const struct weight *w,
+				       const struct sample_meta *meta,
+				       uint32_t *leaf)
 {
 	uint32_t node = NODE_ROOT;
 
@@ -724,7 +726,17 @@ enum add_status profile_add_stack(struct profile *p, const uint32_t *syms,
 		return ADD_TOO_DEEP;
 	for (size_t i = 0; i < depth; i++)
 		node = profile_child(p, node, syms[i]);
+	*leaf = node;
 	return profile_add_at(p, node, w, meta);
+}
+
+enum add_status profile_add_stack(struct profile *p, const uint32_t *syms,
+				  size_t depth, const struct weight *w,
+				  const struct sample_meta *meta)
+{
+	uint32_t leaf;
+
+	return profile_add_stack_leaf(p, syms, depth, w, meta, &leaf);
 }
 
 struct sort_item {

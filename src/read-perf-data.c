@@ -806,6 +806,7 @@ int read_perf_data(struct profile *p, struct input *in,
 		goto out;
 	pd.m = pe_machine_create(pd.sy, p, o);
 	pe_machine_keep_exited(pd.m, true);
+	pe_machine_cache_stacks(pd.m);
 	process(&pd);
 	{
 		const struct pe_machine_stats *st = pe_machine_stats(pd.m);

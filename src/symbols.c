@@ -251,10 +251,15 @@ _Static_assert(offsetof(struct jit_sym, start) == 0, "start comes first");
 
 /* ---- Statistics -------------------------------------------------------------- */
 
-void sym_count_miss(struct symbolizer *sy, enum sym_miss why)
+void sym_count_misses(struct symbolizer *sy, enum sym_miss why, uint64_t n)
 {
 	if ((unsigned)why < SYM_MISS_COUNT)
-		sy->misses[why]++;
+		sy->misses[why] += n;
+}
+
+void sym_count_miss(struct symbolizer *sy, enum sym_miss why)
+{
+	sym_count_misses(sy, why, 1);
 }
 
 uint64_t sym_misses(const struct symbolizer *sy, enum sym_miss why)

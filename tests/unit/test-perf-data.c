@@ -578,6 +578,53 @@ static void test_synthetic_fork_exec_exit(void **state)
 	done(&r);
 }
 
+/*
+ * The same chain of the same thread, again and again, while its process
+ * and thread change: each sample is named as things are at its time (the
+ * stacks found again by their chains must not outlive a change), and the
+ * unresolved frames are counted for every sample.
+ */
+static void test_synthetic_same_chain_changes(void **state)
+{
+	static struct sb s;
+	struct result r;
+
+	(void)state;
+	s.n = 0;
+	pipe_header(&s, STYPE);
+	comm(&s, 400, 400, "first", false, 1);
+	mmap2(&s, 400, 0x400000, 0x10000, "/nonexistent/one", 2);
+	sample(&s, 400, 400, 3, 1, chain_ab, 2);
+	sample(&s, 400, 400, 4, 1, chain_ab, 2);
+	/* Renamed (prctl): the next samples have the new root. */
+	comm(&s, 400, 400, "second", false, 5);
+	sample(&s, 400, 400, 6, 10, chain_ab, 2);
+	sample(&s, 400, 400, 7, 10, chain_ab, 2);
+	/* Another file mapped over the same addresses. */
+	mmap2(&s, 400, 0x400000, 0x10000, "/nonexistent/two", 8);
+	sample(&s, 400, 400, 9, 100, chain_ab, 2);
+	sample(&s, 400, 400, 10, 100, chain_ab, 2);
+	/* A second thread, unnamed: the process's name, its own key. */
+	sample(&s, 400, 401, 11, 1000, chain_ab, 2);
+	sample(&s, 400, 401, 12, 1000, chain_ab, 2);
+	/* The process exits and its pid comes back as another program. */
+	task(&s, PERF_RECORD_EXIT, 400, 1, 400, 1, 13);
+	task(&s, PERF_RECORD_FORK, 400, 1, 400, 1, 14);
+	comm(&s, 400, 400, "third", true, 15);
+	mmap2(&s, 400, 0x400000, 0x10000, "/nonexistent/three", 16);
+	sample(&s, 400, 400, 17, 10000, chain_ab, 2);
+	sample(&s, 400, 400, 18, 10000, chain_ab, 2);
+	load_mem(&r, s.b, s.n, NULL);
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.out, "first;[one];[one] 2\n"
+				   "second;[one];[one] 20\n"
+				   "second;[two];[two] 2200\n"
+				   "third;[three];[three] 20000\n");
+	/* 10 samples of 2 unresolved frames each. */
+	assert_non_null(strstr(r.err, "20 frames unresolved"));
+	done(&r);
+}
+
 static void test_synthetic_time_order(void **state)
 {
 	static struct sb s;
@@ -904,6 +951,7 @@ int main(void)
 		cmocka_unit_test(test_truncated_files),
 		cmocka_unit_test(test_synthetic_names),
 		cmocka_unit_test(test_synthetic_fork_exec_exit),
+		cmocka_unit_test(test_synthetic_same_chain_changes),
 		cmocka_unit_test(test_synthetic_time_order),
 		cmocka_unit_test(test_synthetic_kernel_chain),
 		cmocka_unit_test(test_other_kernel),

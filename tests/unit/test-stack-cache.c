@@ -1,0 +1,122 @@
+/*
+ * test-stack-cache.c - the raw chain cache: every part of a key tells
+ * keys apart, values are found again after the table grows, a second put
+ * replaces, and chains are copied (the caller's buffer may change).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "stack-cache.h"
+
+static struct sc_key key_of(uint64_t *chain, uint64_t nr, uint32_t pid,
+			    uint32_t tid)
+{
+	struct sc_key k = { pid, tid, 2, 0, nr, chain };
+
+	return k;
+}
+
+static void test_parts_of_the_key(void **state)
+{
+	struct stack_cache *sc = sc_create();
+	uint64_t chain[4] = { 0xfffffffffffffe00ULL, 0x401000, 0x402000, 7 };
+	struct sc_key k = key_of(chain, 4, 10, 11), o;
+	struct sc_val v = { .stamp = 5, .leaf = 42, .comm = 3, .frames = 3 };
+
+	(void)state;
+	assert_null(sc_find(sc, &k));
+	assert_true(sc_put(sc, &k, &v));
+	assert_non_null(sc_find(sc, &k));
+	assert_int_equal(sc_find(sc, &k)->leaf, 42);
+	o = k;
+	o.pid = 12;
+	assert_null(sc_find(sc, &o));
+	o = k;
+	o.tid = 12;
+	assert_null(sc_find(sc, &o));
+	o = k;
+	o.cpumode = 1;
+	assert_null(sc_find(sc, &o));
+	o = k;
+	o.ip = 1;
+	assert_null(sc_find(sc, &o));
+	o = k;
+	o.nr = 3;               /* a prefix of the chain */
+	assert_null(sc_find(sc, &o));
+	/* The chain was copied: the caller's words may be reused. */
+	chain[2] = 0x403000;
+	assert_null(sc_find(sc, &k));
+	chain[2] = 0x402000;
+	assert_non_null(sc_find(sc, &k));
+	/* A second put replaces the value. */
+	v.leaf = 43;
+	v.counts[1] = 9;
+	assert_true(sc_put(sc, &k, &v));
+	assert_int_equal(sc_find(sc, &k)->leaf, 43);
+	assert_int_equal(sc_find(sc, &k)->counts[1], 9);
+	sc_destroy(sc);
+}
+
+/* An empty chain (a sample without callchain): its ip is the key. */
+static void test_empty_chain(void **state)
+{
+	struct stack_cache *sc = sc_create();
+	struct sc_key k = { 1, 1, 1, 0x401000, 0, NULL }, o = k;
+	struct sc_val v = { .leaf = 7 };
+
+	(void)state;
+	assert_true(sc_put(sc, &k, &v));
+	assert_int_equal(sc_find(sc, &k)->leaf, 7);
+	o.ip = 0x401001;
+	assert_null(sc_find(sc, &o));
+	sc_destroy(sc);
+}
+
+/* Many chains (the table grows several times): each found with its value. */
+static void test_growth(void **state)
+{
+	enum { N = 50000 };
+	struct stack_cache *sc = sc_create();
+	uint64_t *words = malloc(N * 3 * sizeof(*words));
+
+	(void)state;
+	assert_non_null(words);
+	for (uint64_t i = 0; i < N; i++) {
+		uint64_t *c = words + 3 * i;
+		struct sc_key k;
+		struct sc_val v = { .leaf = (uint32_t)i, .frames = (uint32_t)(i % 3) };
+
+		c[0] = 0x400000 + i * 16;
+		c[1] = 0x500000 + (i % 97);
+		c[2] = i % 5;
+		k = key_of(c, 1 + i % 3, (uint32_t)(i % 13), (uint32_t)(i % 13));
+		assert_true(sc_put(sc, &k, &v));
+	}
+	for (uint64_t i = 0; i < N; i++) {
+		struct sc_key k = key_of(words + 3 * i, 1 + i % 3,
+					 (uint32_t)(i % 13), (uint32_t)(i % 13));
+		const struct sc_val *v = sc_find(sc, &k);
+
+		assert_non_null(v);
+		assert_int_equal(v->leaf, i);
+		assert_int_equal(v->frames, i % 3);
+	}
+	free(words);
+	sc_destroy(sc);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parts_of_the_key),
+		cmocka_unit_test(test_empty_chain),
+		cmocka_unit_test(test_growth),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
