@@ -52,6 +52,9 @@ void *arr_resize(void *a, size_t oldn, size_t newn, size_t sz);
 void arr_free(void *a, size_t n, size_t sz);
 void advise_huge(void *a, size_t bytes);    /* a hint for any large block */
 #define ARR_GROW(a, oldn, newn) ((a) = arr_resize((a), (oldn), (newn), sizeof(*(a))))
+/* GROW for ARR arrays: a of *cap elements made to hold need, doubling. */
+void arr_need(void **a, size_t *cap, size_t need, size_t sz);
+#define ARR_NEED(a, cap, need) arr_need((void **)&(a), &(cap), (need), sizeof(*(a)))
 #define ARR_FREE(a, n) (arr_free((a), (n), sizeof(*(a))), (a) = NULL)
 
 /* ---- Hashing --------------------------------------------------------- */

@@ -363,7 +363,7 @@ static void parse_line(struct part *w, const char *s, size_t n,
 			q->nlines++;
 			return;
 		}
-		GROW(w->recs, w->caprecs, w->nrecs + 1);
+		ARR_NEED(w->recs, w->caprecs, w->nrecs + 1);
 		q = &w->recs[w->prev_rec - 1];
 		w->recs[w->nrecs++] = (struct rec){
 			.off = q->off, .depth = q->depth, .line = line,
@@ -374,11 +374,11 @@ static void parse_line(struct part *w, const char *s, size_t n,
 	}
 	if (w->nids + n + 1 > UINT32_MAX)
 		fatal("too many frames in one block");
-	GROW(w->recs, w->caprecs, w->nrecs + 1);
+	ARR_NEED(w->recs, w->caprecs, w->nrecs + 1);
 	r = &w->recs[w->nrecs++];
 	*r = (struct rec){ .off = (uint32_t)w->nids, .line = line, .nlines = 1,
 			   .v = wt.v, .v2 = wt.v2, .decimals = (uint8_t)wt.decimals };
-	GROW(w->ids, w->capids, w->nids + n + 1);  /* n bytes: n + 1 frames at most */
+	ARR_NEED(w->ids, w->capids, w->nids + n + 1);  /* n bytes: n + 1 frames at most */
 	{
 		/* Frames of the previous stack wholly inside the common prefix. */
 		size_t common = common_prefix(s, w->prev,
@@ -509,13 +509,13 @@ static void join_part(struct part *batch, struct part *w, uint64_t base)
 					       symtab_name(w->local, i),
 					       symtab_len(w->local, i));
 	}
-	GROW(batch->ids, batch->capids, batch->nids + w->nids);
+	ARR_NEED(batch->ids, batch->capids, batch->nids + w->nids);
 	for (size_t i = 0; i < w->nids; i++) {
 		uint32_t id = w->ids[i];
 
 		batch->ids[batch->nids++] = id & LOCAL_ID ? map[id & ~LOCAL_ID] : id;
 	}
-	GROW(batch->recs, batch->caprecs, batch->nrecs + w->nrecs);
+	ARR_NEED(batch->recs, batch->caprecs, batch->nrecs + w->nrecs);
 	for (size_t i = 0; i < w->nrecs; i++) {
 		struct rec *r = &batch->recs[batch->nrecs++];
 
@@ -839,7 +839,7 @@ static void build_merge(struct profile *p, struct part *batch,
 	/* Frame ids become their names' ranks, in place. */
 	for (size_t i = 0; i < batch->nids; i++)
 		batch->ids[i] = rank[batch->ids[i]];
-	GROW(b->order, b->caporder, batch->nrecs);
+	ARR_NEED(b->order, b->caporder, batch->nrecs);
 	order = b->order;
 	for (size_t i = 0; i < batch->nrecs; i++)
 		if (!same_as_previous(batch, i))
@@ -941,7 +941,7 @@ static void build_batch(struct builder *b)
 	uint32_t *node;
 	size_t bi = 0;
 
-	GROW(b->node, b->capnode, batch->nrecs);
+	ARR_NEED(b->node, b->capnode, batch->nrecs);
 	node = b->node;
 
 	if (batch->nrecs > UINT32_MAX)
@@ -1079,14 +1079,14 @@ static void builder_end(struct builder *b)
 		pthread_mutex_destroy(&b->mu);
 		pthread_cond_destroy(&b->cv);
 	}
-	free(b->work.ids);
-	free(b->work.recs);
+	ARR_FREE(b->work.ids, b->work.capids);
+	ARR_FREE(b->work.recs, b->work.caprecs);
 	free(b->work.bad);
 	free(b->rank);
 	free(b->byrank);
-	free(b->node);
+	ARR_FREE(b->node, b->capnode);
 	free(b->path);
-	free(b->order);
+	ARR_FREE(b->order, b->caporder);
 }
 
 /*
@@ -1131,8 +1131,8 @@ static void free_part(struct part *w)
 	free(w->refs);
 	free(w->prev_id);
 	free(w->prev_end);
-	free(w->ids);
-	free(w->recs);
+	ARR_FREE(w->ids, w->capids);
+	ARR_FREE(w->recs, w->caprecs);
 	free(w->bad);
 	symtab_destroy(w->local);
 }

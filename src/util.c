@@ -115,17 +115,26 @@ char *xasprintf(const char *fmt, ...)
 	return p;
 }
 
-void grow_array(void **p, size_t *cap, size_t need, size_t sz)
+/* The capacity after cap (first: start) doubled until need fits. */
+static size_t doubled(size_t cap, size_t need, size_t start)
 {
-	size_t n = *cap ? *cap : 16;
+	size_t n = cap ? cap : start;
 
-	if (need <= *cap)
-		return;
 	while (n < need) {
 		if (n > SIZE_MAX / 2)
 			fatal("out of memory (array of %zu elements)", need);
 		n *= 2;
 	}
+	return n;
+}
+
+void grow_array(void **p, size_t *cap, size_t need, size_t sz)
+{
+	size_t n;
+
+	if (need <= *cap)
+		return;
+	n = doubled(*cap, need, 16);
 	*p = xreallocarray(*p, n, sz);
 	*cap = n;
 }
@@ -284,6 +293,17 @@ void *arr_resize(void *a, size_t oldn, size_t newn, size_t sz)
 	if (m == MAP_FAILED)
 		fatal("out of memory (array of %zu elements)", newn);
 	return m;
+}
+
+void arr_need(void **a, size_t *cap, size_t need, size_t sz)
+{
+	size_t n;
+
+	if (need <= *cap)
+		return;
+	n = doubled(*cap, need, 1024);
+	*a = arr_resize(*a, *cap, n, sz);
+	*cap = n;
 }
 
 void arr_free(void *a, size_t n, size_t sz)
