@@ -62,7 +62,8 @@ static bool same(const struct stack_cache *sc, const struct sc_entry *e,
 {
 	return e->hash == h && e->pid == k->pid && e->tid == k->tid &&
 	       e->cpumode == k->cpumode && e->ip == k->ip && e->nr == k->nr &&
-	       memcmp(sc->words + e->at, k->chain, (size_t)k->nr * 8) == 0;
+	       (!k->nr ||
+		memcmp(sc->words + e->at, k->chain, (size_t)k->nr * 8) == 0);
 }
 
 /* The slot of key (hash h), or the empty slot where it would go. */
@@ -132,7 +133,8 @@ bool sc_put(struct stack_cache *sc, const struct sc_key *key,
 			sc->capwords *= 2;
 		ARR_GROW(sc->words, old, sc->capwords);
 	}
-	memcpy(sc->words + sc->nwords, key->chain, (size_t)key->nr * 8);
+	if (key->nr)
+		memcpy(sc->words + sc->nwords, key->chain, (size_t)key->nr * 8);
 	e->hash = h;
 	e->ip = key->ip;
 	e->at = sc->nwords;
