@@ -64,10 +64,10 @@ ssize_t input_read(struct input *in, void *buf, size_t n);
 /* Read everything that is left into a malloc'd buffer; NULL on an error. */
 void *input_slurp(struct input *in, size_t *len);
 /*
- * The whole input at once when it is a plain (uncompressed) regular file
- * or memory and nothing was read yet but a peek: read into memory owned
- * by the input (a file of up to 256 MB) or a read-only mapping of it.
- * NULL otherwise (then use input_slurp).
+ * The whole input in place, without copying, when it is a plain
+ * (uncompressed) regular file or memory and nothing was read yet but a
+ * peek: a read-only mapping owned by the input.  NULL otherwise (then use
+ * input_slurp).
  */
 const void *input_map(struct input *in, size_t *len);
 

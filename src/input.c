@@ -60,7 +60,6 @@ struct input {
 	char *err;
 	void *map;                   /* input_map's mapping */
 	size_t maplen;
-	bool map_copied;             /* ... read into an ARR array (read_copy) */
 };
 
 static void set_err(struct input *in, const char *fmt, ...)
@@ -232,9 +231,7 @@ void input_close(struct input *in)
 {
 	if (!in)
 		return;
-	if (in->map_copied)
-		arr_free(in->map, in->maplen, 1);
-	else if (in->map)
+	if (in->map)
 		munmap(in->map, in->maplen);
 	if (in->close_fd)
 		close(in->fd);
@@ -505,35 +502,6 @@ ssize_t input_read(struct input *in, void *buf, size_t n)
 	return (ssize_t)n;
 }
 
-/*
- * A file of up to COPY_MAX bytes is read into memory of its own, in huge
- * pages, rather than mapped: a reader walking a mapping of the page cache
- * in 4 KB pages waits on TLB misses (a 30 MB perf.data: a tenth of its
- * load time), and reading it costs less.  A larger file is mapped, so
- * that no copy of it is held.  NULL if it cannot be read whole.
- */
-#define COPY_MAX ((uint64_t)256 << 20)
-
-static void *read_copy(int fd, size_t len)
-{
-	unsigned char *m = NULL;
-	size_t got = 0;
-
-	ARR_GROW(m, 0, len);
-	while (got < len) {
-		ssize_t k = pread(fd, m + got, len - got, (off_t)got);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0) {
-			ARR_FREE(m, len);
-			return NULL;
-		}
-		got += (size_t)k;
-	}
-	return m;
-}
-
 const void *input_map(struct input *in, size_t *len)
 {
 	if (in->codec != CODEC_NONE || in->start != 0 || in->limit ||
@@ -545,11 +513,6 @@ const void *input_map(struct input *in, size_t *len)
 	}
 	if (in->raw_size == 0 || in->raw_size > SIZE_MAX)
 		return NULL;
-	if (!in->map && in->raw_size <= COPY_MAX) {
-		in->map = read_copy(in->fd, (size_t)in->raw_size);
-		in->map_copied = in->map != NULL;
-		in->maplen = (size_t)in->raw_size;
-	}
 	if (!in->map) {
 		void *m = mmap(NULL, (size_t)in->raw_size, PROT_READ,
 			       MAP_PRIVATE | MAP_POPULATE, in->fd, 0);
