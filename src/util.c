@@ -279,10 +279,8 @@ void *arr_resize(void *a, size_t oldn, size_t newn, size_t sz)
 			memcpy(m, a, ob < nb ? ob : nb);
 			munmap(a, ob);
 		}
-	} else if (nb < ob ||
-		   mremap(a, ob, nb, 0) != MAP_FAILED) {
-		/* Shrunk, or grown in place: still on its boundary. */
-		m = nb < ob ? mremap(a, ob, nb, 0) : a;
+	} else if ((m = mremap(a, ob, nb, 0)) != MAP_FAILED) {
+		/* Shrunk or grown in place: still on its boundary. */
 		advise_huge(m, nb);
 	} else {
 		/* Moved whole onto a new boundary: its huge pages move too. */
