@@ -56,7 +56,9 @@ void input_count_lines(struct input *in, uint64_t n);
 /*
  * Look at the first bytes without consuming them: *buf gets up to want
  * bytes (fewer at the end of the input).  Only before the first read.
+ * Up to INPUT_PEEK_SIZE bytes are read for it from a file.
  */
+#define INPUT_PEEK_SIZE (64u << 10)
 size_t input_peek(struct input *in, const void **buf, size_t want);
 
 /* Read up to n bytes; returns the count, 0 at the end, -1 on an error. */

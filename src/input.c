@@ -134,22 +134,29 @@ static void detect_codec(struct input *in)
 {
 	const unsigned char *r;
 
-	/* Read until 4 bytes are there, or the input ends. */
+	/*
+	 * Read until 4 bytes are there, or the input ends.  At first no more
+	 * than format detection looks at: a file that is then mapped is read
+	 * no further.
+	 */
 	while (in->rawlen < 4 && !in->raw_eof) {
+		size_t room = in->rawcap - in->rawlen;
 		ssize_t n;
+
+		if (room > INPUT_PEEK_SIZE)
+			room = INPUT_PEEK_SIZE;
 
 		if (in->fd < 0) {
 			size_t k = in->memlen - in->mempos;
 
-			if (k > in->rawcap - in->rawlen)
-				k = in->rawcap - in->rawlen;
+			if (k > room)
+				k = room;
 			memcpy(in->raw + in->rawlen, in->mem + in->mempos, k);
 			in->mempos += k;
 			n = (ssize_t)k;
 		} else {
 			do
-				n = read(in->fd, in->raw + in->rawlen,
-					 in->rawcap - in->rawlen);
+				n = read(in->fd, in->raw + in->rawlen, room);
 			while (n < 0 && errno == EINTR);
 		}
 		if (n < 0)
