@@ -96,6 +96,13 @@ bool read_pprof_detect(const void *buf, size_t len);
 const void *read_whole(struct input *in, size_t *len, void **owned,
 		       struct diag *d);
 
+/*
+ * Threads a reader may use: FLAMETOP_THREADS, else the number of CPUs; at
+ * least 1, at most max.  *set: the variable is set (then readers use their
+ * threads on inputs of any size, so that tests reach them with small ones).
+ */
+unsigned read_thread_count(unsigned max, bool *set);
+
 /* Call o->progress at most every few megabytes. */
 void read_report_progress(const struct read_opts *o, struct input *in);
 

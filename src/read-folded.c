@@ -1097,17 +1097,15 @@ static void builder_end(struct builder *b)
  */
 static unsigned thread_count(size_t *parallel_min, size_t *batch_bytes)
 {
-	const char *e = getenv("FLAMETOP_THREADS");
 	const char *b = getenv("FLAMETOP_BATCH_BYTES");
-	long n = e && *e ? strtol(e, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
+	bool set;
+	unsigned n = read_thread_count(MAX_THREADS, &set);
 
-	*parallel_min = e && *e ? 0 : PARALLEL_MIN;
+	*parallel_min = set ? 0 : PARALLEL_MIN;
 	*batch_bytes = 0;
 	if (b && *b && strtol(b, NULL, 10) > 0)
 		*batch_bytes = (size_t)strtol(b, NULL, 10);
-	if (n < 1)
-		n = 1;
-	return n > MAX_THREADS ? MAX_THREADS : (unsigned)n;
+	return n;
 }
 
 /*

@@ -1485,13 +1485,11 @@ static void run_block(struct script *sc, const char *text, size_t len,
  */
 static unsigned script_threads(size_t *parallel_min)
 {
-	const char *e = getenv("FLAMETOP_THREADS");
-	long n = e && *e ? strtol(e, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
+	bool set;
+	unsigned n = read_thread_count(MAX_THREADS, &set);
 
-	*parallel_min = e && *e ? 0 : PARALLEL_MIN;
-	if (n < 1)
-		n = 1;
-	return n > MAX_THREADS ? MAX_THREADS : (unsigned)n;
+	*parallel_min = set ? 0 : PARALLEL_MIN;
+	return n;
 }
 
 int read_perf_script(struct profile *p, struct input *in,

@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util.h"
 
@@ -177,6 +178,17 @@ const void *read_whole(struct input *in, size_t *len, void **owned,
 	return b;
 }
 
+unsigned read_thread_count(unsigned max, bool *set)
+{
+	const char *e = getenv("FLAMETOP_THREADS");
+	long n = e && *e ? strtol(e, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
+
+	*set = e && *e;
+	if (n < 1)
+		n = 1;
+	return n > (long)max ? max : (unsigned)n;
+}
+
 void read_report_progress(const struct read_opts *o, struct input *in)
 {
 	if (o && o->progress)
@@ -201,7 +213,7 @@ int read_profile(struct profile *p, const char *path,
 	}
 	if (o->max_input)
 		input_set_limit(in, o->max_input);
-	n = input_peek(in, &head, 64 * 1024);
+	n = input_peek(in, &head, INPUT_PEEK_SIZE);
 	fmt = o->force != FMT_UNKNOWN ? o->force : read_detect(head, n);
 	if (n == 0 && input_error(in)) {
 		diag_warn(d, "%s", input_error(in));
