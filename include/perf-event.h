@@ -85,6 +85,21 @@ struct pe_proc *pe_machine_proc(struct pe_machine *m, uint32_t pid);
 enum add_status pe_machine_add_sample(struct pe_machine *m,
 				      const struct pe_sample *s,
 				      uint64_t weight);
+/*
+ * The same, with hash = pe_sample_chain_hash(s) worked out beforehand
+ * (0: not known, worked out here).
+ */
+enum add_status pe_machine_add_sample_hashed(struct pe_machine *m,
+					     const struct pe_sample *s,
+					     uint64_t weight, uint64_t hash);
+/*
+ * The hash under which a machine's stack cache (pe_machine_cache_stacks)
+ * finds s's stack again; 0 if it does not keep s's by its chain.  It
+ * depends on s alone, so it may be worked out ahead, on another thread.
+ */
+uint64_t pe_sample_chain_hash(const struct pe_sample *s);
+/* Start loading the stack cache's slot for a sample of that hash. */
+void pe_machine_prefetch(const struct pe_machine *m, uint64_t hash);
 
 /*
  * The same frames without adding them: writes up to cap ids into ids,

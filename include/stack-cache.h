@@ -27,6 +27,7 @@ struct sc_key {
 	uint64_t ip;               /* only when nr is 0 */
 	uint64_t nr;               /* u64s at chain */
 	const void *chain;
+	uint64_t hash;             /* sc_hash(this key) if known, else 0 */
 };
 
 #define SC_COUNTS 10
@@ -43,11 +44,19 @@ struct sc_val {
 
 struct stack_cache;
 
+/*
+ * A key's hash, never 0.  It depends on the key alone, so a reader may work
+ * it out ahead of the lookup, on another thread, and set key->hash.
+ */
+uint64_t sc_hash(const struct sc_key *key);
+
 struct stack_cache *sc_create(void);
 void sc_destroy(struct stack_cache *sc);
 /* The value stored for key, NULL if none. */
 const struct sc_val *sc_find(const struct stack_cache *sc,
 			     const struct sc_key *key);
+/* Start loading where a key of this hash is looked for (a hint). */
+void sc_prefetch(const struct stack_cache *sc, uint64_t hash);
 /* Store (or replace) key's value; false when the cache is full. */
 bool sc_put(struct stack_cache *sc, const struct sc_key *key,
 	    const struct sc_val *val);

@@ -95,7 +95,7 @@ struct pe_machine *pe_machine_create(struct symbolizer *sy,
 		m->o = *o;
 	m->pt = pe_procs_create(sy ? &hooks : NULL, &m->st.maps_dropped);
 	m->fcmask = 4095;
-	m->fc = xcalloc(m->fcmask + 1, sizeof(*m->fc));
+	ARR_GROW(m->fc, 0, m->fcmask + 1);
 	m->unknown_id = UINT32_MAX;
 	pe_machine_set_comm(m, 0, 0, "swapper", 7);
 	return m;
@@ -106,7 +106,7 @@ void pe_machine_destroy(struct pe_machine *m)
 	if (!m)
 		return;
 	pe_procs_destroy(m->pt);
-	free(m->fc);
+	ARR_FREE(m->fc, m->fcmask + 1);
 	free(m->ids);
 	free(m->out);
 	free(m->buf);
@@ -295,11 +295,12 @@ static void fc_grow(struct pe_machine *m)
 	size_t omask = m->fcmask;
 
 	m->fcmask = omask * 2 + 1;
-	m->fc = xcalloc(m->fcmask + 1, sizeof(*m->fc));
+	m->fc = NULL;
+	ARR_GROW(m->fc, 0, m->fcmask + 1);
 	for (size_t i = 0; i <= omask; i++)
 		if (old[i].id)
 			*fc_find(m, old[i].tag, old[i].addr) = old[i];
-	free(old);
+	ARR_FREE(old, omask + 1);
 }
 
 /* A cached frame: count it again if it was unresolved. */
@@ -652,7 +653,21 @@ static bool chain_key(const struct pe_sample *s, struct sc_key *k)
 	k->nr = s->has_callchain ? s->nr : 0;
 	k->chain = s->callchain;
 	k->ip = k->nr ? 0 : s->ip;
+	k->hash = 0;
 	return true;
+}
+
+uint64_t pe_sample_chain_hash(const struct pe_sample *s)
+{
+	struct sc_key k;
+
+	return chain_key(s, &k) ? sc_hash(&k) : 0;
+}
+
+void pe_machine_prefetch(const struct pe_machine *m, uint64_t hash)
+{
+	if (m->sc && hash)
+		sc_prefetch(m->sc, hash);
 }
 
 /* A stored stack holds while its process and thread are as they were. */
@@ -717,6 +732,13 @@ enum add_status pe_machine_add_sample(struct pe_machine *m,
 				      const struct pe_sample *s,
 				      uint64_t weight)
 {
+	return pe_machine_add_sample_hashed(m, s, weight, 0);
+}
+
+enum add_status pe_machine_add_sample_hashed(struct pe_machine *m,
+					     const struct pe_sample *s,
+					     uint64_t weight, uint64_t hash)
+{
 	size_t n;
 	struct weight w = { weight, 0, 0 };
 	struct sample_meta meta;
@@ -727,6 +749,8 @@ enum add_status pe_machine_add_sample(struct pe_machine *m,
 	uint32_t leaf = 0;
 	size_t frames;
 
+	if (keyed)
+		key.hash = hash;
 	if (keyed && add_cached(m, &key, s, &w, &st)) {
 		if (st == ADD_OK)
 			m->st.samples++;

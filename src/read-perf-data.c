@@ -20,6 +20,8 @@
  * the bytes there are; a bad record ends the walk with a message and what
  * was read so far is kept.
  */
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -509,17 +511,120 @@ static void sort_index(struct pdata *pd)
 	}
 }
 
+/*
+ * Hashing ahead.  Much of the second pass goes to finding each sample's
+ * stack again in the stack cache: reading the record for the first time
+ * since the sort, and hashing its chain.  Both depend on the record alone,
+ * so a second thread goes through the sorted index ahead of the pass and
+ * puts each sample's chain hash (pe_sample_chain_hash) where the entry's
+ * time was; the pass reads no time from the index.  The pass takes the
+ * hashes below `done` and works out the others itself, so what it adds
+ * does not depend on whether the thread ran or kept up.  A thread that
+ * falls behind the pass stops.
+ */
+#define AHEAD_MIN 16384         /* fewer records: no thread */
+#define AHEAD_CHUNK 256         /* entries between the two sides' looks */
+#define AHEAD_PREFETCH 8        /* slots loaded this far ahead of use */
+
+struct ahead {
+	struct pdata *pd;
+	pthread_t thread;
+	bool on;
+	size_t chunk;           /* AHEAD_CHUNK; 4 under FLAMETOP_THREADS */
+	size_t lead;            /* the pass waits until done reaches it */
+	size_t done;            /* atomic: entries below hold their hash */
+	size_t at;              /* atomic: where the pass is */
+};
+
+static uint64_t chain_hash(const struct pdata *pd, const unsigned char *rec)
+{
+	struct perf_event_header h;
+	const struct pe_event *ev;
+	struct pe_record r;
+	const char *why;
+
+	memcpy(&h, rec, sizeof(h));
+	if (h.type != PERF_RECORD_SAMPLE)
+		return 0;
+	ev = pe_evlist_for_record(pd->el, rec, h.size);
+	if (pe_decode(rec, h.size, ev ? &ev->fmt : NULL, &r, &why) < 0)
+		return 0;
+	return pe_sample_chain_hash(&r.u.sample);
+}
+
+static void *ahead_thread(void *arg)
+{
+	struct ahead *a = arg;
+	struct rec_ref *idx = a->pd->idx;
+	size_t n = a->pd->nidx;
+
+	for (size_t i = 0; i < n; i++) {
+		if (i % a->chunk == 0) {
+			__atomic_store_n(&a->done, i, __ATOMIC_RELEASE);
+			if (__atomic_load_n(&a->at, __ATOMIC_RELAXED) >
+			    i + a->chunk)
+				return NULL;
+		}
+		idx[i].time = chain_hash(a->pd, idx[i].rec);
+	}
+	__atomic_store_n(&a->done, n, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static void ahead_start(struct ahead *a, struct pdata *pd)
+{
+	bool set;
+
+	a->pd = pd;
+	a->on = false;
+	a->done = a->at = 0;
+	if (read_thread_count(2, &set) < 2 || (!set && pd->nidx < AHEAD_MIN))
+		return;
+	/*
+	 * Tests set FLAMETOP_THREADS: the hand-over then happens in small
+	 * files, and the pass lets the thread take the lead first (else the
+	 * pass, quick on a few records, is always ahead of a thread that
+	 * has just started).
+	 */
+	a->chunk = set ? 4 : AHEAD_CHUNK;
+	a->lead = set ? pd->nidx / 2 : 0;
+	a->on = pthread_create(&a->thread, NULL, ahead_thread, a) == 0;
+	while (a->on && __atomic_load_n(&a->done, __ATOMIC_ACQUIRE) < a->lead)
+		sched_yield();
+}
+
+static void ahead_stop(struct ahead *a)
+{
+	if (!a->on)
+		return;
+	__atomic_store_n(&a->at, SIZE_MAX, __ATOMIC_RELAXED);
+	pthread_join(a->thread, NULL);
+}
+
 static void process(struct pdata *pd)
 {
+	struct ahead ahead;
+	size_t done = 0;
+
 	if (pd->unsorted)
 		sort_index(pd);
+	ahead_start(&ahead, pd);
 	for (size_t i = 0; i < pd->nidx; i++) {
 		const unsigned char *rec = pd->idx[i].rec;
 		struct perf_event_header h;
 		const struct pe_event *ev;
 		struct pe_record r;
 		const char *why;
+		uint64_t hash;
 
+		if (ahead.on && i % ahead.chunk == 0) {
+			__atomic_store_n(&ahead.at, i, __ATOMIC_RELAXED);
+			done = __atomic_load_n(&ahead.done, __ATOMIC_ACQUIRE);
+		}
+		hash = i < done ? pd->idx[i].time : 0;
+		if (i + AHEAD_PREFETCH < done)
+			pe_machine_prefetch(pd->m,
+					    pd->idx[i + AHEAD_PREFETCH].time);
 		memcpy(&h, rec, sizeof(h));
 		ev = pe_evlist_for_record(pd->el, rec, h.size);
 		if (pe_decode(rec, h.size, ev ? &ev->fmt : NULL, &r, &why) < 0) {
@@ -537,9 +642,9 @@ static void process(struct pdata *pd)
 				pd->other_samples++;
 				continue;
 			}
-			if (pe_machine_add_sample(pd->m, s,
-						  pe_sample_weight(ev, s)) ==
-			    ADD_OK)
+			if (pe_machine_add_sample_hashed(pd->m, s,
+							 pe_sample_weight(ev, s),
+							 hash) == ADD_OK)
 				pd->samples++;
 			continue;
 		}
@@ -554,6 +659,7 @@ static void process(struct pdata *pd)
 		}
 		pe_machine_apply(pd->m, &r);
 	}
+	ahead_stop(&ahead);
 }
 
 /* ---- Headers ---------------------------------------------------------------- */

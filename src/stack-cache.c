@@ -48,13 +48,23 @@ void sc_destroy(struct stack_cache *sc)
 	free(sc);
 }
 
-static uint64_t key_hash(const struct sc_key *k)
+uint64_t sc_hash(const struct sc_key *k)
 {
 	uint64_t seed = (uint64_t)k->pid << 32 ^ k->tid ^
 			(uint64_t)k->cpumode << 20 ^ k->ip * 31;
 	uint64_t h = hash_bytes_seed(k->chain, (size_t)k->nr * 8, seed);
 
 	return h ? h : 1;
+}
+
+static uint64_t key_hash(const struct sc_key *k)
+{
+	return k->hash ? k->hash : sc_hash(k);
+}
+
+void sc_prefetch(const struct stack_cache *sc, uint64_t hash)
+{
+	__builtin_prefetch(&sc->slots[hash & sc->mask]);
 }
 
 static bool same(const struct stack_cache *sc, const struct sc_entry *e,

@@ -1,6 +1,6 @@
 #!/bin/sh
-# run.sh - the folded reader gives the same result with any number of
-# threads.
+# run.sh - the folded, perf script and perf.data readers give the same
+# result with any number of threads.
 #
 # usage: tests/threads/run.sh FLAMETOP
 #
@@ -221,6 +221,11 @@ same "perf script --time" --collapse --time 30%-60% "$tmp/ps.txt"
 same "perf script, gzip" --collapse "$tmp/ps.txt.gz"
 same "perf script --event-filter" --collapse --event-filter=page-faults "$tmp/ps.txt"
 same "perf script: overflow, too deep" --collapse "$tmp/ps-end.txt"
+
+# perf.data: the chain hashes are worked out ahead on a second thread.
+for f in tests/data/*.data; do
+	same "perf.data $f" --collapse --tid "$f"
+done
 
 # The inputs do hold what they are meant to test.
 FLAMETOP_THREADS=1 "$bin" --collapse "$tmp/mixed.folded" >/dev/null 2>"$tmp/err"

@@ -372,7 +372,7 @@ static void test_truncated_files(void **state)
 /* ---- Synthetic streams --------------------------------------------------- */
 
 struct sb {
-	unsigned char b[1 << 16];
+	unsigned char b[1 << 20];
 	size_t n;
 };
 
@@ -623,6 +623,97 @@ static void test_synthetic_same_chain_changes(void **state)
 	/* 10 samples of 2 unresolved frames each. */
 	assert_non_null(strstr(r.err, "20 frames unresolved"));
 	done(&r);
+}
+
+/*
+ * Thousands of samples in two interleaved buffers (the sort matters),
+ * chains that repeat per thread, and processes that change under them:
+ * the same profile and messages whether the chain hashes are worked out
+ * ahead on another thread or not (FLAMETOP_THREADS).
+ */
+static uint64_t build_busy_stream(struct sb *s)
+{
+	uint64_t chains[40][4];
+	uint64_t want = 0;
+
+	s->n = 0;
+	pipe_header(s, STYPE);
+	for (unsigned c = 0; c < 40; c++)
+		for (unsigned k = 0; k < 4; k++)
+			chains[c][k] = 0x400000 + 0x100 * ((c * 7 + k * 13) % 64);
+	for (uint32_t pid = 500; pid < 506; pid++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "prog%u", (unsigned)pid);
+		comm(s, pid, pid, name, false, 1);
+		mmap2(s, pid, 0x400000, 0x10000, pid % 2 ? "/nonexistent/odd"
+							 : "/nonexistent/even", 1);
+	}
+	for (uint64_t round = 0; round < 10; round++) {
+		/* One buffer's records of this round, then the other's. */
+		for (unsigned half = 0; half < 2; half++) {
+			for (uint64_t k = 0; k < 400; k++) {
+				uint64_t t = 10 + round * 1000 + k * 2 + half;
+				uint64_t i = round * 800 + k * 2 + half;
+				uint32_t pid = 500 + (uint32_t)(i % 6);
+				uint32_t tid = i % 5 ? pid : pid + 1000;
+				unsigned c = (unsigned)((i / 6 * 7 + i) % 40);
+
+				sample(s, pid, tid, t, 1 + i % 13, chains[c],
+				       1 + c % 4);
+				want += 1 + i % 13;
+			}
+		}
+		if (round == 3)
+			comm(s, 502, 502, "renamed", false, 3000);
+		if (round == 5)
+			mmap2(s, 503, 0x400000, 0x10000, "/nonexistent/new", 5000);
+		if (round == 7) {
+			task(s, PERF_RECORD_EXIT, 504, 1, 504, 1, 7000);
+			task(s, PERF_RECORD_FORK, 504, 1, 504, 1, 7001);
+			comm(s, 504, 504, "reborn", true, 7002);
+		}
+	}
+	return want;
+}
+
+static void test_synthetic_threads(void **state)
+{
+	static struct sb s;
+	struct result one, more;
+	const char *env = getenv("FLAMETOP_THREADS");
+	char *saved = env ? strdup(env) : NULL;
+
+	uint64_t want;
+
+	(void)state;
+	want = build_busy_stream(&s);
+	setenv("FLAMETOP_THREADS", "1", 1);
+	load_mem(&one, s.b, s.n, NULL);
+	assert_int_equal(one.rc, 0);
+	assert_int_equal(total_of(one.out), want);
+	assert_non_null(strstr(one.out, "renamed;[even]"));
+	assert_non_null(strstr(one.out, "reborn;[unknown]"));
+	assert_non_null(strstr(one.out, "prog503;[new]"));
+	for (int t = 2; t <= 3; t++) {
+		char n[4];
+
+		snprintf(n, sizeof(n), "%d", t);
+		setenv("FLAMETOP_THREADS", n, 1);
+		for (int rep = 0; rep < 5; rep++) {
+			load_mem(&more, s.b, s.n, NULL);
+			assert_int_equal(more.rc, one.rc);
+			assert_string_equal(more.out, one.out);
+			assert_string_equal(more.err, one.err);
+			done(&more);
+		}
+	}
+	if (saved)
+		setenv("FLAMETOP_THREADS", saved, 1);
+	else
+		unsetenv("FLAMETOP_THREADS");
+	free(saved);
+	done(&one);
 }
 
 static void test_synthetic_time_order(void **state)
@@ -952,6 +1043,7 @@ int main(void)
 		cmocka_unit_test(test_synthetic_names),
 		cmocka_unit_test(test_synthetic_fork_exec_exit),
 		cmocka_unit_test(test_synthetic_same_chain_changes),
+		cmocka_unit_test(test_synthetic_threads),
 		cmocka_unit_test(test_synthetic_time_order),
 		cmocka_unit_test(test_synthetic_kernel_chain),
 		cmocka_unit_test(test_other_kernel),

@@ -1,7 +1,8 @@
 /*
  * test-stack-cache.c - the raw chain cache: every part of a key tells
  * keys apart, values are found again after the table grows, a second put
- * replaces, and chains are copied (the caller's buffer may change).
+ * replaces, chains are copied (the caller's buffer may change), and a
+ * hash worked out beforehand finds what a key's own finds.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,7 +17,7 @@
 static struct sc_key key_of(uint64_t *chain, uint64_t nr, uint32_t pid,
 			    uint32_t tid)
 {
-	struct sc_key k = { pid, tid, 2, 0, nr, chain };
+	struct sc_key k = { pid, tid, 2, 0, nr, chain, 0 };
 
 	return k;
 }
@@ -62,11 +63,46 @@ static void test_parts_of_the_key(void **state)
 	sc_destroy(sc);
 }
 
+/*
+ * A key that brings its hash (worked out on another thread) finds the
+ * entry its hash-less twin stored, and the other way round; the hash
+ * depends on every part of the key.
+ */
+static void test_hash_given(void **state)
+{
+	struct stack_cache *sc = sc_create();
+	uint64_t chain[3] = { 0xfffffffffffffe00ULL, 0x401000, 0x402000 };
+	struct sc_key k = key_of(chain, 3, 20, 21), h, o;
+	struct sc_val v = { .leaf = 9 };
+
+	(void)state;
+	h = k;
+	h.hash = sc_hash(&k);
+	assert_int_not_equal(h.hash, 0);
+	assert_true(sc_put(sc, &k, &v));
+	sc_prefetch(sc, h.hash);
+	assert_non_null(sc_find(sc, &h));
+	assert_int_equal(sc_find(sc, &h)->leaf, 9);
+	o = key_of(chain, 2, 20, 21);
+	v.leaf = 10;
+	o.hash = sc_hash(&o);
+	assert_true(sc_put(sc, &o, &v));
+	o.hash = 0;
+	assert_int_equal(sc_find(sc, &o)->leaf, 10);
+	o = k;
+	o.tid = 22;
+	assert_int_not_equal(sc_hash(&o), h.hash);
+	o = k;
+	o.cpumode = 3;
+	assert_int_not_equal(sc_hash(&o), h.hash);
+	sc_destroy(sc);
+}
+
 /* An empty chain (a sample without callchain): its ip is the key. */
 static void test_empty_chain(void **state)
 {
 	struct stack_cache *sc = sc_create();
-	struct sc_key k = { 1, 1, 1, 0x401000, 0, NULL }, o = k;
+	struct sc_key k = { 1, 1, 1, 0x401000, 0, NULL, 0 }, o = k;
 	struct sc_val v = { .leaf = 7 };
 
 	(void)state;
@@ -114,6 +150,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parts_of_the_key),
+		cmocka_unit_test(test_hash_given),
 		cmocka_unit_test(test_empty_chain),
 		cmocka_unit_test(test_growth),
 	};
