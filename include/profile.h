@@ -74,6 +74,8 @@ void profile_destroy(struct profile *p);
 void profile_reserve(struct profile *p, size_t nodes);
 /* The same for the node arrays only (a tree built without the index). */
 void profile_reserve_nodes(struct profile *p, size_t nodes);
+/* Make room for n more timed samples (a hint: their number is known). */
+void profile_reserve_timed(struct profile *p, size_t n);
 
 /* Differential input carries two counts per stack; set before adding. */
 void profile_set_differential(struct profile *p, bool on);

@@ -179,6 +179,16 @@ void profile_reserve_nodes(struct profile *p, size_t nodes)
 	p->n = n;
 }
 
+void profile_reserve_timed(struct profile *p, size_t n)
+{
+	size_t need = p->ntl + n;
+
+	if (need <= p->captl)
+		return;
+	ARR_GROW(p->tl, p->captl, need);
+	p->captl = need;
+}
+
 void profile_reserve(struct profile *p, size_t nodes)
 {
 	size_t need = p->n + nodes;

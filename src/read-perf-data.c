@@ -54,7 +54,9 @@ struct pdata {
 	struct symbolizer *sy;
 	struct pe_machine *m;
 	struct rec_ref *idx;
-	size_t nidx, capidx;
+	size_t nidx, capidx, nsamples;  /* nsamples: sample records indexed */
+	const struct pe_format *one_fmt;/* see time_format */
+	size_t one_fmt_events;
 	uint64_t last_time;
 	bool unsorted;
 	/* zstd */
@@ -199,15 +201,46 @@ static void feature(struct pdata *pd, unsigned id, const unsigned char *p,
 
 /* ---- First pass: walk and index ------------------------------------------ */
 
+/*
+ * The format that says where a record's time is.  When every event has
+ * the same sample_type and sample_id_all (perf's dummy event beside the
+ * sampled one), that of the first, without finding the record's event.
+ */
+static const struct pe_format *time_format(struct pdata *pd,
+					   const unsigned char *rec,
+					   size_t len)
+{
+	size_t n = pe_evlist_count(pd->el);
+	const struct pe_event *ev;
+
+	if (n != pd->one_fmt_events) {
+		const struct pe_format *f0 = n ? &pe_evlist_at(pd->el, 0)->fmt
+					       : NULL;
+
+		pd->one_fmt_events = n;
+		pd->one_fmt = f0;
+		for (size_t i = 1; i < n && pd->one_fmt; i++) {
+			const struct pe_format *f = &pe_evlist_at(pd->el, i)->fmt;
+
+			if (f->sample_type != f0->sample_type ||
+			    f->sample_id_all != f0->sample_id_all)
+				pd->one_fmt = NULL;
+		}
+	}
+	if (pd->one_fmt)
+		return pd->one_fmt;
+	ev = pe_evlist_for_record(pd->el, rec, len);
+	return ev ? &ev->fmt : NULL;
+}
+
 static void index_record(struct pdata *pd, const unsigned char *rec,
 			 size_t len)
 {
-	const struct pe_event *ev = pe_evlist_for_record(pd->el, rec, len);
 	uint64_t t;
 	struct rec_ref *ref;
 
 	/* Records of time 0 (perf's synthesized maps) keep the last time. */
-	if (pe_record_time_at(rec, len, ev ? &ev->fmt : NULL, &t) &&
+	if (pe_record_time_at(rec, len, time_format(pd, rec, len), &t) &&
 	    (t || get32(rec) == PERF_RECORD_SAMPLE)) {
 		if (t < pd->last_time)
 			pd->unsorted = true;
@@ -224,6 +257,27 @@ static void index_record(struct pdata *pd, const unsigned char *rec,
 	ref->time = pd->last_time;
 	ref->rec = rec;
 	pd->nidx++;
+	pd->nsamples += get32(rec) == PERF_RECORD_SAMPLE;
+}
+
+/*
+ * Room for the index of len bytes of records, as one array from the start
+ * (each doubling below 256 KB costs page faults): records with callchains
+ * take 64 bytes and more.  Only what is written is ever touched.
+ */
+#define INDEX_BYTES_PER_RECORD 64
+#define INDEX_RESERVE_MAX ((size_t)16 << 20)
+
+static void reserve_index(struct pdata *pd, size_t len)
+{
+	size_t n = len / INDEX_BYTES_PER_RECORD;
+
+	if (n > INDEX_RESERVE_MAX)
+		n = INDEX_RESERVE_MAX;
+	if (n <= pd->capidx)
+		return;
+	ARR_GROW(pd->idx, pd->capidx, n);
+	pd->capidx = n;
 }
 
 static size_t walk(struct pdata *pd, const unsigned char *buf, size_t len,
@@ -898,8 +952,10 @@ int read_perf_data(struct profile *p, struct input *in,
 	if (pd.unpack_limit > (8ULL << 30))
 		pd.unpack_limit = 8ULL << 30;
 	if (get64(b + 8) == 16) {
+		reserve_index(&pd, len - 16);
 		walk(&pd, b + 16, len - 16, 16, false);
 	} else if (file_header(&pd, b, len, &doff, &dsize) == 0) {
+		reserve_index(&pd, (size_t)dsize);
 		walk(&pd, b + doff, (size_t)dsize, doff, false);
 	} else {
 		goto out;
@@ -910,6 +966,7 @@ int read_perf_data(struct profile *p, struct input *in,
 	}
 	if (pick_event(&pd) < 0)
 		goto out;
+	profile_reserve_timed(p, pd.nsamples);
 	pd.m = pe_machine_create(pd.sy, p, o);
 	pe_machine_keep_exited(pd.m, true);
 	pe_machine_cache_stacks(pd.m);

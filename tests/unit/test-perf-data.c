@@ -415,11 +415,16 @@ static void put_str(struct sb *s, const char *str)
 	put(s, str, strlen(str) + 1);
 }
 
+/* Set: the trailer ends with this IDENTIFIER. */
+static uint64_t trailer_id;
+
 /* The trailer of IP|TID|TIME|PERIOD|CALLCHAIN with sample_id_all. */
 static void trailer(struct sb *s, uint32_t pid, uint32_t tid, uint64_t t)
 {
 	put2x32(s, pid, tid);
 	put64(s, t);
+	if (trailer_id)
+		put64(s, trailer_id);
 }
 
 #define STYPE (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
@@ -714,6 +719,72 @@ static void test_synthetic_threads(void **state)
 		unsetenv("FLAMETOP_THREADS");
 	free(saved);
 	done(&one);
+}
+
+/*
+ * Two events whose samples put the time at different places (one has
+ * IP, the other not): each record's time is read with its own event's
+ * format.  Read with the first event's, the second sample's time would be
+ * its period (45), before the rename at 50.
+ */
+static void test_time_of_each_event(void **state)
+{
+	static struct sb s;
+	const uint64_t types[2] = {
+		PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD |
+			PERF_SAMPLE_CALLCHAIN,
+		PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN,
+	};
+	const uint64_t at[2][2] = { { 100, 45 }, { 30, 3 } };
+	struct result r;
+
+	(void)state;
+	s.n = 0;
+	put(&s, "PERFILE2", 8);
+	put64(&s, 16);
+	for (unsigned e = 0; e < 2; e++) {
+		struct perf_event_attr a;
+		size_t rec;
+
+		memset(&a, 0, sizeof(a));
+		a.type = PERF_TYPE_SOFTWARE;
+		a.config = PERF_COUNT_SW_CPU_CLOCK;
+		a.size = sizeof(a);
+		a.sample_type = types[e];
+		a.sample_id_all = 1;
+		rec = rec_begin(&s, PE_HEADER_ATTR, 0);
+		put(&s, &a, sizeof(a));
+		put64(&s, e + 1);
+		rec_end(&s, rec);
+	}
+	trailer_id = 1;
+	comm(&s, 600, 600, "before", false, 1);
+	mmap2(&s, 600, 0x400000, 0x10000, "/nonexistent/x", 2);
+	for (unsigned k = 0; k < 2; k++) {
+		size_t rec;
+
+		if (k == 1)
+			comm(&s, 600, 600, "after", false, 50);
+		/* The second event's samples, out of time order. */
+		rec = rec_begin(&s, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+		put64(&s, 2);
+		put2x32(&s, 600, 600);
+		put64(&s, at[k][0]);
+		put64(&s, at[k][1]);
+		put64(&s, 3);
+		put64(&s, (uint64_t)PERF_CONTEXT_USER);
+		put64(&s, chain_ab[0]);
+		put64(&s, chain_ab[1]);
+		rec_end(&s, rec);
+	}
+	trailer_id = 0;
+	load_mem(&r, s.b, s.n, NULL);
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.out, "after;[x];[x] 45\n"
+				   "before;[x];[x] 3\n");
+	done(&r);
 }
 
 static void test_synthetic_time_order(void **state)
@@ -1045,6 +1116,7 @@ int main(void)
 		cmocka_unit_test(test_synthetic_same_chain_changes),
 		cmocka_unit_test(test_synthetic_threads),
 		cmocka_unit_test(test_synthetic_time_order),
+		cmocka_unit_test(test_time_of_each_event),
 		cmocka_unit_test(test_synthetic_kernel_chain),
 		cmocka_unit_test(test_other_kernel),
 		cmocka_unit_test(test_map_cutting),
