@@ -89,6 +89,7 @@ struct profile {
 	struct task_meta *tasks;    /* distinct task/CPU tuples of the timeline */
 	uint32_t *taskslot;         /* open addressing: index + 1, 0 empty */
 	size_t ntasks, captasks, taskmask;
+	uint32_t task_last[8];      /* by CPU mod 8: its last task's index + 1 */
 
 	enum profile_order order;
 	bool sorted;                /* siblings sorted since the last add */
@@ -606,21 +607,11 @@ static bool task_eq(const struct task_meta *a, const struct task_meta *b)
 	       a->has_cpu == b->has_cpu;
 }
 
-/* The index + 1 of meta's task/CPU tuple, added if new; 0 when unknown. */
-static uint32_t intern_task(struct profile *p, const struct sample_meta *m)
+/* The index + 1 of task t, added if new (0 when the table is full). */
+static uint32_t intern_task_slot(struct profile *p, const struct task_meta *t)
 {
-	struct task_meta t = { 0, 0, 0, 0, m->has_task, m->has_cpu };
 	size_t j;
 
-	if (!m->has_task && !m->has_cpu)
-		return 0;
-	if (m->has_task) {
-		t.pid = m->pid;
-		t.tid = m->tid;
-		t.comm = m->comm;
-	}
-	if (m->has_cpu)
-		t.cpu = m->cpu;
 	if (p->ntasks * 2 >= p->taskmask) {
 		size_t nmask = p->taskmask ? p->taskmask * 2 + 1 : 63;
 
@@ -634,16 +625,39 @@ static uint32_t intern_task(struct profile *p, const struct sample_meta *m)
 			p->taskslot[j] = (uint32_t)i + 1;
 		}
 	}
-	for (j = task_hash(&t) & p->taskmask; p->taskslot[j];
+	for (j = task_hash(t) & p->taskmask; p->taskslot[j];
 	     j = (j + 1) & p->taskmask)
-		if (task_eq(&p->tasks[p->taskslot[j] - 1], &t))
+		if (task_eq(&p->tasks[p->taskslot[j] - 1], t))
 			return p->taskslot[j];
 	if (p->ntasks >= TL_BEFORE - 1)
 		return 0;
 	GROW(p->tasks, p->captasks, p->ntasks + 1);
-	p->tasks[p->ntasks++] = t;
+	p->tasks[p->ntasks++] = *t;
 	p->taskslot[j] = (uint32_t)p->ntasks;
 	return (uint32_t)p->ntasks;
+}
+
+/* The index + 1 of meta's task/CPU tuple, added if new; 0 when unknown. */
+static uint32_t intern_task(struct profile *p, const struct sample_meta *m)
+{
+	struct task_meta t = { 0, 0, 0, 0, m->has_task, m->has_cpu };
+	uint32_t *last;
+
+	if (!m->has_task && !m->has_cpu)
+		return 0;
+	if (m->has_task) {
+		t.pid = m->pid;
+		t.tid = m->tid;
+		t.comm = m->comm;
+	}
+	if (m->has_cpu)
+		t.cpu = m->cpu;
+	/* A CPU's samples come from the same thread for a while. */
+	last = &p->task_last[t.cpu % ARRAY_SIZE(p->task_last)];
+	if (*last && task_eq(&p->tasks[*last - 1], &t))
+		return *last;
+	*last = intern_task_slot(p, &t);
+	return *last;
 }
 
 /* Append a timeline entry (meta: task index + 1, maybe | TL_BEFORE). */
