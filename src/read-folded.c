@@ -27,6 +27,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "pool.h"
 #include "read.h"
 #include "util.h"
 
@@ -534,105 +535,10 @@ static void join_part(struct part *batch, struct part *w, uint64_t base)
 	forget_prev(w);     /* its ids may be local ones */
 }
 
-/*
- * The parsing threads, started with the first block that needs them and
- * kept until the end of the input: share i of every block goes to worker
- * i (share 0 stays on the calling thread).  A worker that could not be
- * started has its share parsed by the caller.
- */
-struct pool;
-
-struct worker {
-	struct pool *pool;
-	unsigned i;
-};
-
-struct pool {
-	struct part *parts;
-	struct worker arg[MAX_THREADS];
-	pthread_t thread[MAX_THREADS];
-	bool running[MAX_THREADS];
-	unsigned nthreads, used, pending;
-	uint64_t round;             /* blocks handed out so far */
-	bool started, quit;
-	pthread_mutex_t mu;
-	pthread_cond_t go, done;
-};
-
-static void *pool_worker(void *arg)
+/* Share i of a block, on worker i of the pool (pool.h). */
+static void parse_share(void *parts, unsigned i)
 {
-	const struct worker *me = arg;
-	struct pool *pl = me->pool;
-	uint64_t seen = 0;
-
-	pthread_mutex_lock(&pl->mu);
-	for (;;) {
-		while (pl->round == seen && !pl->quit)
-			pthread_cond_wait(&pl->go, &pl->mu);
-		if (pl->round == seen)
-			break;
-		seen = pl->round;
-		if (me->i >= pl->used)
-			continue;
-		pthread_mutex_unlock(&pl->mu);
-		parse_thread(&pl->parts[me->i]);
-		pthread_mutex_lock(&pl->mu);
-		if (--pl->pending == 0)
-			pthread_cond_signal(&pl->done);
-	}
-	pthread_mutex_unlock(&pl->mu);
-	return NULL;
-}
-
-/* Parse shares 0..used-1 of pl->parts: 0 here, the others on the workers. */
-static void pool_run(struct pool *pl, unsigned used)
-{
-	if (!pl->started) {
-		pl->started = true;
-		pthread_mutex_init(&pl->mu, NULL);
-		pthread_cond_init(&pl->go, NULL);
-		pthread_cond_init(&pl->done, NULL);
-		for (unsigned i = 1; i < pl->nthreads; i++) {
-			struct worker *w = &pl->arg[i];
-
-			w->pool = pl;
-			w->i = i;
-			pl->running[i] = pthread_create(&pl->thread[i], NULL,
-							pool_worker, w) == 0;
-		}
-	}
-	pthread_mutex_lock(&pl->mu);
-	pl->used = used;
-	pl->pending = 0;
-	for (unsigned i = 1; i < used; i++)
-		pl->pending += pl->running[i];
-	pl->round++;
-	pthread_cond_broadcast(&pl->go);
-	pthread_mutex_unlock(&pl->mu);
-	parse_thread(&pl->parts[0]);
-	for (unsigned i = 1; i < used; i++)
-		if (!pl->running[i])
-			parse_thread(&pl->parts[i]);
-	pthread_mutex_lock(&pl->mu);
-	while (pl->pending)
-		pthread_cond_wait(&pl->done, &pl->mu);
-	pthread_mutex_unlock(&pl->mu);
-}
-
-static void pool_end(struct pool *pl)
-{
-	if (!pl->started)
-		return;
-	pthread_mutex_lock(&pl->mu);
-	pl->quit = true;
-	pthread_cond_broadcast(&pl->go);
-	pthread_mutex_unlock(&pl->mu);
-	for (unsigned i = 1; i < pl->nthreads; i++)
-		if (pl->running[i])
-			pthread_join(pl->thread[i], NULL);
-	pthread_mutex_destroy(&pl->mu);
-	pthread_cond_destroy(&pl->go);
-	pthread_cond_destroy(&pl->done);
+	parse_thread(&((struct part *)parts)[i]);
 }
 
 /*
@@ -643,7 +549,7 @@ static uint64_t parse_parallel(struct part *batch, struct pool *pl,
 			       unsigned nthreads, const char *text, size_t len,
 			       uint64_t line)
 {
-	struct part *parts = pl->parts;
+	struct part *parts = pl->ctx;
 	const char *s = text, *end = text + len;
 	unsigned used = 0;
 	uint64_t base = line;
@@ -1145,13 +1051,14 @@ int read_folded(struct profile *p, struct input *in,
 	size_t len;
 	bool first = !profile_is_differential(p) && profile_samples(p) == 0;
 	struct builder b = { .p = p, .d = d, .name = input_name(in) };
-	struct pool pool = { .parts = parts, .nthreads = nthreads };
+	struct pool pool;
 	int r;
 
 	/* The name table stays valid: symtab_intern never moves names. */
 	batch.global = (struct symtab *)profile_symtab(p);
 	batch.differential = profile_is_differential(p);
 	memset(parts, 0, sizeof(parts));
+	pool_init(&pool, nthreads, parse_share, parts);
 	for (unsigned i = 0; i < nthreads; i++) {
 		parts[i].global = batch.global;
 		parts[i].local = symtab_create();

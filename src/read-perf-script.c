@@ -37,11 +37,11 @@
  * names and caches; what they found reaches the profile in input order
  * (run_block, apply), so the result does not depend on their number.
  */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "pool.h"
 #include "read.h"
 #include "symtab.h"
 #include "util.h"
@@ -240,7 +240,6 @@ struct reader {
 	size_t nsids, capsids, max_ids;
 
 	int64_t lineno;          /* of the line being read, in the piece */
-	pthread_t thread;
 	struct piece *todo[2];   /* the pieces of a round, in order */
 };
 
@@ -1161,7 +1160,10 @@ struct script {
 
 	uint64_t good, lines;
 	struct piece sum;        /* the pieces' counts, added up */
+	struct pool pool;        /* runs reader i's pieces on worker i */
+	uint64_t block_base;     /* the line before the block's first */
 };
+
 
 /* Read a piece's lines; its reader goes on from the state it was left in. */
 static void read_piece(struct reader *r, struct piece *pc, uint64_t base)
@@ -1215,14 +1217,20 @@ static void read_piece(struct reader *r, struct piece *pc, uint64_t base)
 	pc->names_to = symtab_count(r->names);
 }
 
-static void *read_thread(void *arg)
+/*
+ * Reader i's pieces of the block (pool.h): its share, and for reader 0
+ * the tail.  Only reader 0's first piece is numbered from the block's
+ * start; the others are numbered when applied.
+ */
+static void read_share(void *arg, unsigned i)
 {
-	struct reader *r = arg;
+	struct script *sc = arg;
+	struct reader *r = &sc->rd[i];
 
-	for (size_t i = 0; i < ARRAY_SIZE(r->todo) && r->todo[i]; i++)
-		read_piece(r, r->todo[i], 0);
-	return NULL;
+	for (size_t k = 0; k < ARRAY_SIZE(r->todo) && r->todo[k]; k++)
+		read_piece(r, r->todo[k], i == 0 && k == 0 ? sc->block_base : 0);
 }
+
 
 /* one_line takes the line s[0..n) for an event line. */
 static bool event_start(const char *s, size_t n, struct event_line *e)
@@ -1450,19 +1458,8 @@ static void run_block(struct script *sc, const char *text, size_t len,
 		pc->one = false;
 		sc->rd[0].todo[1] = pc;
 	}
-	for (unsigned i = 1; i < n; i++)
-		if (pthread_create(&sc->rd[i].thread, NULL, read_thread,
-				   &sc->rd[i]))
-			sc->rd[i].thread = pthread_self();      /* run it below */
-	read_piece(&sc->rd[0], sc->rd[0].todo[0], base);
-	if (sc->rd[0].todo[1])
-		read_piece(&sc->rd[0], sc->rd[0].todo[1], 0);
-	for (unsigned i = 1; i < n; i++) {
-		if (pthread_equal(sc->rd[i].thread, pthread_self()))
-			read_thread(&sc->rd[i]);
-		else
-			pthread_join(sc->rd[i].thread, NULL);
-	}
+	sc->block_base = base;
+	pool_run(&sc->pool, n);
 	before = sc->lines;
 	for (unsigned i = 0; i < npc; i++) {
 		sc->base[i] = base;
@@ -1509,6 +1506,7 @@ int read_perf_script(struct profile *p, struct input *in,
 	sc.rd = xcalloc(sc.nthreads, sizeof(*sc.rd));
 	sc.pcs = xcalloc(sc.nthreads + 1, sizeof(*sc.pcs));
 	sc.base = xcalloc(sc.nthreads + 1, sizeof(*sc.base));
+	pool_init(&sc.pool, sc.nthreads, read_share, &sc);
 	if (o->event_filter && *o->event_filter) {
 		sc.event = xstrdup(o->event_filter);
 		sc.eventlen = strlen(o->event_filter);
@@ -1575,6 +1573,7 @@ int read_perf_script(struct profile *p, struct input *in,
 					     clock_event(sc.event, sc.eventlen)
 				     ? UNIT_NS : UNIT_SAMPLES);
 	rc = sc.good ? 0 : -1;
+	pool_end(&sc.pool);
 	for (unsigned i = 0; i < sc.nthreads; i++)
 		reader_free(&sc.rd[i]);
 	for (unsigned i = 0; i <= sc.nthreads; i++) {

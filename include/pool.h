@@ -1,0 +1,39 @@
+/*
+ * pool.h - worker threads kept for the length of a read.
+ *
+ * The parallel readers cut each block of input into shares and read them
+ * at once: share 0 on the calling thread, share i on worker i.  Starting
+ * a thread for every block costs more than reading a block of 1 MB takes
+ * on a VM, so the workers are started with the first block that needs
+ * them and wait between blocks.  A worker that cannot be started has its
+ * share run by the caller: the result never depends on how many run.
+ */
+#ifndef FLAMETOP_POOL_H
+#define FLAMETOP_POOL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+struct pool_worker;
+
+struct pool {
+	void (*fn)(void *ctx, unsigned share);
+	void *ctx;
+	unsigned nthreads, used, pending;
+	uint64_t round;             /* jobs handed out so far */
+	bool started, quit;
+	struct pool_worker *w;      /* nthreads, [0] unused */
+	pthread_mutex_t mu;
+	pthread_cond_t go, done;
+};
+
+/* A pool of nthreads (the caller counts as one) that runs fn(ctx, i). */
+void pool_init(struct pool *pl, unsigned nthreads,
+	       void (*fn)(void *ctx, unsigned share), void *ctx);
+/* Run shares 0..used-1 (used <= nthreads) and wait for all of them. */
+void pool_run(struct pool *pl, unsigned used);
+/* Stop and join the workers. */
+void pool_end(struct pool *pl);
+
+#endif
