@@ -519,6 +519,27 @@ static void sort_index(struct pdata *pd)
 		lo = a[i].time < lo ? a[i].time : lo;
 		hi = a[i].time > hi ? a[i].time : hi;
 	}
+	/*
+	 * The records before the first timed one (perf's synthesized maps)
+	 * have time 0.  They take the smallest time of the others, before
+	 * which they stay (the sort keeps file order), so that the digits
+	 * span the recording, not the time since boot.  (If a later record
+	 * has time 0 too, that smallest time is 0: nothing changes.)
+	 */
+	if (lo == 0) {
+		size_t first = 0;
+		uint64_t lo2 = UINT64_MAX;
+
+		while (first < n && a[first].time == 0)
+			first++;
+		for (size_t i = first; i < n; i++)
+			lo2 = a[i].time < lo2 ? a[i].time : lo2;
+		if (first < n) {
+			for (size_t i = 0; i < first; i++)
+				a[i].time = lo2;
+			lo = lo2;
+		}
+	}
 	while (passes < RADIX_PASSES && ((hi - lo) >> (passes * RADIX_BITS)))
 		passes++;
 	if (!passes)

@@ -805,6 +805,65 @@ static void test_synthetic_time_order(void **state)
 	done(&r);
 }
 
+/*
+ * Times too far apart to pack with the record numbers into one sort key
+ * (2^62 ns apart): sorted by comparison, to the same order.  Equal
+ * times keep file order: the rename at 2^61 comes before the sample
+ * written after it at the same time.
+ */
+static void test_time_span_too_wide_to_pack(void **state)
+{
+	static struct sb s;
+	struct result r;
+	const uint64_t far = (uint64_t)1 << 62, mid = (uint64_t)1 << 61;
+
+	(void)state;
+	s.n = 0;
+	pipe_header(&s, STYPE);
+	sample(&s, 700, 700, far + 5, 100, chain_ab, 2);
+	comm(&s, 700, 700, "first", false, 1);
+	mmap2(&s, 700, 0x400000, 0x10000, "/nonexistent/w", 2);
+	comm(&s, 700, 700, "second", false, mid);
+	sample(&s, 700, 700, mid, 20, chain_ab, 2);
+	sample(&s, 700, 700, 10, 3, chain_ab, 2);
+	load_mem(&r, s.b, s.n, NULL);
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.out, "first;[w];[w] 3\n"
+				   "second;[w];[w] 120\n");
+	done(&r);
+}
+
+/*
+ * Records of time 0 sort first.  At the start of the data they keep
+ * their place whatever the sort makes of them; a sample of time 0 later
+ * in the file (a hostile one) goes before the rename at 20 all the same.
+ */
+static void test_time_zero(void **state)
+{
+	static struct sb s;
+	struct result r;
+
+	(void)state;
+	s.n = 0;
+	pipe_header(&s, STYPE);
+	comm(&s, 700, 700, "early", false, 0);
+	mmap2(&s, 700, 0x400000, 0x10000, "/nonexistent/z", 0);
+	sample(&s, 700, 700, 50, 100, chain_ab, 2);
+	comm(&s, 700, 700, "renamed", false, 20);
+	sample(&s, 700, 700, 0, 3, chain_ab, 2);
+	/* Enough records for the radix sort. */
+	comm(&s, 701, 701, "filler", false, 1);
+	mmap2(&s, 701, 0x400000, 0x10000, "/nonexistent/f", 1);
+	for (uint64_t t = 60; t < 124; t++)
+		sample(&s, 701, 701, t, 1, chain_ab, 2);
+	load_mem(&r, s.b, s.n, NULL);
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.out, "early;[z];[z] 3\n"
+				   "filler;[f];[f] 64\n"
+				   "renamed;[z];[z] 100\n");
+	done(&r);
+}
+
 static void test_synthetic_kernel_chain(void **state)
 {
 	struct symbolizer *sy;
@@ -1117,6 +1176,8 @@ int main(void)
 		cmocka_unit_test(test_synthetic_threads),
 		cmocka_unit_test(test_synthetic_time_order),
 		cmocka_unit_test(test_time_of_each_event),
+		cmocka_unit_test(test_time_span_too_wide_to_pack),
+		cmocka_unit_test(test_time_zero),
 		cmocka_unit_test(test_synthetic_kernel_chain),
 		cmocka_unit_test(test_other_kernel),
 		cmocka_unit_test(test_map_cutting),
