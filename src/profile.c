@@ -161,7 +161,7 @@ struct profile *profile_create(void)
 
 	p->symtab = symtab_create();
 	p->mask = 4095;
-	ARR_GROW(p->slots, 0, p->mask + 1);
+	p->slots = xcalloc(p->mask + 1, sizeof(*p->slots));
 	p->tl_sorted = true;
 	new_node(p, NODE_NONE, symtab_intern(p->symtab, "all", 3));
 	p->sorted = true;           /* a lone root has nothing to sort */
@@ -218,7 +218,7 @@ void profile_destroy(struct profile *p)
 	ARR_FREE(p->self2, p->cap);
 	ARR_FREE(p->total2, p->cap);
 	ARR_FREE(p->rself2, p->cap);
-	ARR_FREE(p->slots, p->mask + 1);
+	free(p->slots);
 	ARR_FREE(p->tl, p->captl);
 	free(p->tasks);
 	free(p->taskslot);
@@ -311,9 +311,9 @@ static size_t slot_of(uint32_t parent, uint32_t sym, size_t mask)
 
 static void resize_slots(struct profile *p, size_t nmask)
 {
-	struct child_slot *ns = NULL;
+	struct child_slot *ns = xcalloc(nmask + 1, sizeof(*ns));
 
-	ARR_GROW(ns, 0, nmask + 1);
+	advise_huge(ns, (nmask + 1) * sizeof(*ns));
 	for (size_t i = 0; i <= p->mask; i++) {
 		struct child_slot *s = &p->slots[i];
 		size_t j;
@@ -325,7 +325,7 @@ static void resize_slots(struct profile *p, size_t nmask)
 			j = (j + 1) & nmask;
 		ns[j] = *s;
 	}
-	ARR_FREE(p->slots, p->mask + 1);
+	free(p->slots);
 	p->slots = ns;
 	p->mask = nmask;
 }
@@ -342,8 +342,9 @@ static void rebuild_slots(struct profile *p)
 
 	while (want <= p->n * 2)
 		want *= 2;
-	ARR_FREE(p->slots, p->mask + 1);
-	ARR_GROW(p->slots, 0, want);
+	free(p->slots);
+	p->slots = xcalloc(want, sizeof(*p->slots));
+	advise_huge(p->slots, want * sizeof(*p->slots));
 	p->mask = want - 1;
 	for (size_t i = 1; i < p->n; i++) {
 		const struct pnode *nd = &p->nodes[i];
