@@ -12,6 +12,7 @@
 /* Bounds: 1M chains, 64 MB of chain words; then nothing more is stored. */
 #define SC_MAX_ENTRIES ((size_t)1 << 20)
 #define SC_MAX_WORDS ((size_t)8 << 20)
+#define SC_FIRST_SLOTS ((size_t)16384)
 
 struct sc_entry {
 	uint64_t hash;             /* 0: empty slot */
@@ -22,6 +23,9 @@ struct sc_entry {
 	uint16_t cpumode;
 	struct sc_val val;
 };
+
+_Static_assert(SC_FIRST_SLOTS * sizeof(struct sc_entry) <= (2u << 20),
+	       "the first table fits one huge page");
 
 struct stack_cache {
 	struct sc_entry *slots;
@@ -34,7 +38,12 @@ struct stack_cache *sc_create(void)
 {
 	struct stack_cache *sc = xcalloc(1, sizeof(*sc));
 
-	sc->mask = 4095;
+	/*
+	 * As many slots as fill the 2 MB huge page the table is in anyway
+	 * (an array of 256 KB or more is in huge pages): the doublings up
+	 * to there would each have zeroed a huge page of their own.
+	 */
+	sc->mask = SC_FIRST_SLOTS - 1;
 	ARR_GROW(sc->slots, 0, sc->mask + 1);
 	return sc;
 }
