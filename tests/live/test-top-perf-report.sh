@@ -3,10 +3,12 @@
 # perf.data: `perf report --stdio --children --sort dso,sym -g none`, its
 # rows added up per function name (one function can have a row per map of
 # its binary; a symbol version such as @@GLIBC_2.2.5 is dropped, as
-# flametop drops it), must give every function of 0.5 % or more the same self and
-# children percentages as flametop's self and total, within 0.3 points.
+# flametop drops it, while a PLT stub's "@plt" stays), must give every
+# function of 0.5 % or more the same self and children percentages as
+# flametop's self and total, within 0.3 points.
 # Files: tests/data/fp.data (its program copied where perf recorded it),
-# and, where perf record is permitted, a fresh recording of that program.
+# and, where perf record is permitted, fresh recordings of that program
+# and of tests/data/plt-loop.c (time spent in libc through the PLT).
 #
 # usage: tests/live/test-top-perf-report.sh FLAMETOP_BINARY
 BIN=${1:?usage: $0 FLAMETOP_BINARY}
@@ -48,7 +50,10 @@ compare() {
 			if (name ~ /^(0x)?[0-9a-f]+$/) next   # unresolved address
 			# "pthread_mutex_lock@@GLIBC_2.2.5": flametop drops the
 			# version (doc/perf-data.md), and adds its rows up.
-			sub(/@@?[A-Za-z_][A-Za-z_0-9.]*$/, "", name)
+			# "pthread_mutex_lock@plt" is a function of its own
+			# (the PLT stub), in both.
+			if (name !~ /@plt$/)
+				sub(/@@?[A-Za-z_][A-Za-z_0-9.]*$/, "", name)
 			pc[name] += $1; ps[name] += $2
 			next
 		}
@@ -101,6 +106,18 @@ if perf record -q -g -o "$work/probe.data" -- true >/dev/null 2>&1 &&
 		compare "a fresh perf record" "$work/rec.data"
 	else
 		echo "FAIL: perf record of the test program failed"
+		fail=$((fail + 1))
+	fi
+	# Calls into libc through the PLT: the stub is a row of its own.
+	if ! cc -O1 -g -fno-omit-frame-pointer -o "$work/plt-loop" \
+		"$data/plt-loop.c" -pthread 2>"$work/cc.err"; then
+		echo "FAIL: cannot build plt-loop.c: $(head -n 1 "$work/cc.err")"
+		fail=$((fail + 1))
+	elif perf record -q -F 999 -g -o "$work/plt.data" -- \
+		"$work/plt-loop" 0.5 >/dev/null 2>&1; then
+		compare "a fresh perf record of plt-loop" "$work/plt.data"
+	else
+		echo "FAIL: perf record of plt-loop failed"
 		fail=$((fail + 1))
 	fi
 else
