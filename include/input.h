@@ -72,6 +72,11 @@ void *input_slurp(struct input *in, size_t *len);
  * input_slurp).
  */
 const void *input_map(struct input *in, size_t *len);
+/*
+ * The file descriptor input_map's mapping is of (from offset 0), for
+ * reading parts of it with pread; -1 when there is no such mapping.
+ */
+int input_map_fd(const struct input *in);
 
 /* The error message after a -1 (NULL if none). */
 const char *input_error(const struct input *in);

@@ -533,6 +533,11 @@ const void *input_map(struct input *in, size_t *len)
 	return in->map;
 }
 
+int input_map_fd(const struct input *in)
+{
+	return in->map ? in->fd : -1;
+}
+
 void *input_slurp(struct input *in, size_t *len)
 {
 	size_t cap = 1u << 20, n = 0;

@@ -50,17 +50,23 @@ static void finish(struct result *r)
 	fclose(f);
 }
 
-static void load_mem(struct result *r, const void *buf, size_t len,
-		     const struct read_opts *o)
+static void load_mem_named(struct result *r, const void *buf, size_t len,
+			   const char *name, const struct read_opts *o)
 {
 	struct read_opts none = { 0 };
-	struct input *in = input_open_mem(buf, len, "t.data");
+	struct input *in = input_open_mem(buf, len, name);
 
 	r->p = profile_create();
 	diag_init(&r->d);
 	r->rc = read_perf_data(r->p, in, o ? o : &none, &r->d);
 	input_close(in);
 	finish(r);
+}
+
+static void load_mem(struct result *r, const void *buf, size_t len,
+		     const struct read_opts *o)
+{
+	load_mem_named(r, buf, len, "t.data", o);
 }
 
 static void load_file(struct result *r, const char *path,
@@ -722,6 +728,136 @@ static void test_synthetic_threads(void **state)
 }
 
 /*
+ * A file of 4 MB and more is walked in chunks read with pread, its index
+ * pointing into the mapping; memory input is walked in place.  The same
+ * bytes must give the same stacks, messages and status either way: a
+ * stream of 6 MB whose records cross the 128 KB chunks at every offset,
+ * with records only the full walk handles (rounds, an unknown type,
+ * AUXTRACE data, some across a chunk's end) and its end cut in the
+ * places a file can end badly.
+ */
+static uint16_t get16(const unsigned char *p)
+{
+	uint16_t v;
+
+	memcpy(&v, p, 2);
+	return v;
+}
+
+/* The offset of the record after the one at off (with AUXTRACE data). */
+static size_t next_record(const unsigned char *b, size_t off)
+{
+	uint32_t type;
+	uint64_t extra = 0;
+
+	memcpy(&type, b + off, 4);
+	if (type == PE_AUXTRACE)
+		memcpy(&extra, b + off + 8, 8);
+	return off + get16(b + off + 6) + (size_t)extra;
+}
+
+static size_t big_stream(unsigned char **out, size_t want, size_t *first)
+{
+	static struct sb s, body;
+	size_t head, n, at;
+	unsigned char *b;
+
+	build_busy_stream(&s);
+	/* The stream's own header (magic, size, attr) once, then its body. */
+	head = 16 + get16(s.b + 16 + 6);
+	body.n = 0;
+	for (unsigned k = 0; k < 3; k++) {
+		at = rec_begin(&body, PE_FINISHED_ROUND, 0);
+		rec_end(&body, at);
+	}
+	at = rec_begin(&body, 80, 0);     /* a type perf does not write */
+	put64(&body, 7);
+	rec_end(&body, at);
+	put(&body, s.b + head, s.n - head);
+	b = malloc(head + want + 2 * body.n + 80000);
+	assert_non_null(b);
+	memcpy(b, s.b, head);
+	n = head;
+	for (unsigned copy = 0; n < head + want; copy++) {
+		/*
+		 * AUXTRACE data of a size that moves the next records to
+		 * other offsets in the chunks, and may run past a chunk.
+		 */
+		uint64_t extra = 8 * (1 + copy * 997 % 9000);
+		struct perf_event_header h = { PE_AUXTRACE, 0, 48 };
+
+		memcpy(b + n, &h, sizeof(h));
+		memcpy(b + n + 8, &extra, 8);
+		memset(b + n + 16, 0, 32 + extra);
+		n += 48 + extra;
+		memcpy(b + n, body.b, body.n);
+		n += body.n;
+	}
+	*out = b;
+	*first = head;
+	return n;
+}
+
+/* The offset of the last record that starts before limit. */
+static size_t record_before(const unsigned char *b, size_t first,
+			    size_t limit)
+{
+	size_t off = first;
+
+	while (next_record(b, off) < limit)
+		off = next_record(b, off);
+	return off;
+}
+
+static void test_walk_file_in_chunks(void **state)
+{
+	char path[] = "/tmp/flametop-walk-XXXXXX";
+	unsigned char *b;
+	size_t first, n = big_stream(&b, (size_t)6 << 20, &first);
+	/*
+	 * Whole; cut inside its last record; cut 5 bytes into a record
+	 * header; whole with a record of size 4 halfway (the rest skipped).
+	 */
+	size_t len[4] = { n, n - 20, record_before(b, first, n - 3000) + 5, n };
+	size_t bad = record_before(b, first, n / 2);
+	uint64_t total = 0;
+
+	(void)state;
+	for (unsigned k = 0; k < 4; k++) {
+		struct result mem, file;
+		int fd = mkstemp(path);
+		uint16_t size = get16(b + bad + 6), four = 4;
+
+		assert_true(fd >= 0);
+		if (k == 3)
+			memcpy(b + bad + 6, &four, 2);
+		assert_int_equal(write(fd, b, len[k]), (ssize_t)len[k]);
+		close(fd);
+		load_mem_named(&mem, b, len[k], path, NULL);
+		load_file(&file, path, NULL);
+		unlink(path);
+		memcpy(b + bad + 6, &size, 2);
+		memcpy(path + strlen(path) - 6, "XXXXXX", 6);
+		assert_int_equal(file.rc, mem.rc);
+		assert_string_equal(file.out, mem.out);
+		assert_string_equal(file.err, mem.err);
+		if (k == 0) {
+			assert_int_equal(mem.rc, 0);
+			total = total_of(mem.out);
+			assert_true(total > 0);
+		} else {
+			assert_true(total_of(mem.out) < total);
+			assert_non_null(strstr(mem.err, k == 1 ? "cut short" :
+						  k == 2 ? "stray bytes" :
+						  "smaller than its header"));
+		}
+		done(&mem);
+		done(&file);
+	}
+	free(b);
+}
+
+/*
  * Two events whose samples put the time at different places (one has
  * IP, the other not): each record's time is read with its own event's
  * format.  Read with the first event's, the second sample's time would be
@@ -1174,6 +1310,7 @@ int main(void)
 		cmocka_unit_test(test_synthetic_fork_exec_exit),
 		cmocka_unit_test(test_synthetic_same_chain_changes),
 		cmocka_unit_test(test_synthetic_threads),
+		cmocka_unit_test(test_walk_file_in_chunks),
 		cmocka_unit_test(test_synthetic_time_order),
 		cmocka_unit_test(test_time_of_each_event),
 		cmocka_unit_test(test_time_span_too_wide_to_pack),
