@@ -500,7 +500,7 @@ static size_t walk(struct pdata *pd, const unsigned char *buf, size_t len,
  * a 30 MB file, however the mapping was made); pread copies the same
  * bytes from the page cache in two thirds of that, into a buffer that
  * stays in the cache.  The index still points into the mapping, where
- * the second pass reads the samples (and the numbering thread, ahead of
+ * the second pass reads the samples (and the hashing thread, ahead of
  * it, touches them first).  The kernel's records are indexed from the
  * buffer; any other record, and one cut short, goes through walk from
  * the mapping, so the two walks do and say the same.
@@ -529,16 +529,34 @@ static void walk_file(struct pdata *pd, int fd, const unsigned char *data,
 		}
 		if (have < want)
 			break;          /* the rest from the mapping */
-		while (have - off >= sizeof(struct perf_event_header)) {
+		while (off < have && have - off >= 8 && !pd->stop) {
 			struct perf_event_header h;
+			size_t used;
 
 			memcpy(&h, buf + off, sizeof(h));
-			if (h.type >= PE_HEADER_ATTR || h.size < sizeof(h) ||
-			    h.size > have - off)
+			if (h.size < sizeof(h) || h.size > have - off)
 				break;
-			index_plain(pd, buf + off, data + pos + off, h.size);
-			off += h.size;
+			if (h.type < PE_HEADER_ATTR) {
+				index_plain(pd, buf + off, data + pos + off,
+					    h.size);
+				off += h.size;
+				continue;
+			}
+			/*
+			 * Rounds, attrs, compressed and AUXTRACE records (whose
+			 * data may run past the chunk): as walk reads them.
+			 */
+			used = walk_some(pd, data + pos + off, len - pos - off,
+					 base + pos + off, false, 1);
+			if (!used) {
+				pos = len;      /* cut short: walk said so */
+				off = 0;
+				break;
+			}
+			off += used;
 		}
+		if (pos == len)
+			break;
 		if (!off) {
 			off = walk_some(pd, data + pos, len - pos, base + pos,
 					false, 1);
