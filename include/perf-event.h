@@ -98,6 +98,8 @@ enum add_status pe_machine_add_sample_hashed(struct pe_machine *m,
  * depends on s alone, so it may be worked out ahead, on another thread.
  */
 uint64_t pe_sample_chain_hash(const struct pe_sample *s);
+/* The same for the record at rec, whole (0 if it is not such a sample). */
+uint64_t pe_record_chain_hash(const struct pe_evlist *el, const void *rec);
 /* Start loading the stack cache's slot for a sample of that hash. */
 void pe_machine_prefetch(const struct pe_machine *m, uint64_t hash);
 

@@ -107,6 +107,20 @@ struct pe_event *pe_evlist_by_id(const struct pe_evlist *el, uint64_t id);
  */
 struct pe_event *pe_evlist_for_record(const struct pe_evlist *el,
 				      const void *rec, size_t len);
+/*
+ * The format that says where a record's time is: that of every event when
+ * all have the same sample_type and sample_id_all (without finding the
+ * record's event), else that of the record's event.
+ */
+const struct pe_format *pe_evlist_time_format(const struct pe_evlist *el,
+					     const void *rec, size_t len);
+/*
+ * Where a record goes in time order: its time, or the time of the record
+ * before it (*last) when it has none or is not a sample of time 0 (perf's
+ * synthesized maps).  Sets *last to what it returns.
+ */
+uint64_t pe_evlist_order_time(const struct pe_evlist *el, const void *rec,
+			      size_t len, uint64_t *last);
 
 /* ---- Decoded records ---------------------------------------------------- */
 
@@ -202,6 +216,31 @@ struct pe_record {
  */
 int pe_decode(const void *rec, size_t len, const struct pe_format *f,
 	      struct pe_record *out, const char **why);
+
+/* Unaligned loads of a record's fields. */
+static inline uint16_t pe_load16(const void *p)
+{
+	uint16_t v;
+
+	memcpy(&v, p, 2);
+	return v;
+}
+
+static inline uint32_t pe_load32(const void *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static inline uint64_t pe_load64(const void *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
 
 /* Entry i of a sample's callchain (i < s->nr). */
 static inline uint64_t pe_chain_at(const struct pe_sample *s, uint64_t i)

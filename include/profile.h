@@ -70,6 +70,10 @@ enum add_status {
 
 struct profile *profile_create(void);
 void profile_destroy(struct profile *p);
+/* Whether p is as profile_create made it: nothing read, nothing set. */
+bool profile_is_new(const struct profile *p);
+/* Make p new again (a reader that starts over). */
+void profile_renew(struct profile *p);
 /* Make room for nodes more nodes (a hint: building a tree of known size). */
 void profile_reserve(struct profile *p, size_t nodes);
 /* The same for the node arrays only (a tree built without the index). */

@@ -664,6 +664,22 @@ uint64_t pe_sample_chain_hash(const struct pe_sample *s)
 	return chain_key(s, &k) ? sc_hash(&k) : 0;
 }
 
+uint64_t pe_record_chain_hash(const struct pe_evlist *el, const void *rec)
+{
+	struct perf_event_header h;
+	struct pe_record r;
+	const struct pe_event *ev;
+	const char *why;
+
+	memcpy(&h, rec, sizeof(h));
+	if (h.type != PERF_RECORD_SAMPLE)
+		return 0;
+	ev = pe_evlist_for_record(el, rec, h.size);
+	if (pe_decode(rec, h.size, ev ? &ev->fmt : NULL, &r, &why) < 0)
+		return 0;
+	return pe_sample_chain_hash(&r.u.sample);
+}
+
 void pe_machine_prefetch(const struct pe_machine *m, uint64_t hash)
 {
 	if (m->sc && hash)

@@ -117,6 +117,9 @@ struct pe_evlist {
 	size_t n, cap;
 	struct id_slot *ids;    /* open addressing */
 	size_t nids, mask;
+	/* The format of every event, when all share sample_type and
+	 * sample_id_all (perf's dummy event beside the sampled one). */
+	const struct pe_format *shared;
 };
 
 struct pe_evlist *pe_evlist_create(void)
@@ -178,6 +181,12 @@ struct pe_event *pe_evlist_add(struct pe_evlist *el, const void *attr,
 							    : sizeof(ev->attr));
 	pe_format_from_attr(&ev->fmt, &ev->attr);
 	ev->index = (unsigned)el->n;
+	if (el->n == 0)
+		el->shared = &ev->fmt;
+	else if (el->shared &&
+		 (el->shared->sample_type != ev->fmt.sample_type ||
+		  el->shared->sample_id_all != ev->fmt.sample_id_all))
+		el->shared = NULL;
 	GROW(el->ev, el->cap, el->n + 1);
 	el->ev[el->n++] = ev;
 	pe_evlist_add_ids(el, ev, ids, nids);
@@ -262,6 +271,31 @@ struct pe_event *pe_evlist_for_record(const struct pe_evlist *el,
 
 		return ev ? ev : el->ev[0];
 	}
+}
+
+const struct pe_format *pe_evlist_time_format(const struct pe_evlist *el,
+					     const void *rec, size_t len)
+{
+	const struct pe_event *ev;
+
+	if (el->shared)
+		return el->shared;
+	ev = pe_evlist_for_record(el, rec, len);
+	return ev ? &ev->fmt : NULL;
+}
+
+uint64_t pe_evlist_order_time(const struct pe_evlist *el, const void *rec,
+			      size_t len, uint64_t *last)
+{
+	uint64_t t;
+	uint32_t type;
+
+	memcpy(&type, rec, 4);
+	if (pe_record_time_at(rec, len, pe_evlist_time_format(el, rec, len),
+			      &t) &&
+	    (t || type == PERF_RECORD_SAMPLE))
+		*last = t;
+	return *last;
 }
 
 /* ---- Decoding ------------------------------------------------------------ */

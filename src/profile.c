@@ -168,6 +168,25 @@ struct profile *profile_create(void)
 	return p;
 }
 
+bool profile_is_new(const struct profile *p)
+{
+	return p->n == 1 && p->samples == 0 && p->samples_other == 0 &&
+	       p->grand == 0 && p->grand2 == 0 && p->ntl == 0 &&
+	       p->ntasks == 0 && !p->differential && !p->into2 &&
+	       !p->rself && !p->range_on && p->decimals == 0 &&
+	       !p->unit_known && !p->unit_mixed && !p->unit_name[0] &&
+	       p->order == ORDER_NAME && symtab_count(p->symtab) == 1;
+}
+
+void profile_renew(struct profile *p)
+{
+	struct profile *q = profile_create(), t = *p;
+
+	*p = *q;
+	*q = t;
+	profile_destroy(q);
+}
+
 void profile_reserve_nodes(struct profile *p, size_t nodes)
 {
 	size_t need = p->n + nodes, n = p->n;

@@ -14,7 +14,9 @@
  * index is then sorted by time (per-CPU buffers are written one after the
  * other, so a child's first samples may come before its parent's FORK),
  * and the second pass feeds the records in time order to the tracker and
- * the samples of the chosen event to the profile.
+ * the samples of the chosen event to the profile.  A large file is first
+ * read with both passes at once (read_in_order, perf-order.h), and again
+ * in two if that does not go through.
  *
  * Nothing in the file is trusted: every offset and size is checked against
  * the bytes there are; a bad record ends the walk with a message and what
@@ -30,6 +32,7 @@
 #include <zstd.h>
 
 #include "perf-event.h"
+#include "perf-order.h"
 #include "read.h"
 #include "symbols.h"
 #include "util.h"
@@ -42,11 +45,6 @@
 #define FEAT_LAST 32
 #define EVENT_UPDATE_NAME 2
 
-struct rec_ref {
-	uint64_t time;
-	const unsigned char *rec;
-};
-
 struct pdata {
 	struct profile *p;
 	const struct read_opts *o;
@@ -55,10 +53,8 @@ struct pdata {
 	struct pe_evlist *el;
 	struct symbolizer *sy;
 	struct pe_machine *m;
-	struct rec_ref *idx;
+	struct pe_ref *idx;
 	size_t nidx, capidx, nsamples;  /* nsamples: sample records indexed */
-	const struct pe_format *one_fmt;/* see time_format */
-	size_t one_fmt_events;
 	uint64_t last_time;
 	bool unsorted;
 	/* zstd */
@@ -73,22 +69,6 @@ struct pdata {
 	uint64_t samples, other_samples, bad;
 	bool stop;
 };
-
-static uint64_t get64(const unsigned char *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
-}
-
-static uint32_t get32(const unsigned char *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
 
 static void bad_record(struct pdata *pd, uint64_t off, const char *why)
 {
@@ -107,7 +87,7 @@ static bool get_str(const unsigned char **p, const unsigned char *end,
 
 	if ((size_t)(end - *p) < 4)
 		return false;
-	n = get32(*p);
+	n = pe_load32(*p);
 	if (n > (size_t)(end - *p) - 4)
 		return false;
 	*s = (const char *)*p + 4;
@@ -150,8 +130,8 @@ static void feat_event_desc(struct pdata *pd, const unsigned char *p,
 
 	if (len < 8)
 		return;
-	nr = get32(p);
-	asz = get32(p + 4);
+	nr = pe_load32(p);
+	asz = pe_load32(p + 4);
 	p += 8;
 	for (uint32_t i = 0; i < nr; i++) {
 		uint32_t nids;
@@ -162,14 +142,14 @@ static void feat_event_desc(struct pdata *pd, const unsigned char *p,
 		if (asz > (size_t)(end - p) || (size_t)(end - p) - asz < 4)
 			return;
 		p += asz;
-		nids = get32(p);
+		nids = pe_load32(p);
 		p += 4;
 		if (!get_str(&p, end, &name, &nlen))
 			return;
 		if (nids > (size_t)(end - p) / 8)
 			return;
 		if (nids)
-			ev = pe_evlist_by_id(pd->el, get64(p));
+			ev = pe_evlist_by_id(pd->el, pe_load64(p));
 		if (!ev)
 			ev = pe_evlist_at(pd->el, i);
 		if (ev)
@@ -203,52 +183,15 @@ static void feature(struct pdata *pd, unsigned id, const unsigned char *p,
 
 /* ---- First pass: walk and index ------------------------------------------ */
 
-/*
- * The format that says where a record's time is.  When every event has
- * the same sample_type and sample_id_all (perf's dummy event beside the
- * sampled one), that of the first, without finding the record's event.
- */
-static const struct pe_format *time_format(struct pdata *pd,
-					   const unsigned char *rec,
-					   size_t len)
-{
-	size_t n = pe_evlist_count(pd->el);
-	const struct pe_event *ev;
-
-	if (n != pd->one_fmt_events) {
-		const struct pe_format *f0 = n ? &pe_evlist_at(pd->el, 0)->fmt
-					       : NULL;
-
-		pd->one_fmt_events = n;
-		pd->one_fmt = f0;
-		for (size_t i = 1; i < n && pd->one_fmt; i++) {
-			const struct pe_format *f = &pe_evlist_at(pd->el, i)->fmt;
-
-			if (f->sample_type != f0->sample_type ||
-			    f->sample_id_all != f0->sample_id_all)
-				pd->one_fmt = NULL;
-		}
-	}
-	if (pd->one_fmt)
-		return pd->one_fmt;
-	ev = pe_evlist_for_record(pd->el, rec, len);
-	return ev ? &ev->fmt : NULL;
-}
-
 /* rec: where to read the record now; keep: where the second pass will. */
 static void index_record(struct pdata *pd, const unsigned char *rec,
 			 const unsigned char *keep, size_t len)
 {
-	uint64_t t;
-	struct rec_ref *ref;
+	uint64_t before = pd->last_time;
+	struct pe_ref *ref;
 
-	/* Records of time 0 (perf's synthesized maps) keep the last time. */
-	if (pe_record_time_at(rec, len, time_format(pd, rec, len), &t) &&
-	    (t || get32(rec) == PERF_RECORD_SAMPLE)) {
-		if (t < pd->last_time)
-			pd->unsorted = true;
-		pd->last_time = t;
-	}
+	if (pe_evlist_order_time(pd->el, rec, len, &pd->last_time) < before)
+		pd->unsorted = true;
 	if (pd->nidx == pd->capidx) {
 		/* A mapping: grown without copying, in huge pages. */
 		size_t old = pd->capidx;
@@ -260,7 +203,7 @@ static void index_record(struct pdata *pd, const unsigned char *rec,
 	ref->time = pd->last_time;
 	ref->rec = keep;
 	pd->nidx++;
-	pd->nsamples += get32(rec) == PERF_RECORD_SAMPLE;
+	pd->nsamples += pe_load32(rec) == PERF_RECORD_SAMPLE;
 }
 
 /*
@@ -298,8 +241,8 @@ static void index_plain(struct pdata *pd, const unsigned char *rec,
 	 * The kernel's map comes first in the data: start reading kallsyms
 	 * beside the rest of this walk.
 	 */
-	if (get32(rec) == PERF_RECORD_MMAP && size > 48 &&
-	    get32(rec + 8) == UINT32_MAX &&
+	if (pe_load32(rec) == PERF_RECORD_MMAP && size > 48 &&
+	    pe_load32(rec + 8) == UINT32_MAX &&
 	    memmem(rec + 40, size - 40u, "[kernel.kallsyms]", 17))
 		sym_preload_kernel(pd->sy);
 }
@@ -422,7 +365,7 @@ static size_t walk_some(struct pdata *pd, const unsigned char *buf,
 				bad_record(pd, base + off, "attr record too short");
 				break;
 			}
-			asz = get32(rec + 8 + 4);
+			asz = pe_load32(rec + 8 + 4);
 			if (asz < PERF_ATTR_SIZE_VER0 || asz > h.size - 8u)
 				asz = h.size - 8u;
 			if (!pe_evlist_add(pd->el, rec + 8, asz,
@@ -436,7 +379,7 @@ static size_t walk_some(struct pdata *pd, const unsigned char *buf,
 		}
 		case PE_HEADER_FEATURE:
 			if (h.size >= 16) {
-				uint64_t id = get64(rec + 8);
+				uint64_t id = pe_load64(rec + 8);
 
 				if (id < FEAT_LAST)
 					feature(pd, (unsigned)id, rec + 16,
@@ -444,9 +387,9 @@ static size_t walk_some(struct pdata *pd, const unsigned char *buf,
 			}
 			break;
 		case PE_EVENT_UPDATE:
-			if (h.size >= 24 && get64(rec + 8) == EVENT_UPDATE_NAME) {
+			if (h.size >= 24 && pe_load64(rec + 8) == EVENT_UPDATE_NAME) {
 				struct pe_event *ev =
-					pe_evlist_by_id(pd->el, get64(rec + 16));
+					pe_evlist_by_id(pd->el, pe_load64(rec + 16));
 
 				if (ev)
 					pe_event_set_name(ev, (const char *)rec + 24,
@@ -455,11 +398,11 @@ static size_t walk_some(struct pdata *pd, const unsigned char *buf,
 			break;
 		case PE_TRACING_DATA:
 			if (h.size >= 12)
-				extra = get32(rec + 8);
+				extra = pe_load32(rec + 8);
 			break;
 		case PE_AUXTRACE:
 			if (h.size >= 16)
-				extra = get64(rec + 8);
+				extra = pe_load64(rec + 8);
 			break;
 		case PE_COMPRESSED:
 			if (packed) {
@@ -587,97 +530,32 @@ static bool name_matches(const char *name, const char *want)
 }
 
 /*
- * Sort the index by time, keeping file order among equal times: an LSD
- * radix sort on the time minus the smallest, 12 bits a pass, the passes
- * counted in one read of the index and skipped where every digit is the
- * same (a recording spans few bits).  Few records: an insertion sort.
+ * Sort the index by time, keeping file order among equal times
+ * (pe_sort_refs).  The records before the first timed one (perf's
+ * synthesized maps) have time 0.  They take the smallest time of the
+ * others, before which they stay (the sort keeps file order), so that the
+ * radix digits span the recording, not the time since boot.  (If a later
+ * record has time 0 too, that smallest time is 0: nothing changes.)
  */
-#define RADIX_BITS 12
-#define RADIX_PASSES ((64 + RADIX_BITS - 1) / RADIX_BITS)
-
 static void sort_index(struct pdata *pd)
 {
-	size_t n = pd->nidx, (*count)[1 << RADIX_BITS];
-	uint64_t lo = UINT64_MAX, hi = 0;
-	struct rec_ref *tmp, *a = pd->idx, *b;
-	unsigned passes = 0;
+	size_t n = pd->nidx, first = 0;
+	struct pe_ref *a = pd->idx, *tmp = NULL, *sorted;
+	uint64_t lo = UINT64_MAX;
 
-	if (n < 64) {
-		for (size_t i = 1; i < n; i++) {
-			struct rec_ref r = a[i];
-			size_t j = i;
-
-			for (; j > 0 && a[j - 1].time > r.time; j--)
-				a[j] = a[j - 1];
-			a[j] = r;
-		}
-		return;
-	}
-	for (size_t i = 0; i < n; i++) {
+	while (first < n && a[first].time == 0)
+		first++;
+	for (size_t i = first; i < n; i++)
 		lo = a[i].time < lo ? a[i].time : lo;
-		hi = a[i].time > hi ? a[i].time : hi;
-	}
-	/*
-	 * The records before the first timed one (perf's synthesized maps)
-	 * have time 0.  They take the smallest time of the others, before
-	 * which they stay (the sort keeps file order), so that the digits
-	 * span the recording, not the time since boot.  (If a later record
-	 * has time 0 too, that smallest time is 0: nothing changes.)
-	 */
-	if (lo == 0) {
-		size_t first = 0;
-		uint64_t lo2 = UINT64_MAX;
-
-		while (first < n && a[first].time == 0)
-			first++;
-		for (size_t i = first; i < n; i++)
-			lo2 = a[i].time < lo2 ? a[i].time : lo2;
-		if (first < n) {
-			for (size_t i = 0; i < first; i++)
-				a[i].time = lo2;
-			lo = lo2;
-		}
-	}
-	while (passes < RADIX_PASSES && ((hi - lo) >> (passes * RADIX_BITS)))
-		passes++;
-	if (!passes)
-		return;
-	count = xcalloc(passes, sizeof(*count));
-	for (size_t i = 0; i < n; i++) {
-		uint64_t t = a[i].time - lo;
-
-		for (unsigned k = 0; k < passes; k++)
-			count[k][(t >> (k * RADIX_BITS)) & ((1u << RADIX_BITS) - 1)]++;
-	}
-	tmp = NULL;
+	if (first < n)
+		for (size_t i = 0; i < first; i++)
+			a[i].time = lo;
 	ARR_GROW(tmp, 0, n);
-	b = tmp;
-	for (unsigned k = 0; k < passes; k++) {
-		size_t *c = count[k], sum = 0;
-		unsigned shift = k * RADIX_BITS;
-
-		if (c[((a[0].time - lo) >> shift) & ((1u << RADIX_BITS) - 1)] == n)
-			continue;       /* one digit throughout */
-		for (size_t d = 0; d < ((size_t)1 << RADIX_BITS); d++) {
-			size_t x = c[d];
-
-			c[d] = sum;
-			sum += x;
-		}
-		for (size_t i = 0; i < n; i++)
-			b[c[((a[i].time - lo) >> shift) & ((1u << RADIX_BITS) - 1)]++] = a[i];
-		{
-			struct rec_ref *t = a;
-
-			a = b;
-			b = t;
-		}
-	}
-	free(count);
-	if (a != pd->idx) {
+	sorted = pe_sort_refs(a, tmp, n);
+	if (sorted != pd->idx) {
 		/* The sorted copy becomes the index. */
 		ARR_FREE(pd->idx, pd->capidx);
-		pd->idx = a;
+		pd->idx = sorted;
 		pd->capidx = n;
 	} else {
 		ARR_FREE(tmp, n);
@@ -709,26 +587,10 @@ struct ahead {
 	size_t at;              /* atomic: where the pass is */
 };
 
-static uint64_t chain_hash(const struct pdata *pd, const unsigned char *rec)
-{
-	struct perf_event_header h;
-	const struct pe_event *ev;
-	struct pe_record r;
-	const char *why;
-
-	memcpy(&h, rec, sizeof(h));
-	if (h.type != PERF_RECORD_SAMPLE)
-		return 0;
-	ev = pe_evlist_for_record(pd->el, rec, h.size);
-	if (pe_decode(rec, h.size, ev ? &ev->fmt : NULL, &r, &why) < 0)
-		return 0;
-	return pe_sample_chain_hash(&r.u.sample);
-}
-
 static void *ahead_thread(void *arg)
 {
 	struct ahead *a = arg;
-	struct rec_ref *idx = a->pd->idx;
+	struct pe_ref *idx = a->pd->idx;
 	size_t n = a->pd->nidx;
 
 	for (size_t i = 0; i < n; i++) {
@@ -738,7 +600,7 @@ static void *ahead_thread(void *arg)
 			    i + a->chunk)
 				return NULL;
 		}
-		idx[i].time = chain_hash(a->pd, idx[i].rec);
+		idx[i].time = pe_record_chain_hash(a->pd->el, idx[i].rec);
 	}
 	__atomic_store_n(&a->done, n, __ATOMIC_RELEASE);
 	return NULL;
@@ -774,6 +636,51 @@ static void ahead_stop(struct ahead *a)
 	pthread_join(a->thread, NULL);
 }
 
+/*
+ * One record of the second pass (hash: its chain's, 0 if not known).
+ * NULL, or what is wrong with it.
+ */
+static const char *take(struct pdata *pd, const unsigned char *rec,
+			uint64_t hash)
+{
+	struct perf_event_header h;
+	const struct pe_event *ev;
+	struct pe_record r;
+	const char *why;
+
+	memcpy(&h, rec, sizeof(h));
+	ev = pe_evlist_for_record(pd->el, rec, h.size);
+	if (pe_decode(rec, h.size, ev ? &ev->fmt : NULL, &r, &why) < 0)
+		return why;
+	if (r.type == PERF_RECORD_SAMPLE) {
+		const struct pe_sample *s = &r.u.sample;
+
+		if (!pd->chosen && !pd->o->event_filter)
+			pd->chosen = ev;
+		if (ev != pd->chosen) {
+			pd->other_samples++;
+			return NULL;
+		}
+		if (pe_machine_add_sample_hashed(pd->m, s,
+						 pe_sample_weight(ev, s),
+						 hash) == ADD_OK)
+			pd->samples++;
+		return NULL;
+	}
+	if ((r.type == PERF_RECORD_MMAP || r.type == PERF_RECORD_MMAP2) &&
+	    r.u.mmap.pid == UINT32_MAX) {
+		/* Kernel and modules: kallsyms resolves them. */
+		if (r.u.mmap.filename_len >= 17 &&
+		    memcmp(r.u.mmap.filename, "[kernel.kallsyms]", 17) == 0) {
+			sym_preload_kernel(pd->sy);
+			sym_set_kernel_text(pd->sy, r.u.mmap.pgoff);
+		}
+		return NULL;
+	}
+	pe_machine_apply(pd->m, &r);
+	return NULL;
+}
+
 static void process(struct pdata *pd)
 {
 	struct ahead ahead;
@@ -784,53 +691,21 @@ static void process(struct pdata *pd)
 	ahead_start(&ahead, pd);
 	for (size_t i = 0; i < pd->nidx; i++) {
 		const unsigned char *rec = pd->idx[i].rec;
-		struct perf_event_header h;
-		const struct pe_event *ev;
-		struct pe_record r;
 		const char *why;
-		uint64_t hash;
 
 		if (ahead.on && i % ahead.chunk == 0) {
 			__atomic_store_n(&ahead.at, i, __ATOMIC_RELAXED);
 			done = __atomic_load_n(&ahead.done, __ATOMIC_ACQUIRE);
 		}
-		hash = i < done ? pd->idx[i].time : 0;
 		if (i + AHEAD_PREFETCH < done)
 			pe_machine_prefetch(pd->m,
 					    pd->idx[i + AHEAD_PREFETCH].time);
-		memcpy(&h, rec, sizeof(h));
-		ev = pe_evlist_for_record(pd->el, rec, h.size);
-		if (pe_decode(rec, h.size, ev ? &ev->fmt : NULL, &r, &why) < 0) {
+		why = take(pd, rec, i < done ? pd->idx[i].time : 0);
+		if (why) {
 			pd->bad++;
 			diag_badf(pd->d, pd->name, 0, "record of type %u: %s",
-				  h.type, why);
-			continue;
+				  pe_load32(rec), why);
 		}
-		if (r.type == PERF_RECORD_SAMPLE) {
-			const struct pe_sample *s = &r.u.sample;
-
-			if (!pd->chosen && !pd->o->event_filter)
-				pd->chosen = ev;
-			if (ev != pd->chosen) {
-				pd->other_samples++;
-				continue;
-			}
-			if (pe_machine_add_sample_hashed(pd->m, s,
-							 pe_sample_weight(ev, s),
-							 hash) == ADD_OK)
-				pd->samples++;
-			continue;
-		}
-		if ((r.type == PERF_RECORD_MMAP || r.type == PERF_RECORD_MMAP2) &&
-		    r.u.mmap.pid == UINT32_MAX) {
-			/* Kernel and modules: kallsyms resolves them. */
-			if (r.u.mmap.filename_len >= 17 &&
-			    memcmp(r.u.mmap.filename, "[kernel.kallsyms]",
-				   17) == 0)
-				sym_set_kernel_text(pd->sy, r.u.mmap.pgoff);
-			continue;
-		}
-		pe_machine_apply(pd->m, &r);
 	}
 	ahead_stop(&ahead);
 }
@@ -854,12 +729,12 @@ static int file_header(struct pdata *pd, const unsigned char *b, size_t len,
 			  pd->name, len);
 		return -1;
 	}
-	hsize = get64(b + 8);
-	asz = get64(b + 16);
-	aoff = get64(b + 24);
-	alen = get64(b + 32);
-	*doff = get64(b + 40);
-	*dsize = get64(b + 48);
+	hsize = pe_load64(b + 8);
+	asz = pe_load64(b + 16);
+	aoff = pe_load64(b + 24);
+	alen = pe_load64(b + 32);
+	*doff = pe_load64(b + 40);
+	*dsize = pe_load64(b + 48);
 	memcpy(flags, b + 72, sizeof(flags));
 	if (hsize < HEADER_SIZE) {
 		diag_warn(pd->d, "%s: not a perf.data file flametop can read "
@@ -874,7 +749,7 @@ static int file_header(struct pdata *pd, const unsigned char *b, size_t len,
 	}
 	for (uint64_t a = 0; a + asz <= alen; a += asz) {
 		const unsigned char *at = b + aoff + a;
-		uint64_t ioff = get64(at + asz - 16), isz = get64(at + asz - 8);
+		uint64_t ioff = pe_load64(at + asz - 16), isz = pe_load64(at + asz - 8);
 		struct pe_event *ev = pe_evlist_add(pd->el, at, asz - 16, NULL,
 						    0);
 
@@ -914,8 +789,8 @@ static int file_header(struct pdata *pd, const unsigned char *b, size_t len,
 				continue;
 			if (!section_ok(t + 16ULL * k, 16, len))
 				break;
-			foff = get64(b + t + 16 * k);
-			fsz = get64(b + t + 16 * k + 8);
+			foff = pe_load64(b + t + 16 * k);
+			fsz = pe_load64(b + t + 16 * k + 8);
 			k++;
 			if (section_ok(foff, fsz, len) && bit < FEAT_LAST)
 				feature(pd, bit, b + foff, fsz);
@@ -1038,6 +913,95 @@ static void walk_data(struct pdata *pd, struct input *in, const void *owned,
 		walk(pd, data, len, base, false);
 }
 
+/*
+ * After the first pass: the checks, then a machine for the second, with
+ * room for the timeline of nsamples samples.  -1: nothing to read.
+ */
+static int prepare(struct pdata *pd, size_t nsamples)
+{
+	if (pe_evlist_count(pd->el) == 0) {
+		diag_warn(pd->d, "%s: no event attributes in the stream",
+			  pd->name);
+		return -1;
+	}
+	if (pick_event(pd) < 0)
+		return -1;
+	profile_reserve_timed(pd->p, nsamples);
+	pd->m = pe_machine_create(pd->sy, pd->p, pd->o);
+	pe_machine_keep_exited(pd->m, true);
+	pe_machine_cache_stacks(pd->m);
+	return 0;
+}
+
+/*
+ * Both passes at once (perf-order.h): a second thread reads the data and
+ * hands on its records in time order while this one takes them.  For a
+ * file's data (pipe mode has its attrs among the records) of
+ * WALK_FILE_MIN bytes and more, read into a new profile (so that the
+ * reader can start over).  False, with pd and the profile as they were,
+ * if the thread gave up on the file or a record does not decode: the two
+ * passes then read it, and say what is wrong in the order they find it.
+ */
+static bool read_in_order(struct pdata *pd, struct input *in,
+			  const void *owned, const unsigned char *file,
+			  size_t flen, uint64_t base, size_t len,
+			  const struct sym_opts *so)
+{
+	bool set, ok = true;
+	struct perf_order *po;
+	const struct po_rec *b;
+	struct diag *d = pd->d, again;
+	unsigned char *updates;
+	uint64_t doff, dsize;
+	size_t n, nupdates;
+
+	/* (The data may name events: --event-filter waits for the walk.) */
+	if (read_thread_count(2, &set) < 2 || (!set && len < WALK_FILE_MIN) ||
+	    !profile_is_new(pd->p) || pe_evlist_count(pd->el) == 0 ||
+	    pd->o->event_filter)
+		return false;
+	/* Tests set FLAMETOP_THREADS: small batches, many hand-overs. */
+	po = po_start(owned ? -1 : input_map_fd(in), file + base, len, base,
+		      pd->el, set ? 3 : 0);
+	if (!po)
+		return false;
+	prepare(pd, len / INDEX_BYTES_PER_RECORD < INDEX_RESERVE_MAX
+			    ? len / INDEX_BYTES_PER_RECORD : INDEX_RESERVE_MAX);
+	while (ok && (b = po_next(po, &n))) {
+		for (size_t i = 0; i < n && ok; i++) {
+			if (i + AHEAD_PREFETCH < n)
+				pe_machine_prefetch(pd->m,
+						    b[i + AHEAD_PREFETCH].hash);
+			ok = !take(pd, b[i].rec, b[i].hash);
+		}
+	}
+	if (po_finish(po, &updates, &nupdates) && ok) {
+		walk(pd, updates, nupdates, 0, false);
+		free(updates);
+		return true;
+	}
+	free(updates);
+	/*
+	 * Start over: the header read again into a new symbolizer and event
+	 * list, its messages (given the first time) dropped.
+	 */
+	pe_machine_destroy(pd->m);
+	pd->m = NULL;
+	sym_destroy(pd->sy);
+	pe_evlist_destroy(pd->el);
+	pd->sy = sym_create(so);
+	pd->el = pe_evlist_create();
+	profile_renew(pd->p);
+	pd->chosen = NULL;
+	pd->samples = pd->other_samples = pd->bad = 0;
+	diag_init(&again);
+	pd->d = &again;
+	file_header(pd, file, flen, &doff, &dsize);
+	pd->d = d;
+	diag_free(&again);
+	return false;
+}
+
 int read_perf_data(struct profile *p, struct input *in,
 		   const struct read_opts *o, struct diag *d)
 {
@@ -1084,26 +1048,22 @@ int read_perf_data(struct profile *p, struct input *in,
 	pd.unpack_limit = (uint64_t)len * 256 + (64u << 20);
 	if (pd.unpack_limit > (8ULL << 30))
 		pd.unpack_limit = 8ULL << 30;
-	if (get64(b + 8) == 16) {
+	if (pe_load64(b + 8) == 16) {
 		reserve_index(&pd, len - 16);
 		walk_data(&pd, in, owned, b + 16, len - 16, 16);
 	} else if (file_header(&pd, b, len, &doff, &dsize) == 0) {
+		if (read_in_order(&pd, in, owned, b, len, doff, (size_t)dsize,
+				  &so))
+			goto read;
 		reserve_index(&pd, (size_t)dsize);
 		walk_data(&pd, in, owned, b + doff, (size_t)dsize, doff);
 	} else {
 		goto out;
 	}
-	if (pe_evlist_count(pd.el) == 0) {
-		diag_warn(d, "%s: no event attributes in the stream", pd.name);
+	if (prepare(&pd, pd.nsamples) < 0)
 		goto out;
-	}
-	if (pick_event(&pd) < 0)
-		goto out;
-	profile_reserve_timed(p, pd.nsamples);
-	pd.m = pe_machine_create(pd.sy, p, o);
-	pe_machine_keep_exited(pd.m, true);
-	pe_machine_cache_stacks(pd.m);
 	process(&pd);
+read:
 	{
 		const struct pe_machine_stats *st = pe_machine_stats(pd.m);
 

@@ -39,6 +39,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		o.tid = true;
 	if (size && (data[size - 1] & 2))
 		o.addrs = true;
+	/* Both passes at once (a second thread), or one after the other. */
+	setenv("FLAMETOP_THREADS", size && (data[size - 1] & 4) ? "2" : "1", 1);
 	diag_init(&d);
 	read_perf_data(p, in, &o, &d);
 	profile_finish(p);

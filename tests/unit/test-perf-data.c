@@ -21,6 +21,7 @@
 #include "export.h"
 #include "input.h"
 #include "perf-event.h"
+#include "perf-order.h"
 #include "profile.h"
 #include "read.h"
 #include "symbols.h"
@@ -1293,6 +1294,422 @@ static void test_decode_bounds(void **state)
 	assert_int_equal(pe_decode(rec, 4, &f, &r, &why), -1);
 }
 
+/* ---- Records in time order from a second thread (perf-order.h) ---------- */
+
+/* Times with many repeats, sorted by pe_sort_refs as a stable sort. */
+static void test_sort_refs(void **state)
+{
+	static const size_t sizes[] = { 0, 1, 50, 1000, 70000 };
+	uint64_t seed = 99;
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		size_t n = sizes[k];
+		struct pe_ref *a = calloc(n + 1, sizeof(*a));
+		struct pe_ref *tmp = calloc(n + 1, sizeof(*tmp)), *r;
+
+		assert_non_null(a);
+		assert_non_null(tmp);
+		for (size_t i = 0; i < n; i++) {
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			/* Spans of 8, 20 and 40 bits; the index in rec. */
+			a[i].time = (seed >> 33) % (k % 3 == 0 ? 256 : k % 3 == 1
+						    ? (1u << 20) : (1ULL << 40));
+			a[i].rec = (const unsigned char *)(uintptr_t)(i + 1);
+		}
+		r = pe_sort_refs(a, tmp, n);
+		assert_true(r == a || r == tmp);
+		for (size_t i = 1; i < n; i++) {
+			assert_true(r[i - 1].time <= r[i].time);
+			if (r[i - 1].time == r[i].time)
+				assert_true(r[i - 1].rec < r[i].rec);
+		}
+		free(a);
+		free(tmp);
+	}
+}
+
+/*
+ * A data section of two CPUs' samples in rounds: in round r the first
+ * CPU's samples of round r, then the second's of round r - late (the
+ * records a round or more behind), times 2k and 2k + 1 with some equal.
+ * no_rounds: without the FINISHED_ROUND records.
+ */
+static void order_stream(struct sb *s, unsigned rounds, unsigned late,
+			 bool no_rounds)
+{
+	s->n = 0;
+	for (unsigned r = 0; r < rounds + late; r++) {
+		for (unsigned cpu = 0; cpu < 2; cpu++) {
+			unsigned of = cpu ? r - late : r;
+
+			if ((cpu && r < late) || of >= rounds)
+				continue;
+			for (uint64_t k = 0; k < 40; k++) {
+				uint64_t t = 1000 + of * 100 + 2 * k +
+					     (cpu && k % 5);
+				uint64_t ip = 0x400000 + 16 * (k % 7);
+
+				sample(s, 100 + cpu, 100 + cpu, t, 1, &ip, 1);
+			}
+		}
+		if (!no_rounds) {
+			size_t at = rec_begin(s, PE_FINISHED_ROUND, 0);
+
+			rec_end(s, at);
+		}
+	}
+}
+
+static struct pe_evlist *order_events(void)
+{
+	struct pe_evlist *el = pe_evlist_create();
+	struct perf_event_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.sample_type = STYPE;
+	a.sample_id_all = 1;
+	assert_non_null(pe_evlist_add(el, &a, sizeof(a), NULL, 0));
+	return el;
+}
+
+struct order_out {
+	bool ok;
+	size_t n, batches;
+	unsigned char *recs;    /* the records handed on, one after another */
+	size_t bytes;
+	unsigned char *updates;
+	size_t nupdates;
+};
+
+/* Read s's records through perf-order; stop_after: batches, 0 all. */
+static void order_read(struct order_out *out, int fd, const struct sb *s,
+		       size_t batch_max, size_t stop_after)
+{
+	struct pe_evlist *el = order_events();
+	struct perf_order *o = po_start(fd, fd < 0 ? s->b : NULL, s->n, 0,
+					el, batch_max);
+	const struct po_rec *b;
+	size_t n;
+
+	assert_non_null(o);
+	memset(out, 0, sizeof(*out));
+	out->recs = malloc(s->n + 1);
+	assert_non_null(out->recs);
+	while ((b = po_next(o, &n))) {
+		assert_true(n > 0);
+		assert_true(!batch_max || n <= batch_max);
+		for (size_t i = 0; i < n; i++) {
+			size_t size = get16(b[i].rec + 6);
+
+			assert_true(out->bytes + size <= s->n);
+			assert_int_equal(b[i].hash,
+					 pe_record_chain_hash(el, b[i].rec));
+			memcpy(out->recs + out->bytes, b[i].rec, size);
+			out->bytes += size;
+			out->n++;
+		}
+		if (++out->batches == stop_after)
+			break;
+	}
+	out->ok = po_finish(o, &out->updates, &out->nupdates);
+	pe_evlist_destroy(el);
+}
+
+static uint64_t time_of(const unsigned char *rec)
+{
+	uint64_t t;
+
+	memcpy(&t, rec + 8 + 16, 8);     /* after IP and TID */
+	return t;
+}
+
+/* out's records are s's samples sorted by time, file order among equal. */
+static void assert_in_time_order(const struct order_out *out,
+				 const struct sb *s)
+{
+	size_t n = 0, at = 0;
+	struct pe_ref *all = calloc(s->n / 8, sizeof(*all));
+
+	assert_non_null(all);
+	for (size_t off = 0; off < s->n; off = next_record(s->b, off)) {
+		uint32_t type;
+
+		memcpy(&type, s->b + off, 4);
+		if (type != PERF_RECORD_SAMPLE)
+			continue;
+		all[n].time = time_of(s->b + off);
+		all[n++].rec = s->b + off;
+	}
+	/* An insertion sort: stable, and no code under test. */
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && all[j - 1].time > all[j].time; j--) {
+			struct pe_ref t = all[j];
+
+			all[j] = all[j - 1];
+			all[j - 1] = t;
+		}
+	assert_int_equal(out->n, n);
+	for (size_t i = 0; i < n; i++) {
+		size_t size = get16(all[i].rec + 6);
+
+		assert_memory_equal(out->recs + at, all[i].rec, size);
+		at += size;
+	}
+	assert_int_equal(at, out->bytes);
+	free(all);
+}
+
+static void order_done(struct order_out *out)
+{
+	free(out->recs);
+	free(out->updates);
+}
+
+/*
+ * Records a round behind, or two, come out in time order, in batches
+ * of any size; three rounds behind, the thread gives up.
+ */
+static void test_order_rounds(void **state)
+{
+	static struct sb s;
+	struct order_out out;
+
+	(void)state;
+	for (unsigned late = 0; late <= 2; late++) {
+		order_stream(&s, 30, late, false);
+		for (size_t batch = 0; batch <= 3; batch += 3) {
+			order_read(&out, -1, &s, batch, 0);
+			assert_true(out.ok);
+			assert_true(out.batches > (batch ? 600u : 20u));
+			assert_in_time_order(&out, &s);
+			assert_int_equal(out.nupdates, 0);
+			order_done(&out);
+		}
+	}
+	order_stream(&s, 30, 3, false);
+	order_read(&out, -1, &s, 0, 0);
+	assert_false(out.ok);
+	order_done(&out);
+	/* Without rounds: all at the end, in order. */
+	order_stream(&s, 30, 7, true);
+	order_read(&out, -1, &s, 0, 0);
+	assert_true(out.ok);
+	assert_int_equal(out.batches, 1);
+	assert_in_time_order(&out, &s);
+	order_done(&out);
+}
+
+/*
+ * What the thread does not take on: an attr among the records, compressed
+ * data, a record cut short, stray bytes, a record of size 4.  Event names
+ * come back in file order; a reader that stops early stops the thread.
+ */
+static void test_order_gives_up(void **state)
+{
+	static struct sb s;
+	struct order_out out;
+	size_t at, mid;
+	uint16_t four = 4;
+	static const uint32_t types[] = { PE_HEADER_ATTR, PE_COMPRESSED,
+					   PE_AUXTRACE, PE_HEADER_FEATURE };
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(types) / sizeof(types[0]); k++) {
+		order_stream(&s, 10, 1, false);
+		at = rec_begin(&s, types[k], 0);
+		put64(&s, 0);
+		put64(&s, 0);
+		rec_end(&s, at);
+		order_read(&out, -1, &s, 0, 0);
+		assert_false(out.ok);
+		order_done(&out);
+	}
+	order_stream(&s, 10, 1, false);
+	s.n -= 4;
+	order_read(&out, -1, &s, 0, 0);
+	assert_false(out.ok);
+	order_done(&out);
+	order_stream(&s, 10, 1, false);
+	put(&s, "\0\0\0\0\0", 5);
+	order_read(&out, -1, &s, 0, 0);
+	assert_false(out.ok);
+	order_done(&out);
+	order_stream(&s, 10, 1, false);
+	mid = record_before(s.b, 0, s.n / 2);
+	memcpy(s.b + mid + 6, &four, 2);
+	order_read(&out, -1, &s, 0, 0);
+	assert_false(out.ok);
+	order_done(&out);
+
+	/* Two EVENT_UPDATE records among the samples; an unknown type. */
+	order_stream(&s, 10, 1, false);
+	mid = s.n;
+	for (unsigned k = 0; k < 2; k++) {
+		at = rec_begin(&s, PE_EVENT_UPDATE, 0);
+		put64(&s, 2);           /* a name */
+		put64(&s, 1);           /* of event id 1 */
+		put_str(&s, k ? "second" : "first");
+		rec_end(&s, at);
+	}
+	at = rec_begin(&s, 95, 0);
+	put64(&s, 5);
+	rec_end(&s, at);
+	order_read(&out, -1, &s, 0, 0);
+	assert_true(out.ok);
+	assert_int_equal(out.nupdates, 2 * 32);
+	assert_memory_equal(out.updates, s.b + mid, out.nupdates);
+	assert_in_time_order(&out, &s);
+	order_done(&out);
+
+	/* The reader stops after two batches. */
+	order_stream(&s, 30, 1, false);
+	order_read(&out, -1, &s, 3, 2);
+	assert_false(out.ok);
+	assert_int_equal(out.batches, 2);
+	order_done(&out);
+}
+
+/* From a file, in chunks of 128 KB that records cross: as from memory. */
+static void test_order_from_file(void **state)
+{
+	static struct sb s;
+	char path[] = "/tmp/flametop-order-XXXXXX";
+	struct order_out mem, file;
+	int fd;
+
+	(void)state;
+	order_stream(&s, 180, 2, false);
+	assert_true(s.n > (size_t)800 << 10);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	unlink(path);
+	assert_int_equal(write(fd, s.b, s.n), (ssize_t)s.n);
+	order_read(&mem, -1, &s, 0, 0);
+	order_read(&file, fd, &s, 0, 0);
+	close(fd);
+	assert_true(mem.ok);
+	assert_true(file.ok);
+	assert_int_equal(file.bytes, mem.bytes);
+	assert_memory_equal(file.recs, mem.recs, mem.bytes);
+	assert_in_time_order(&file, &s);
+	order_done(&mem);
+	order_done(&file);
+}
+
+/* s: a pipe stream (pipe_header, then records) as a file-mode perf.data. */
+static size_t file_of(const struct sb *s, unsigned char **out)
+{
+	size_t head = 16 + get16(s->b + 16 + 6), asz = sizeof(struct perf_event_attr) + 16;
+	size_t data = 104 + asz + 8, n = data + s->n - head;
+	unsigned char *b = calloc(1, n);
+	uint64_t v;
+
+	assert_non_null(b);
+	memcpy(b, "PERFILE2", 8);
+	v = 104;
+	memcpy(b + 8, &v, 8);
+	memcpy(b + 16, &asz, 8);
+	v = 104;
+	memcpy(b + 24, &v, 8);          /* the attrs */
+	memcpy(b + 32, &asz, 8);
+	memcpy(b + 40, &data, 8);       /* the data */
+	v = s->n - head;
+	memcpy(b + 48, &v, 8);
+	memcpy(b + 104, s->b + 16 + 8, asz - 16);
+	v = 104 + asz;
+	memcpy(b + 104 + asz - 16, &v, 8);      /* its ids */
+	v = 8;
+	memcpy(b + 104 + asz - 8, &v, 8);
+	v = 1;
+	memcpy(b + 104 + asz, &v, 8);
+	memcpy(b + data, s->b + head, s->n - head);
+	*out = b;
+	return n;
+}
+
+/*
+ * A file read with one thread (two passes) and with three (both passes at
+ * once, perf-order.h): the same stacks, messages and status, whether the
+ * second thread hands on every record or gives up half way (a record
+ * three rounds late, a sample that does not decode) and the file is read
+ * again.
+ */
+static void test_file_in_order_or_again(void **state)
+{
+	static struct sb s, body;
+	const char *env = getenv("FLAMETOP_THREADS");
+	char *saved = env ? strdup(env) : NULL;
+
+	(void)state;
+	for (unsigned k = 0; k < 5; k++) {
+		struct result one, three;
+		char amount[2][64];
+		unsigned char *f;
+		size_t n;
+
+		if (k < 2 || k == 4) {
+			build_busy_stream(&s);
+		} else {
+			s.n = 0;
+			pipe_header(&s, STYPE);
+			order_stream(&body, 30, k == 2 ? 1 : 3, false);
+			put(&s, body.b, body.n);
+		}
+		if (k == 1) {
+			/* A callchain longer than its record, half way. */
+			size_t at = record_before(s.b, 16 + get16(s.b + 22),
+						  s.n / 2);
+			uint64_t nr = 1000;
+
+			while (get16(s.b + at) != PERF_RECORD_SAMPLE)
+				at = next_record(s.b, at);
+			memcpy(s.b + at + 8 + 32, &nr, 8);
+		}
+		if (k == 4) {
+			/* The event (page faults) named among the records. */
+			size_t at = rec_begin(&s, PE_EVENT_UPDATE, 0);
+
+			put64(&s, 2);
+			put64(&s, 1);
+			put_str(&s, "my-event");
+			rec_end(&s, at);
+		}
+		n = file_of(&s, &f);
+		if (k == 4) {
+			struct perf_event_attr *a = (void *)(f + 104);
+
+			a->type = PERF_TYPE_SOFTWARE;
+			a->config = PERF_COUNT_SW_PAGE_FAULTS;
+		}
+		setenv("FLAMETOP_THREADS", "1", 1);
+		load_mem(&one, f, n, NULL);
+		setenv("FLAMETOP_THREADS", "3", 1);
+		load_mem(&three, f, n, NULL);
+		assert_int_equal(one.rc, 0);
+		assert_true(total_of(one.out) > 0);
+		assert_int_equal(three.rc, one.rc);
+		assert_string_equal(three.out, one.out);
+		assert_string_equal(three.err, one.err);
+		if (k == 1)
+			assert_non_null(strstr(one.err, "callchain longer"));
+		profile_format_amount(one.p, 5, amount[0], sizeof(amount[0]));
+		profile_format_amount(three.p, 5, amount[1], sizeof(amount[1]));
+		assert_string_equal(amount[1], amount[0]);
+		if (k == 4)
+			assert_string_equal(amount[0], "5 my-event");
+		done(&one);
+		done(&three);
+		free(f);
+	}
+	if (saved)
+		setenv("FLAMETOP_THREADS", saved, 1);
+	else
+		unsetenv("FLAMETOP_THREADS");
+	free(saved);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1323,6 +1740,11 @@ int main(void)
 		cmocka_unit_test(test_deeper_than_max_stack),
 		cmocka_unit_test(test_lost_and_unknown_records),
 		cmocka_unit_test(test_decode_bounds),
+		cmocka_unit_test(test_sort_refs),
+		cmocka_unit_test(test_order_rounds),
+		cmocka_unit_test(test_order_gives_up),
+		cmocka_unit_test(test_order_from_file),
+		cmocka_unit_test(test_file_in_order_or_again),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,76 @@
+/*
+ * perf-order.h - a perf.data file's records in time order, read and put
+ * in order on a second thread while the caller uses the records before.
+ *
+ * The kernel writes each CPU's records to a buffer of its own and perf
+ * copies the buffers out one after the other, so the records of a file
+ * are in time order per CPU only.  perf marks each time it has copied all
+ * the buffers with a FINISHED_ROUND record.  A record may come a round
+ * after newer ones (in the recordings tried, never two).  The thread
+ * reads the data in chunks (pread, or a copy from memory), keeps the
+ * records of the last rounds, and at each round's end hands on, sorted
+ * by time (file order among equal times), those older than the newest
+ * record read by the end of the round two rounds before, with the hash of
+ * each sample's callchain (pe_record_chain_hash).
+ *
+ * That order is the one a sort of the whole data gives as long as no
+ * record comes after a newer one was handed on.  The thread checks that,
+ * and gives up on any other record than the kernel's, rounds, event names
+ * and the metadata records a file's walk passes over (it gives up on
+ * attrs, features, compressed or AUXTRACE data, a record cut short or of
+ * a bad size): po_finish then says so, and the caller reads the file
+ * again the usual way.
+ */
+#ifndef FLAMETOP_PERF_ORDER_H
+#define FLAMETOP_PERF_ORDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "perf-record.h"
+
+/* A record and the time it sorts by. */
+struct pe_ref {
+	uint64_t time;
+	const unsigned char *rec;
+};
+
+/*
+ * Sort a[0..n) by time, keeping the order of equal times, through tmp (n
+ * entries).  Returns a or tmp: whichever holds the result.
+ */
+struct pe_ref *pe_sort_refs(struct pe_ref *a, struct pe_ref *tmp, size_t n);
+
+/* A record handed on, and its callchain's hash (0: not a sample). */
+struct po_rec {
+	const unsigned char *rec;
+	uint64_t hash;
+};
+
+struct perf_order;
+
+/*
+ * Start reading the data section: len bytes at offset base of the file
+ * behind fd, or, with fd < 0, at data.  el holds the events (it is only
+ * read while the thread runs).  batch_max: records handed on at most at
+ * once (0: no bound).  NULL if no thread could be started.
+ */
+struct perf_order *po_start(int fd, const unsigned char *data, size_t len,
+			    uint64_t base, const struct pe_evlist *el,
+			    size_t batch_max);
+/*
+ * The next records in time order, *n of them, valid until the next call;
+ * NULL when there are no more (or the thread gave up).
+ */
+const struct po_rec *po_next(struct perf_order *o, size_t *n);
+/*
+ * Stop the thread (if it still runs) and free o.  True if every record
+ * of the data was handed on, in the order a sort of the whole data gives.
+ * *updates (len bytes, the caller's to free) holds the EVENT_UPDATE
+ * records read, in file order, to walk once the records are taken: they
+ * only name events.
+ */
+bool po_finish(struct perf_order *o, unsigned char **updates, size_t *len);
+
+#endif
