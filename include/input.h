@@ -68,10 +68,15 @@ void *input_slurp(struct input *in, size_t *len);
 /*
  * The whole input in place, without copying, when it is a plain
  * (uncompressed) regular file or memory and nothing was read yet but a
- * peek: a read-only mapping owned by the input.  NULL otherwise (then use
- * input_slurp).
+ * peek: a read-only mapping owned by the input, its pages read from the
+ * file as they are first touched.  NULL otherwise (then use input_slurp).
  */
 const void *input_map(struct input *in, size_t *len);
+/*
+ * Read every page of input_map's mapping in at once, for a reader that
+ * will touch them all (cheaper than a fault per page).
+ */
+void input_populate(struct input *in);
 /*
  * The file descriptor input_map's mapping is of (from offset 0), for
  * reading parts of it with pread; -1 when there is no such mapping.

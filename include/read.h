@@ -89,9 +89,9 @@ bool read_pprof_detect(const void *buf, size_t len);
 
 /*
  * The whole input for readers of binary formats: mapped in place when it
- * can be, else copied into *owned (free it after).  NULL, with the message
- * in d, when it cannot be read; a message about a partial read (--max-input,
- * truncated compression) also goes to d.
+ * can be (input_map), else copied into *owned (free it after).  NULL, with the message in d, when it cannot be read; a message
+ * about a partial read (--max-input, truncated compression) also goes to
+ * d.
  */
 const void *read_whole(struct input *in, size_t *len, void **owned,
 		       struct diag *d);

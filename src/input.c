@@ -59,6 +59,7 @@ struct input {
 	bool truncated;
 	char *err;
 	void *map;                   /* input_map's mapping */
+	bool populated;              /* every page of it read in */
 	size_t maplen;
 };
 
@@ -509,6 +510,14 @@ ssize_t input_read(struct input *in, void *buf, size_t n)
 	return (ssize_t)n;
 }
 
+void input_populate(struct input *in)
+{
+	/* A kernel before 5.14 says EINVAL: the pages come as touched. */
+	if (in->map && !in->populated)
+		madvise(in->map, in->maplen, MADV_POPULATE_READ);
+	in->populated = true;
+}
+
 const void *input_map(struct input *in, size_t *len)
 {
 	if (in->codec != CODEC_NONE || in->start != 0 || in->limit ||
@@ -522,7 +531,7 @@ const void *input_map(struct input *in, size_t *len)
 		return NULL;
 	if (!in->map) {
 		void *m = mmap(NULL, (size_t)in->raw_size, PROT_READ,
-			       MAP_PRIVATE | MAP_POPULATE, in->fd, 0);
+			       MAP_PRIVATE, in->fd, 0);
 
 		if (m == MAP_FAILED)
 			return NULL;

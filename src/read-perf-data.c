@@ -1049,12 +1049,14 @@ int read_perf_data(struct profile *p, struct input *in,
 	if (pd.unpack_limit > (8ULL << 30))
 		pd.unpack_limit = 8ULL << 30;
 	if (pe_load64(b + 8) == 16) {
+		input_populate(in);
 		reserve_index(&pd, len - 16);
 		walk_data(&pd, in, owned, b + 16, len - 16, 16);
 	} else if (file_header(&pd, b, len, &doff, &dsize) == 0) {
 		if (read_in_order(&pd, in, owned, b, len, doff, (size_t)dsize,
 				  &so))
 			goto read;
+		input_populate(in);     /* two passes touch all of it */
 		reserve_index(&pd, (size_t)dsize);
 		walk_data(&pd, in, owned, b + doff, (size_t)dsize, doff);
 	} else {

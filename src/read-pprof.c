@@ -1333,6 +1333,7 @@ int read_pprof(struct profile *p, struct input *in,
 
 	if (!b)
 		return -1;
+	input_populate(in);     /* all of it is unpacked */
 	pp.p = p;
 	pp.o = o;
 	pp.d = d;
