@@ -17,9 +17,9 @@
  * record comes after a newer one was handed on.  The thread checks that,
  * and gives up on any other record than the kernel's, rounds, event names
  * and the metadata records a file's walk passes over (it gives up on
- * attrs, features, compressed or AUXTRACE data, a record cut short or of
- * a bad size): po_finish then says so, and the caller reads the file
- * again the usual way.
+ * attrs, features, compressed or AUXTRACE data, a record of a bad size):
+ * po_finish then says so, and the caller reads the file again the usual
+ * way.
  */
 #ifndef FLAMETOP_PERF_ORDER_H
 #define FLAMETOP_PERF_ORDER_H
@@ -64,13 +64,24 @@ struct perf_order *po_start(int fd, const unsigned char *data, size_t len,
  * NULL when there are no more (or the thread gave up).
  */
 const struct po_rec *po_next(struct perf_order *o, size_t *n);
+/* How the data ended, and what the thread kept for the reader. */
+struct po_end {
+	size_t stray;           /* bytes after the last record, fewer than 8 */
+	bool cut;               /* the last record runs past the data */
+	/*
+	 * The EVENT_UPDATE records read, in file order (nupdates bytes,
+	 * the caller's to free), to walk once the records are taken: they
+	 * only name events.
+	 */
+	unsigned char *updates;
+	size_t nupdates;
+};
+
 /*
  * Stop the thread (if it still runs) and free o.  True if every record
- * of the data was handed on, in the order a sort of the whole data gives.
- * *updates (len bytes, the caller's to free) holds the EVENT_UPDATE
- * records read, in file order, to walk once the records are taken: they
- * only name events.
+ * of the data was handed on, in the order a sort of the whole data gives
+ * (the data may end short: *end says how).
  */
-bool po_finish(struct perf_order *o, unsigned char **updates, size_t *len);
+bool po_finish(struct perf_order *o, struct po_end *end);
 
 #endif

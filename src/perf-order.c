@@ -152,6 +152,8 @@ struct perf_order {
 	size_t rounds;
 	uint64_t out_newest;            /* newest time handed on */
 	bool any_out;
+	size_t stray;                   /* see struct po_end */
+	bool cut;
 
 	/* Shared, under mu. */
 	pthread_mutex_t mu;
@@ -387,9 +389,9 @@ static bool round_end(struct perf_order *o)
 /* The thread's work: false when it gives up (or the reader stopped). */
 static bool run(struct perf_order *o)
 {
-	size_t pos = 0;
+	size_t pos = 0, end = o->len;
 
-	while (pos < o->len) {
+	while (pos < end) {
 		uint32_t num = new_chunk(o);
 		unsigned char *buf = chunk_buf(o, num);
 		size_t have = read_chunk(o, buf, pos), off = 0;
@@ -419,10 +421,16 @@ static bool run(struct perf_order *o)
 				return false;
 			}
 		}
-		if (!off)
-			return false;   /* a record longer than the data */
-		if (pos + have == o->len && off < have)
-			return false;   /* stray bytes or a record cut short */
+		if (pos + have == o->len && off < have) {
+			/* The data ends short (a record's size is >= 8 here). */
+			if (have - off < 8)
+				o->stray = have - off;
+			else
+				o->cut = true;
+			end = pos + off;
+		}
+		if (!off && pos < end)
+			return false;   /* (a read cut short) */
 		pos += off;
 		c = &o->chunks[num];
 		c->read = true;
@@ -503,7 +511,7 @@ const struct po_rec *po_next(struct perf_order *o, size_t *n)
 	return b->recs;
 }
 
-bool po_finish(struct perf_order *o, unsigned char **updates, size_t *len)
+bool po_finish(struct perf_order *o, struct po_end *end)
 {
 	bool ok;
 
@@ -513,8 +521,10 @@ bool po_finish(struct perf_order *o, unsigned char **updates, size_t *len)
 	pthread_mutex_unlock(&o->mu);
 	pthread_join(o->thread, NULL);
 	ok = o->ok && o->given == o->made;
-	*updates = o->updates;
-	*len = o->nupdates;
+	end->stray = o->stray;
+	end->cut = o->cut;
+	end->updates = o->updates;
+	end->nupdates = o->nupdates;
 	for (size_t i = 0; i < o->nslabs; i++)
 		ARR_FREE(o->slabs[i], PO_SLAB_CHUNKS * PO_CHUNK);
 	for (size_t i = 0; i < PO_BATCHES; i++) {

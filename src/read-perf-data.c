@@ -319,6 +319,20 @@ static void unpack(struct pdata *pd, const unsigned char *z, size_t zlen,
 }
 
 /*
+ * What the walk says when the data ends in stray bytes (fewer than a
+ * record header) or in a record cut short.
+ */
+static void short_end(struct pdata *pd, size_t stray, bool cut)
+{
+	if (cut)
+		diag_warn(pd->d, "%s: truncated: the last record is cut short "
+			  "(the file was not written completely)", pd->name);
+	else if (stray)
+		diag_warn(pd->d, "%s: truncated: %zu stray bytes at the end of "
+			  "the data", pd->name, stray);
+}
+
+/*
  * Walk the records in buf[0..len) (base: their offset in the file, for
  * messages), at most max of them.  In packed data (unpacked from
  * COMPRESSED) a record may continue in the next chunk: returns how many
@@ -337,9 +351,7 @@ static size_t walk_some(struct pdata *pd, const unsigned char *buf,
 
 		if (left < sizeof(h)) {
 			if (!packed)
-				diag_warn(pd->d, "%s: truncated: %zu stray bytes "
-					  "at the end of the data", pd->name,
-					  left);
+				short_end(pd, left, false);
 			return off;
 		}
 		memcpy(&h, rec, sizeof(h));
@@ -352,9 +364,7 @@ static size_t walk_some(struct pdata *pd, const unsigned char *buf,
 		}
 		if (h.size > left) {
 			if (!packed)
-				diag_warn(pd->d, "%s: truncated: the last record "
-					  "is cut short (the file was not "
-					  "written completely)", pd->name);
+				short_end(pd, 0, true);
 			return off;
 		}
 		switch (h.type) {
@@ -951,9 +961,9 @@ static bool read_in_order(struct pdata *pd, struct input *in,
 	struct perf_order *po;
 	const struct po_rec *b;
 	struct diag *d = pd->d, again;
-	unsigned char *updates;
+	struct po_end end;
 	uint64_t doff, dsize;
-	size_t n, nupdates;
+	size_t n;
 
 	/* (The data may name events: --event-filter waits for the walk.) */
 	if (read_thread_count(2, &set) < 2 || (!set && len < WALK_FILE_MIN) ||
@@ -975,12 +985,13 @@ static bool read_in_order(struct pdata *pd, struct input *in,
 			ok = !take(pd, b[i].rec, b[i].hash);
 		}
 	}
-	if (po_finish(po, &updates, &nupdates) && ok) {
-		walk(pd, updates, nupdates, 0, false);
-		free(updates);
+	if (po_finish(po, &end) && ok) {
+		short_end(pd, end.stray, end.cut);
+		walk(pd, end.updates, end.nupdates, 0, false);
+		free(end.updates);
 		return true;
 	}
-	free(updates);
+	free(end.updates);
 	/*
 	 * Start over: the header read again into a new symbolizer and event
 	 * list, its messages (given the first time) dropped.

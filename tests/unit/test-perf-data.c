@@ -1381,6 +1381,8 @@ struct order_out {
 	size_t bytes;
 	unsigned char *updates;
 	size_t nupdates;
+	size_t stray;
+	bool cut;
 };
 
 /* Read s's records through perf-order; stop_after: batches, 0 all. */
@@ -1413,7 +1415,15 @@ static void order_read(struct order_out *out, int fd, const struct sb *s,
 		if (++out->batches == stop_after)
 			break;
 	}
-	out->ok = po_finish(o, &out->updates, &out->nupdates);
+	{
+		struct po_end end;
+
+		out->ok = po_finish(o, &end);
+		out->updates = end.updates;
+		out->nupdates = end.nupdates;
+		out->stray = end.stray;
+		out->cut = end.cut;
+	}
 	pe_evlist_destroy(el);
 }
 
@@ -1503,8 +1513,9 @@ static void test_order_rounds(void **state)
 
 /*
  * What the thread does not take on: an attr among the records, compressed
- * data, a record cut short, stray bytes, a record of size 4.  Event names
- * come back in file order; a reader that stops early stops the thread.
+ * data, a record of size 4.  A record cut short at the end, or stray
+ * bytes, end the data (and are told).  Event names come back in file
+ * order; a reader that stops early stops the thread.
  */
 static void test_order_gives_up(void **state)
 {
@@ -1527,14 +1538,21 @@ static void test_order_gives_up(void **state)
 		order_done(&out);
 	}
 	order_stream(&s, 10, 1, false);
-	s.n -= 4;
+	s.n -= 8 + 4;           /* the last round, and 4 bytes of a sample */
 	order_read(&out, -1, &s, 0, 0);
-	assert_false(out.ok);
+	assert_true(out.ok);
+	assert_true(out.cut);
+	assert_int_equal(out.stray, 0);
+	assert_int_equal(out.n, 10 * 80 - 1);
 	order_done(&out);
 	order_stream(&s, 10, 1, false);
 	put(&s, "\0\0\0\0\0", 5);
 	order_read(&out, -1, &s, 0, 0);
-	assert_false(out.ok);
+	assert_true(out.ok);
+	assert_false(out.cut);
+	assert_int_equal(out.stray, 5);
+	s.n -= 5;
+	assert_in_time_order(&out, &s);
 	order_done(&out);
 	order_stream(&s, 10, 1, false);
 	mid = record_before(s.b, 0, s.n / 2);
@@ -1632,9 +1650,9 @@ static size_t file_of(const struct sb *s, unsigned char **out)
 /*
  * A file read with one thread (two passes) and with three (both passes at
  * once, perf-order.h): the same stacks, messages and status, whether the
- * second thread hands on every record or gives up half way (a record
- * three rounds late, a sample that does not decode) and the file is read
- * again.
+ * second thread hands on every record (also of data that ends short) or
+ * gives up half way (a record three rounds late, a sample that does not
+ * decode) and the file is read again.
  */
 static void test_file_in_order_or_again(void **state)
 {
@@ -1643,13 +1661,13 @@ static void test_file_in_order_or_again(void **state)
 	char *saved = env ? strdup(env) : NULL;
 
 	(void)state;
-	for (unsigned k = 0; k < 5; k++) {
+	for (unsigned k = 0; k < 7; k++) {
 		struct result one, three;
 		char amount[2][64];
 		unsigned char *f;
 		size_t n;
 
-		if (k < 2 || k == 4) {
+		if (k < 2 || k >= 4) {
 			build_busy_stream(&s);
 		} else {
 			s.n = 0;
@@ -1676,7 +1694,11 @@ static void test_file_in_order_or_again(void **state)
 			put_str(&s, "my-event");
 			rec_end(&s, at);
 		}
+		if (k == 6)
+			put(&s, "\0\0\0\0\0", 5);   /* stray bytes */
 		n = file_of(&s, &f);
+		if (k == 5)
+			n -= 20;        /* perf record killed: cut short */
 		if (k == 4) {
 			struct perf_event_attr *a = (void *)(f + 104);
 
@@ -1699,6 +1721,9 @@ static void test_file_in_order_or_again(void **state)
 		assert_string_equal(amount[1], amount[0]);
 		if (k == 4)
 			assert_string_equal(amount[0], "5 my-event");
+		if (k >= 5)
+			assert_non_null(strstr(one.err, k == 5 ? "cut short"
+							     : "5 stray bytes"));
 		done(&one);
 		done(&three);
 		free(f);
