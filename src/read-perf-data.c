@@ -230,6 +230,19 @@ static size_t walk(struct pdata *pd, const unsigned char *buf, size_t len,
 		   uint64_t base, bool packed);
 
 /*
+ * The kernel's map comes first in the data: at it, start reading kallsyms
+ * beside the rest of the reading.
+ */
+static void preload_kernel(struct pdata *pd, const unsigned char *rec,
+			   size_t size)
+{
+	if (pe_load32(rec) == PERF_RECORD_MMAP && size > 48 &&
+	    pe_load32(rec + 8) == UINT32_MAX &&
+	    memmem(rec + 40, size - 40u, "[kernel.kallsyms]", 17))
+		sym_preload_kernel(pd->sy);
+}
+
+/*
  * A record of one of the kernel's types (below PE_HEADER_ATTR), read at
  * rec and kept at keep: into the index.
  */
@@ -237,14 +250,7 @@ static void index_plain(struct pdata *pd, const unsigned char *rec,
 			const unsigned char *keep, size_t size)
 {
 	index_record(pd, rec, keep, size);
-	/*
-	 * The kernel's map comes first in the data: start reading kallsyms
-	 * beside the rest of this walk.
-	 */
-	if (pe_load32(rec) == PERF_RECORD_MMAP && size > 48 &&
-	    pe_load32(rec + 8) == UINT32_MAX &&
-	    memmem(rec + 40, size - 40u, "[kernel.kallsyms]", 17))
-		sym_preload_kernel(pd->sy);
+	preload_kernel(pd, rec, size);
 }
 
 /* Unpack a COMPRESSED record's zstd bytes and walk the records inside. */
@@ -970,6 +976,15 @@ static bool read_in_order(struct pdata *pd, struct input *in,
 	    !profile_is_new(pd->p) || pe_evlist_count(pd->el) == 0 ||
 	    pd->o->event_filter)
 		return false;
+	/* The kernel's map (the first records): kallsyms read meanwhile. */
+	for (size_t off = 0, k = 0; k < 64 && len - off >= 8; k++) {
+		size_t size = pe_load16(file + base + off + 6);
+
+		if (size < 8 || size > len - off)
+			break;
+		preload_kernel(pd, file + base + off, size);
+		off += size;
+	}
 	/* Tests set FLAMETOP_THREADS: small batches, many hand-overs. */
 	po = po_start(owned ? -1 : input_map_fd(in), file + base, len, base,
 		      pd->el, set ? 3 : 0);
