@@ -28,6 +28,13 @@ _Noreturn void fatal(const char *fmt, ...)
 void warnx_(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));     /* "flametop: ..." to stderr */
 
+/*
+ * n bytes of fd at offset off into buf, with pread (again after EINTR and
+ * short reads): how many it read, fewer at the end of the file or on an
+ * error.
+ */
+size_t pread_full(int fd, void *buf, size_t n, uint64_t off);
+
 /* ---- Memory ---------------------------------------------------------- */
 
 void *xmalloc(size_t n);

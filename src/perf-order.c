@@ -15,11 +15,9 @@
  */
 #include "perf-order.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "perf-event.h"
 #include "util.h"
@@ -307,23 +305,12 @@ static bool flush(struct perf_order *o, uint64_t before, bool all)
 static size_t read_chunk(struct perf_order *o, unsigned char *buf, size_t pos)
 {
 	size_t want = o->len - pos < PO_CHUNK ? o->len - pos : PO_CHUNK;
-	size_t have = 0;
 
 	if (o->fd < 0) {
 		memcpy(buf, o->data + pos, want);
 		return want;
 	}
-	while (have < want) {
-		ssize_t got = pread(o->fd, buf + have, want - have,
-				    (off_t)(o->base + pos + have));
-
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			return 0;
-		have += (size_t)got;
-	}
-	return have;
+	return pread_full(o->fd, buf, want, o->base + pos) == want ? want : 0;
 }
 
 /* A record the first pass of a file walks past without a word. */

@@ -22,13 +22,11 @@
  * the bytes there are; a bad record ends the walk with a message and what
  * was read so far is kept.
  */
-#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <zstd.h>
 
 #include "perf-event.h"
@@ -474,18 +472,8 @@ static void walk_file(struct pdata *pd, int fd, const unsigned char *data,
 
 	while (pos < len && !pd->stop) {
 		size_t want = len - pos < WALK_CHUNK ? len - pos : WALK_CHUNK;
-		size_t have = 0, off = 0;
+		size_t have = pread_full(fd, buf, want, base + pos), off = 0;
 
-		while (have < want) {
-			ssize_t got = pread(fd, buf + have, want - have,
-					    (off_t)(base + pos + have));
-
-			if (got < 0 && errno == EINTR)
-				continue;
-			if (got <= 0)
-				break;
-			have += (size_t)got;
-		}
 		if (have < want)
 			break;          /* the rest from the mapping */
 		while (off < have && have - off >= 8 && !pd->stop) {

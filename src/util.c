@@ -1,12 +1,15 @@
 /*
- * util.c - allocation wrappers, fatal errors and a fast string hash.
+ * util.c - allocation wrappers, fatal errors, a fast string hash and
+ * whole reads with pread.
  */
 #include "util.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <sys/mman.h>
 
 static const char *program = "flametop";
@@ -51,6 +54,23 @@ void warnx_(const char *fmt, ...)
 static void *oom(size_t n)
 {
 	fatal("out of memory (allocating %zu bytes)", n);
+}
+
+size_t pread_full(int fd, void *buf, size_t n, uint64_t off)
+{
+	size_t have = 0;
+
+	while (have < n) {
+		ssize_t got = pread(fd, (char *)buf + have, n - have,
+				    (off_t)(off + have));
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		have += (size_t)got;
+	}
+	return have;
 }
 
 void *xmalloc(size_t n)
