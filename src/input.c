@@ -512,9 +512,10 @@ ssize_t input_read(struct input *in, void *buf, size_t n)
 
 void input_populate(struct input *in)
 {
+	if (!in->map || in->populated)
+		return;
 	/* A kernel before 5.14 says EINVAL: the pages come as touched. */
-	if (in->map && !in->populated)
-		madvise(in->map, in->maplen, MADV_POPULATE_READ);
+	madvise(in->map, in->maplen, MADV_POPULATE_READ);
 	in->populated = true;
 }
 

@@ -288,12 +288,10 @@ uint64_t pe_evlist_order_time(const struct pe_evlist *el, const void *rec,
 			      size_t len, uint64_t *last)
 {
 	uint64_t t;
-	uint32_t type;
 
-	memcpy(&type, rec, 4);
 	if (pe_record_time_at(rec, len, pe_evlist_time_format(el, rec, len),
 			      &t) &&
-	    (t || type == PERF_RECORD_SAMPLE))
+	    (t || pe_load32(rec) == PERF_RECORD_SAMPLE))
 		*last = t;
 	return *last;
 }
