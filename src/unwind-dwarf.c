@@ -338,11 +338,31 @@ static void inline_lookup(struct unwinder *u, Dwfl_Module *mod, uint64_t a,
 	}
 	if (!cu)
 		return;
-	n = dwarf_getscopes(cu, a - bias, &scopes);
+	/*
+	 * dwarf_getscopes gives the concrete scopes only up to the innermost
+	 * inlined subroutine: past it come the scopes of that function's
+	 * abstract definition (where its variables live), so an inline
+	 * nested in another inline would lose every outer level.  The
+	 * concrete parents of the innermost scope hold the whole chain:
+	 * each DW_TAG_inlined_subroutine up to the function that holds the
+	 * code (DW_TAG_subprogram), innermost first.
+	 */
+	if (dwarf_getscopes(cu, a - bias, &scopes) > 0) {
+		Dwarf_Die inner = scopes[0];
+
+		free(scopes);
+		scopes = NULL;
+		n = dwarf_getscopes_die(&inner, &scopes);
+	} else {
+		n = 0;
+	}
 	for (int i = 0; i < n && slot->n < 64; i++) {
 		char *name;
+		int tag = dwarf_tag(&scopes[i]);
 
-		if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
+		if (tag == DW_TAG_subprogram)
+			break;
+		if (tag != DW_TAG_inlined_subroutine)
 			continue;
 		name = inline_name(&scopes[i]);
 		if (!name)
