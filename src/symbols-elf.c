@@ -11,8 +11,13 @@
  *
  * Several symbols often share an address (aliases); one is kept, with
  * perf's preferences: a sized symbol over an empty one, global over weak
- * over local, fewer leading underscores, then the longer name.  A symbol
- * of size 0 reaches to the next symbol.
+ * over local, fewer leading underscores, then the longer name.  Before
+ * those, a name of a hidden symbol version loses: libc's free is also
+ * "cfree@GLIBC_2.2.5" (a .symtab name; in .dynsym, "cfree" with the hidden
+ * bit in .gnu.version), which only programs linked long ago call, and
+ * perf's rules alone would pick it (the longer name).
+ *
+ * A symbol of size 0 reaches to the next symbol.
  */
 #include "symbols.h"
 
@@ -149,6 +154,8 @@ static bool better(const struct fsym *a, const struct fsym *b)
 
 	if (az != bz)
 		return !az;
+	if (a->old_version != b->old_version)
+		return !a->old_version;
 	if ((a->bind == STB_WEAK) != (b->bind == STB_WEAK))
 		return a->bind != STB_WEAK;
 	if ((a->bind == STB_GLOBAL) != (b->bind == STB_GLOBAL))
@@ -395,9 +402,90 @@ static void add_plt(Elf *elf, struct fsym **syms, size_t *n, size_t *cap,
 		(*syms)[*n].len = (uint32_t)strlen(full);
 		(*syms)[*n].bind = STB_GLOBAL;
 		(*syms)[*n].demangled = true;
+		(*syms)[*n].old_version = false;
 		(*n)++;
 		at += ent;
 	}
+}
+
+/*
+ * The .dynsym symbols of hidden versions (the hidden bit of their
+ * .gnu.version entry), by address: .dynsym names carry no "@VERSION".
+ * The names stay the ELF's.
+ */
+struct old_versions {
+	struct old_version {
+		uint64_t addr;            /* first: sym_count_starting_by */
+		const char *name;
+	} *v;
+	size_t n, cap;
+};
+
+#define VERSYM_HIDDEN_BIT 0x8000u
+
+static int cmp_old_version(const void *a, const void *b)
+{
+	const struct old_version *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static void old_versions_read(Elf *elf, struct old_versions *o)
+{
+	Elf_Scn *scn = NULL, *dynscn = NULL, *verscn = NULL;
+	GElf_Shdr dynsh = { 0 };
+	Elf_Data *dsym, *ver;
+
+	while (elf && (scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (sh.sh_type == SHT_DYNSYM) {
+			dynscn = scn;
+			dynsh = sh;
+		} else if (sh.sh_type == SHT_GNU_versym) {
+			verscn = scn;
+		}
+	}
+	if (!dynscn || !verscn || dynsh.sh_entsize == 0)
+		return;
+	dsym = elf_getdata(dynscn, NULL);
+	ver = elf_getdata(verscn, NULL);
+	if (!dsym || !ver)
+		return;
+	for (size_t i = 1; i < dynsh.sh_size / dynsh.sh_entsize; i++) {
+		GElf_Sym sym;
+		GElf_Versym vs;
+		const char *nm;
+
+		if (!gelf_getsym(dsym, (int)i, &sym) ||
+		    !gelf_getversym(ver, (int)i, &vs))
+			break;
+		/* Indexes 0 and 1 are "local" and "global": no version. */
+		if (!(vs & VERSYM_HIDDEN_BIT) || (vs & 0x7fffu) < 2 ||
+		    sym.st_shndx == SHN_UNDEF)
+			continue;
+		nm = elf_strptr(elf, dynsh.sh_link, sym.st_name);
+		if (!nm)
+			continue;
+		GROW(o->v, o->cap, o->n + 1);
+		o->v[o->n].addr = sym.st_value;
+		o->v[o->n++].name = nm;
+	}
+	qsort(o->v, o->n, sizeof(*o->v), cmp_old_version);
+}
+
+/* Whether .dynsym holds name at addr as a hidden version. */
+static bool is_old_version(const struct old_versions *o, uint64_t addr,
+			   const char *name)
+{
+	size_t i = sym_count_starting_by(o->v, o->n, sizeof(*o->v), addr);
+
+	for (; i > 0 && o->v[i - 1].addr == addr; i--)
+		if (strcmp(o->v[i - 1].name, name) == 0)
+			return true;
+	return false;
 }
 
 /*
@@ -439,6 +527,7 @@ void sym_dso_load(struct symbolizer *sy, struct sym_dso *d)
 	struct fsym *syms = NULL;
 	char **plt = NULL;
 	size_t nplt = 0, pltcap = 0;
+	struct old_versions old = { 0 };
 
 	d->state = -1;
 	want = want_bid(sy, d, &wantlen);
@@ -505,6 +594,7 @@ void sym_dso_load(struct symbolizer *sy, struct sym_dso *d)
 			}
 		}
 	}
+	old_versions_read(elf, &old);
 	nsym = dwfl_module_getsymtab(mod);
 	if (nsym > 0) {
 		symcap = (size_t)nsym;
@@ -537,7 +627,11 @@ void sym_dso_load(struct symbolizer *sy, struct sym_dso *d)
 			continue;
 		}
 		f = &syms[cap++];
-		/* "memcpy@@GLIBC_2.14": the version goes. */
+		/*
+		 * "memcpy@@GLIBC_2.14": the version goes.  One '@' is a
+		 * hidden version, as is a .dynsym name that .gnu.version
+		 * marks hidden.
+		 */
 		at = strchr(nm, '@');
 		f->len = (uint32_t)(at && at != nm ? (size_t)(at - nm)
 						   : strlen(nm));
@@ -545,7 +639,10 @@ void sym_dso_load(struct symbolizer *sy, struct sym_dso *d)
 		f->start = addr - bias;
 		f->end = f->start + sym.st_size;
 		f->bind = GELF_ST_BIND(sym.st_info);
+		f->old_version = at ? at != nm && at[1] != '@'
+				    : is_old_version(&old, f->start, nm);
 	}
+	free(old.v);
 	add_plt(elf, &syms, &cap, &symcap, &plt, &nplt, &pltcap);
 	if (cap) {
 		char *w;

@@ -26,6 +26,8 @@ struct fsym {
 	uint32_t len;
 	unsigned char bind;     /* STB_* */
 	bool demangled;         /* name checked for mangling */
+	bool old_version;       /* a hidden symbol version ("cfree@GLIBC_2.2.5"):
+				   kept for programs linked long ago */
 };
 
 struct seg {

@@ -2,8 +2,12 @@
  * test-symbols.c - the symbolizer on real files of this process (its own
  * executable and libc, found through /proc/self/maps), demangling, kallsyms
  * and JIT map parsing from files written here, the reasons for misses and
- * the per-process Dwfl an unwinder uses.
+ * the per-process Dwfl an unwinder uses; the choice among aliases and
+ * labels on tests/data/aliases.so (see tests/data/README.md).
  */
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <gelf.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -112,6 +116,120 @@ static void test_libc(void **state)
 	assert_non_null(name);
 	assert_null(strchr(name, '@'));
 	sym_destroy(sy);
+}
+
+/* libc's free: aliased by __libc_free and by cfree (a hidden version). */
+static void test_libc_free(void **state)
+{
+	struct sym_opts o = { .demangle = true };
+	struct symbolizer *sy = sym_create(&o);
+	enum sym_miss why = SYM_MISS_COUNT;
+	/* libc's own free, not a sanitizer's that the program links. */
+	void *libc = dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
+	void *fn = libc ? dlsym(libc, "free") : NULL;
+	const char *name;
+
+	(void)state;
+	if (!fn) {
+		if (libc)
+			dlclose(libc);
+		sym_destroy(sy);
+		skip();
+	}
+	name = lookup_own(sy, (uint64_t)(uintptr_t)fn, &why);
+	assert_non_null(name);
+	assert_string_equal(name, "free");
+	dlclose(libc);
+	sym_destroy(sy);
+}
+
+/*
+ * The ELF address of a .dynsym symbol of the file at path, as a file
+ * offset (what a sample's mapping gives the symbolizer).
+ */
+static uint64_t dynsym_offset(const char *path, const char *want)
+{
+	int fd = open(path, O_RDONLY);
+	Elf *elf;
+	Elf_Scn *scn = NULL;
+	uint64_t addr = 0, off = 0;
+	size_t nph = 0;
+
+	assert_true(fd >= 0);
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	assert_non_null(elf);
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNSYM)
+			continue;
+		d = elf_getdata(scn, NULL);
+		for (size_t i = 1; d && i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			const char *nm;
+
+			if (!gelf_getsym(d, (int)i, &sym))
+				break;
+			nm = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (nm && strcmp(nm, want) == 0)
+				addr = sym.st_value;
+		}
+	}
+	assert_true(addr != 0);
+	assert_int_equal(elf_getphdrnum(elf, &nph), 0);
+	for (size_t i = 0; i < nph; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD &&
+		    addr >= ph.p_vaddr && addr < ph.p_vaddr + ph.p_filesz)
+			off = addr - ph.p_vaddr + ph.p_offset;
+	}
+	elf_end(elf);
+	close(fd);
+	assert_true(off != 0);
+	return off;
+}
+
+/*
+ * tests/data/aliases.so with .symtab (names with "@VERSION") and without
+ * (.dynsym names, versions in .gnu.version).
+ */
+static const char *const alias_files[] = {
+	"tests/data/aliases.so", "tests/data/aliases-stripped.so",
+};
+
+/* The name of the symbol at offset delta from symbol sym of file i. */
+static void assert_name_at(size_t i, const char *sym, uint64_t delta,
+			   const char *want)
+{
+	struct sym_opts o = { .demangle = true };
+	struct symbolizer *sy = sym_create(&o);
+	struct sym_dso *d = sym_dso_get(sy, alias_files[i],
+					strlen(alias_files[i]), NULL);
+	enum sym_miss why = SYM_MISS_COUNT;
+	uint64_t va;
+	const char *name = sym_dso_lookup(sy, d,
+					  dynsym_offset(alias_files[i], sym) +
+					  delta, &va, &why);
+
+	assert_non_null(name);
+	assert_string_equal(name, want);
+	sym_destroy(sy);
+}
+
+/*
+ * Not obsolete_release, a hidden version (and the longest name), nor
+ * __lib_release (more underscores).
+ */
+static void test_aliases(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < 2; i++) {
+		assert_name_at(i, "lib_release", 0, "lib_release");
+		assert_name_at(i, "lib_release", 4, "lib_release");
+	}
 }
 
 static void test_misses(void **state)
@@ -407,6 +525,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_own_executable),
 		cmocka_unit_test(test_libc),
+		cmocka_unit_test(test_libc_free),
+		cmocka_unit_test(test_aliases),
 		cmocka_unit_test(test_misses),
 		cmocka_unit_test(test_demangle),
 		cmocka_unit_test(test_kallsyms),
