@@ -17,7 +17,10 @@
  * bit in .gnu.version), which only programs linked long ago call, and
  * perf's rules alone would pick it (the longer name).
  *
- * A symbol of size 0 reaches to the next symbol.
+ * A symbol of size 0 reaches to the next symbol, unless it lies inside a
+ * sized one: a label in a function's code (V8's
+ * construct_stub_create_deopt_addr in Builtins_JSConstructStubGeneric)
+ * names no code of its own, and the function keeps its addresses.
  */
 #include "symbols.h"
 
@@ -167,10 +170,14 @@ static bool better(const struct fsym *a, const struct fsym *b)
 	return la >= lb;
 }
 
-/* Sort, keep one symbol per address, extend empty symbols. */
+/*
+ * Sort, keep one symbol per address, drop empty symbols inside sized ones,
+ * extend the other empty symbols.
+ */
 static size_t finish_table(struct fsym *s, size_t n)
 {
-	size_t o = 0;
+	size_t o = 0, k = 0;
+	uint64_t covered = 0;     /* the end of the sized symbols so far */
 
 	qsort(s, n, sizeof(*s), cmp_fsym);
 	for (size_t i = 0; i < n; i++) {
@@ -181,6 +188,14 @@ static size_t finish_table(struct fsym *s, size_t n)
 		}
 		s[o++] = s[i];
 	}
+	for (size_t i = 0; i < o; i++) {
+		if (s[i].end == s[i].start && s[i].start < covered)
+			continue;
+		if (s[i].end > covered)
+			covered = s[i].end;
+		s[k++] = s[i];
+	}
+	o = k;
 	for (size_t i = 0; i < o; i++)
 		if (s[i].end == s[i].start)
 			s[i].end = i + 1 < o ? s[i + 1].start : s[i].start + 1;

@@ -232,6 +232,19 @@ static void test_aliases(void **state)
 	}
 }
 
+/* The label inside spin_outer takes none of its code. */
+static void test_labels(void **state)
+{
+	(void)state;
+	assert_true(dynsym_offset(alias_files[0], "inner_label") >
+		    dynsym_offset(alias_files[0], "spin_outer"));
+	for (size_t i = 0; i < 2; i++) {
+		assert_name_at(i, "spin_outer", 0, "spin_outer");
+		assert_name_at(i, "inner_label", 0, "spin_outer");
+		assert_name_at(i, "inner_label", 2, "spin_outer");
+	}
+}
+
 static void test_misses(void **state)
 {
 	struct sym_opts o = { .demangle = true };
@@ -527,6 +540,7 @@ int main(void)
 		cmocka_unit_test(test_libc),
 		cmocka_unit_test(test_libc_free),
 		cmocka_unit_test(test_aliases),
+		cmocka_unit_test(test_labels),
 		cmocka_unit_test(test_misses),
 		cmocka_unit_test(test_demangle),
 		cmocka_unit_test(test_kallsyms),
