@@ -488,7 +488,8 @@ static void old_versions_read(Elf *elf, struct old_versions *o)
 		o->v[o->n].addr = sym.st_value;
 		o->v[o->n++].name = nm;
 	}
-	qsort(o->v, o->n, sizeof(*o->v), cmp_old_version);
+	if (o->n)       /* qsort(NULL, 0, ...) is undefined */
+		qsort(o->v, o->n, sizeof(*o->v), cmp_old_version);
 }
 
 /* Whether .dynsym holds name at addr as a hidden version. */
