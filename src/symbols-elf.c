@@ -261,9 +261,10 @@ static int open_dso(struct symbolizer *sy, struct sym_dso *d, char **from)
 
 	if (strcmp(d->path, "[vdso]") == 0) {
 		fd = sym_vdso_fd(sy);
-		*from = xstrdup("[vdso]");
 		if (fd < 0)
 			d->fail = SYM_MISS_NO_FILE;
+		else
+			*from = xstrdup("[vdso]");
 		return fd;
 	}
 	if (d->special) {
