@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export.h"
 #include "theme.h"
 #include "options.h"
 #include "read.h"
@@ -34,10 +33,13 @@ struct profile *diff_create(void)
 	return d;
 }
 
-/* round(v * num / den) in whole units; den > 0.  Saturates. */
-static uint64_t scale_round(uint64_t v, uint64_t num, unsigned __int128 den)
+/*
+ * v * num / den in whole units, the fraction dropped (difffolded.pl -n
+ * truncates; it does not round); den > 0.  Saturates.
+ */
+static uint64_t scale_trunc(uint64_t v, uint64_t num, unsigned __int128 den)
 {
-	unsigned __int128 q = ((unsigned __int128)v * num + den / 2) / den;
+	unsigned __int128 q = (unsigned __int128)v * num / den;
 
 	return q > UINT64_MAX ? UINT64_MAX : (uint64_t)q;
 }
@@ -118,7 +120,7 @@ static int merge(struct profile *d, const struct profile *src, enum side side,
 		if (after) {
 			w.v = self;
 		} else if (den) {
-			w.v2 = scale_round(self, norm->v, den);
+			w.v2 = scale_trunc(self, norm->v, den);
 			w.decimals = 0;
 		} else {
 			w.v2 = self;
@@ -131,12 +133,7 @@ static int merge(struct profile *d, const struct profile *src, enum side side,
 	return rc;
 }
 
-/*
- * --normalize: a copy of the finished differential profile p whose BEFORE
- * weights are scaled to AFTER's total, each stack rounded to a whole count
- * as difffolded.pl -n does.  The copy has no timeline.
- */
-static struct profile *normalized(const struct profile *p)
+struct profile *diff_normalize(const struct profile *p)
 {
 	struct profile *d = diff_create();
 	size_t nn = profile_node_count(p);
@@ -160,9 +157,14 @@ static struct profile *normalized(const struct profile *p)
 		map[n] = profile_child(d, map[pn->parent],
 				       profile_intern(d, profile_name(p, n),
 						      profile_name_len(p, n)));
-		if (b && tb) {
-			/* round(value(b) * ta / tb) whole, in the tree's scale */
-			uint64_t q = scale_round(b, ta, (unsigned __int128)tb * unit);
+		if (ta == tb) {
+			/* Equal totals: the counts stay as they are, fractions
+			 * and all (difffolded.pl scales only when they differ). */
+			w.v2 = b;
+		} else if (b) {
+			/* value(b) * ta / tb, the fraction dropped, whole in the
+			 * tree's scale (tb > 0: b is part of it). */
+			uint64_t q = scale_trunc(b, ta, (unsigned __int128)tb * unit);
 
 			w.v2 = q > UINT64_MAX / unit ? UINT64_MAX : q * unit;
 		}
@@ -269,31 +271,6 @@ int diff_load(struct config *c, struct diag *d, struct profile **out)
 	if (c->time && (rc = apply_time(p, c)) != 0) {
 		profile_destroy(p);
 		return rc;
-	}
-	if (c->normalize) {
-		struct profile *v = NULL, *n;
-
-		profile_finish(p);
-		/* The copy has no timeline: the per-sample views come first. */
-		if (c->comms || c->pids || c->tids || c->cpus || c->group) {
-			struct config cs;
-
-			memset(&cs, 0, sizeof(cs));
-			cs.comms = c->comms;
-			cs.pids = c->pids;
-			cs.tids = c->tids;
-			cs.cpus = c->cpus;
-			cs.group = c->group;
-			if ((rc = export_derive(p, &cs, &v)) != 0) {
-				profile_destroy(p);
-				return rc;
-			}
-			c->comms = c->pids = c->tids = c->cpus = c->group = NULL;
-		}
-		n = normalized(v ? v : p);
-		profile_destroy(v);
-		profile_destroy(p);
-		p = n;
 	}
 	*out = p;
 	return 0;

@@ -36,8 +36,12 @@ static void split_comms(struct view_spec *s, const char *list, char **buf)
 	}
 }
 
-int export_derive(struct profile *p, const struct config *c,
-		  struct profile **out)
+/*
+ * export_derive, or with samples_only the per-sample views of c alone
+ * (--comm, --pids, --tids, --cpus, --group), in name order.
+ */
+static int derive(struct profile *p, const struct config *c,
+		  bool samples_only, struct profile **out)
 {
 	struct view_spec s;
 	char err[512], *commbuf = NULL;
@@ -45,15 +49,17 @@ int export_derive(struct profile *p, const struct config *c,
 
 	*out = NULL;
 	memset(&s, 0, sizeof(s));
-	s.include = c->include;
-	s.ninclude = c->ninclude;
-	s.exclude = c->exclude;
-	s.nexclude = c->nexclude;
-	s.icase = c->icase;
-	s.callers = c->callers;
-	s.callees = c->callees;
-	s.invert = c->invert;
-	s.fold_recursion = c->fold_recursion;
+	if (!samples_only) {
+		s.include = c->include;
+		s.ninclude = c->ninclude;
+		s.exclude = c->exclude;
+		s.nexclude = c->nexclude;
+		s.icase = c->icase;
+		s.callers = c->callers;
+		s.callees = c->callees;
+		s.invert = c->invert;
+		s.fold_recursion = c->fold_recursion;
+	}
 	/* The lists were checked by options_parse. */
 	if (c->pids)
 		view_list_parse(&s.pids, c->pids, err, sizeof(err));
@@ -67,8 +73,8 @@ int export_derive(struct profile *p, const struct config *c,
 		s.group = strcmp(c->group, "process") == 0 ? GROUP_PROCESS
 			: strcmp(c->group, "thread") == 0 ? GROUP_THREAD
 			: GROUP_MERGED;
-	s.order = c->order && strcmp(c->order, "weight") == 0 ? ORDER_WEIGHT
-							       : ORDER_NAME;
+	s.order = !samples_only && c->order && strcmp(c->order, "weight") == 0
+		  ? ORDER_WEIGHT : ORDER_NAME;
 	if (!view_spec_active(&s)) {
 		if (s.order != profile_order(p)) {
 			profile_set_order(p, s.order);
@@ -86,6 +92,29 @@ int export_derive(struct profile *p, const struct config *c,
 	free(s.comms);
 	free(commbuf);
 	return st == VIEW_BAD_REGEX ? 2 : st == VIEW_NO_NAME ? 1 : 0;
+}
+
+int export_derive(struct profile *p, const struct config *c,
+		  struct profile **out)
+{
+	return derive(p, c, false, out);
+}
+
+int export_normalize(struct profile **p, struct config *c)
+{
+	struct profile *v = NULL, *n;
+	int rc;
+
+	if (c->comms || c->pids || c->tids || c->cpus || c->group) {
+		if ((rc = derive(*p, c, true, &v)) != 0)
+			return rc;
+		c->comms = c->pids = c->tids = c->cpus = c->group = NULL;
+	}
+	n = diff_normalize(v ? v : *p);
+	profile_destroy(v);
+	profile_destroy(*p);
+	*p = n;
+	return 0;
 }
 
 int export_run(FILE *f, struct profile *p, const struct config *c,

@@ -17,8 +17,9 @@ ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
 # ref BEFORE AFTER [NORMALIZE]: "stack BEFORE AFTER", summed per stack,
-# sorted; with NORMALIZE each BEFORE sum times total(AFTER)/total(BEFORE),
-# rounded to an integer.
+# sorted; with NORMALIZE and unequal totals each BEFORE sum times
+# total(AFTER)/total(BEFORE), the fraction dropped (difffolded.pl -n's
+# int(), not rounding).
 ref() {
 	awk -v norm="${3:-0}" '
 	function num(s) { return s + 0 }
@@ -30,7 +31,8 @@ ref() {
 	END {
 		for (s in seen) {
 			b = w[s, 1]; a = w[s, 2]
-			if (norm && tot[1] > 0) b = int(b * tot[2] / tot[1] + 0.5)
+			if (norm && tot[1] > 0 && tot[1] != tot[2])
+				b = int(b * tot[2] / tot[1])
 			printf "%s %s %s\n", s, fmt(b), fmt(a)
 		}
 	}
@@ -84,8 +86,20 @@ grep -qx 'main;only_before 3 0' "$tmp/got" &&
 
 ref "$tmp/a.folded" "$tmp/b.folded" 1 >"$tmp/want"
 check "normalize" "$tmp/want" --diff --normalize --collapse "$tmp/a.folded" "$tmp/b.folded"
-# total(a) 21.5, total(b) 19.25: main;work;a 12 * 19.25 / 21.5 = 10.74 -> 11
-grep -qx 'main;work;a 11 4' "$tmp/got" && ok || bad "normalize: main;work;a"
+# total(a) 21.5, total(b) 19.25: main;work;a 12 * 19.25 / 21.5 = 10.74 -> 10
+grep -qx 'main;work;a 10 4' "$tmp/got" && ok || bad "normalize: main;work;a"
+
+# Whole counts where rounding and truncating differ: totals 7 and 10,
+# a 3 * 10 / 7 = 4.29 -> 4, b 4 * 10 / 7 = 5.71 -> 5 (not 6).
+printf 'm;a 3\nm;b 4\n' >"$tmp/n1.folded"
+printf 'm;a 5\nm;b 5\n' >"$tmp/n2.folded"
+printf 'm;a 4 5\nm;b 5 5\n' >"$tmp/want"
+check "normalize truncates" "$tmp/want" --diff --normalize --collapse "$tmp/n1.folded" "$tmp/n2.folded"
+# Equal totals: the counts stay, fractions too.
+printf 'm;a 1.5\nm;b 2.5\n' >"$tmp/e1.folded"
+printf 'm;a 3\nm;b 1\n' >"$tmp/e2.folded"
+printf 'm;a 1.5 3\nm;b 2.5 1\n' >"$tmp/want"
+check "normalize, equal totals" "$tmp/want" --diff --normalize --collapse "$tmp/e1.folded" "$tmp/e2.folded"
 
 # Swapped sides swap the columns.
 ref "$tmp/b.folded" "$tmp/a.folded" >"$tmp/want"
