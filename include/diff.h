@@ -84,7 +84,8 @@ struct diff_info {
 	uint64_t before, after;          /* total weights, tree scale */
 	double before_pct, after_pct;    /* shares of each side's total */
 	double change;                   /* after_pct - before_pct (points) */
-	double intensity;                /* 0 (same) .. 1 (new or gone) */
+	double intensity;                /* 0 (same) .. 1 (the largest
+					    change shown): |change| / scale */
 	enum diff_change kind;
 };
 
@@ -94,7 +95,9 @@ void diff_info(const struct profile *p, uint32_t node, bool negated,
 struct theme;
 /*
  * The color of a differential frame: the theme's "same" color moved towards
- * "grew" or "shrank" by how much its share changed (24-bit RGB).
+ * "grew" or "shrank" by its change in points of share over the largest
+ * change of any frame of p (profile_max_change), which gets the full
+ * "grew" or "shrank" color (24-bit RGB).
  */
 uint32_t diff_color(const struct theme *th, const struct profile *p,
 		    uint32_t node, bool negated);
@@ -115,6 +118,7 @@ struct diff_top_row {
 	uint64_t self[2], total[2];   /* weights (view_top's, of each side) */
 	uint64_t all[2];              /* each side's total weight */
 	double self_pct[2], total_pct[2];   /* shares of all (%) */
+	double scale;                 /* the profile's profile_max_change */
 };
 
 /*

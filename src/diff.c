@@ -297,13 +297,13 @@ static bool shows(double change)
 
 /*
  * Fill di from the weights b of tb before and a of ta after, whose shares
- * (%) are bp and ap as they are shown.
+ * (%) are bp and ap as they are shown; scale is the largest change shown
+ * (profile_max_change), which gets the deepest color.
  */
 static void classify(uint64_t b, uint64_t tb, uint64_t a, uint64_t ta,
-		     double bp, double ap, struct diff_info *di)
+		     double bp, double ap, double scale, struct diff_info *di)
 {
 	unsigned __int128 x, y;
-	double m;
 
 	di->before = b;
 	di->after = a;
@@ -321,8 +321,15 @@ static void classify(uint64_t b, uint64_t tb, uint64_t a, uint64_t ta,
 		di->kind = DIFF_SAME;
 	else
 		di->kind = x > y ? DIFF_GREW : DIFF_SHRANK;
-	m = ap > bp ? ap : bp;
-	di->intensity = m > 0 ? dabs(di->change) / m : 0;
+	/*
+	 * The color follows the points of share changed, scaled to the
+	 * largest change (flamegraph.pl's rule), not the ratio of the shares:
+	 * 1% -> 3% is a smaller change than 49% -> 57%.  A top table's total
+	 * can change more than any one frame: it takes the deepest color.
+	 */
+	di->intensity = scale > 0 ? dabs(di->change) / scale : 0;
+	if (di->intensity > 1)
+		di->intensity = 1;
 	if (di->kind == DIFF_SAME)
 		di->intensity = 0;
 }
@@ -344,7 +351,8 @@ void diff_info(const struct profile *p, uint32_t node, bool negated,
 		tb = t;
 	}
 	classify(b, tb, a, ta, tb ? 100.0 * (double)b / (double)tb : 0,
-		 ta ? 100.0 * (double)a / (double)ta : 0, di);
+		 ta ? 100.0 * (double)a / (double)ta : 0,
+		 profile_max_change(p), di);
 }
 
 char diff_mark(enum diff_change k)
@@ -482,6 +490,7 @@ size_t diff_top_rows(const struct profile *p, bool negated,
 				rows[k++].sym = y;
 			}
 			r = &rows[at[y]];
+			r->scale = profile_max_change(p);
 			r->self[s] = tr[i].self;
 			r->total[s] = tr[i].total;
 			r->all[s] = tw;
@@ -505,7 +514,7 @@ void diff_top_info(const struct diff_top_row *r, bool total,
 	const uint64_t *w = total ? r->total : r->self;
 	const double *pc = total ? r->total_pct : r->self_pct;
 
-	classify(w[0], r->all[0], w[1], r->all[1], pc[0], pc[1], di);
+	classify(w[0], r->all[0], w[1], r->all[1], pc[0], pc[1], r->scale, di);
 }
 
 size_t diff_print_top(FILE *out, const struct profile *p, size_t n)

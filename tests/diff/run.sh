@@ -198,6 +198,19 @@ tl() { "$bin" --diff --collapse "$@" "$tmp/before.perf" "$tmp/after.perf"; }
 [ $? -eq 1 ] && grep -q "a.folded: the profile has no timestamps" "$tmp/err" && ok ||
 	bad "--time with an untimed BEFORE: exit 1 naming it ($(cat "$tmp/err"))"
 
+# ---- Colors: the points of share changed, scaled to the largest change -------
+# p 50% -> 40% (-10 points, the largest: the full shrank color), q 1% -> 3%
+# (+2: a fifth of the way to grew), r 49% -> 57% (+8: four fifths); the
+# ratio of shares would make q the deepest.  The default theme: same
+# #ffffff, grew #ff2828, shrank #2828ff.
+printf 'm;p 50\nm;q 1\nm;r 49\n' >"$tmp/c1.folded"
+printf 'm;p 40\nm;q 3\nm;r 57\n' >"$tmp/c2.folded"
+"$bin" --diff --svg - "$tmp/c1.folded" "$tmp/c2.folded" 2>&1 |
+	sed -n 's/.*<title>\([a-z]\) (.*fill="\(#[0-9a-f]*\)".*/\1 \2/p' |
+	tr '\n' / >"$tmp/got"
+[ "$(cat "$tmp/got")" = "m #ffffff/p #2828ff/q #ffd4d4/r #ff5353/" ] && ok ||
+	bad "diff colors by points of share: $(cat "$tmp/got")"
+
 # ---- Errors ------------------------------------------------------------------
 "$bin" --diff --collapse "$tmp/a.folded" >/dev/null 2>&1
 [ $? -eq 2 ] && ok || bad "--diff with one input: exit status 2"
