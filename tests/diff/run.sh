@@ -25,7 +25,7 @@ ref() {
 	function num(s) { return s + 0 }
 	FNR == 1 { side++ }
 	NF >= 2 {
-		c = $NF; st = $0; sub(/ +[^ ]+$/, "", st)
+		c = $NF; st = $0; sub(/ [^ ]+$/, "", st)
 		w[st, side] += num(c); tot[side] += num(c); seen[st] = 1
 	}
 	END {
