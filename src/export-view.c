@@ -37,6 +37,44 @@ static void split_comms(struct view_spec *s, const char *list, char **buf)
 }
 
 /*
+ * Do p's samples say what c's per-sample views read: the task for --comm,
+ * --pids, --tids and --group, the CPU for --cpus?  Folded stacks (and
+ * pprof) say neither, and those views would keep nothing, silently: say
+ * so, naming the option, and return false.  A profile with no samples
+ * (live, nothing sampled) has nothing to say.
+ */
+static bool samples_known(const struct profile *p, const struct config *c)
+{
+	const char *opt = c->comms ? "--comm" : c->pids ? "--pids"
+			  : c->tids ? "--tids" : c->group ? "--group" : NULL;
+	bool none = profile_samples(p) == 0;
+	bool task = !opt || none, cpu = !c->cpus || none;
+	size_t n = profile_timeline_len(p);
+	const char *what;
+
+	for (size_t i = 0; i < n && !(task && cpu); i++) {
+		struct sample_meta m;
+		uint64_t w;
+
+		profile_timeline_sample(p, i, &w, &m);
+		task |= m.has_task;
+		cpu |= m.has_cpu;
+	}
+	if (task && cpu)
+		return true;
+	if (!task) {
+		what = strcmp(opt, "--comm") ? "process and thread" : "command";
+	} else {
+		opt = "--cpus";
+		what = "CPU";
+	}
+	fprintf(stderr, "flametop: %s: the input does not say which %s took "
+		"each sample (folded stacks never do; perf script and perf.data "
+		"do when their samples carry it)\n", opt, what);
+	return false;
+}
+
+/*
  * export_derive, or with samples_only the per-sample views of c alone
  * (--comm, --pids, --tids, --cpus, --group), in name order.
  */
@@ -46,6 +84,7 @@ static int derive(struct profile *p, const struct config *c,
 	struct view_spec s;
 	char err[512], *commbuf = NULL;
 	enum view_status st;
+	int rc = 0;
 
 	*out = NULL;
 	memset(&s, 0, sizeof(s));
@@ -75,12 +114,14 @@ static int derive(struct profile *p, const struct config *c,
 			: GROUP_MERGED;
 	s.order = !samples_only && c->order && strcmp(c->order, "weight") == 0
 		  ? ORDER_WEIGHT : ORDER_NAME;
-	if (!view_spec_active(&s)) {
+	st = VIEW_OK;
+	if (!samples_known(p, c)) {
+		rc = 1;
+	} else if (!view_spec_active(&s)) {
 		if (s.order != profile_order(p)) {
 			profile_set_order(p, s.order);
 			profile_finish(p);
 		}
-		st = VIEW_OK;
 	} else {
 		st = view_derive(p, &s, out, err, sizeof(err));
 		if (st)
@@ -91,7 +132,7 @@ static int derive(struct profile *p, const struct config *c,
 	view_list_free(&s.cpus);
 	free(s.comms);
 	free(commbuf);
-	return st == VIEW_BAD_REGEX ? 2 : st == VIEW_NO_NAME ? 1 : 0;
+	return rc ? rc : st == VIEW_BAD_REGEX ? 2 : st == VIEW_NO_NAME ? 1 : 0;
 }
 
 int export_derive(struct profile *p, const struct config *c,
