@@ -30,8 +30,8 @@ struct profile *diff_create(void);
  * Add the stacks of src (finished; its selected range applies) to d as
  * the AFTER weights (after true) or the BEFORE weights.  With norm
  * (--normalize: AFTER's total, in AFTER's scale) each BEFORE stack's
- * weight is multiplied by norm / src's total and rounded to an integer, as
- * difffolded.pl -n does.  Returns 0, or -1 when a sum would overflow.
+ * weight is multiplied by norm / src's total and truncated to an integer,
+ * as difffolded.pl -n does.  Returns 0, or -1 when a sum would overflow.
  */
 int diff_add(struct profile *d, const struct profile *src, bool after,
 	     const struct weight *norm);
@@ -39,14 +39,22 @@ int diff_add(struct profile *d, const struct profile *src, bool after,
 /*
  * --diff BEFORE AFTER: read c->files[1] (AFTER), then c->files[0] into the
  * same tree as the first count (BEFORE), their timelines aligned at their
- * starts, and apply --time to each side.  The per-sample views (--comm,
- * --pids, --tids, --cpus, --group) are left to the caller, except with
- * --normalize, whose profile has no timeline: they are applied, then
- * cleared from c.  *out is to be finished.  Returns 0, or the exit status
+ * starts, and apply --time to each side.  The views, the per-sample ones
+ * (--comm, --pids, --tids, --cpus, --group) too, and --normalize
+ * (diff_normalize) are left to the caller.  *out is to be finished.  Returns 0, or the exit status
  * after printing why: 1 when an input could not be read or has no
  * timestamps for --time, 2 for a bad --time.  Bad lines are counted in d.
  */
 int diff_load(struct config *c, struct diag *d, struct profile **out);
+/*
+ * --normalize: a copy of the finished differential profile p whose BEFORE
+ * weights are scaled to AFTER's total, as difffolded.pl -n does: when the
+ * totals differ, each stack's BEFORE weight times AFTER's total over
+ * BEFORE's, the fraction dropped (not rounded); equal totals leave the
+ * weights as they are.  The copy has no timeline, so the per-sample views
+ * are to be applied to p first.
+ */
+struct profile *diff_normalize(const struct profile *p);
 /*
  * Read both inputs again into p, a comparison diff_load made (without
  * --normalize) whose weights were reset: another sample type or event
@@ -76,7 +84,8 @@ struct diff_info {
 	uint64_t before, after;          /* total weights, tree scale */
 	double before_pct, after_pct;    /* shares of each side's total */
 	double change;                   /* after_pct - before_pct (points) */
-	double intensity;                /* 0 (same) .. 1 (new or gone) */
+	double intensity;                /* 0 (same) .. 1 (the largest
+					    change shown): |change| / scale */
 	enum diff_change kind;
 };
 
@@ -86,7 +95,9 @@ void diff_info(const struct profile *p, uint32_t node, bool negated,
 struct theme;
 /*
  * The color of a differential frame: the theme's "same" color moved towards
- * "grew" or "shrank" by how much its share changed (24-bit RGB).
+ * "grew" or "shrank" by its change in points of share over the largest
+ * change of any frame of p (profile_max_change), which gets the full
+ * "grew" or "shrank" color (24-bit RGB).
  */
 uint32_t diff_color(const struct theme *th, const struct profile *p,
 		    uint32_t node, bool negated);
@@ -107,6 +118,7 @@ struct diff_top_row {
 	uint64_t self[2], total[2];   /* weights (view_top's, of each side) */
 	uint64_t all[2];              /* each side's total weight */
 	double self_pct[2], total_pct[2];   /* shares of all (%) */
+	double scale;                 /* the profile's profile_max_change */
 };
 
 /*

@@ -65,6 +65,15 @@ int export_derive(struct profile *p, const struct config *c,
 		  struct profile **out);
 
 /*
+ * --diff --normalize: apply the per-sample views of c (--comm, --pids,
+ * --tids, --cpus, --group) to *p, a finished comparison, then replace *p
+ * by its normalized copy (diff_normalize), which has no timeline; those
+ * views are then cleared from c.  Returns 0, or the exit status after
+ * printing the error.
+ */
+int export_normalize(struct profile **p, struct config *c);
+
+/*
  * Derive that view and print it as c's mode asks: --top, --collapse, or
  * the text flame graph (width columns unless --width).  Returns the exit
  * status.

@@ -250,6 +250,11 @@ size_t profile_name_len(const struct profile *p, uint32_t id);
 uint64_t profile_samples(const struct profile *p);
 size_t profile_distinct_stacks(const struct profile *p);
 unsigned profile_max_depth(const struct profile *p);
+/*
+ * Differential: the largest change of share, in points (|after% -
+ * before%|), of any node; 0 otherwise.  Diff colors are scaled to it.
+ */
+double profile_max_change(const struct profile *p);
 
 /* Decimals of the tree's weights; weight / 10^decimals is the value. */
 unsigned profile_decimals(const struct profile *p);

@@ -57,7 +57,9 @@ struct view_spec {
 	enum profile_order order;
 	bool hide_idle;          /* drop the idle task's samples: pid 0 where
 				    the task is known, else stacks with a
-				    swapper, *idle* or cpu_startup_entry frame */
+				    frame named exactly as the idle task
+				    (swapper) or a kernel idle loop function
+				    (do_idle, ...: view.c's IDLE_RE) */
 };
 
 /* Does spec change anything at all (besides the order)? */

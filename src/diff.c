@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export.h"
 #include "theme.h"
 #include "options.h"
 #include "read.h"
@@ -34,10 +33,13 @@ struct profile *diff_create(void)
 	return d;
 }
 
-/* round(v * num / den) in whole units; den > 0.  Saturates. */
-static uint64_t scale_round(uint64_t v, uint64_t num, unsigned __int128 den)
+/*
+ * v * num / den in whole units, the fraction dropped (difffolded.pl -n
+ * truncates; it does not round); den > 0.  Saturates.
+ */
+static uint64_t scale_trunc(uint64_t v, uint64_t num, unsigned __int128 den)
 {
-	unsigned __int128 q = ((unsigned __int128)v * num + den / 2) / den;
+	unsigned __int128 q = (unsigned __int128)v * num / den;
 
 	return q > UINT64_MAX ? UINT64_MAX : (uint64_t)q;
 }
@@ -118,7 +120,7 @@ static int merge(struct profile *d, const struct profile *src, enum side side,
 		if (after) {
 			w.v = self;
 		} else if (den) {
-			w.v2 = scale_round(self, norm->v, den);
+			w.v2 = scale_trunc(self, norm->v, den);
 			w.decimals = 0;
 		} else {
 			w.v2 = self;
@@ -131,12 +133,7 @@ static int merge(struct profile *d, const struct profile *src, enum side side,
 	return rc;
 }
 
-/*
- * --normalize: a copy of the finished differential profile p whose BEFORE
- * weights are scaled to AFTER's total, each stack rounded to a whole count
- * as difffolded.pl -n does.  The copy has no timeline.
- */
-static struct profile *normalized(const struct profile *p)
+struct profile *diff_normalize(const struct profile *p)
 {
 	struct profile *d = diff_create();
 	size_t nn = profile_node_count(p);
@@ -160,9 +157,14 @@ static struct profile *normalized(const struct profile *p)
 		map[n] = profile_child(d, map[pn->parent],
 				       profile_intern(d, profile_name(p, n),
 						      profile_name_len(p, n)));
-		if (b && tb) {
-			/* round(value(b) * ta / tb) whole, in the tree's scale */
-			uint64_t q = scale_round(b, ta, (unsigned __int128)tb * unit);
+		if (ta == tb) {
+			/* Equal totals: the counts stay as they are, fractions
+			 * and all (difffolded.pl scales only when they differ). */
+			w.v2 = b;
+		} else if (b) {
+			/* value(b) * ta / tb, the fraction dropped, whole in the
+			 * tree's scale (tb > 0: b is part of it). */
+			uint64_t q = scale_trunc(b, ta, (unsigned __int128)tb * unit);
 
 			w.v2 = q > UINT64_MAX / unit ? UINT64_MAX : q * unit;
 		}
@@ -270,31 +272,6 @@ int diff_load(struct config *c, struct diag *d, struct profile **out)
 		profile_destroy(p);
 		return rc;
 	}
-	if (c->normalize) {
-		struct profile *v = NULL, *n;
-
-		profile_finish(p);
-		/* The copy has no timeline: the per-sample views come first. */
-		if (c->comms || c->pids || c->tids || c->cpus || c->group) {
-			struct config cs;
-
-			memset(&cs, 0, sizeof(cs));
-			cs.comms = c->comms;
-			cs.pids = c->pids;
-			cs.tids = c->tids;
-			cs.cpus = c->cpus;
-			cs.group = c->group;
-			if ((rc = export_derive(p, &cs, &v)) != 0) {
-				profile_destroy(p);
-				return rc;
-			}
-			c->comms = c->pids = c->tids = c->cpus = c->group = NULL;
-		}
-		n = normalized(v ? v : p);
-		profile_destroy(v);
-		profile_destroy(p);
-		p = n;
-	}
 	*out = p;
 	return 0;
 }
@@ -320,13 +297,13 @@ static bool shows(double change)
 
 /*
  * Fill di from the weights b of tb before and a of ta after, whose shares
- * (%) are bp and ap as they are shown.
+ * (%) are bp and ap as they are shown; scale is the largest change shown
+ * (profile_max_change), which gets the deepest color.
  */
 static void classify(uint64_t b, uint64_t tb, uint64_t a, uint64_t ta,
-		     double bp, double ap, struct diff_info *di)
+		     double bp, double ap, double scale, struct diff_info *di)
 {
 	unsigned __int128 x, y;
-	double m;
 
 	di->before = b;
 	di->after = a;
@@ -344,8 +321,15 @@ static void classify(uint64_t b, uint64_t tb, uint64_t a, uint64_t ta,
 		di->kind = DIFF_SAME;
 	else
 		di->kind = x > y ? DIFF_GREW : DIFF_SHRANK;
-	m = ap > bp ? ap : bp;
-	di->intensity = m > 0 ? dabs(di->change) / m : 0;
+	/*
+	 * The color follows the points of share changed, scaled to the
+	 * largest change (flamegraph.pl's rule), not the ratio of the shares:
+	 * 1% -> 3% is a smaller change than 49% -> 57%.  A top table's total
+	 * can change more than any one frame: it takes the deepest color.
+	 */
+	di->intensity = scale > 0 ? dabs(di->change) / scale : 0;
+	if (di->intensity > 1)
+		di->intensity = 1;
 	if (di->kind == DIFF_SAME)
 		di->intensity = 0;
 }
@@ -367,7 +351,8 @@ void diff_info(const struct profile *p, uint32_t node, bool negated,
 		tb = t;
 	}
 	classify(b, tb, a, ta, tb ? 100.0 * (double)b / (double)tb : 0,
-		 ta ? 100.0 * (double)a / (double)ta : 0, di);
+		 ta ? 100.0 * (double)a / (double)ta : 0,
+		 profile_max_change(p), di);
 }
 
 char diff_mark(enum diff_change k)
@@ -505,6 +490,7 @@ size_t diff_top_rows(const struct profile *p, bool negated,
 				rows[k++].sym = y;
 			}
 			r = &rows[at[y]];
+			r->scale = profile_max_change(p);
 			r->self[s] = tr[i].self;
 			r->total[s] = tr[i].total;
 			r->all[s] = tw;
@@ -528,7 +514,7 @@ void diff_top_info(const struct diff_top_row *r, bool total,
 	const uint64_t *w = total ? r->total : r->self;
 	const double *pc = total ? r->total_pct : r->self_pct;
 
-	classify(w[0], r->all[0], w[1], r->all[1], pc[0], pc[1], di);
+	classify(w[0], r->all[0], w[1], r->all[1], pc[0], pc[1], r->scale, di);
 }
 
 size_t diff_print_top(FILE *out, const struct profile *p, size_t n)

@@ -36,24 +36,69 @@ static void split_comms(struct view_spec *s, const char *list, char **buf)
 	}
 }
 
-int export_derive(struct profile *p, const struct config *c,
-		  struct profile **out)
+/*
+ * Do p's samples say what c's per-sample views read: the task for --comm,
+ * --pids, --tids and --group, the CPU for --cpus?  Folded stacks (and
+ * pprof) say neither, and those views would keep nothing, silently: say
+ * so, naming the option, and return false.  A profile with no samples
+ * (live, nothing sampled) has nothing to say.
+ */
+static bool samples_known(const struct profile *p, const struct config *c)
+{
+	const char *opt = c->comms ? "--comm" : c->pids ? "--pids"
+			  : c->tids ? "--tids" : c->group ? "--group" : NULL;
+	bool none = profile_samples(p) == 0;
+	bool task = !opt || none, cpu = !c->cpus || none;
+	size_t n = profile_timeline_len(p);
+	const char *what;
+
+	for (size_t i = 0; i < n && !(task && cpu); i++) {
+		struct sample_meta m;
+		uint64_t w;
+
+		profile_timeline_sample(p, i, &w, &m);
+		task |= m.has_task;
+		cpu |= m.has_cpu;
+	}
+	if (task && cpu)
+		return true;
+	if (!task) {
+		what = strcmp(opt, "--comm") ? "process and thread" : "command";
+	} else {
+		opt = "--cpus";
+		what = "CPU";
+	}
+	fprintf(stderr, "flametop: %s: the input does not say which %s took "
+		"each sample (folded stacks never do; perf script and perf.data "
+		"do when their samples carry it)\n", opt, what);
+	return false;
+}
+
+/*
+ * export_derive, or with samples_only the per-sample views of c alone
+ * (--comm, --pids, --tids, --cpus, --group), in name order.
+ */
+static int derive(struct profile *p, const struct config *c,
+		  bool samples_only, struct profile **out)
 {
 	struct view_spec s;
 	char err[512], *commbuf = NULL;
 	enum view_status st;
+	int rc = 0;
 
 	*out = NULL;
 	memset(&s, 0, sizeof(s));
-	s.include = c->include;
-	s.ninclude = c->ninclude;
-	s.exclude = c->exclude;
-	s.nexclude = c->nexclude;
-	s.icase = c->icase;
-	s.callers = c->callers;
-	s.callees = c->callees;
-	s.invert = c->invert;
-	s.fold_recursion = c->fold_recursion;
+	if (!samples_only) {
+		s.include = c->include;
+		s.ninclude = c->ninclude;
+		s.exclude = c->exclude;
+		s.nexclude = c->nexclude;
+		s.icase = c->icase;
+		s.callers = c->callers;
+		s.callees = c->callees;
+		s.invert = c->invert;
+		s.fold_recursion = c->fold_recursion;
+	}
 	/* The lists were checked by options_parse. */
 	if (c->pids)
 		view_list_parse(&s.pids, c->pids, err, sizeof(err));
@@ -67,14 +112,16 @@ int export_derive(struct profile *p, const struct config *c,
 		s.group = strcmp(c->group, "process") == 0 ? GROUP_PROCESS
 			: strcmp(c->group, "thread") == 0 ? GROUP_THREAD
 			: GROUP_MERGED;
-	s.order = c->order && strcmp(c->order, "weight") == 0 ? ORDER_WEIGHT
-							       : ORDER_NAME;
-	if (!view_spec_active(&s)) {
+	s.order = !samples_only && c->order && strcmp(c->order, "weight") == 0
+		  ? ORDER_WEIGHT : ORDER_NAME;
+	st = VIEW_OK;
+	if (!samples_known(p, c)) {
+		rc = 1;
+	} else if (!view_spec_active(&s)) {
 		if (s.order != profile_order(p)) {
 			profile_set_order(p, s.order);
 			profile_finish(p);
 		}
-		st = VIEW_OK;
 	} else {
 		st = view_derive(p, &s, out, err, sizeof(err));
 		if (st)
@@ -85,7 +132,30 @@ int export_derive(struct profile *p, const struct config *c,
 	view_list_free(&s.cpus);
 	free(s.comms);
 	free(commbuf);
-	return st == VIEW_BAD_REGEX ? 2 : st == VIEW_NO_NAME ? 1 : 0;
+	return rc ? rc : st == VIEW_BAD_REGEX ? 2 : st == VIEW_NO_NAME ? 1 : 0;
+}
+
+int export_derive(struct profile *p, const struct config *c,
+		  struct profile **out)
+{
+	return derive(p, c, false, out);
+}
+
+int export_normalize(struct profile **p, struct config *c)
+{
+	struct profile *v = NULL, *n;
+	int rc;
+
+	if (c->comms || c->pids || c->tids || c->cpus || c->group) {
+		if ((rc = derive(*p, c, true, &v)) != 0)
+			return rc;
+		c->comms = c->pids = c->tids = c->cpus = c->group = NULL;
+	}
+	n = diff_normalize(v ? v : *p);
+	profile_destroy(v);
+	profile_destroy(*p);
+	*p = n;
+	return 0;
 }
 
 int export_run(FILE *f, struct profile *p, const struct config *c,

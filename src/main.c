@@ -338,9 +338,14 @@ int main(int argc, char **argv)
 		profile_destroy(p);
 		rc = diff_load(&c, &d, &p);
 		tui_load_progress_done(&progress);
+		if (rc == 0 && c.normalize) {
+			profile_finish(p);
+			rc = export_normalize(&p, &c);
+		}
 		if (rc) {
 			diag_print(&d, stderr, "flametop");
 			diag_free(&d);
+			profile_destroy(p);   /* NULL when diff_load failed */
 			options_free(&c);
 			return rc;
 		}

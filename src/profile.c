@@ -95,6 +95,7 @@ struct profile {
 	bool sorted;                /* siblings sorted since the last add */
 	size_t distinct;
 	unsigned max_depth;
+	double max_change;          /* differential: profile_max_change */
 };
 
 static const uint64_t pow10_tab[] = {
@@ -898,6 +899,21 @@ static void compute_totals(struct profile *p)
 	}
 	p->distinct = distinct;
 	p->max_depth = max_depth;
+	p->max_change = 0;
+	if (p->differential) {
+		/* Shares computed as diff_info computes them, so the node of
+		 * the largest change gets exactly 1 from change / max. */
+		double ta = (double)p->total[0], tb = (double)p->total2[0];
+
+		for (size_t i = 1; i < p->n; i++) {
+			double a = ta > 0 ? 100.0 * (double)p->total[i] / ta : 0;
+			double b = tb > 0 ? 100.0 * (double)p->total2[i] / tb : 0;
+			double c = a > b ? a - b : b - a;
+
+			if (c > p->max_change)
+				p->max_change = c;
+		}
+	}
 }
 
 void profile_finish(struct profile *p)
@@ -1178,6 +1194,7 @@ size_t profile_name_len(const struct profile *p, uint32_t id)
 uint64_t profile_samples(const struct profile *p) { return p->samples; }
 size_t profile_distinct_stacks(const struct profile *p) { return p->distinct; }
 unsigned profile_max_depth(const struct profile *p) { return p->max_depth; }
+double profile_max_change(const struct profile *p) { return p->max_change; }
 unsigned profile_decimals(const struct profile *p) { return p->decimals; }
 
 size_t profile_format_weight(const struct profile *p, uint64_t w, char *buf,

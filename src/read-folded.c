@@ -3,8 +3,12 @@
  *
  * The count is the last whitespace-separated field (frames may hold
  * spaces); differential input has two counts, "stack BEFORE AFTER", and is
- * recognized on the first good line.  Counts are decimal with up to nine
- * fractional digits, kept exact.  Bad lines are skipped and reported.
+ * recognized on the first good line.  The stack ends one blank before the
+ * (first) count, as flamegraph.pl reads it: further blanks are part of the
+ * last frame ("cmp<bool  5" is the frame "cmp<bool "), so --collapse gives
+ * back the bytes it read.  Counts are decimal, kept exact to nine
+ * fractional digits; more are rounded to nine.  Bad lines are skipped and
+ * reported.
  *
  * Two stages.  Parsing turns lines into records (frame ids, counts, line
  * number) and bad-line messages; it runs on several threads, each on its
@@ -131,8 +135,10 @@ static bool is_space(char c)
 
 /*
  * Parse the number ending at s[n-1] (after trailing spaces are gone):
- * digits with an optional '.' and fraction.  Sets *start to where it
- * begins.  Returns NULL on success or what is wrong.
+ * digits with an optional '.' and fraction, whose digits past the ninth
+ * are rounded off (half up: 14.2343983248722834234 is 14.234398325, what
+ * the weights hold).  Sets *start to where it begins.  Returns NULL on
+ * success or what is wrong.
  */
 static const char *parse_count(const char *s, size_t n, size_t *start,
 			       struct weight *w, uint64_t *out)
@@ -140,6 +146,7 @@ static const char *parse_count(const char *s, size_t n, size_t *start,
 	size_t i = n, dot = SIZE_MAX;
 	uint64_t v = 0;
 	unsigned dec = 0;
+	bool up = false;    /* the first digit cut off is 5 or more */
 
 	while (i > 0 && !is_space(s[i - 1]))
 		i--;
@@ -164,14 +171,19 @@ static const char *parse_count(const char *s, size_t n, size_t *start,
 		if (s[k] < '0' || s[k] > '9')
 			return i == 0 ? "no sample count"
 				      : "sample count is not a number";
-		if (dot != SIZE_MAX) {
-			if (++dec > WEIGHT_MAX_DECIMALS)
-				return "sample count has more than 9 decimals";
+		if (dot != SIZE_MAX && dec == WEIGHT_MAX_DECIMALS) {
+			if (k == dot + WEIGHT_MAX_DECIMALS + 1)
+				up = s[k] >= '5';
+			continue;
 		}
+		if (dot != SIZE_MAX)
+			dec++;
 		if (__builtin_mul_overflow(v, 10, &v) ||
 		    __builtin_add_overflow(v, (uint64_t)(s[k] - '0'), &v))
 			return "sample count is too large";
 	}
+	if (up && __builtin_add_overflow(v, 1, &v))
+		return "sample count is too large";
 	*out = v;
 	w->decimals = dec > w->decimals ? dec : w->decimals;
 	return NULL;
@@ -312,6 +324,8 @@ static void parse_line(struct part *w, const char *s, size_t n,
 	}
 	dec_a = wt.decimals;
 	n = at;
+	/* Blanks between two counts are a separator (only the stack's end is
+	 * taken as written, below). */
 	while (n > 0 && is_space(s[n - 1]))
 		n--;
 	if (*first && p) {
@@ -335,9 +349,7 @@ static void parse_line(struct part *w, const char *s, size_t n,
 		dec_b = t.decimals;
 		if (t.decimals > wt.decimals)
 			wt.decimals = t.decimals;
-		n = at2;
-		while (n > 0 && is_space(s[n - 1]))
-			n--;
+		at = at2;
 		/* "stack BEFORE AFTER": widths follow AFTER. */
 		if ((why = align(&b, dec_b, wt.decimals)) ||
 		    (why = align(&a, dec_a, wt.decimals))) {
@@ -349,6 +361,9 @@ static void parse_line(struct part *w, const char *s, size_t n,
 	} else {
 		wt.v = a;
 	}
+	/* The stack ends one blank before its count (at > 0: parse_count
+	 * stopped at a blank): any others are the last frame's. */
+	n = at > 0 ? at - 1 : 0;
 	if (n == 0) {
 		add_bad(w, line, "empty stack", 0);
 		return;

@@ -470,6 +470,14 @@ void tui_view_prompt_done(struct tui *t, enum tui_prompt kind,
 	char **slot = kind == PROMPT_INCLUDE ? &n.include :
 		      kind == PROMPT_EXCLUDE ? &n.exclude : &n.tasks;
 
+	if (kind == PROMPT_TASKS && *text && !profile_has_timeline(t->src)) {
+		/* As --pids on folded input: say so, keep the view. */
+		tui_set_msg(t, true, "this input does not say which process, "
+			    "thread or CPU took its samples: the filter would "
+			    "keep nothing");
+		vstate_free(&n);
+		return;
+	}
 	free(*slot);
 	*slot = *text ? xstrdup(text) : NULL;
 	if (!go(t, &n))

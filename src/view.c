@@ -118,8 +118,21 @@ bool view_spec_active(const struct view_spec *s)
 #define F_EXC 2u
 #define F_IDLE 4u
 
-/* The idle task's frames, for samples whose task is not known. */
-#define IDLE_RE "^swapper|idle|^cpu_startup_entry$"
+/*
+ * The idle task's frames, for samples whose task is not known (folded
+ * input): a stack is idle when one of its frames is named exactly, case
+ * and all, the idle task's command (swapper, swapper/N as bcc writes it,
+ * swapper-0 or swapper-0/0 as --pid/--tid roots), or one of the kernel's
+ * idle loop functions (kernel/sched/idle.c, the x86, arm64, intel_idle,
+ * ACPI and polling idle drivers; cpu_idle and cpu_idle_loop of kernels
+ * before 3.10 and 4.9), with or without the _[k] mark.  Only exact names:
+ * a user's reap_idle_connections is work, not idle.
+ */
+#define IDLE_RE "(?-i)^(?:swapper(?:/[0-9]+)?(?:-0(?:/0)?)?" \
+	"|cpu_startup_entry|do_idle|cpu_idle|cpu_idle_loop|cpu_idle_poll" \
+	"|cpuidle_idle_call|default_idle_call|default_idle|arch_cpu_idle" \
+	"|cpu_do_idle|mwait_idle|intel_idle|acpi_idle_enter" \
+	"|acpi_idle_do_entry|poll_idle)(?:_\\[k\\])?$"
 
 /* Who appends children to a view node (see ob_child). */
 #define OWN_NONE UINT64_MAX

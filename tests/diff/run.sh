@@ -17,20 +17,22 @@ ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
 # ref BEFORE AFTER [NORMALIZE]: "stack BEFORE AFTER", summed per stack,
-# sorted; with NORMALIZE each BEFORE sum times total(AFTER)/total(BEFORE),
-# rounded to an integer.
+# sorted; with NORMALIZE and unequal totals each BEFORE sum times
+# total(AFTER)/total(BEFORE), the fraction dropped (difffolded.pl -n's
+# int(), not rounding).
 ref() {
 	awk -v norm="${3:-0}" '
 	function num(s) { return s + 0 }
 	FNR == 1 { side++ }
 	NF >= 2 {
-		c = $NF; st = $0; sub(/ +[^ ]+$/, "", st)
+		c = $NF; st = $0; sub(/ [^ ]+$/, "", st)
 		w[st, side] += num(c); tot[side] += num(c); seen[st] = 1
 	}
 	END {
 		for (s in seen) {
 			b = w[s, 1]; a = w[s, 2]
-			if (norm && tot[1] > 0) b = int(b * tot[2] / tot[1] + 0.5)
+			if (norm && tot[1] > 0 && tot[1] != tot[2])
+				b = int(b * tot[2] / tot[1])
 			printf "%s %s %s\n", s, fmt(b), fmt(a)
 		}
 	}
@@ -84,8 +86,20 @@ grep -qx 'main;only_before 3 0' "$tmp/got" &&
 
 ref "$tmp/a.folded" "$tmp/b.folded" 1 >"$tmp/want"
 check "normalize" "$tmp/want" --diff --normalize --collapse "$tmp/a.folded" "$tmp/b.folded"
-# total(a) 21.5, total(b) 19.25: main;work;a 12 * 19.25 / 21.5 = 10.74 -> 11
-grep -qx 'main;work;a 11 4' "$tmp/got" && ok || bad "normalize: main;work;a"
+# total(a) 21.5, total(b) 19.25: main;work;a 12 * 19.25 / 21.5 = 10.74 -> 10
+grep -qx 'main;work;a 10 4' "$tmp/got" && ok || bad "normalize: main;work;a"
+
+# Whole counts where rounding and truncating differ: totals 7 and 10,
+# a 3 * 10 / 7 = 4.29 -> 4, b 4 * 10 / 7 = 5.71 -> 5 (not 6).
+printf 'm;a 3\nm;b 4\n' >"$tmp/n1.folded"
+printf 'm;a 5\nm;b 5\n' >"$tmp/n2.folded"
+printf 'm;a 4 5\nm;b 5 5\n' >"$tmp/want"
+check "normalize truncates" "$tmp/want" --diff --normalize --collapse "$tmp/n1.folded" "$tmp/n2.folded"
+# Equal totals: the counts stay, fractions too.
+printf 'm;a 1.5\nm;b 2.5\n' >"$tmp/e1.folded"
+printf 'm;a 3\nm;b 1\n' >"$tmp/e2.folded"
+printf 'm;a 1.5 3\nm;b 2.5 1\n' >"$tmp/want"
+check "normalize, equal totals" "$tmp/want" --diff --normalize --collapse "$tmp/e1.folded" "$tmp/e2.folded"
 
 # Swapped sides swap the columns.
 ref "$tmp/b.folded" "$tmp/a.folded" >"$tmp/want"
@@ -183,6 +197,19 @@ tl() { "$bin" --diff --collapse "$@" "$tmp/before.perf" "$tmp/after.perf"; }
 "$bin" --diff --collapse --time 0,1 "$tmp/a.folded" "$tmp/after.perf" >/dev/null 2>"$tmp/err"
 [ $? -eq 1 ] && grep -q "a.folded: the profile has no timestamps" "$tmp/err" && ok ||
 	bad "--time with an untimed BEFORE: exit 1 naming it ($(cat "$tmp/err"))"
+
+# ---- Colors: the points of share changed, scaled to the largest change -------
+# p 50% -> 40% (-10 points, the largest: the full shrank color), q 1% -> 3%
+# (+2: a fifth of the way to grew), r 49% -> 57% (+8: four fifths); the
+# ratio of shares would make q the deepest.  The default theme: same
+# #ffffff, grew #ff2828, shrank #2828ff.
+printf 'm;p 50\nm;q 1\nm;r 49\n' >"$tmp/c1.folded"
+printf 'm;p 40\nm;q 3\nm;r 57\n' >"$tmp/c2.folded"
+"$bin" --diff --svg - "$tmp/c1.folded" "$tmp/c2.folded" 2>&1 |
+	sed -n 's/.*<title>\([a-z]\) (.*fill="\(#[0-9a-f]*\)".*/\1 \2/p' |
+	tr '\n' / >"$tmp/got"
+[ "$(cat "$tmp/got")" = "m #ffffff/p #2828ff/q #ffd4d4/r #ff5353/" ] && ok ||
+	bad "diff colors by points of share: $(cat "$tmp/got")"
 
 # ---- Errors ------------------------------------------------------------------
 "$bin" --diff --collapse "$tmp/a.folded" >/dev/null 2>&1

@@ -149,4 +149,18 @@ tui_keys % 'p' 'i' 'd' '=' 'x' Enter
 check "tasks: bad list" tui_wait "bad list 'x'"
 tui_keys q
 check "exits 0 (perf)" tui_wait "__EXIT:0"
+
+# H on folded input hides the kernel's idle frames by their exact names
+# only: reap_idle_connections is work, and 100 of the 200 samples stay.
+tui_start -x $W -y 30 NO_COLOR=1 -- tests/golden/idle-names.folded
+check "idle names: opens" tui_wait "idle-names.folded \| 200 samples$"
+# A task filter on folded input says it would keep nothing, as --pids does.
+tui_keys % p i d = 5 Enter
+check "task filter on folded: says why" tui_wait "does not say which process, thread or CPU took its samples"
+check "task filter on folded: view kept" tui_wait "idle-names.folded \| 200 samples$"
+tui_keys H
+check "idle names: work stays" tui_wait "idle-names.folded \| 100 samples \| view: idle hidden$"
+check "idle names: reap_idle_connections drawn" tui_wait "^\\[reap_idle_connections +\\]\\[work "
+tui_keys q
+check "idle names: exits 0" tui_wait "__EXIT:0"
 tui_done

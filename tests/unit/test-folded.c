@@ -72,9 +72,12 @@ static void spaces_crlf_blank_comments(void **state)
 	struct result r;
 
 	(void)state;
+	/* One blank before the count separates; "x y  7" is the frame
+	 * "x y " (as flamegraph.pl reads it), not "x y". */
 	load_str(&r, "# a comment\r\n\r\nmain;do work;x y  7\r\n   \n"
-		     "main;do work;x y\t1\nlast 2");
-	assert_string_equal(r.collapsed, "last 2\nmain;do work;x y 8\n");
+		     "main;do work;x y\t1\nmain;do work;x y 2\nlast 2");
+	assert_string_equal(r.collapsed,
+			    "last 2\nmain;do work;x y 3\nmain;do work;x y  7\n");
 	assert_int_equal(r.d.bad, 0);
 	done(&r);
 }
@@ -86,6 +89,13 @@ static void fractional_counts_exact(void **state)
 	(void)state;
 	load_str(&r, "a 1.5\na 1.25\nb 0.1\nb 0.2\nc 3\nd 2.\n");
 	assert_string_equal(r.collapsed, "a 2.75\nb 0.3\nc 3\nd 2\n");
+	done(&r);
+	/* Past 9 decimals: rounded half up to 9, carrying into the units. */
+	load_str(&r, "a 14.2343983248722834234\nb 0.9999999995\n"
+		     "c 0.0000000004999\nd 2.00000000050\n");
+	assert_string_equal(r.collapsed,
+			    "a 14.234398325\nb 1\nd 2.000000001\n");
+	assert_int_equal(r.d.bad, 0);
 	done(&r);
 }
 
@@ -125,15 +135,15 @@ static void bad_lines_reported(void **state)
 		"x 12abc\n"
 		"big 99999999999999999999999\n"
 		" 5\n"
-		"frac 1.1234567891\n"
+		"frac 1.1234567891\n"        /* rounded to 9 decimals, good */
 		"nul\0byte 3\n"
 		"ok;b 2\n";
 
 	(void)state;
 	load(&r, in, sizeof(in) - 1);
 	assert_int_equal(r.rc, 0);
-	assert_string_equal(r.collapsed, "ok;a 1\nok;b 2\n");
-	assert_int_equal(r.d.bad, 7);
+	assert_string_equal(r.collapsed, "frac 1.123456789\nok;a 1\nok;b 2\n");
+	assert_int_equal(r.d.bad, 6);
 	assert_int_equal(r.d.nfirst, 5);
 	assert_string_equal(r.d.first[0], "t.folded:2: no sample count");
 	assert_string_equal(r.d.first[1], "t.folded:3: negative sample count");

@@ -408,13 +408,30 @@ static void hide_idle(void **state)
 	s.hide_idle = true;
 	/* tasks known: the idle task is pid 0, whatever its frames */
 	CHECK_VIEW(p, &s, "web;main 1\nweb;main;serve 5\nweb;worker;serve 4\n");
-	/* no tasks (folded): by name, swapper, *idle*, cpu_startup_entry */
+	/*
+	 * No tasks (folded): a frame named exactly as the idle task or a
+	 * kernel idle loop function, with or without _[k], case and all
+	 * (also under -i); names that only hold "idle" are work.
+	 */
 	add(f, "swapper;secondary_startup_64;cpu_startup_entry;do_idle", 5);
+	add(f, "swapper;cpu_startup_entry;do_idle;default_idle", 100);
+	add(f, "swapper/3;intel_idle", 1);
 	add(f, "kworker;cpu_startup_entry", 1);
+	add(f, "acpi_idle_do_entry_[k]", 1);
 	add(f, "app;main;poll_idle_wait", 2);
-	add(f, "app;main;work", 3);
+	add(f, "myapp;main;reap_idle_connections", 50);
+	add(f, "myapp;main;work", 50);
+	add(f, "app;Do_Idle", 1);
+	add(f, "app;do_idle_x", 1);
+	add(f, "swapperd;run", 1);
 	profile_finish(f);
-	CHECK_VIEW(f, &s, "app;main;work 3\n");
+	CHECK_VIEW(f, &s, "app;Do_Idle 1\napp;do_idle_x 1\n"
+		   "app;main;poll_idle_wait 2\nmyapp;main;reap_idle_connections 50\n"
+		   "myapp;main;work 50\nswapperd;run 1\n");
+	s.icase = true;
+	CHECK_VIEW(f, &s, "app;Do_Idle 1\napp;do_idle_x 1\n"
+		   "app;main;poll_idle_wait 2\nmyapp;main;reap_idle_connections 50\n"
+		   "myapp;main;work 50\nswapperd;run 1\n");
 	profile_destroy(f);
 	profile_destroy(p);
 }
