@@ -121,6 +121,33 @@ check "top table of the view" \
 tui_keys q
 check "exit 0" tui_wait "__EXIT:0"
 
+# The status line in a view that drops samples: the share of the view and
+# that of the whole profile, each named; one row on a narrow screen (the
+# zoom's share gives way).  A view that keeps every sample says "of all".
+# prefix W PREFIX OPTIONS...: the weight under the frame PREFIX (a;b) of
+# the view of $SRC (W: the view's total).
+prefix() {
+	pre=$2
+	shift 2
+	"$BIN" --collapse "$@" "$SRC" | awk -v p="$pre" '
+		{ s = $0; sub(/ [^ ]*$/, "", s)
+		  if (p == "" || s == p || index(s, p ";") == 1) w += $NF }
+		END { print w + 0 }'
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f%%\n", 100 * a / b }' | sed 's/\./\\./'; }
+tui_start -x 60 -y 12 NO_COLOR=1 -- "$IN"
+tui_wait "small.folded \| 37 samples" >/dev/null
+tui_keys X '^other$' Enter k j j j
+b=$(prefix w 'main;a;b' --exclude '^other$')
+view=$(prefix w '' --exclude '^other$')
+all=$(prefix w '')
+check "status: of view, of all" tui_wait "^b \| $b samples \(self 5\) \| $(ratio "$b" "$view") of view \| $(ratio "$b" "$all") of all\$"
+check "status: one row" sh -c "tmux -L '$TUI_SOCK' capture-pane -p -t ft | sed -n 12p | grep -q '^b | '"
+tui_keys V I k
+check "status: inverted keeps all" tui_wait "^all \| $all samples \(self 0\) \| 100\.00% of all \| 100\.00% of zoom\$"
+tui_keys q
+check "status: exit 0" tui_wait "__EXIT:0"
+
 # Another sample type read under a filter: the filter stays, and the
 # share is the new type's in the view.
 PP=tests/pprof/go-heap.pprof
