@@ -360,8 +360,12 @@ void tui_status_text(struct tui *t, char *buf, size_t cap)
 	if (t->cols && rw + keep > t->cols) {
 		/* A screen narrower than the numbers: they are cut too (the
 		 * parts are plain ASCII). */
-		rlen = t->cols > keep + 2 ? t->cols - keep - 2 : 0;
-		rw = append(rest, sizeof(rest), rlen, "..");
+		if (t->cols > keep + 2) {
+			rw = append(rest, sizeof(rest), t->cols - keep - 2, "..");
+		} else {
+			rest[0] = '\0';   /* room for the name only */
+			rw = 0;
+		}
 	}
 	name = xmalloc(8 * (nlen + t->cols) + 16);   /* escaped or fitted */
 	if (t->cols && nw + rw > t->cols) {
