@@ -24,6 +24,7 @@
 #include "theme.h"
 #include "tui.h"
 #include "view.h"
+#include "view-top.h"
 
 enum color_mode { CM_NONE, CM_8, CM_256, CM_DIRECT };
 
