@@ -336,11 +336,10 @@ void tui_status_text(struct tui *t, char *buf, size_t cap)
 			 pct(w, all));
 	if (diff) {
 		/* Before, after and the change, in weight and in share. */
-		part[SP_DIFF][0] = ' ';
-		part[SP_DIFF][1] = '|';
-		part[SP_DIFF][2] = ' ';
-		diff_describe(t->p, s, t->v.negate, part[SP_DIFF] + 3,
-			      sizeof(part[0]) - 3);
+		char dd[200];
+
+		diff_describe(t->p, s, t->v.negate, dd, sizeof(dd));
+		snprintf(part[SP_DIFF], sizeof(part[0]), " | %s", dd);
 	}
 	if (in_zoom)
 		snprintf(part[SP_ZOOM], sizeof(part[0]), " | %.2f%% of zoom",
