@@ -19,7 +19,7 @@
 
 #include "diag.h"
 #include "profile.h"
-#include "view.h"
+#include "view-top.h"
 
 struct config;
 

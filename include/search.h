@@ -36,6 +36,12 @@ bool search_icase(const struct search *s);
 
 /* Match the names the profile has gained since the last call. */
 void search_update(struct search *s, const struct profile *p);
+/*
+ * Forget every match: the next search_update matches all the names again.
+ * For another profile (a derived view has a symbol table of its own, so
+ * the same id may name another function).
+ */
+void search_forget(struct search *s);
 bool search_sym_matches(const struct search *s, uint32_t sym);
 bool search_node_matches(const struct search *s, const struct profile *p,
 			 uint32_t node);

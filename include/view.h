@@ -10,9 +10,7 @@
  * --top) draws it unchanged.  The steps apply in this order: grouping and
  * filters, then callers/callees, then folded recursion, then inversion.
  *
- * view_top lists per function its self weight (the stacks whose leaf it
- * is) and its total weight (the stacks that contain it, once per stack
- * even under recursion): perf report's Self and Children.
+ * The top table of a profile, derived or not, is view-top.h.
  */
 #ifndef FLAMETOP_VIEW_H
 #define FLAMETOP_VIEW_H
@@ -20,7 +18,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "profile.h"
 
@@ -90,31 +87,5 @@ enum view_status {
 enum view_status view_derive(const struct profile *src,
 			     const struct view_spec *spec,
 			     struct profile **out, char *err, size_t errcap);
-
-/* ---- The top table ---------------------------------------------------- */
-
-struct view_top_row {
-	uint32_t sym;        /* in the profile's symbol table */
-	uint64_t self;       /* weight of the stacks whose leaf it is */
-	uint64_t total;      /* weight of the stacks that contain it */
-};
-
-enum view_top_sort { TOP_BY_SELF, TOP_BY_TOTAL, TOP_BY_NAME,
-	TOP_BY_CHANGE };   /* a comparison's (diff_top_sort); by self here */
-
-/*
- * One row per function of p (finished) with any weight, sorted by self
- * (then total, then name).  Returns the number of rows; *rows is
- * malloc'ed.
- */
-size_t view_top(const struct profile *p, struct view_top_row **rows);
-void view_top_sort(const struct profile *p, struct view_top_row *rows,
-		   size_t n, enum view_top_sort by);
-
-/*
- * Print the top n rows (0: all): "self% total% self total name", the
- * percentages of all weight with two decimals.  Returns the rows printed.
- */
-size_t view_print_top(FILE *out, const struct profile *p, size_t n);
 
 #endif

@@ -13,6 +13,7 @@
 #include "search.h"
 #include "util.h"
 #include "view.h"
+#include "view-top.h"
 
 /* Split "a,b,c" into spec->comms (pointers into a copy kept in *buf). */
 static void split_comms(struct view_spec *s, const char *list, char **buf)

@@ -130,6 +130,11 @@ void search_update(struct search *s, const struct profile *p)
 	s->nhit = n;
 }
 
+void search_forget(struct search *s)
+{
+	s->nhit = 0;
+}
+
 bool search_sym_matches(const struct search *s, uint32_t sym)
 {
 	return sym < s->nhit && s->hit[sym];

@@ -174,7 +174,7 @@ static void open_map(struct tui *t)
 		uint64_t ra, rb;
 
 		tui_slice_times(t, (unsigned)t->tl_cur, &a, &b);
-		if (profile_range(t->p, &ra, &rb) && ra >= a && ra <= b)
+		if (profile_range(t->src, &ra, &rb) && ra >= a && ra <= b)
 			a = ra;
 	}
 	if (!ensure(t)) {
@@ -260,7 +260,7 @@ static void compare(struct tui *t)
 	if (h->marked) {
 		marked_range(h, &a, &b);
 		h->marked = false;
-	} else if (!profile_range(t->p, &a, &b)) {
+	} else if (!profile_range(t->src, &a, &b)) {
 		tui_set_msg(t, false, "compare: mark range A first (Enter on its "
 			    "start cell, c on its end cell)");
 		return;
@@ -461,7 +461,7 @@ void tui_heat_draw(struct tui *t, unsigned y0, unsigned rows)
 		draw_axis(t, (int)y++);
 
 	/* The selection: the cells being marked, else the range shown. */
-	ranged = profile_range(t->p, &ra, &rb);
+	ranged = profile_range(t->src, &ra, &rb);
 	if (h->marked) {
 		uint64_t k0 = order(m, h->mc, h->mr), k1 = order(m, h->cc, h->cr);
 

@@ -24,6 +24,7 @@
 #include "theme.h"
 #include "tui.h"
 #include "view.h"
+#include "view-top.h"
 
 enum color_mode { CM_NONE, CM_8, CM_256, CM_DIRECT };
 
@@ -148,6 +149,18 @@ void tui_set_msg(struct tui *t, bool error, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* The index in t->lay of node's rectangle, or -1 when it is not drawn. */
 ssize_t tui_rect_of(const struct tui *t, uint32_t node);
+/* The search's matches and matched weight in t->p. */
+void tui_search_refresh(struct tui *t);
+/* The times of the strip's slice i (of t->tl_n), and the weight of each. */
+void tui_slice_times(const struct tui *t, unsigned i, uint64_t *a,
+		     uint64_t *b);
+void tui_timeline_refresh(struct tui *t);
+/*
+ * The shown tree changed (other_tree: t->p is another profile, else its
+ * weights changed in place): the search, the top table, the layout, the
+ * strip and the heat map follow.  Zoom and selection are the caller's.
+ */
+void tui_shown_changed(struct tui *t, bool other_tree);
 
 /* tui-draw.c: colors, rows of text and frames; reads the state, calls no
  * other tui file. */
@@ -214,8 +227,6 @@ void tui_ensure_visible(struct tui *t);
 void tui_select_node(struct tui *t, uint32_t node, bool keep_eye);
 /* Scroll by n rows toward the deeper frames (n < 0: toward the root). */
 void tui_scroll_depth(struct tui *t, int n);
-/* The search's matched weight, after the profile changed. */
-void tui_search_refresh(struct tui *t);
 /* Moving, zoom, search keys; false when a is not the flame graph's. */
 bool tui_flame_action(struct tui *t, enum tui_action a);
 /* A click on frame row `row` (0: the first): true when it selected. */
@@ -234,7 +245,8 @@ void tui_view_prompt_done(struct tui *t, enum tui_prompt kind,
 			  const char *text);
 /* Backspace with no zoom to undo: the previous view; false if none. */
 bool tui_view_back(struct tui *t);
-/* The source changed (live): derive the view again, keeping the zoom. */
+/* The source changed (live, a time range, another event): derive the
+ * view again, keeping the zoom. */
 void tui_view_source_changed(struct tui *t);
 /* Copy the selected frame's name or stack (OSC 52, in t->osc). */
 void tui_view_copy(struct tui *t, bool stack);
@@ -257,9 +269,6 @@ void tui_prompt_history_add(struct tui *t, const char *pattern);
 void tui_prompt_draw(struct tui *t);
 
 /* tui-view-timeline.c */
-void tui_slice_times(const struct tui *t, unsigned i, uint64_t *a,
-		     uint64_t *b);
-void tui_timeline_refresh(struct tui *t);
 /* The profile's weights changed: search, layout, selection, timeline. */
 void tui_profile_changed(struct tui *t);
 /* t, T and the strip's keys; false when a is not the timeline's. */

@@ -285,50 +285,91 @@ void tui_header_text(struct tui *t, char *buf, size_t cap)
 }
 
 /*
- * The status line: name | total (self) | % of all [| before] [| % of
- * zoom].  The numbers are what the user looks for, so they keep their
- * room: a name too long for the line is cut with ".." to what is left.
+ * The status line: name | total (self) | share [| share of all] [| before
+ * and after] [| % of zoom], on one row.  The share is of what the graph
+ * shows: "% of all" when the view keeps every sample of the profile (or is
+ * the profile), else "% of view" followed by "% of all", the share of the
+ * whole profile (in its time range or live window; a comparison keeps its
+ * own shares).  The numbers are what the user looks for, so they keep their
+ * room: a name too long for the line is cut with ".." to what is left, and
+ * when even the numbers do not fit, the least wanted go first (the zoom's
+ * share, self, the share of all; a comparison's own share before its
+ * before and after), then the rest is cut.
  */
+enum { SP_TOTAL, SP_SELF, SP_SHARE, SP_ALL, SP_DIFF, SP_ZOOM, SP_N };
+
 void tui_status_text(struct tui *t, char *buf, size_t cap)
 {
-	char rest[512], tot[64], self[64], *name;
+	char part[SP_N][256], rest[1400], num[64], *name;
 	uint32_t s = t->sel;
+	const struct profile *from = t->cmpsrc ? t->cmpsrc : t->src;
 	uint64_t total = profile_total(t->p, NODE_ROOT);
+	uint64_t all = profile_total(from, NODE_ROOT);
 	uint64_t z = profile_total(t->p, t->zoom), w = profile_total(t->p, s);
-	size_t rlen = 0, nlen = profile_name_len(t->p, s), nw, rw;
+	size_t rlen, nlen = profile_name_len(t->p, s), nw, rw, keep;
 	bool in_zoom = profile_depth(t->p, s) >= profile_depth(t->p, t->zoom);
+	bool diff = profile_is_differential(t->p);
+	bool subset = t->p != from && !diff && total != all;
+	/* The parts that go first; a comparison's share of all is its
+	 * after's, which before and after say again. */
+	const int drop[] = { SP_ZOOM, SP_SELF, SP_ALL, diff ? SP_SHARE : SP_DIFF };
 
 	if (t->v.top) {
 		tui_top_status_text(t, buf, cap);
 		return;
 	}
-	profile_format_amount(t->p, w, tot, sizeof(tot));
+	for (int k = 0; k < SP_N; k++)
+		part[k][0] = '\0';
+	profile_format_amount(t->p, w, num, sizeof(num));
+	snprintf(part[SP_TOTAL], sizeof(part[0]), " | %s", num);
 	if (profile_unit(t->p) == UNIT_NS)
-		profile_format_amount(t->p, profile_self(t->p, s), self,
-				      sizeof(self));
+		profile_format_amount(t->p, profile_self(t->p, s), num,
+				      sizeof(num));
 	else
-		profile_format_weight(t->p, profile_self(t->p, s), self,
-				      sizeof(self));
-	rlen = append(rest, sizeof(rest), rlen, " | %s (self %s) | %.2f%% of all",
-		      tot, self, pct(w, total));
-	if (profile_is_differential(t->p)) {
+		profile_format_weight(t->p, profile_self(t->p, s), num,
+				      sizeof(num));
+	snprintf(part[SP_SELF], sizeof(part[0]), " (self %s)", num);
+	snprintf(part[SP_SHARE], sizeof(part[0]), " | %.2f%% of %s",
+		 pct(w, total), subset ? "view" : "all");
+	if (subset)
+		snprintf(part[SP_ALL], sizeof(part[0]), " | %.2f%% of all",
+			 pct(w, all));
+	if (diff) {
 		/* Before, after and the change, in weight and in share. */
-		char dd[256];
+		char dd[200];
 
 		diff_describe(t->p, s, t->v.negate, dd, sizeof(dd));
-		rlen = append(rest, sizeof(rest), rlen, " | %s", dd);
+		snprintf(part[SP_DIFF], sizeof(part[0]), " | %s", dd);
 	}
 	if (in_zoom)
-		rlen = append(rest, sizeof(rest), rlen, " | %.2f%% of zoom",
-			      pct(w, z));
+		snprintf(part[SP_ZOOM], sizeof(part[0]), " | %.2f%% of zoom",
+			 pct(w, z));
 	nw = textfmt_width(profile_name(t->p, s), nlen);
-	rw = textfmt_width(rest, rlen);
+	keep = nw < 8 ? nw : 8;   /* the name's columns, at least */
+	for (size_t d = 0;; d++) {
+		rlen = 0;
+		for (int k = 0; k < SP_N; k++)
+			rlen = append(rest, sizeof(rest), rlen, "%s", part[k]);
+		rw = textfmt_width(rest, rlen);
+		if (!t->cols || rw + keep <= t->cols ||
+		    d == sizeof(drop) / sizeof(drop[0]))
+			break;
+		part[drop[d]][0] = '\0';
+	}
+	if (t->cols && rw + keep > t->cols) {
+		/* A screen narrower than the numbers: they are cut too (the
+		 * parts are plain ASCII). */
+		if (t->cols > keep + 2) {
+			rw = append(rest, sizeof(rest), t->cols - keep - 2, "..");
+		} else {
+			rest[0] = '\0';   /* room for the name only */
+			rw = 0;
+		}
+	}
 	name = xmalloc(8 * (nlen + t->cols) + 16);   /* escaped or fitted */
-	if (t->cols && nw + rw > t->cols &&
-	    nw > (t->cols > rw + 8 ? t->cols - rw : 8)) {
-		unsigned room = t->cols > rw + 8 ? (unsigned)(t->cols - rw) : 8;
-
-		textfmt_fit(profile_name(t->p, s), nlen, room, ' ', name);
+	if (t->cols && nw + rw > t->cols) {
+		textfmt_fit(profile_name(t->p, s), nlen,
+			    (unsigned)(t->cols - rw), ' ', name);
 	} else {
 		textfmt_escape(profile_name(t->p, s), nlen, name,
 			       8 * (nlen + t->cols) + 16);
@@ -336,4 +377,3 @@ void tui_status_text(struct tui *t, char *buf, size_t cap)
 	snprintf(buf, cap, "%s%s", name, rest);
 	free(name);
 }
-

@@ -211,15 +211,6 @@ static void set_zoom(struct tui *t, uint32_t z, bool remember)
 
 /* ---- Search ---------------------------------------------------------- */
 
-void tui_search_refresh(struct tui *t)
-{
-	t->matched = 0;
-	if (!search_active(t->search))
-		return;
-	search_update(t->search, t->p);
-	t->matched = search_matched_weight(t->search, t->p, NODE_ROOT);
-}
-
 static size_t count_visible_matches(struct tui *t)
 {
 	size_t n = 0;

@@ -24,50 +24,12 @@
 #define TIMELINE_HINT "timeline: Left/Right move, Enter marks the start, " \
 	"Enter again the end; Esc, t or q leave"
 
-void tui_slice_times(const struct tui *t, unsigned i, uint64_t *a,
-		     uint64_t *b)
-{
-	unsigned __int128 span = (unsigned __int128)(t->tl_last - t->tl_first) + 1;
-
-	*a = t->tl_first + (uint64_t)(span * i / t->tl_n);
-	if (i + 1 >= t->tl_n)
-		*b = t->tl_last;
-	else
-		*b = t->tl_first + (uint64_t)(span * (i + 1) / t->tl_n) - 1;
-}
-
-void tui_timeline_refresh(struct tui *t)
-{
-	t->tl_n = 0;
-	if (!profile_has_timeline(t->p) || !t->cols ||
-	    !profile_time_bounds(t->p, &t->tl_first, &t->tl_last))
-		return;
-	t->tl_n = t->cols;
-	t->tl_weight = xreallocarray(t->tl_weight, t->tl_n,
-				     sizeof(*t->tl_weight));
-	for (unsigned i = 0; i < t->tl_n; i++) {
-		uint64_t a, b, w = 0;
-
-		tui_slice_times(t, i, &a, &b);
-		if (a <= b)
-			profile_count_range(t->p, a, b, &w);
-		t->tl_weight[i] = w;
-	}
-	if (t->tl_cur >= (int)t->tl_n)
-		t->tl_cur = (int)t->tl_n - 1;
-	if (t->tl_mark >= (int)t->tl_n)
-		t->tl_mark = -1;
-	t->tl_gen++;   /* the heat map bins again */
-}
-
-/* The profile's weights changed: search, layout, selection. */
+/* The profile's weights changed in place: what follows from them, then a
+ * zoom and selection that are still on screen. */
 void tui_profile_changed(struct tui *t)
 {
-	tui_search_refresh(t);
-	t->dirty = true;
+	tui_shown_changed(t, false);
 	tui_fix_view(t);
-	if (t->tl_show)
-		tui_timeline_refresh(t);
 }
 
 static void timeline_open(struct tui *t)
@@ -83,7 +45,7 @@ static void timeline_open(struct tui *t)
 	t->tl_mark = -1;
 	tui_timeline_refresh(t);
 	t->tl_cur = 0;
-	if (profile_range(t->p, &a, &b) && t->tl_n) {
+	if (profile_range(t->src, &a, &b) && t->tl_n) {
 		for (unsigned i = 0; i < t->tl_n; i++) {
 			uint64_t x, y;
 
@@ -119,6 +81,21 @@ static void timeline_mark(struct tui *t)
 	tui_range_marked(t, a, b);
 }
 
+/*
+ * A time range is the source's: every view is derived from the source, so
+ * the range holds through the view changes that follow, and T clears it
+ * whatever the view.
+ */
+static void set_range(struct tui *t, bool set, uint64_t a, uint64_t b)
+{
+	if (set)
+		profile_set_range(t->src, a, b);
+	else
+		profile_clear_range(t->src);
+	tui_view_source_changed(t);
+	profile_changed(t);
+}
+
 /* A range [a, b] was marked, on the strip or the heat map (tui-heatmap.c). */
 void tui_range_marked(struct tui *t, uint64_t a, uint64_t b)
 {
@@ -131,10 +108,9 @@ void tui_range_marked(struct tui *t, uint64_t a, uint64_t b)
 		profile_changed(t);
 		return;
 	}
-	profile_set_range(t->p, a, b);
+	set_range(t, true, a, b);
 	t->tl_mark = -1;
 	t->tl_focus = false;
-	profile_changed(t);
 	set_msg(t, false, "range %.3f-%.3f s applied; timeline mode left "
 		"(t: select again, T: all samples)",
 		(double)(a - t->tl_first) / 1e9, (double)(b - t->tl_first) / 1e9);
@@ -158,7 +134,7 @@ static void timeline_compare(struct tui *t)
 		hi = t->tl_mark < t->tl_cur ? t->tl_cur : t->tl_mark;
 		tui_slice_times(t, (unsigned)lo, &a, &x);
 		tui_slice_times(t, (unsigned)hi, &x, &b);
-	} else if (!profile_range(t->p, &a, &b)) {
+	} else if (!profile_range(t->src, &a, &b)) {
 		set_msg(t, false, "compare: mark range A first (Enter at its "
 			"start, c at its end)");
 		return;
@@ -221,9 +197,8 @@ bool tui_timeline_action(struct tui *t, enum tui_action a)
 		}
 		break;
 	case ACT_RANGE_CLEAR:
-		if (profile_range(t->p, &(uint64_t){ 0 }, &(uint64_t){ 0 })) {
-			profile_clear_range(t->p);
-			profile_changed(t);
+		if (profile_range(t->src, &(uint64_t){ 0 }, &(uint64_t){ 0 })) {
+			set_range(t, false, 0, 0);
 			set_msg(t, false, "all samples (no time range)");
 		}
 		break;
@@ -284,7 +259,7 @@ void tui_timeline_draw(struct tui *t, int y)
 	};
 	static const char bars_ascii[] = " ._-=+*#@";
 	uint64_t max = 0, ra = 0, rb = 0;
-	bool ranged = profile_range(t->p, &ra, &rb);
+	bool ranged = profile_range(t->src, &ra, &rb);
 	int lo = -1, hi = -1;
 
 	if (!t->tl_n || t->tl_n != t->cols)

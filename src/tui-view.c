@@ -189,17 +189,6 @@ void tui_after_profile_switch(struct tui *t, uint32_t zoom, uint32_t sel)
 	t->sel = sel < n ? sel : t->zoom;
 	t->scroll = 0;
 	t->tl_mark = -1;
-	t->top_stale = true;
-	if (t->pattern) {
-		char err[256];
-
-		if (t->literal)
-			search_set_literal(t->search, t->pattern,
-					   strlen(t->pattern));
-		else
-			search_set(t->search, t->pattern, t->icase, err,
-				   sizeof(err));
-	}
 }
 
 static void free_spec_lists(struct view_spec *s, char *commbuf)
@@ -323,6 +312,8 @@ bool tui_view_apply(struct tui *t)
 		profile_time_bounds(t->src, &first, &last);
 		describe(&t->v, first, t->vdesc, sizeof(t->vdesc));
 	}
+	/* The one place a view's tree replaces the shown one. */
+	tui_shown_changed(t, true);
 	return true;
 }
 
@@ -377,7 +368,6 @@ void tui_view_source_changed(struct tui *t)
 	/* Same settings: the node ids of what was there stay. */
 	t->zoom = z < profile_node_count(t->p) ? z : NODE_ROOT;
 	t->sel = s < profile_node_count(t->p) ? s : t->zoom;
-	t->top_stale = true;
 }
 
 /* The function the view acts on: the top table's row or the selection. */
@@ -651,7 +641,7 @@ void tui_view_save(struct tui *t)
 {
 	char m[sizeof(t->msg) / 2];
 	uint64_t x, y;
-	bool ranged = profile_range(t->p, &x, &y);
+	bool ranged = profile_range(t->src, &x, &y);
 	int rc = tui_save_folded(t->p, t->live ? "flametop-live" :
 				 "flametop-view", m, sizeof(m));
 

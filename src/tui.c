@@ -196,8 +196,12 @@ bool tui_do(struct tui *t, enum tui_action a)
 	case ACT_SAMPLE_TYPE:
 		if (!t->next_type)
 			set_msg(t, false, "only pprof profiles have sample types");
-		else if (t->next_type(t->type_ctx, t->p, t->msg, sizeof(t->msg)))
+		else if (t->next_type(t->type_ctx, t->src, t->msg,
+				      sizeof(t->msg))) {
+			/* Read into the source: the view is derived again. */
+			tui_view_source_changed(t);
 			tui_profile_changed(t);
+		}
 		break;
 	case ACT_LIVE_SAVE:
 		/* What is on screen, live or not: the view, not the source. */

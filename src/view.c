@@ -1,5 +1,7 @@
 /*
- * view.c - derived views and the top table.
+ * view.c - derived views: the view's tree and the walk of untimed
+ * stacks (view-sample.c walks the timeline's samples; the top table is
+ * view-top.c).
  *
  * A derived view is built by walking the source's stacks once: the
  * timeline's samples when the source has one (so the view keeps times,
@@ -20,20 +22,21 @@
  * goes under, its command frame stripped or not; the samples of one
  * context are mapped together) and each source node costs at most one new
  * child.  That child needs no lookup either while its view parent gets
- * children from one source node only (ob_child).  Inverted and callers
+ * children from one source node only (view_child).  Inverted and callers
  * stacks share suffixes, not prefixes: their distinct sequences are sorted
  * by name and the tree is built from them in order, each sharing a prefix
- * with the one before (build_chains).  Either way the view's tree is built
+ * with the one before (view_chains).  Either way the view's tree is built
  * with profile_append_child, without the profile's child index.
  */
 #include "view.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "search.h"
-#include "textfmt.h"
 #include "util.h"
+#include "view-priv.h"
 
 /* ---- Lists ------------------------------------------------------------ */
 
@@ -112,11 +115,9 @@ bool view_spec_active(const struct view_spec *s)
 	       s->hide_idle || view_spec_per_sample(s);
 }
 
-/* ---- Deriving --------------------------------------------------------- */
 
-#define F_INC 1u
-#define F_EXC 2u
-#define F_IDLE 4u
+
+/* ---- Deriving --------------------------------------------------------- */
 
 /*
  * The idle task's frames, for samples whose task is not known (folded
@@ -134,104 +135,11 @@ bool view_spec_active(const struct view_spec *s)
 	"|cpu_do_idle|mwait_idle|intel_idle|acpi_idle_enter" \
 	"|acpi_idle_do_entry|poll_idle)(?:_\\[k\\])?$"
 
-/* Who appends children to a view node (see ob_child). */
-#define OWN_NONE UINT64_MAX
-#define OWN_SHARED (UINT64_MAX - 1)
-
-/* A child of a shared view node, by (parent, symbol). */
-struct oslot {
-	uint32_t parent, sym;
-	uint32_t node;       /* view node + 1; 0 empty */
-};
-
-/*
- * A context: how a sample's stack is rooted (under a group frame or not;
- * its command frame stripped or not).  Samples of one context map source
- * nodes to view nodes alike.
- */
-struct vctx {
-	uint32_t gsym;       /* view symbol of the group frame, or UINT32_MAX */
-	bool strip;
-	uint32_t base;       /* view node the stacks start from */
-};
-
-/* A distinct view sequence of an inverted or callers view. */
-struct seqkey {
-	size_t off;          /* in the pool */
-	uint32_t len;
-	uint32_t out;        /* its view node, once built */
-};
-
-/* A source node's view node in context stamp - 1 (stamp 0: none yet). */
-struct memo {
-	uint32_t stamp;
-	uint32_t node;
-};
-
-/* A task's group frame, by (comm, pid, tid). */
-struct gslot {
-	uint32_t comm, pid, tid;
-	uint32_t gsym;       /* + 1; 0 empty */
-};
-
-struct deriver {
-	const struct profile *src;
-	const struct view_spec *spec;
-	struct profile *out;
-	const struct symtab *st;
-	const struct pnode *sn;   /* the source's node array */
-	size_t nsym;
-
-	unsigned char *symflag;   /* per source symbol: F_INC, F_EXC */
-	uint32_t *symmap;         /* source symbol -> view symbol */
-	unsigned char *commok;    /* per source symbol: a --comm name */
-	uint32_t focus;           /* source symbol of callers/callees */
-
-	unsigned char *flags;     /* per node: the path's F_INC, F_EXC */
-	uint32_t *anchor;         /* per node: outermost focus on the path */
-	uint32_t *first;          /* per node: its stack's first frame */
-	struct memo *memo;        /* per node: its view node, in one context */
-
-	uint64_t *owner;          /* per view node: who adds its children */
-	size_t capo;
-	struct oslot *hs;         /* children of shared view nodes */
-	size_t hmask, hn;
-
-	struct vctx *ctx;
-	size_t nctx, capctx;
-	uint32_t *ctxof;          /* (gsym + 1) * 2 + strip -> context + 1 */
-	size_t capctxof;
-	struct gslot *gs;         /* group frames of the tasks seen */
-	size_t gmask, gn;
-
-	bool chained;             /* inverted or callers: see build_chains */
-	uint32_t *pool;           /* their view sequences, one after the other */
-	size_t npool, cappool, maxseq;
-	struct seqkey *keys;
-	size_t nkeys, capkeys;
-	uint32_t *rank;           /* per view symbol: its place in name order */
-
-	uint32_t *path;           /* scratch: source nodes or view symbols */
-	size_t cappath;
-	uint32_t *seq;
-	size_t capseq;
-	char *buf;
-	size_t capbuf;
-};
-
-static uint32_t vsym_new(struct deriver *d, uint32_t s)
+uint32_t view_sym_new(struct deriver *d, uint32_t s)
 {
 	d->symmap[s] = profile_intern(d->out, symtab_name(d->st, s),
 				      symtab_len(d->st, s));
 	return d->symmap[s];
-}
-
-/* The view's symbol for source symbol s (once per node: inline). */
-static inline uint32_t vsym(struct deriver *d, uint32_t s)
-{
-	uint32_t y = d->symmap[s];
-
-	return y != UINT32_MAX ? y : vsym_new(d, s);
 }
 
 /* ---- The view's tree ---- */
@@ -307,8 +215,8 @@ static uint32_t ob_new(struct deriver *d, uint32_t o, uint32_t sym)
  * from several places, a command frame stripped, groups) indexes its
  * children in a hash.
  */
-static uint32_t ob_child(struct deriver *d, uint32_t o, uint64_t key,
-			 uint32_t sym)
+uint32_t view_child(struct deriver *d, uint32_t o, uint64_t key,
+		    uint32_t sym)
 {
 	uint64_t own = d->owner[o];
 	uint32_t c;
@@ -325,115 +233,6 @@ static uint32_t ob_child(struct deriver *d, uint32_t o, uint64_t key,
 	}
 	c = hs_get(d, o, sym);
 	return c != NODE_NONE ? c : ob_new(d, o, sym);
-}
-
-/* ---- Contexts ---- */
-
-/* The context (gsym, strip), added if new. */
-static uint32_t ctx_get(struct deriver *d, uint32_t gsym, bool strip)
-{
-	const struct view_spec *s = d->spec;
-	size_t slot = (gsym == UINT32_MAX ? 0 : (size_t)gsym + 1) * 2 + strip;
-	uint32_t base = NODE_ROOT;
-
-	if (slot >= d->capctxof) {
-		size_t old = d->capctxof;
-
-		GROW(d->ctxof, d->capctxof, slot + 1);
-		memset(d->ctxof + old, 0, (d->capctxof - old) * sizeof(*d->ctxof));
-	}
-	if (d->ctxof[slot])
-		return d->ctxof[slot] - 1;
-	if (gsym != UINT32_MAX && !d->chained && !s->callees)
-		base = ob_child(d, NODE_ROOT, OWN_SHARED, gsym);
-	GROW(d->ctx, d->capctx, d->nctx + 1);
-	d->ctx[d->nctx] = (struct vctx){ gsym, strip, base };
-	d->ctxof[slot] = (uint32_t)d->nctx + 1;
-	return (uint32_t)d->nctx++;
-}
-
-/* Is the first frame of n's stack the command frame of the sample? */
-static bool is_comm_frame(const struct deriver *d, uint32_t n,
-			  const struct sample_meta *m)
-{
-	const char *name, *comm;
-	size_t len, clen;
-	uint32_t y;
-
-	if (m->comm >= d->nsym)
-		return false;
-	y = d->sn[d->first[n]].sym;
-	name = symtab_name(d->st, y);
-	len = symtab_len(d->st, y);
-	comm = symtab_name(d->st, m->comm);
-	clen = symtab_len(d->st, m->comm);
-	return len >= clen && memcmp(name, comm, clen) == 0 &&
-	       (len == clen || name[clen] == '-');
-}
-
-static uint64_t task_key(uint32_t comm, uint32_t pid, uint32_t tid)
-{
-	return hash_u64(((uint64_t)pid << 32 | tid) ^ hash_u64(comm));
-}
-
-static uint32_t group_sym(struct deriver *d, const struct sample_meta *m)
-{
-	uint32_t tid = d->spec->group == GROUP_THREAD ? m->tid : 0;
-	size_t clen = symtab_len(d->st, m->comm), j;
-	uint32_t y;
-	int k;
-
-	if ((d->gn + 1) * 2 > d->gmask) {
-		size_t nmask = d->gmask ? d->gmask * 2 + 1 : 255;
-		struct gslot *ns = xcalloc(nmask + 1, sizeof(*ns));
-
-		for (size_t i = 0; d->gs && i <= d->gmask; i++) {
-			const struct gslot *e = &d->gs[i];
-
-			if (!e->gsym)
-				continue;
-			for (j = task_key(e->comm, e->pid, e->tid) & nmask;
-			     ns[j].gsym; j = (j + 1) & nmask)
-				;
-			ns[j] = *e;
-		}
-		free(d->gs);
-		d->gs = ns;
-		d->gmask = nmask;
-	}
-	for (j = task_key(m->comm, m->pid, tid) & d->gmask; d->gs[j].gsym;
-	     j = (j + 1) & d->gmask)
-		if (d->gs[j].comm == m->comm && d->gs[j].pid == m->pid &&
-		    d->gs[j].tid == tid)
-			return d->gs[j].gsym - 1;
-	GROW(d->buf, d->capbuf, clen + 32);
-	memcpy(d->buf, symtab_name(d->st, m->comm), clen);
-	if (d->spec->group == GROUP_THREAD)
-		k = snprintf(d->buf + clen, 32, "-%u/%u", m->pid, m->tid);
-	else
-		k = snprintf(d->buf + clen, 32, "-%u", m->pid);
-	y = profile_intern(d->out, d->buf, clen + (size_t)k);
-	d->gs[j] = (struct gslot){ m->comm, m->pid, tid, y + 1 };
-	d->gn++;
-	return y;
-}
-
-/* The context of a kept sample at node n (meta NULL: untimed weight). */
-static uint32_t sample_ctx(struct deriver *d, uint32_t n,
-			   const struct sample_meta *m)
-{
-	const struct view_spec *s = d->spec;
-	uint32_t gsym = UINT32_MAX;
-	bool strip = false;
-
-	/* A callees view starts at the function: the root does not matter. */
-	if (!m || s->group == GROUP_ASREAD || !m->has_task ||
-	    m->comm >= d->nsym || s->callees)
-		return 0;
-	strip = is_comm_frame(d, n, m);
-	if (s->group != GROUP_MERGED)
-		gsym = group_sym(d, m);
-	return ctx_get(d, gsym, strip);
 }
 
 /* ---- Paths ---- */
@@ -480,14 +279,14 @@ static size_t build_seq(struct deriver *d, uint32_t n, uint32_t gsym,
 		np--;
 	if (s->callers) {
 		for (size_t i = 0; i < np; i++)
-			seq_push(d, &k, vsym(d, sn[d->path[i]].sym), fold);
+			seq_push(d, &k, view_sym(d, sn[d->path[i]].sym), fold);
 		if (gsym != UINT32_MAX)
 			seq_push(d, &k, gsym, fold);
 	} else {
 		if (gsym != UINT32_MAX && !s->callees)
 			seq_push(d, &k, gsym, fold);
 		for (size_t i = np; i-- > 0;)
-			seq_push(d, &k, vsym(d, sn[d->path[i]].sym), fold);
+			seq_push(d, &k, view_sym(d, sn[d->path[i]].sym), fold);
 	}
 	if (s->invert)
 		for (size_t i = 0; i < k / 2; i++) {
@@ -557,7 +356,7 @@ static uint32_t invert_key(struct deriver *d, uint32_t n)
 	pool_room(d, depth);
 	q = d->pool + d->npool;
 	for (uint32_t x = n; x != NODE_ROOT; x = sn[x].parent) {
-		uint32_t y = vsym(d, sn[x].sym);
+		uint32_t y = view_sym(d, sn[x].sym);
 
 		if (!fold || !k || q[k - 1] != y)
 			q[k++] = y;
@@ -613,7 +412,7 @@ static uint32_t *sort_keys(struct deriver *d, uint32_t nos)
 }
 
 /* Build the view's tree from the sequences; each key gets its node. */
-static void build_chains(struct deriver *d)
+void view_chains(struct deriver *d)
 {
 	uint32_t nos = symtab_count(profile_symtab(d->out)), *idx, *path, *bysym;
 	uint32_t *seg;
@@ -704,8 +503,8 @@ static uint32_t map_down(struct deriver *d, uint32_t c, uint32_t n)
 			   sn[up].sym == sn[y].sym) {
 			/* A repeat of the parent: the parent's view node. */
 		} else {
-			o = ob_child(d, o, (uint64_t)c << 32 | up,
-				     vsym(d, sn[y].sym));
+			o = view_child(d, o, (uint64_t)c << 32 | up,
+				     view_sym(d, sn[y].sym));
 		}
 		d->memo[y] = (struct memo){ stamp, o };
 	}
@@ -725,11 +524,11 @@ static uint32_t seq_key(struct deriver *d, uint32_t n, uint32_t c)
 
 /*
  * The view node of a sample at source node n in context c (inverted and
- * callers views: the index of its sequence, see build_chains).  The
+ * callers views: the index of its sequence, see view_chains).  The
  * samples of one context must be mapped together: the memo holds one
- * context at a time (see ob_child).
+ * context at a time (see view_child).
  */
-static uint32_t view_node(struct deriver *d, uint32_t n, uint32_t c)
+uint32_t view_node(struct deriver *d, uint32_t n, uint32_t c)
 {
 	const struct view_spec *s = d->spec;
 	uint32_t k = s->callers ? d->anchor[n] : n, o;
@@ -744,7 +543,7 @@ static uint32_t view_node(struct deriver *d, uint32_t n, uint32_t c)
 	return o;
 }
 
-static bool keep_node(const struct deriver *d, uint32_t n, bool task_known)
+bool view_keep_node(const struct deriver *d, uint32_t n, bool task_known)
 {
 	const struct view_spec *s = d->spec;
 
@@ -761,28 +560,9 @@ static bool keep_node(const struct deriver *d, uint32_t n, bool task_known)
 	return !(s->callers || s->callees) || d->anchor[n] != NODE_NONE;
 }
 
-static bool keep_meta(const struct deriver *d, const struct sample_meta *m)
-{
-	const struct view_spec *s = d->spec;
-
-	if (s->hide_idle && m->has_task && m->pid == 0)
-		return false;
-	if ((s->ncomms || s->pids.n || s->tids.n) && !m->has_task)
-		return false;
-	if (s->cpus.n && !m->has_cpu)
-		return false;
-	if (s->ncomms && (m->comm >= d->nsym || !d->commok[m->comm]))
-		return false;
-	if (s->pids.n && !view_list_has(&s->pids, m->pid))
-		return false;
-	if (s->tids.n && !view_list_has(&s->tids, m->tid))
-		return false;
-	return !s->cpus.n || view_list_has(&s->cpus, m->cpu);
-}
-
 /* Add weight at view node o (meta NULL: untimed weight). */
-static void add_at(struct deriver *d, uint32_t o, uint64_t v, uint64_t v2,
-		   const struct sample_meta *m)
+void view_add_at(struct deriver *d, uint32_t o, uint64_t v, uint64_t v2,
+		 const struct sample_meta *m)
 {
 	struct weight w = { v, v2, profile_decimals(d->src) };
 
@@ -835,130 +615,6 @@ static void deriver_free(struct deriver *d)
 	free(d->buf);
 }
 
-/*
- * The timeline's samples: keep or drop each (pass 1), map the kept ones to
- * view nodes one context after the other (pass 2), then add them in the
- * timeline's order (pass 3), and the weight the timeline does not hold.
- */
-/* Weight of node n that no timed sample holds (intl: the timed weight,
- * AFTER's then BEFORE's column on a diff). */
-static bool untimed_rest(const struct profile *src, const uint64_t *intl,
-			 size_t nn, uint32_t n, bool diff)
-{
-	return profile_self_all(src, n) > intl[n] ||
-	       (diff && profile_self2(src, n) > intl[nn + n]);
-}
-
-static void walk_timeline(struct deriver *d, bool ranged, uint64_t rf,
-			  uint64_t rl)
-{
-	const struct profile *src = d->src;
-	const struct view_spec *s = d->spec;
-	size_t nn = profile_node_count(src), ntl = profile_timeline_len(src);
-	size_t nrest = 0, *cnt, *order;
-	uint32_t *sctx = xmalloc(ntl * sizeof(*sctx));
-	uint32_t *onode = xmalloc(ntl * sizeof(*onode));
-	uint32_t *rest = NULL, *restnode = NULL;
-	uint64_t *intl = NULL, w, tw[2] = { 0, 0 };
-	bool diff = profile_is_differential(src);
-
-	for (size_t i = 0; i < ntl; i++) {
-		struct sample_meta m;
-		uint32_t n = profile_timeline_sample(src, i, &w, &m);
-
-		tw[diff && profile_timeline_before(src, i)] += w;
-		sctx[i] = UINT32_MAX;
-		onode[i] = n;
-		if (ranged && (m.time_ns < rf || m.time_ns > rl))
-			continue;
-		if (!keep_meta(d, &m) || !keep_node(d, n, m.has_task))
-			continue;
-		sctx[i] = sample_ctx(d, n, &m);
-	}
-	/*
-	 * Untimed samples (and those live mode forgot): as they were.  There
-	 * are none when the timeline holds all the weight (the root's total).
-	 */
-	if (!ranged && !(s->ncomms || s->pids.n || s->tids.n || s->cpus.n) &&
-	    (tw[0] != profile_total(src, NODE_ROOT) ||
-	     tw[1] != profile_total2(src, NODE_ROOT))) {
-		size_t cap = 0;
-
-		intl = xcalloc(diff ? 2 * nn : nn, sizeof(*intl));
-		for (size_t i = 0; i < ntl; i++) {
-			uint32_t n = profile_timeline_sample(src, i, &w, NULL);
-
-			intl[diff && profile_timeline_before(src, i) ? nn + n : n] += w;
-		}
-		for (uint32_t n = 1; n < nn; n++)
-			if (untimed_rest(src, intl, nn, n, diff) &&
-			    keep_node(d, n, false)) {
-				GROW(rest, cap, nrest + 1);
-				rest[nrest++] = n;
-			}
-		restnode = xmalloc((nrest ? nrest : 1) * sizeof(*restnode));
-	}
-	/* Pass 2: the samples of each context together (counting sort). */
-	cnt = xcalloc(d->nctx + 1, sizeof(*cnt));
-	order = xmalloc((ntl ? ntl : 1) * sizeof(*order));
-	for (size_t i = 0; i < ntl; i++)
-		if (sctx[i] != UINT32_MAX)
-			cnt[sctx[i] + 1]++;
-	for (size_t c = 1; c <= d->nctx; c++)
-		cnt[c] += cnt[c - 1];
-	for (size_t i = 0; i < ntl; i++)
-		if (sctx[i] != UINT32_MAX)
-			order[cnt[sctx[i]]++] = i;
-	/* cnt[c] is now the end of context c's run. */
-	for (size_t j = 0, c = 0; c < d->nctx; c++) {
-		for (; j < cnt[c]; j++) {
-			size_t i = order[j];
-
-			onode[i] = view_node(d, onode[i], (uint32_t)c);
-		}
-		if (c == 0)
-			for (size_t r = 0; r < nrest; r++)
-				restnode[r] = view_node(d, rest[r], 0);
-	}
-	if (d->chained) {
-		build_chains(d);
-		for (size_t i = 0; i < ntl; i++)
-			if (sctx[i] != UINT32_MAX)
-				onode[i] = d->keys[onode[i]].out;
-		for (size_t r = 0; r < nrest; r++)
-			restnode[r] = d->keys[restnode[r]].out;
-	}
-	/* Pass 3: in the timeline's order. */
-	for (size_t i = 0; i < ntl; i++) {
-		struct sample_meta m;
-		bool before;
-
-		if (sctx[i] == UINT32_MAX)
-			continue;
-		profile_timeline_sample(src, i, &w, &m);
-		before = diff && profile_timeline_before(src, i);
-		/* The command by the view's own name for it. */
-		if (m.has_task && m.comm < d->nsym)
-			m.comm = vsym(d, m.comm);
-		add_at(d, onode[i], before ? 0 : w, before ? w : 0, &m);
-	}
-	for (size_t r = 0; r < nrest; r++) {
-		uint64_t a = profile_self_all(src, rest[r]);
-		uint64_t b = diff ? profile_self2(src, rest[r]) : 0;
-
-		a = a > intl[rest[r]] ? a - intl[rest[r]] : 0;
-		b = diff && b > intl[nn + rest[r]] ? b - intl[nn + rest[r]] : 0;
-		add_at(d, restnode[r], a, b, NULL);
-	}
-	free(cnt);
-	free(order);
-	free(sctx);
-	free(onode);
-	free(rest);
-	free(restnode);
-	free(intl);
-}
-
 /* Walk the source's samples: the timeline, and weight it does not hold. */
 static void walk(struct deriver *d)
 {
@@ -982,7 +638,7 @@ static void walk(struct deriver *d)
 		ranged = true;
 	}
 	if (ntl) {
-		walk_timeline(d, ranged, rf, rl);
+		view_walk_timeline(d, ranged, rf, rl);
 		return;
 	}
 	if (ranged || view_spec_per_sample(s))
@@ -990,8 +646,8 @@ static void walk(struct deriver *d)
 	if (!d->chained) {
 		for (uint32_t n = 1; n < nn; n++)
 			if ((profile_self(src, n) || (diff && profile_self2(src, n))) &&
-			    keep_node(d, n, false))
-				add_at(d, view_node(d, n, 0), profile_self(src, n),
+			    view_keep_node(d, n, false))
+				view_add_at(d, view_node(d, n, 0), profile_self(src, n),
 				       diff ? profile_self2(src, n) : 0, NULL);
 		return;
 	}
@@ -1001,15 +657,15 @@ static void walk(struct deriver *d)
 	key = xmalloc(nn * sizeof(*key));
 	for (uint32_t n = 1; n < nn; n++)
 		if ((profile_self(src, n) || (diff && profile_self2(src, n))) &&
-		    keep_node(d, n, false)) {
+		    view_keep_node(d, n, false)) {
 			kept[nk] = n;
 			/* Each node once: only callers share (anchors). */
 			key[nk++] = s->callers ? view_node(d, n, 0)
 					       : seq_key(d, n, 0);
 		}
-	build_chains(d);
+	view_chains(d);
 	for (size_t i = 0; i < nk; i++)
-		add_at(d, d->keys[key[i]].out, profile_self(src, kept[i]),
+		view_add_at(d, d->keys[key[i]].out, profile_self(src, kept[i]),
 		       diff ? profile_self2(src, kept[i]) : 0, NULL);
 	free(kept);
 	free(key);
@@ -1118,138 +774,10 @@ enum view_status view_derive(const struct profile *src,
 		profile_set_differential(d.out, true);
 	profile_note_unit(d.out, profile_unit(src));
 	profile_set_order(d.out, spec->order);
-	ctx_get(&d, UINT32_MAX, false);     /* context 0: as read */
+	view_ctx(&d, UINT32_MAX, false);     /* context 0: as read */
 	walk(&d);
 	profile_finish(d.out);
 	*out = d.out;
 	deriver_free(&d);
 	return VIEW_OK;
-}
-
-/* ---- The top table ---------------------------------------------------- */
-
-size_t view_top(const struct profile *p, struct view_top_row **rows)
-{
-	const struct symtab *st = profile_symtab(p);
-	uint32_t nsym = symtab_count(st), *on;
-	uint64_t *self, *total;
-	struct view_top_row *r;
-	size_t k = 0;
-	uint32_t n;
-
-	self = xcalloc(nsym, sizeof(*self));
-	total = xcalloc(nsym, sizeof(*total));
-	on = xcalloc(nsym, sizeof(*on));
-	/*
-	 * Depth first with the parent links: a function's total counts a
-	 * subtree only at its outermost occurrence on the path (on[] counts
-	 * its frames on the current path).
-	 */
-	n = profile_node(p, NODE_ROOT)->child;
-	while (n != NODE_NONE) {
-		const struct pnode *x = profile_node(p, n);
-		uint64_t t = profile_total(p, n);
-
-		if (t) {
-			if (!on[x->sym]++)
-				total[x->sym] += t;
-			self[x->sym] += profile_self(p, n);
-			if (x->child != NODE_NONE) {
-				n = x->child;
-				continue;
-			}
-			on[x->sym]--;
-		}
-		/* Leave n and every ancestor it was the last child of. */
-		while (n != NODE_ROOT && profile_node(p, n)->next == NODE_NONE) {
-			n = profile_node(p, n)->parent;
-			if (n != NODE_ROOT)
-				on[profile_node(p, n)->sym]--;
-		}
-		if (n == NODE_ROOT)
-			break;
-		n = profile_node(p, n)->next;
-	}
-	for (uint32_t y = 0; y < nsym; y++)
-		k += total[y] != 0;
-	r = xmalloc((k ? k : 1) * sizeof(*r));
-	k = 0;
-	for (uint32_t y = 0; y < nsym; y++)
-		if (total[y])
-			r[k++] = (struct view_top_row){ y, self[y], total[y] };
-	free(self);
-	free(total);
-	free(on);
-	view_top_sort(p, r, k, TOP_BY_SELF);
-	*rows = r;
-	return k;
-}
-
-static const struct symtab *sort_st;
-static enum view_top_sort sort_by;
-
-static int cmp_name(const struct view_top_row *x, const struct view_top_row *y)
-{
-	size_t a = symtab_len(sort_st, x->sym), b = symtab_len(sort_st, y->sym);
-	int c = memcmp(symtab_name(sort_st, x->sym),
-		       symtab_name(sort_st, y->sym), a < b ? a : b);
-
-	return c ? c : (a > b) - (a < b);
-}
-
-static int cmp_row(const void *a, const void *b)
-{
-	const struct view_top_row *x = a, *y = b;
-
-	if (sort_by == TOP_BY_NAME)
-		return cmp_name(x, y);
-	if ((sort_by == TOP_BY_SELF || sort_by == TOP_BY_CHANGE) &&
-	    x->self != y->self)
-		return x->self < y->self ? 1 : -1;
-	if (x->total != y->total)
-		return x->total < y->total ? 1 : -1;
-	if (x->self != y->self)
-		return x->self < y->self ? 1 : -1;
-	return cmp_name(x, y);
-}
-
-void view_top_sort(const struct profile *p, struct view_top_row *rows,
-		   size_t n, enum view_top_sort by)
-{
-	sort_st = profile_symtab(p);
-	sort_by = by;
-	qsort(rows, n, sizeof(*rows), cmp_row);
-}
-
-size_t view_print_top(FILE *out, const struct profile *p, size_t n)
-{
-	struct view_top_row *rows;
-	size_t k = view_top(p, &rows);
-	const struct symtab *st = profile_symtab(p);
-	double all = profile_weight_value(p, profile_total(p, NODE_ROOT));
-	char a[48], b[48], *name = NULL;
-	size_t capname = 0;
-
-	if (n == 0 || n > k)
-		n = k;
-	fprintf(out, "# %5s %7s %12s %12s  %s\n", "self", "total",
-		profile_unit(p) == UNIT_NS ? "self(ns)" : "self",
-		profile_unit(p) == UNIT_NS ? "total(ns)" : "total", "function");
-	for (size_t i = 0; i < n; i++) {
-		const struct view_top_row *r = &rows[i];
-		double sp = all > 0 ? 100 * profile_weight_value(p, r->self) / all : 0;
-		double tp = all > 0 ? 100 * profile_weight_value(p, r->total) / all
-				    : 0;
-		size_t len = symtab_len(st, r->sym);
-
-		profile_format_weight(p, r->self, a, sizeof(a));
-		profile_format_weight(p, r->total, b, sizeof(b));
-		/* An escape is at most 4 bytes per byte of the name. */
-		GROW(name, capname, 4 * len + 1);
-		textfmt_escape(symtab_name(st, r->sym), len, name, capname);
-		fprintf(out, "%6.2f%% %6.2f%% %12s %12s  %s\n", sp, tp, a, b, name);
-	}
-	free(name);
-	free(rows);
-	return n;
 }

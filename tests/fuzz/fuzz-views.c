@@ -18,6 +18,7 @@
 #include "export.h"
 #include "profile.h"
 #include "view.h"
+#include "view-top.h"
 
 #define MAX_FRAMES 64
 

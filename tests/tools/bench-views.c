@@ -19,6 +19,7 @@
 #include "profile.h"
 #include "util.h"
 #include "view.h"
+#include "view-top.h"
 
 #include "bench-common.h"
 

@@ -17,6 +17,7 @@
 #include "profile.h"
 #include "stacks.h"
 #include "view.h"
+#include "view-top.h"
 
 /* The profile as folded stacks, into a static buffer. */
 static const char *folded(const struct profile *p)

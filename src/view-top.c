@@ -1,0 +1,140 @@
+/*
+ * view-top.c - the top table: per function of a profile, its self weight
+ * (the stacks whose leaf it is) and its total weight (the stacks that
+ * contain it, once per stack even under recursion), perf report's Self and
+ * Children; sorted, and printed for --top.  The TUI's table and a
+ * comparison's (diff.h) sort with the same orders.
+ */
+#include "view-top.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "textfmt.h"
+#include "util.h"
+
+size_t view_top(const struct profile *p, struct view_top_row **rows)
+{
+	const struct symtab *st = profile_symtab(p);
+	uint32_t nsym = symtab_count(st), *on;
+	uint64_t *self, *total;
+	struct view_top_row *r;
+	size_t k = 0;
+	uint32_t n;
+
+	self = xcalloc(nsym, sizeof(*self));
+	total = xcalloc(nsym, sizeof(*total));
+	on = xcalloc(nsym, sizeof(*on));
+	/*
+	 * Depth first with the parent links: a function's total counts a
+	 * subtree only at its outermost occurrence on the path (on[] counts
+	 * its frames on the current path).
+	 */
+	n = profile_node(p, NODE_ROOT)->child;
+	while (n != NODE_NONE) {
+		const struct pnode *x = profile_node(p, n);
+		uint64_t t = profile_total(p, n);
+
+		if (t) {
+			if (!on[x->sym]++)
+				total[x->sym] += t;
+			self[x->sym] += profile_self(p, n);
+			if (x->child != NODE_NONE) {
+				n = x->child;
+				continue;
+			}
+			on[x->sym]--;
+		}
+		/* Leave n and every ancestor it was the last child of. */
+		while (n != NODE_ROOT && profile_node(p, n)->next == NODE_NONE) {
+			n = profile_node(p, n)->parent;
+			if (n != NODE_ROOT)
+				on[profile_node(p, n)->sym]--;
+		}
+		if (n == NODE_ROOT)
+			break;
+		n = profile_node(p, n)->next;
+	}
+	for (uint32_t y = 0; y < nsym; y++)
+		k += total[y] != 0;
+	r = xmalloc((k ? k : 1) * sizeof(*r));
+	k = 0;
+	for (uint32_t y = 0; y < nsym; y++)
+		if (total[y])
+			r[k++] = (struct view_top_row){ y, self[y], total[y] };
+	free(self);
+	free(total);
+	free(on);
+	view_top_sort(p, r, k, TOP_BY_SELF);
+	*rows = r;
+	return k;
+}
+
+static const struct symtab *sort_st;
+static enum view_top_sort sort_by;
+
+static int cmp_name(const struct view_top_row *x, const struct view_top_row *y)
+{
+	size_t a = symtab_len(sort_st, x->sym), b = symtab_len(sort_st, y->sym);
+	int c = memcmp(symtab_name(sort_st, x->sym),
+		       symtab_name(sort_st, y->sym), a < b ? a : b);
+
+	return c ? c : (a > b) - (a < b);
+}
+
+static int cmp_row(const void *a, const void *b)
+{
+	const struct view_top_row *x = a, *y = b;
+
+	if (sort_by == TOP_BY_NAME)
+		return cmp_name(x, y);
+	if ((sort_by == TOP_BY_SELF || sort_by == TOP_BY_CHANGE) &&
+	    x->self != y->self)
+		return x->self < y->self ? 1 : -1;
+	if (x->total != y->total)
+		return x->total < y->total ? 1 : -1;
+	if (x->self != y->self)
+		return x->self < y->self ? 1 : -1;
+	return cmp_name(x, y);
+}
+
+void view_top_sort(const struct profile *p, struct view_top_row *rows,
+		   size_t n, enum view_top_sort by)
+{
+	sort_st = profile_symtab(p);
+	sort_by = by;
+	qsort(rows, n, sizeof(*rows), cmp_row);
+}
+
+size_t view_print_top(FILE *out, const struct profile *p, size_t n)
+{
+	struct view_top_row *rows;
+	size_t k = view_top(p, &rows);
+	const struct symtab *st = profile_symtab(p);
+	double all = profile_weight_value(p, profile_total(p, NODE_ROOT));
+	char a[48], b[48], *name = NULL;
+	size_t capname = 0;
+
+	if (n == 0 || n > k)
+		n = k;
+	fprintf(out, "# %5s %7s %12s %12s  %s\n", "self", "total",
+		profile_unit(p) == UNIT_NS ? "self(ns)" : "self",
+		profile_unit(p) == UNIT_NS ? "total(ns)" : "total", "function");
+	for (size_t i = 0; i < n; i++) {
+		const struct view_top_row *r = &rows[i];
+		double sp = all > 0 ? 100 * profile_weight_value(p, r->self) / all : 0;
+		double tp = all > 0 ? 100 * profile_weight_value(p, r->total) / all
+				    : 0;
+		size_t len = symtab_len(st, r->sym);
+
+		profile_format_weight(p, r->self, a, sizeof(a));
+		profile_format_weight(p, r->total, b, sizeof(b));
+		/* An escape is at most 4 bytes per byte of the name. */
+		GROW(name, capname, 4 * len + 1);
+		textfmt_escape(symtab_name(st, r->sym), len, name, capname);
+		fprintf(out, "%6.2f%% %6.2f%% %12s %12s  %s\n", sp, tp, a, b, name);
+	}
+	free(name);
+	free(rows);
+	return n;
+}
