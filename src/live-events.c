@@ -352,6 +352,25 @@ void sampler_setup_attr(struct sampler *s)
 	}
 	s->event_name = s->o.event.name;
 	a->sample_type = SAMPLE_TYPE;
+	/*
+	 * A software event other than the clocks, with a fixed period: the
+	 * kernel samples every single event, its PERIOD the events it
+	 * counted at once (often 1), whenever PERIOD is asked for; only
+	 * without it does it count down sample_period and sample every Nth.
+	 * So -c N leaves PERIOD out, and the session weighs each such sample
+	 * sample_period (sampler_fixed_period).  A tracepoint is sampled at
+	 * every hit whatever the period: it is opened with period 1, each
+	 * sample weighs its PERIOD (1), and -c is noted as doing nothing.
+	 */
+	if (s->o.event.type == PERF_TYPE_SOFTWARE && !s->o.event.clock &&
+	    !a->freq && a->sample_period > 1)
+		a->sample_type &= ~(uint64_t)PERF_SAMPLE_PERIOD;
+	if (s->o.event.type == PERF_TYPE_TRACEPOINT && s->o.period > 1) {
+		sampler_note(s, "-c %llu cannot thin a tracepoint: the kernel "
+			     "samples %s at every hit; each weighs 1",
+			     (unsigned long long)s->o.period, s->o.event.name);
+		a->sample_period = 1;
+	}
 	if (s->o.dwarf_stack && s->o.stacks != STACKS_KERNEL) {
 		/* User registers and stack for unwind.h; the user part of
 		 * the callchain would only repeat it (perf does the same). */

@@ -335,6 +335,7 @@ static void on_sample(struct live *L, const struct pe_sample *s)
 {
 	const uint32_t *ids;
 	struct sample_meta meta;
+	uint64_t w;
 	size_t n;
 
 	if (s->pid != 0 && !live_set_find(&L->seen_tid, s->tid)) {
@@ -366,12 +367,15 @@ static void on_sample(struct live *L, const struct pe_sample *s)
 	meta.time_ns = s->time;   /* the window needs one, even if 0 */
 	if (n > PROFILE_MAX_DEPTH - 1)
 		n = PROFILE_MAX_DEPTH - 1;
+	/* Without PERIOD in the sample (a software event's -c N), each
+	 * stands for the fixed period. */
+	w = s->has_period ? s->period : sampler_fixed_period(L->s);
 	/* --wall: the switch event's samples have period 1, cpu-clock's
 	 * at least 10000 ns (-F is at most 100000). */
 	if (L->c->off_cpu && (!L->c->wall || s->period == 1))
 		live_off_sample(L, s, &meta, ids, n);
 	else
-		live_pend_push(L, ids, n, &meta, s->has_period ? s->period : 1);
+		live_pend_push(L, ids, n, &meta, w ? w : 1);
 }
 
 static void on_record(void *ctx, const struct perf_event_header *h)
