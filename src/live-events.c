@@ -446,8 +446,11 @@ int sampler_open_one(struct sampler *s, pid_t pid, unsigned cpu)
 				       "sampling cpu-clock", strerror(e));
 			continue;
 		}
+		/* Not for --off-cpu: its switch-out samples are taken in
+		 * the kernel, and without them it would show nothing. */
 		if ((e == EACCES || e == EPERM) && !s->attr.exclude_kernel &&
-		    s->o.target != LIVE_ALL_CPUS && s->o.stacks != STACKS_KERNEL) {
+		    s->o.target != LIVE_ALL_CPUS && s->o.stacks != STACKS_KERNEL &&
+		    !s->o.context_switch) {
 			s->attr.exclude_kernel = 1;
 			s->attr.exclude_hv = 1;
 			s->attr.exclude_callchain_kernel = 1;

@@ -209,11 +209,16 @@ static int open_on_cpu(struct sampler *s, struct ring *r, pid_t pid,
 	int fd = sampler_open_one(s, pid, cpu);
 
 	if (fd < 0) {
-		char what[128];
+		char what[256];
 
 		if (!must && fd == -ESRCH)
 			return 1;   /* a thread that just exited */
 		target_name(s, pid, -fd, what, sizeof(what));
+		if (s->o.context_switch && s->o.target != LIVE_ALL_CPUS)
+			snprintf(what + strlen(what), sizeof(what) - strlen(what),
+				 " with %s (it needs the kernel's samples of "
+				 "context switches)", s->o.wall_clock ? "--wall" :
+				 "--off-cpu");
 		if (s->attr.type == PERF_TYPE_HARDWARE &&
 		    (fd == -ENOENT || fd == -EOPNOTSUPP || fd == -ENODEV))
 			snprintf(err, errcap, "-e %s: this machine has no "
