@@ -19,6 +19,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,20 @@ int live_read_int_file(const char *path, int dflt)
 		v = dflt;
 	fclose(f);
 	return v;
+}
+
+void sampler_note(struct sampler *s, const char *fmt, ...)
+{
+	size_t n = strlen(s->notes);
+	va_list ap;
+
+	if (n && n + 2 < sizeof(s->notes)) {
+		memcpy(s->notes + n, "; ", 3);
+		n += 2;
+	}
+	va_start(ap, fmt);
+	vsnprintf(s->notes + n, sizeof(s->notes) - n, fmt, ap);
+	va_end(ap);
 }
 
 static const unsigned rates[] = { 49, 99, 497, 997, 1999, 4999, 9999 };

@@ -20,7 +20,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,20 +34,6 @@
 
 #include "live-sampler-priv.h"
 #include "util.h"
-
-void sampler_note(struct sampler *s, const char *fmt, ...)
-{
-	size_t n = strlen(s->notes);
-	va_list ap;
-
-	if (n && n + 2 < sizeof(s->notes)) {
-		memcpy(s->notes + n, "; ", 3);
-		n += 2;
-	}
-	va_start(ap, fmt);
-	vsnprintf(s->notes + n, sizeof(s->notes) - n, fmt, ap);
-	va_end(ap);
-}
 
 /* What a message calls the target of an open on pid. */
 static void target_name(const struct sampler *s, pid_t pid, int err,
