@@ -45,6 +45,17 @@ check "burst: fault_b $b of 4000 faults" near2 "$b" 4000
 check "burst: no samples lost ($(grep lost "$work/b.err"))" \
 	sh -c "! grep -q 'samples lost' '$work/b.err'"
 
+# The same burst in a process attached with -p (it waits 2 s first, so
+# that sampling has begun).
+sh -c 'sleep 2; exec "$0" 12000 4000' "$BT" 2>/dev/null &
+bpid=$!
+"$BIN" -e page-faults -p "$bpid" -d 30 --collapse >"$work/bp.folded" 2>"$work/bp.err"
+wait "$bpid"
+a=$(weight "$work/bp.folded" "$A_RE")
+b=$(weight "$work/bp.folded" "$B_RE")
+check "burst, -p: fault_a $a of 12000 faults" near2 "$a" 12000
+check "burst, -p: fault_b $b of 4000 faults" near2 "$b" 4000
+
 # ---- perf record -c 1 (every fault) of the same burst ---------------------
 if command -v perf >/dev/null 2>&1 &&
 	perf record -q -e page-faults -c 1 -g -o "$work/p.data" "$BT" 12000 4000 \
