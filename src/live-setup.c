@@ -361,16 +361,23 @@ int live_main(struct config *c)
 	}
 	L.so.command_quiet = tui;
 	L.so.command_out_to_err = !tui;
+	/* kallsyms takes the kernel tens of ms to print (more on a busy
+	 * machine): it is read while the events are opened, and waited for
+	 * before sampling starts, not in the first drain, where a burst of
+	 * samples would fill the rings meanwhile. */
+	syo.demangle = true;
+	L.sy = sym_create(&syo);
+	if (L.so.stacks != STACKS_USER)
+		sym_preload_kernel(L.sy);
 	L.s = sampler_open(&L.so, err, sizeof(err));
 	if (!L.s) {
 		fprintf(stderr, "flametop: %s\n", err);
+		sym_destroy(L.sy);
 		free(L.pids);
 		return 1;
 	}
 	if (sampler_notes(L.s))
 		fprintf(stderr, "flametop: %s\n", sampler_notes(L.s));
-	syo.demangle = true;
-	L.sy = sym_create(&syo);
 	L.p = profile_create();
 	/* Clock periods are nanoseconds of CPU time; other events' are
 	 * counts of the event ("page-faults", "sched:sched_switch events"). */
@@ -388,13 +395,7 @@ int live_main(struct config *c)
 	pe_format_from_attr(&L.fmt, sampler_attr(L.s));
 	seed(&L);
 	signal(SIGPIPE, SIG_IGN);
-	/* kallsyms takes the kernel tens of ms to print: read it before
-	 * sampling starts, not in the first drain, where a burst of samples
-	 * would fill the rings meanwhile. */
-	if (sampler_kernel_frames(L.s)) {
-		sym_preload_kernel(L.sy);
-		sym_kernel_join(L.sy);
-	}
+	sym_kernel_join(L.sy);
 	if (sampler_start(L.s, err, sizeof(err)) < 0) {
 		fprintf(stderr, "flametop: %s\n", err);
 		teardown(&L);
