@@ -211,7 +211,8 @@ struct ring_view {
 
 /* Start a drain: snapshot head; false if the ring is empty. */
 bool ring_begin(struct ring_view *r, uint64_t sample_type);
-/* Move to the next record; false at the end of the snapshot. */
+/* Move to the next record, releasing the one read; false at the end of
+ * the snapshot. */
 bool ring_next(struct ring_view *r, uint64_t sample_type);
 /* Release what was read (store the tail). */
 void ring_end(struct ring_view *r);

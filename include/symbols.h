@@ -132,6 +132,8 @@ void sym_set_kernel_release(struct symbolizer *sy, const char *rel,
  * build-id is known.
  */
 void sym_preload_kernel(struct symbolizer *sy);
+/* Wait for that read to end (live mode: before sampling starts). */
+void sym_kernel_join(struct symbolizer *sy);
 /* Kernel text address relocation seen in the profile (_text as recorded). */
 void sym_set_kernel_text(struct symbolizer *sy, uint64_t text_start);
 

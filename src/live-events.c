@@ -19,6 +19,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,20 @@ int live_read_int_file(const char *path, int dflt)
 		v = dflt;
 	fclose(f);
 	return v;
+}
+
+void sampler_note(struct sampler *s, const char *fmt, ...)
+{
+	size_t n = strlen(s->notes);
+	va_list ap;
+
+	if (n && n + 2 < sizeof(s->notes)) {
+		memcpy(s->notes + n, "; ", 3);
+		n += 2;
+	}
+	va_start(ap, fmt);
+	vsnprintf(s->notes + n, sizeof(s->notes) - n, fmt, ap);
+	va_end(ap);
 }
 
 static const unsigned rates[] = { 49, 99, 497, 997, 1999, 4999, 9999 };
@@ -352,6 +367,25 @@ void sampler_setup_attr(struct sampler *s)
 	}
 	s->event_name = s->o.event.name;
 	a->sample_type = SAMPLE_TYPE;
+	/*
+	 * A software event other than the clocks, with a fixed period: the
+	 * kernel samples every single event, its PERIOD the events it
+	 * counted at once (often 1), whenever PERIOD is asked for; only
+	 * without it does it count down sample_period and sample every Nth.
+	 * So -c N leaves PERIOD out, and the session weighs each such sample
+	 * sample_period (sampler_fixed_period).  A tracepoint is sampled at
+	 * every hit whatever the period: it is opened with period 1, each
+	 * sample weighs its PERIOD (1), and -c is noted as doing nothing.
+	 */
+	if (s->o.event.type == PERF_TYPE_SOFTWARE && !s->o.event.clock &&
+	    !a->freq && a->sample_period > 1)
+		a->sample_type &= ~(uint64_t)PERF_SAMPLE_PERIOD;
+	if (s->o.event.type == PERF_TYPE_TRACEPOINT && s->o.period > 1) {
+		sampler_note(s, "-c %llu cannot thin a tracepoint: the kernel "
+			     "samples %s at every hit; each weighs 1",
+			     (unsigned long long)s->o.period, s->o.event.name);
+		a->sample_period = 1;
+	}
 	if (s->o.dwarf_stack && s->o.stacks != STACKS_KERNEL) {
 		/* User registers and stack for unwind.h; the user part of
 		 * the callchain would only repeat it (perf does the same). */
@@ -427,8 +461,11 @@ int sampler_open_one(struct sampler *s, pid_t pid, unsigned cpu)
 				       "sampling cpu-clock", strerror(e));
 			continue;
 		}
+		/* Not for --off-cpu: its switch-out samples are taken in
+		 * the kernel, and without them it would show nothing. */
 		if ((e == EACCES || e == EPERM) && !s->attr.exclude_kernel &&
-		    s->o.target != LIVE_ALL_CPUS && s->o.stacks != STACKS_KERNEL) {
+		    s->o.target != LIVE_ALL_CPUS && s->o.stacks != STACKS_KERNEL &&
+		    !s->o.context_switch) {
 			s->attr.exclude_kernel = 1;
 			s->attr.exclude_hv = 1;
 			s->attr.exclude_callchain_kernel = 1;

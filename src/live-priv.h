@@ -1,14 +1,18 @@
 /*
  * live-priv.h - what the live session's files share: the session, the
  * sets of tasks it keeps, and the helpers one part lends another.  Only
- * src/live.c, src/live-offcpu.c and src/live-setup.c include it.
+ * src/live.c, src/live-offcpu.c, src/live-queue.c and src/live-setup.c
+ * include it.  Each part calls only the parts listed below it (the
+ * lint-layers check reads the objects and fails on a circle):
  *
- *   live.c          records in, stacks queued, the window and the
+ *   live-setup.c    options to a sampler and a target, the command's
+ *                   start, a fixed-duration run and its report;
+ *   live.c          records in, samples symbolized, the window and the
  *                   refresh, the TUI's hooks;
  *   live-offcpu.c   --off-cpu and --wall: switch-outs paired with
  *                   switch-ins;
- *   live-setup.c    options to a sampler and a target, the command's
- *                   start, a fixed-duration run and its report.
+ *   live-queue.c    the u32 sets, the queue of stacks and its flush into
+ *                   the profile.
  */
 #ifndef FLAMETOP_LIVE_PRIV_H
 #define FLAMETOP_LIVE_PRIV_H
@@ -102,16 +106,16 @@ struct live {
 
 /* ---- Shared by the parts ------------------------------------------------ *
  *
- * live.c: the u32 sets, clocks, /proc reads for a task's name and maps,
- * the queue of stacks (live_pend_push, flushed into the profile by
- * live_flush), draining the rings, the TUI's hooks.  live-offcpu.c: the
- * switch records and samples of --off-cpu, and live_off_finish for the
- * threads still blocked when sampling ends.
+ * live.c: clocks, /proc reads for a task's name and maps, draining the
+ * rings, the TUI's hooks.  live-offcpu.c: the switch records and samples
+ * of --off-cpu, and live_off_finish for the threads still blocked when
+ * sampling ends.  live-queue.c: the u32 sets and the queue of stacks
+ * (live_pend_push, flushed into the profile by live_flush).
  */
 
+/* live.c */
 double live_cpu_seconds(void);
 bool live_drain(struct live *L);
-void live_flush(struct live *L);
 void live_learn_comm(struct live *L, uint32_t pid, uint32_t tid);
 bool live_action(void *ctx, enum tui_action a, struct profile *p,
 		 char *msg, size_t cap);
@@ -119,6 +123,9 @@ void live_status(void *ctx, char *buf, size_t cap);
 bool live_tick(void *ctx, struct profile *p);
 bool live_time_origin(void *ctx, uint64_t *ns);
 uint64_t live_mono_ns(void);
+void live_synth_maps(struct live *L, uint32_t pid);
+
+/* live-offcpu.c */
 void live_off_finish(struct live *L, uint64_t end_ns);
 void live_off_stop(struct live *L, uint64_t stop_mono);
 void live_off_sample(struct live *L, const struct pe_sample *s,
@@ -127,11 +134,14 @@ void live_off_sample(struct live *L, const struct pe_sample *s,
 void live_off_exit(struct live *L, uint32_t tid);
 void live_off_fork(struct live *L, uint32_t tid);
 void live_on_switch(struct live *L, const struct pe_record *r);
+
+/* live-queue.c */
+void live_flush(struct live *L);
 void live_pend_push(struct live *L, const uint32_t *ids, size_t n,
 		    const struct sample_meta *m, uint64_t w);
 uint64_t *live_set_add(struct u32set *s, uint32_t key);
 uint64_t *live_set_find(const struct u32set *s, uint32_t key);
+void live_set_del(struct u32set *s, uint32_t key);
 void live_set_free(struct u32set *s);
-void live_synth_maps(struct live *L, uint32_t pid);
 
 #endif

@@ -5,7 +5,9 @@
  * overwrites unread data but drops samples and writes a LOST record.  The
  * read protocol: load data_head with acquire semantics, parse the records
  * between our tail and that head (they stay put until data_tail moves),
- * then store data_tail with release semantics.  Sizes are multiples of 8,
+ * and store data_tail with release semantics past each record once it is
+ * handled: a drain that takes long (the first symbols of a process) must
+ * not keep the whole ring from the kernel, or a burst of samples is lost.  Sizes are multiples of 8,
  * so a header never wraps, but a record body may: such a record is copied
  * into a scratch buffer.  A header whose size is below 8 or past the head
  * means the ring is corrupt: its contents are skipped and counted.
@@ -121,6 +123,9 @@ bool ring_next(struct ring_view *r, uint64_t sample_type)
 	if (!r->cur)
 		return false;
 	r->pos += r->cur->size;
+	/* The record is handled: give its space back now, not at the end of
+	 * the drain, so that the kernel may write while the rest is read. */
+	__atomic_store_n(r->tail, r->pos, __ATOMIC_RELEASE);
 	return ring_load(r, sample_type);
 }
 

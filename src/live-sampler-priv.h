@@ -7,8 +7,11 @@
  *                   CPUs), opening the events and mapping their rings,
  *                   starting, stopping, rate changes;
  *   live-events.c   events by perf's name, the attr they are opened
- *                   with and its step-downs, error messages;
+ *                   with and its step-downs, error messages, notes;
  *   live-ring.c     reading the rings: records merged in time order.
+ *
+ * live-sampler.c calls the other two, which call neither it nor each
+ * other (the lint-layers check reads the objects and fails on a circle).
  */
 #ifndef FLAMETOP_LIVE_SAMPLER_PRIV_H
 #define FLAMETOP_LIVE_SAMPLER_PRIV_H
@@ -72,6 +75,7 @@ static inline long perf_event_open(struct perf_event_attr *a, pid_t pid,
 	return syscall(SYS_perf_event_open, a, pid, cpu, group, flags);
 }
 
+/* live-events.c */
 /* The integer in a file such as /proc/sys/kernel/perf_event_paranoid. */
 int live_read_int_file(const char *path, int dflt);
 /* Add a note for sampler_notes ("; " between notes). */

@@ -20,7 +20,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,20 +34,6 @@
 
 #include "live-sampler-priv.h"
 #include "util.h"
-
-void sampler_note(struct sampler *s, const char *fmt, ...)
-{
-	size_t n = strlen(s->notes);
-	va_list ap;
-
-	if (n && n + 2 < sizeof(s->notes)) {
-		memcpy(s->notes + n, "; ", 3);
-		n += 2;
-	}
-	va_start(ap, fmt);
-	vsnprintf(s->notes + n, sizeof(s->notes) - n, fmt, ap);
-	va_end(ap);
-}
 
 /* What a message calls the target of an open on pid. */
 static void target_name(const struct sampler *s, pid_t pid, int err,
@@ -209,11 +194,16 @@ static int open_on_cpu(struct sampler *s, struct ring *r, pid_t pid,
 	int fd = sampler_open_one(s, pid, cpu);
 
 	if (fd < 0) {
-		char what[128];
+		char what[256];
 
 		if (!must && fd == -ESRCH)
 			return 1;   /* a thread that just exited */
 		target_name(s, pid, -fd, what, sizeof(what));
+		if (s->o.context_switch && s->o.target != LIVE_ALL_CPUS)
+			snprintf(what + strlen(what), sizeof(what) - strlen(what),
+				 " with %s (it needs the kernel's samples of "
+				 "context switches)", s->o.wall_clock ? "--wall" :
+				 "--off-cpu");
 		if (s->attr.type == PERF_TYPE_HARDWARE &&
 		    (fd == -ENOENT || fd == -EOPNOTSUPP || fd == -ENODEV))
 			snprintf(err, errcap, "-e %s: this machine has no "

@@ -265,6 +265,32 @@ static int print_result(struct live *L)
 	return 0;
 }
 
+/*
+ * What would lose fewer samples, by how the event is sampled: a rate (-F),
+ * every Nth event (-c), or every event whatever the period (a tracepoint,
+ * the switches of --off-cpu and --wall): then only a smaller target helps.
+ */
+static void lost_hint(const struct live *L, char *buf, size_t cap)
+{
+	const struct live_event *ev = sampler_event(L->s);
+	uint64_t period = sampler_fixed_period(L->s);
+
+	if (L->c->off_cpu || ev->type == PERF_TYPE_TRACEPOINT)
+		snprintf(buf, cap, "%s is sampled at every event: sample "
+			 "fewer tasks or CPUs", L->c->off_cpu ?
+			 (L->c->wall ? "--wall" : "--off-cpu") : ev->name);
+	else if (period == 1)
+		snprintf(buf, cap, "try -c N to sample every Nth event (now "
+			 "every one)");
+	else if (period)
+		snprintf(buf, cap, "try a larger -c (now one sample every "
+			 "%llu %s)", (unsigned long long)period,
+			 ev->clock ? "ns" : "events");
+	else
+		snprintf(buf, cap, "try a lower -F (now %u Hz)",
+			 sampler_freq(L->s));
+}
+
 static void report(struct live *L)
 {
 	struct sampler_stats st;
@@ -272,9 +298,13 @@ static void report(struct live *L)
 
 	sampler_get_stats(L->s, &st);
 	diag_init(&d);
-	if (st.lost)
-		diag_warn(&d, "%llu samples lost (the rings were full); "
-			  "try a lower -F", (unsigned long long)st.lost);
+	if (st.lost) {
+		char hint[256];
+
+		lost_hint(L, hint, sizeof(hint));
+		diag_warn(&d, "%llu samples lost (the rings were full); %s",
+			  (unsigned long long)st.lost, hint);
+	}
 	if (st.corrupt)
 		diag_warn(&d, "%llu corrupt ring reads skipped",
 			  (unsigned long long)st.corrupt);
@@ -331,16 +361,23 @@ int live_main(struct config *c)
 	}
 	L.so.command_quiet = tui;
 	L.so.command_out_to_err = !tui;
+	/* kallsyms takes the kernel tens of ms to print (more on a busy
+	 * machine): it is read while the events are opened, and waited for
+	 * before sampling starts, not in the first drain, where a burst of
+	 * samples would fill the rings meanwhile. */
+	syo.demangle = true;
+	L.sy = sym_create(&syo);
+	if (L.so.stacks != STACKS_USER)
+		sym_preload_kernel(L.sy);
 	L.s = sampler_open(&L.so, err, sizeof(err));
 	if (!L.s) {
 		fprintf(stderr, "flametop: %s\n", err);
+		sym_destroy(L.sy);
 		free(L.pids);
 		return 1;
 	}
 	if (sampler_notes(L.s))
 		fprintf(stderr, "flametop: %s\n", sampler_notes(L.s));
-	syo.demangle = true;
-	L.sy = sym_create(&syo);
 	L.p = profile_create();
 	/* Clock periods are nanoseconds of CPU time; other events' are
 	 * counts of the event ("page-faults", "sched:sched_switch events"). */
@@ -358,6 +395,7 @@ int live_main(struct config *c)
 	pe_format_from_attr(&L.fmt, sampler_attr(L.s));
 	seed(&L);
 	signal(SIGPIPE, SIG_IGN);
+	sym_kernel_join(L.sy);
 	if (sampler_start(L.s, err, sizeof(err)) < 0) {
 		fprintf(stderr, "flametop: %s\n", err);
 		teardown(&L);

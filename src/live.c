@@ -60,98 +60,6 @@
 
 static const double windows[] = { 1, 5, 30, 0 };   /* 0: everything */
 
-
-static size_t set_slot(const struct u32set *s, uint32_t key)
-{
-	return (size_t)hash_u64(key) & s->mask;
-}
-
-static void set_grow(struct u32set *s)
-{
-	struct u32set o = *s;
-
-	s->mask = o.mask ? o.mask * 2 + 1 : 63;
-	s->k = xcalloc(s->mask + 1, sizeof(*s->k));
-	s->v = xcalloc(s->mask + 1, sizeof(*s->v));
-	s->n = 0;
-	for (size_t i = 0; o.k && i <= o.mask; i++)
-		if (o.k[i]) {
-			size_t j = set_slot(s, o.k[i] - 1);
-
-			while (s->k[j])
-				j = (j + 1) & s->mask;
-			s->k[j] = o.k[i];
-			s->v[j] = o.v[i];
-			s->n++;
-		}
-	free(o.k);
-	free(o.v);
-}
-
-uint64_t *live_set_find(const struct u32set *s, uint32_t key)
-{
-	size_t j;
-
-	if (!s->k)
-		return NULL;
-	for (j = set_slot(s, key); s->k[j]; j = (j + 1) & s->mask)
-		if (s->k[j] == key + 1)
-			return &s->v[j];
-	return NULL;
-}
-
-/* Add key (value 0 if new); returns its value slot. */
-uint64_t *live_set_add(struct u32set *s, uint32_t key)
-{
-	uint64_t *v = live_set_find(s, key);
-	size_t j;
-
-	if (v)
-		return v;
-	if ((s->n + 1) * 2 > s->mask)
-		set_grow(s);
-	for (j = set_slot(s, key); s->k[j]; j = (j + 1) & s->mask)
-		;
-	s->k[j] = key + 1;
-	s->v[j] = 0;
-	s->n++;
-	return &s->v[j];
-}
-
-static void set_del(struct u32set *s, uint32_t key)
-{
-	size_t i, j;
-
-	if (!s->k)
-		return;
-	for (i = set_slot(s, key); s->k[i]; i = (i + 1) & s->mask)
-		if (s->k[i] == key + 1)
-			break;
-	if (!s->k[i])
-		return;
-	s->k[i] = 0;
-	s->n--;
-	/* Shift back the entries that probed past the hole. */
-	for (j = (i + 1) & s->mask; s->k[j]; j = (j + 1) & s->mask) {
-		size_t want = set_slot(s, s->k[j] - 1);
-
-		if ((j > i && (want <= i || want > j)) ||
-		    (j < i && (want <= i && want > j))) {
-			s->k[i] = s->k[j];
-			s->v[i] = s->v[j];
-			s->k[j] = 0;
-			i = j;
-		}
-	}
-}
-
-void live_set_free(struct u32set *s)
-{
-	free(s->k);
-	free(s->v);
-	memset(s, 0, sizeof(*s));
-}
-
 uint64_t live_mono_ns(void)
 {
 	struct timespec ts;
@@ -276,38 +184,13 @@ static void prune_tasks(struct live *L, uint64_t now)
 				continue;
 			tid = L->tasks.k[i] - 1;
 			if (!task_alive(L, tid)) {
-				set_del(&L->tasks, tid);
+				live_set_del(&L->tasks, tid);
 				i--;   /* an entry may have shifted into slot i */
 			}
 		}
 	}
 	if (L->tasks.n == 0)
 		L->target_gone = true;
-}
-
-/* A queued sample: PEND_HDR words (depth, time, weight, task), then ids. */
-#define PEND_HDR 10
-
-void live_pend_push(struct live *L, const uint32_t *ids, size_t n,
-		    const struct sample_meta *m, uint64_t w)
-{
-	uint32_t *e;
-
-	GROW(L->pend, L->cappend, L->npend + PEND_HDR + n);
-	e = L->pend + L->npend;
-	e[0] = (uint32_t)n;
-	e[1] = (uint32_t)m->time_ns;
-	e[2] = (uint32_t)(m->time_ns >> 32);
-	e[3] = (uint32_t)w;
-	e[4] = (uint32_t)(w >> 32);
-	e[5] = m->pid;
-	e[6] = m->tid;
-	e[7] = m->cpu;
-	e[8] = m->comm;
-	e[9] = (uint32_t)m->has_task | (uint32_t)m->has_cpu << 1;
-	memcpy(e + PEND_HDR, ids, n * sizeof(*ids));
-	L->npend += PEND_HDR + n;
-	L->pend_samples++;
 }
 
 /* A user address of the sample outside every known mapping? */
@@ -335,6 +218,7 @@ static void on_sample(struct live *L, const struct pe_sample *s)
 {
 	const uint32_t *ids;
 	struct sample_meta meta;
+	uint64_t w;
 	size_t n;
 
 	if (s->pid != 0 && !live_set_find(&L->seen_tid, s->tid)) {
@@ -366,12 +250,15 @@ static void on_sample(struct live *L, const struct pe_sample *s)
 	meta.time_ns = s->time;   /* the window needs one, even if 0 */
 	if (n > PROFILE_MAX_DEPTH - 1)
 		n = PROFILE_MAX_DEPTH - 1;
+	/* Without PERIOD in the sample (a software event's -c N), each
+	 * stands for the fixed period. */
+	w = s->has_period ? s->period : sampler_fixed_period(L->s);
 	/* --wall: the switch event's samples have period 1, cpu-clock's
 	 * at least 10000 ns (-F is at most 100000). */
 	if (L->c->off_cpu && (!L->c->wall || s->period == 1))
 		live_off_sample(L, s, &meta, ids, n);
 	else
-		live_pend_push(L, ids, n, &meta, s->has_period ? s->period : 1);
+		live_pend_push(L, ids, n, &meta, w ? w : 1);
 }
 
 static void on_record(void *ctx, const struct perf_event_header *h)
@@ -425,11 +312,11 @@ static void on_record(void *ctx, const struct perf_event_header *h)
 	case PERF_RECORD_EXIT:
 		if (L->c->off_cpu)
 			live_off_exit(L, r.u.task.tid);
-		set_del(&L->seen_tid, r.u.task.tid);
+		live_set_del(&L->seen_tid, r.u.task.tid);
 		if (r.u.task.pid == r.u.task.tid)
-			set_del(&L->synth_pid, r.u.task.pid);
+			live_set_del(&L->synth_pid, r.u.task.pid);
 		if (L->track_tasks)
-			set_del(&L->tasks, r.u.task.tid);
+			live_set_del(&L->tasks, r.u.task.tid);
 		break;
 	default:
 		break;
@@ -444,32 +331,6 @@ bool live_drain(struct live *L)
 
 	prune_tasks(L, live_mono_ns());
 	return n > 0;
-}
-
-/* Move the queued stacks into the profile. */
-void live_flush(struct live *L)
-{
-	size_t i = 0;
-
-	while (i < L->npend) {
-		const uint32_t *e = L->pend + i;
-		struct weight w = { 0, 0, 0 };
-		struct sample_meta meta = { 0 };
-
-		meta.time_ns = (uint64_t)e[1] | (uint64_t)e[2] << 32;
-		meta.has_time = true;
-		meta.pid = e[5];
-		meta.tid = e[6];
-		meta.cpu = e[7];
-		meta.comm = e[8];
-		meta.has_task = e[9] & 1;
-		meta.has_cpu = e[9] >> 1 & 1;
-		w.v = (uint64_t)e[3] | (uint64_t)e[4] << 32;
-		profile_add_stack(L->p, e + PEND_HDR, e[0], &w, &meta);
-		i += PEND_HDR + e[0];
-	}
-	L->npend = 0;
-	L->pend_samples = 0;
 }
 
 /*

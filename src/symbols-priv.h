@@ -136,8 +136,6 @@ int sym_find_debuginfo(Dwfl_Module *mod, void **userdata,
 void sym_dso_load(struct symbolizer *sy, struct sym_dso *d);
 /* A new descriptor of this process's vdso image (in memory), or -1. */
 int sym_vdso_fd(struct symbolizer *sy);
-/* Wait for the kallsyms thread, if one runs. */
-void sym_kernel_join(struct symbolizer *sy);
 /* Hex text of a build-id: out holds 2 * n + 1 bytes. */
 void sym_bid_hex(char *out, const uint8_t *b, size_t n);
 /*

@@ -125,11 +125,13 @@ if grep -q "cycles are not available" "$work/cyc.err"; then ok; else
 fi
 
 # ---- lost samples are counted, not fatal ------------------------------------
-"$TARGET" 3 &
+# Sampling starts once kallsyms is read (up to half a second on a busy
+# machine): flametop is stopped well after that.
+"$TARGET" 4 &
 tpid=$!
-"$BIN" -a -F 9999 -d 2.5 --collapse >/dev/null 2>"$work/lost.err" &
+"$BIN" -a -F 9999 -d 3.5 --collapse >/dev/null 2>"$work/lost.err" &
 fpid=$!
-sleep 0.5
+sleep 1.5
 kill -STOP "$fpid"
 sleep 1.2
 kill -CONT "$fpid"
