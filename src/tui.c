@@ -15,10 +15,10 @@
  *   tui-view-top.c, tui-view-sandwich.c, tui-view-help.c
  *   tui-draw.c, tui-state.c, tui-keys.c   drawing, state, key table
  *
- * Signals: SIGINT, SIGTERM and SIGHUP only set a flag; the loop polls the
- * keyboard with a 100 ms timeout (the live tick), sees the flag, restores
- * the terminal and returns 128 + the signal.  Fatal errors restore it
- * through util_set_teardown.
+ * Signals: SIGINT, SIGTERM, SIGHUP and SIGQUIT only set a flag; the loop
+ * polls the keyboard with a 100 ms timeout (the live tick), sees the flag,
+ * restores the terminal and returns 128 + the signal.  Fatal errors
+ * restore it through util_set_teardown; SIGTSTP is curses' own.
  */
 #include <curses.h>
 #include <errno.h>
@@ -489,7 +489,7 @@ static void on_signal(int sig)
 static void catch_signals(bool on)
 {
 	struct sigaction sa;
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on ? on_signal : SIG_DFL;

@@ -1,7 +1,7 @@
 #!/bin/sh
 # test-signals.sh - the terminal is restored when the TUI is interrupted
-# (Ctrl-C), terminated (SIGTERM) or hung up (SIGHUP), and the exit status
-# says which signal it was (128 + N).
+# (Ctrl-C), terminated (SIGTERM), hung up (SIGHUP) or quit (SIGQUIT), and
+# the exit status says which signal it was (128 + N).
 BIN=${1:?usage: test-signals.sh FLAMETOP}
 case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
 . "$(dirname "$0")/lib.sh"
@@ -20,7 +20,7 @@ tui_keys C-c
 check "Ctrl-C: exit 130" tui_wait "__EXIT:130"
 check "Ctrl-C: terminal restored" tui_restored
 
-for sig in TERM:143 HUP:129; do
+for sig in TERM:143 HUP:129 QUIT:131; do
 	sname=${sig%%:*}
 	code=${sig#*:}
 	tui_start -- "$IN"
