@@ -19,10 +19,12 @@
  * polls the keyboard with a 100 ms timeout (the live tick), sees the flag,
  * restores the terminal and returns 128 + the signal.  Fatal errors
  * restore it through util_set_teardown; SIGTSTP is curses' own; a crash
- * writes the reset sequences itself (on_crash).
+ * writes the reset sequences itself (on_crash); a hangup that sends no
+ * SIGHUP counts as one (terminal_gone).
  */
 #include <curses.h>
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -576,6 +578,19 @@ static void catch_signals(bool on)
 }
 
 /*
+ * Has the terminal hung up?  Without a controlling terminal (setsid, su)
+ * no SIGHUP comes when it goes away, and every read fails at once: the
+ * loop would spin.  Checked when a read gives nothing; ended as SIGHUP.
+ */
+static bool terminal_gone(void)
+{
+	struct pollfd pfd = { .fd = fileno(tty_in), .events = POLLIN };
+
+	return poll(&pfd, 1, 0) > 0 &&
+	       (pfd.revents & (POLLHUP | POLLERR | POLLNVAL));
+}
+
+/*
  * Is there a terminfo entry for name?  Asked before newterm, because a
  * newterm that fails keeps memory it cannot give back; the directories
  * are ncurses' own search list.
@@ -753,6 +768,8 @@ int tui_run(struct profile *p, const struct tui_opts *o)
 			}
 		}
 		r = wget_wch(stdscr, &ch);
+		if (r == ERR && !got_signal && terminal_gone())
+			got_signal = SIGHUP;
 		if (got_signal) {
 			rc = 128 + got_signal;
 			break;

@@ -42,4 +42,18 @@ for sig in TERM:143 HUP:129 QUIT:131 SEGV:139\|86 ABRT:134 BUS:135\|86; do
 	check "SIG$sname: keys echo again" tui_wait "typed-$sname" 5
 done
 
+# The terminal goes away without a SIGHUP (flametop in a session of its
+# own, as under setsid or su): the view ends instead of spinning on reads
+# that fail at once.
+ended() { case $(ps -o stat= -p "$1") in ''|Z*) return 0 ;; esac; return 1; }
+pidf=$(mktemp)
+tui_start_sh "setsid sh -c 'echo \$\$ >\"$pidf\"; exec \"\$0\" \"\$1\"' '$BIN' '$IN'"
+tui_wait "basic.folded" >/dev/null
+pid=$(cat "$pidf")
+check "hung up, no SIGHUP: found the process" [ -n "$pid" ]
+tui_cleanup
+check "hung up, no SIGHUP: flametop ends" tui_poll ended "${pid:-0}"
+[ -n "$pid" ] && ! ended "$pid" && kill "$pid"
+rm -f "$pidf"
+
 tui_done
