@@ -417,6 +417,10 @@ FILE *atomic_file_open(struct atomic_file *af, const char *path, bool replace)
 	memset(af, 0, sizeof(*af));
 	af->replace = replace;
 	af->fd = -1;
+	if (!*path) {
+		errno = ENOENT;        /* as open says: not "..XXXXXX" made */
+		return NULL;
+	}
 	if (replace && stat(path, &st) == 0) {
 		if (!S_ISREG(st.st_mode)) {
 			/* A device or a pipe: written as it is. */

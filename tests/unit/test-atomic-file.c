@@ -150,8 +150,11 @@ static void test_no_replace(void **state)
 	assert_int_equal(entries(name, sizeof(name)), 2);
 }
 
-/* /dev/full: a device, written as it is; its error is the one reported. */
-static void test_write_error(void **state)
+/*
+ * /dev/full: a device, written as it is; its error is the one reported.
+ * Paths that cannot be: errno says why, and no file is left.
+ */
+static void test_errors(void **state)
 {
 	struct atomic_file af;
 
@@ -169,6 +172,13 @@ static void test_write_error(void **state)
 	errno = 0;
 	assert_null(atomic_file_open(&af, "no/such/dir/out.txt", true));
 	assert_int_equal(errno, ENOENT);
+	/* No name: nothing made (a temporary file would have been). */
+	errno = 0;
+	assert_null(atomic_file_open(&af, "", true));
+	assert_int_equal(errno, ENOENT);
+	errno = 0;
+	assert_null(atomic_file_open(&af, "", false));
+	assert_int_equal(errno, ENOENT);
 }
 
 int main(void)
@@ -177,7 +187,7 @@ int main(void)
 		cmocka_unit_test(test_whole_on_commit),
 		cmocka_unit_test(test_abort_leaves_old),
 		cmocka_unit_test(test_no_replace),
-		cmocka_unit_test(test_write_error),
+		cmocka_unit_test(test_errors),
 	};
 	char dir[] = "/tmp/flametop-test-atomic.XXXXXX";
 	int rc;
