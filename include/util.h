@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -140,6 +141,42 @@ static inline uint64_t hash_u64(uint64_t x)
 	x ^= x >> 33;
 	return x;
 }
+
+/* ---- Whole files ----------------------------------------------------- */
+
+/*
+ * A file written so that it is whole or not there: atomic_file_open
+ * creates a new file beside PATH (".NAME.XXXXXX" in its directory, with
+ * O_EXCL, the mode umask gives a new file or the mode of the file it is
+ * to replace), atomic_file_commit flushes, syncs and closes it and only
+ * then renames it into place.  A failed write (a full disk) thus leaves
+ * no partial file and an older one untouched.
+ *
+ * With replace, a PATH that is a symbolic link to a regular file is
+ * replaced at the link's end, and one that exists and is not a regular
+ * file (a terminal, a pipe, /dev/null) is written directly, as it cannot
+ * be renamed over; so is a file in a directory we may not create files
+ * in.  Without replace, nothing that exists is replaced or followed:
+ * commit fails with EEXIST and the file stays ready for a commit under
+ * another name.
+ *
+ * After atomic_file_commit fails, call atomic_file_abort: it removes the
+ * temporary file (commit removes it itself after a failed write).  The
+ * struct is the stream's cookie: it must not move while f is open.
+ */
+struct atomic_file {
+	FILE *f;        /* write here; NULL once closed */
+	int fd;         /* what f writes to (f's cookie is this struct) */
+	int err;        /* errno of the first write that failed */
+	char *dest;     /* the file it becomes; NULL: nothing left to do */
+	char *tmp;      /* the file written; NULL: dest itself (not renamed) */
+	bool replace;   /* may replace a file that exists */
+};
+
+FILE *atomic_file_open(struct atomic_file *af, const char *path, bool replace);
+/* Into place: as the PATH opened (name NULL) or as name in its directory. */
+int atomic_file_commit(struct atomic_file *af, const char *name);
+void atomic_file_abort(struct atomic_file *af);
 
 /* ---- Time ------------------------------------------------------------ */
 

@@ -114,11 +114,13 @@ static int print_text(struct profile *p, struct config *c)
 
 /*
  * --svg FILE: the view the options derive, in the theme of -c (checked
- * before anything was read), to FILE or standard output.
+ * before anything was read), to FILE (whole or not at all) or standard
+ * output.
  */
 static int write_svg(struct profile *p, struct config *c)
 {
 	struct svg_opts so = { 0 };
+	struct atomic_file af;
 	struct theme th;
 	const char *name = c->colors ? c->colors : THEME_DEFAULT;
 	char *path = theme_find(name), err[400];
@@ -138,7 +140,8 @@ static int write_svg(struct profile *p, struct config *c)
 		return 2;
 	}
 	free(path);
-	if (strcmp(c->svg, "-") != 0 && !(out = fopen(c->svg, "w"))) {
+	if (strcmp(c->svg, "-") != 0 &&
+	    !(out = atomic_file_open(&af, c->svg, true))) {
 		fprintf(stderr, "flametop: %s: cannot write: %s\n", c->svg,
 			strerror(errno));
 		profile_destroy(v);
@@ -152,8 +155,10 @@ static int write_svg(struct profile *p, struct config *c)
 	so.theme = &th;
 	export_svg(out, v ? v : p, &so);
 	profile_destroy(v);
-	if (out != stdout && (ferror(out) | fclose(out))) {
-		fprintf(stderr, "flametop: %s: error writing\n", c->svg);
+	if (out != stdout && atomic_file_commit(&af, NULL) != 0) {
+		fprintf(stderr, "flametop: %s: error writing: %s (not "
+			"written)\n", c->svg, strerror(errno));
+		atomic_file_abort(&af);
 		rc = 1;
 	}
 	return rc;

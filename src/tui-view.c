@@ -593,42 +593,52 @@ void tui_view_baseline(struct tui *t)
 
 /* ---- Saving ---------------------------------------------------------- */
 
+/*
+ * The file is written whole beside its name and renamed into place only
+ * then (a full disk leaves no empty or partial file), under the first of
+ * PREFIX-STAMP.folded, PREFIX-STAMP-2.folded, ... that is not taken, in
+ * the current directory or, when that cannot be written, in /tmp.
+ */
 int tui_save_folded(const struct profile *p, const char *prefix, char *msg,
 		    size_t cap)
 {
 	char name[96], stamp[64], path[512], cwd[256];
+	const char *dir = "";
 	time_t now = time(NULL);
+	struct atomic_file af;
 	struct tm tm;
-	FILE *f;
 	size_t n;
+	int rc;
 
 	localtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
 	snprintf(name, sizeof(name), "%s-%s.folded", prefix, stamp);
-	snprintf(path, sizeof(path), "%s", name);
-	f = fopen(path, "wx");
-	for (int i = 2; !f && errno == EEXIST && i < 100; i++) {
-		snprintf(path, sizeof(path), "%s-%s-%d.folded", prefix, stamp, i);
-		f = fopen(path, "wx");
-	}
-	if (!f) {
+	if (!atomic_file_open(&af, name, false)) {
 		/* A directory we cannot write: /tmp. */
-		snprintf(path, sizeof(path), "/tmp/%s", name);
-		f = fopen(path, "w");
+		dir = "/tmp/";
+		snprintf(path, sizeof(path), "%s%s", dir, name);
+		if (!atomic_file_open(&af, path, false)) {
+			snprintf(msg, cap, "cannot save: %s", strerror(errno));
+			return -1;
+		}
 	}
-	if (!f) {
-		snprintf(msg, cap, "cannot save: %s", strerror(errno));
-		return -1;
+	n = export_collapse(af.f, p);
+	rc = atomic_file_commit(&af, name);
+	for (int i = 2; rc != 0 && errno == EEXIST && i < 100; i++) {
+		snprintf(name, sizeof(name), "%s-%s-%d.folded", prefix, stamp, i);
+		rc = atomic_file_commit(&af, name);
 	}
-	n = export_collapse(f, p);
-	if (fclose(f) != 0) {
-		snprintf(msg, cap, "cannot save %s: %s", path, strerror(errno));
-		return -1;
-	}
-	if (path[0] != '/' && getcwd(cwd, sizeof(cwd)))
-		snprintf(msg, cap, "saved %zu stacks to %s/%s", n, cwd, path);
+	if (!dir[0] && getcwd(cwd, sizeof(cwd)))
+		snprintf(path, sizeof(path), "%s/%s", cwd, name);
 	else
-		snprintf(msg, cap, "saved %zu stacks to %s", n, path);
+		snprintf(path, sizeof(path), "%s%s", dir, name);
+	if (rc != 0) {
+		snprintf(msg, cap, "cannot save %s: %s (nothing saved)", path,
+			 strerror(errno));
+		atomic_file_abort(&af);
+		return -1;
+	}
+	snprintf(msg, cap, "saved %zu stacks to %s", n, path);
 	return 0;
 }
 

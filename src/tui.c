@@ -15,17 +15,21 @@
  *   tui-view-top.c, tui-view-sandwich.c, tui-view-help.c
  *   tui-draw.c, tui-state.c, tui-keys.c   drawing, state, key table
  *
- * Signals: SIGINT, SIGTERM and SIGHUP only set a flag; the loop polls the
- * keyboard with a 100 ms timeout (the live tick), sees the flag, restores
- * the terminal and returns 128 + the signal.  Fatal errors restore it
- * through util_set_teardown.
+ * Signals: SIGINT, SIGTERM, SIGHUP and SIGQUIT only set a flag; the loop
+ * polls the keyboard with a 100 ms timeout (the live tick), sees the flag,
+ * restores the terminal and returns 128 + the signal.  Fatal errors
+ * restore it through util_set_teardown; SIGTSTP is curses' own; a crash
+ * writes the reset sequences itself (on_crash); a hangup that sends no
+ * SIGHUP counts as one (terminal_gone).
  */
 #include <curses.h>
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <unistd.h>
 #include <wchar.h>
 
@@ -490,16 +494,104 @@ static void on_signal(int sig)
 	got_signal = sig;
 }
 
+/*
+ * A crash (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, from a fault, abort
+ * or kill) cannot run endwin, which is not async-signal-safe.  Its handler
+ * writes what endwin would send, put together when the screen opened, and
+ * the terminal's modes from before curses (write and tcsetattr are
+ * async-signal-safe), then gives the signal back to the action it had (the
+ * default, or a sanitizer's): a fault recurs on return, a signal sent is
+ * raised again, to be delivered as the handler returns.
+ */
+static const int crash_sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+static struct sigaction crash_old[ARRAY_SIZE(crash_sigs)];
+static char crash_reset[512];
+static size_t crash_reset_len;
+static struct termios crash_modes;
+static bool crash_modes_saved;
+
+static void on_crash(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	if (crash_reset_len && write(STDOUT_FILENO, crash_reset,
+				     crash_reset_len) < 0) {
+		/* Nothing to be done about it here. */
+	}
+	if (crash_modes_saved)
+		tcsetattr(STDOUT_FILENO, TCSADRAIN, &crash_modes);
+	for (size_t i = 0; i < ARRAY_SIZE(crash_sigs); i++)
+		if (crash_sigs[i] == sig)
+			sigaction(sig, &crash_old[i], NULL);
+	if (si->si_code <= 0)
+		raise(sig);
+}
+
+/* Add terminfo capability name to crash_reset, its padding left out. */
+static void crash_reset_add(const char *name)
+{
+	const char *cap = tigetstr(name);
+
+	if (!cap || cap == (const char *)-1)
+		return;
+	for (; *cap && crash_reset_len < sizeof(crash_reset); cap++) {
+		if (cap[0] == '$' && cap[1] == '<' && strchr(cap, '>')) {
+			cap = strchr(cap, '>');
+			continue;
+		}
+		crash_reset[crash_reset_len++] = *cap;
+	}
+}
+
+/* What endwin sends: mouse reporting and keypad off, the cursor shown. */
+static void crash_reset_prepare(void)
+{
+	static const char mouse_off[] =
+		"\033[?1006l\033[?1003l\033[?1002l\033[?1000l";
+
+	crash_reset_len = 0;
+	if (tigetstr("kmous") && tigetstr("kmous") != (const char *)-1) {
+		memcpy(crash_reset, mouse_off, sizeof(mouse_off) - 1);
+		crash_reset_len = sizeof(mouse_off) - 1;
+	}
+	crash_reset_add("rmkx");
+	crash_reset_add("sgr0");
+	crash_reset_add("cnorm");
+	crash_reset_add("rmcup");
+}
+
 static void catch_signals(bool on)
 {
 	struct sigaction sa;
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on ? on_signal : SIG_DFL;
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)
 		sigaction(sigs[i], &sa, NULL);
+	if (on) {
+		crash_reset_prepare();
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_sigaction = on_crash;
+		sa.sa_flags = SA_SIGINFO;
+		sigemptyset(&sa.sa_mask);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(crash_sigs); i++)
+		sigaction(crash_sigs[i], on ? &sa : &crash_old[i],
+			  on ? &crash_old[i] : NULL);
+}
+
+/*
+ * Has the terminal hung up?  Without a controlling terminal (setsid, su)
+ * no SIGHUP comes when it goes away, and every read fails at once: the
+ * loop would spin.  Checked when a read gives nothing; ended as SIGHUP.
+ */
+static bool terminal_gone(void)
+{
+	struct pollfd pfd = { .fd = fileno(tty_in), .events = POLLIN };
+
+	return poll(&pfd, 1, 0) > 0 &&
+	       (pfd.revents & (POLLHUP | POLLERR | POLLNVAL));
 }
 
 /*
@@ -611,6 +703,8 @@ int tui_run(struct profile *p, const struct tui_opts *o)
 		tui_destroy(t);
 		return 1;
 	}
+	/* The modes a crash puts back (curses changes them on stdout). */
+	crash_modes_saved = tcgetattr(STDOUT_FILENO, &crash_modes) == 0;
 	screen = open_screen(tty_in);
 	if (!screen) {
 		fprintf(stderr, "flametop: cannot use terminal type '%s'; "
@@ -678,6 +772,8 @@ int tui_run(struct profile *p, const struct tui_opts *o)
 			}
 		}
 		r = wget_wch(stdscr, &ch);
+		if (r == ERR && !got_signal && terminal_gone())
+			got_signal = SIGHUP;
 		if (got_signal) {
 			rc = 128 + got_signal;
 			break;

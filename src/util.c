@@ -1,16 +1,18 @@
 /*
- * util.c - allocation wrappers, fatal errors, a fast string hash and
- * whole reads with pread.
+ * util.c - allocation wrappers, fatal errors, a fast string hash, whole
+ * reads with pread and files written whole or not at all.
  */
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 
 static const char *program = "flametop";
 static util_teardown_fn teardown;
@@ -328,4 +330,200 @@ void arr_free(void *a, size_t n, size_t sz)
 {
 	if (a)
 		munmap(a, arr_bytes(n, sz));
+}
+
+/* ---- Whole files ----------------------------------------------------- */
+
+/*
+ * Rename without replacing a file that exists: renameat2 where the file
+ * system has it, else a hard link (which never replaces either) and the
+ * old name removed.
+ */
+static int rename_noreplace(const char *from, const char *to)
+{
+	if (renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) == 0)
+		return 0;
+	if (errno != EINVAL && errno != ENOSYS)
+		return -1;
+	if (link(from, to) != 0)
+		return -1;
+	unlink(from);
+	return 0;
+}
+
+/* dest's temporary file: create ".NAME.XXXXXX" beside it; its fd or -1. */
+static int create_beside(const char *dest, mode_t mode, char **tmp)
+{
+	const char *slash = strrchr(dest, '/');
+	const char *base = slash ? slash + 1 : dest;
+	int dirlen = slash ? (int)(slash - dest + 1) : 0;
+	static unsigned counter;
+	struct timespec ts;
+	uint64_t r;
+
+	for (int tries = 0; tries < 100; tries++) {
+		int fd;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		r = hash_u64((uint64_t)ts.tv_nsec ^ (uint64_t)ts.tv_sec << 30 ^
+			     (uint64_t)getpid() << 40 ^ ++counter);
+		/* The name shortened so that the suffix keeps within NAME_MAX. */
+		*tmp = xasprintf("%.*s.%.200s.%06llx", dirlen, dest, base,
+				 (unsigned long long)(r & 0xffffff));
+		fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+		if (fd >= 0)
+			return fd;
+		free(*tmp);
+		*tmp = NULL;
+		if (errno != EEXIST)
+			return -1;
+	}
+	return -1;
+}
+
+/*
+ * The stream's writes, through a cookie: stdio forgets why a write failed
+ * (a full disk) by the time the caller checks, so the first error is kept.
+ */
+static ssize_t atomic_file_write(void *cookie, const char *buf, size_t n)
+{
+	struct atomic_file *af = cookie;
+	size_t done = 0;
+
+	while (done < n) {
+		ssize_t w = write(af->fd, buf + done, n - done);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (!af->err)
+				af->err = w < 0 ? errno : EIO;
+			return done ? (ssize_t)done : -1;
+		}
+		done += (size_t)w;
+	}
+	return (ssize_t)done;
+}
+
+FILE *atomic_file_open(struct atomic_file *af, const char *path, bool replace)
+{
+	static const cookie_io_functions_t io = { .write = atomic_file_write };
+	struct stat st, lst;
+	mode_t mode = 0666;            /* less umask, as any new file */
+	char *dest = NULL;
+	bool replacing = false, direct = false;
+	int e;
+
+	memset(af, 0, sizeof(*af));
+	af->replace = replace;
+	af->fd = -1;
+	if (!*path) {
+		errno = ENOENT;        /* as open says: not "..XXXXXX" made */
+		return NULL;
+	}
+	if (replace && stat(path, &st) == 0) {
+		if (!S_ISREG(st.st_mode)) {
+			/* A device or a pipe: written as it is. */
+			af->fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+			direct = true;
+		} else {
+			mode = st.st_mode & 0777;
+			replacing = true;
+			/* Through a symbolic link: the file it leads to. */
+			if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))
+				dest = realpath(path, NULL);
+		}
+	}
+	if (!dest)
+		dest = xstrdup(path);
+	if (!direct) {
+		af->fd = create_beside(dest, mode, &af->tmp);
+		/* The mode of the file replaced, whatever umask says. */
+		if (af->fd >= 0 && replacing)
+			(void)fchmod(af->fd, mode);
+		/* A file we may write in a directory we may not: in place. */
+		if (af->fd < 0 && replacing && (errno == EACCES || errno == EPERM))
+			af->fd = open(dest, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	}
+	if (af->fd >= 0 && (af->f = fopencookie(af, "w", io))) {
+		af->dest = dest;
+		return af->f;
+	}
+	e = errno;
+	if (af->fd >= 0)
+		close(af->fd);
+	if (af->tmp)
+		unlink(af->tmp);
+	free(af->tmp);
+	free(dest);
+	memset(af, 0, sizeof(*af));
+	af->fd = -1;
+	errno = e;
+	return NULL;
+}
+
+int atomic_file_commit(struct atomic_file *af, const char *name)
+{
+	char *to = NULL;
+	int e = 0, r;
+
+	if (!af->dest) {
+		errno = EBADF;
+		return -1;
+	}
+	if (af->f) {
+		if (fflush(af->f) != 0 || ferror(af->f))
+			e = af->err ? af->err : EIO;
+		else if (af->tmp && fsync(af->fd) != 0)
+			e = errno;
+		fclose(af->f);          /* the cookie's: the fd stays open */
+		af->f = NULL;
+		if (close(af->fd) != 0 && !e)
+			e = errno;
+		af->fd = -1;
+		if (e) {
+			atomic_file_abort(af);
+			errno = e;
+			return -1;
+		}
+	}
+	if (!af->tmp) {
+		atomic_file_abort(af);
+		return 0;
+	}
+	if (name) {
+		const char *slash = strrchr(af->dest, '/');
+
+		to = xasprintf("%.*s%s", slash ? (int)(slash - af->dest + 1) : 0,
+			       af->dest, name);
+	}
+	r = af->replace ? rename(af->tmp, to ? to : af->dest) :
+			  rename_noreplace(af->tmp, to ? to : af->dest);
+	e = errno;
+	free(to);
+	if (r != 0) {
+		errno = e;
+		return -1;
+	}
+	free(af->tmp);
+	af->tmp = NULL;
+	atomic_file_abort(af);
+	return 0;
+}
+
+void atomic_file_abort(struct atomic_file *af)
+{
+	int e = errno;
+
+	if (af->f)
+		fclose(af->f);
+	if (af->fd >= 0)
+		close(af->fd);
+	if (af->tmp)
+		unlink(af->tmp);
+	free(af->tmp);
+	free(af->dest);
+	memset(af, 0, sizeof(*af));
+	af->fd = -1;
+	errno = e;
 }

@@ -1,8 +1,8 @@
 #!/bin/sh
 # test-live-faults.sh - live sampling when the target misbehaves: a
 # thousand short-lived children and an exec, the target killed mid-sample,
-# its binary deleted and replaced while it runs, and the live view hung up
-# or terminated (the terminal must come back).
+# its binary deleted and replaced while it runs, and the live view hung up,
+# terminated or quit (the terminal must come back).
 #
 # usage: tests/live/test-live-faults.sh FLAMETOP_BINARY
 . "$(dirname "$0")/lib.sh"
@@ -55,8 +55,8 @@ wait "$vpid" 2>/dev/null
 check "deleted binary: status 0 ($(head -n 1 "$work/del.err"))" [ "$rc" -eq 0 ]
 check "deleted binary: frames still named" grep -q "$HOT" "$work/del.folded"
 
-# ---- SIGHUP and SIGTERM to the live view restore the terminal ----------------
-for sig in HUP:129 TERM:143; do
+# ---- SIGHUP, SIGTERM and SIGQUIT to the live view restore the terminal ------
+for sig in HUP:129 TERM:143 QUIT:131; do
 	sname=${sig%%:*}
 	code=${sig#*:}
 	tui_start -- -F 99 -- "$TARGET" 30

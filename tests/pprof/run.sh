@@ -23,7 +23,7 @@ cd "$top/tests/pprof" || exit 1
 pass=0
 fail=0
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap 'umount "$tmp/full" 2>/dev/null; rm -rf "$tmp"' EXIT
 export LC_ALL=C.UTF-8
 
 ok() { pass=$((pass + 1)); }
@@ -228,6 +228,56 @@ print(t.index('main.allocMid'))" "$tmp/heap.svg")
 else
 	echo "SKIP (in part): chromium is not installed: the SVG was not opened in a browser"
 fi
+
+# ---- A file is written whole or not at all ---------------------------------
+# Beside the target, then renamed into place: a full file system (a 64 KB
+# tmpfs; mounting it needs root) leaves no partial SVG and no temporary
+# file, and an older SVG as it was.
+"$bin" --svg "$tmp/m.svg" ../../samples/flametop-make.folded
+check "--svg writes a large file" test $? = 0 -a -s "$tmp/m.svg"
+mkdir "$tmp/full"
+if mount -t tmpfs -o size=64k tmpfs "$tmp/full" 2>/dev/null; then
+	check "the SVG is larger than the file system" \
+		test "$(wc -c <"$tmp/m.svg")" -gt 65536
+	"$bin" --svg "$tmp/full/out.svg" ../../samples/flametop-make.folded \
+		2>"$tmp/full.err"
+	check "full disk: status 1" test $? = 1
+	check "full disk: says why ($(cat "$tmp/full.err"))" grep -q \
+		"^flametop: $tmp/full/out.svg: error writing: No space left on device" \
+		"$tmp/full.err"
+	check "full disk: no file left, partial or temporary ($(ls -A "$tmp/full"))" \
+		test -z "$(ls -A "$tmp/full")"
+	printf 'an older file\n' >"$tmp/full/out.svg"
+	"$bin" --svg "$tmp/full/out.svg" ../../samples/flametop-make.folded \
+		2>"$tmp/full.err"
+	check "full disk, older file: status 1" test $? = 1
+	check "full disk: the older file as it was" \
+		test "$(cat "$tmp/full/out.svg")" = "an older file"
+	check "full disk, older file: nothing else left ($(ls -A "$tmp/full"))" \
+		test "$(ls -A "$tmp/full")" = out.svg
+	umount "$tmp/full"
+else
+	echo "SKIP (in part): cannot mount a tmpfs (not root): no full-disk test"
+fi
+# A file replaced keeps its mode; a new one gets what umask gives; a link
+# leads to the file written; a device is written as it is.
+printf 'old\n' >"$tmp/mode.svg"
+chmod 600 "$tmp/mode.svg"
+"$bin" --svg "$tmp/mode.svg" inline.pprof
+check "a replaced file keeps its mode" test "$(stat -c %a "$tmp/mode.svg")" = 600
+check "a replaced file is the new SVG" grep -q '</svg>' "$tmp/mode.svg"
+(umask 027 && "$bin" --svg "$tmp/umask.svg" inline.pprof)
+check "a new file: 0666 less the umask" test "$(stat -c %a "$tmp/umask.svg")" = 640
+ln -s mode.svg "$tmp/link.svg"
+printf 'old\n' >"$tmp/mode.svg"
+"$bin" --svg "$tmp/link.svg" inline.pprof
+check "through a link: the link stays" test -L "$tmp/link.svg"
+check "through a link: the file it leads to written" grep -q '</svg>' "$tmp/mode.svg"
+"$bin" --svg /dev/null inline.pprof
+check "--svg /dev/null: status 0, /dev/null still a device" \
+	test $? = 0 -a -c /dev/null
+check "no temporary file left beside them ($(ls -A "$tmp" | grep '^\.'))" \
+	sh -c "! ls -A '$tmp' | grep -q '^\\.'"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

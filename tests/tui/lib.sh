@@ -14,7 +14,8 @@
 #
 # The command runs as `$BIN ARGS; echo "__EXIT:$?"`, so tui_wait '__EXIT:0'
 # checks the exit status, and tui_restored that the terminal was left in
-# its normal state (alternate screen off, cursor visible).
+# its normal state (alternate screen, mouse and keypad modes off, cursor
+# visible).
 
 TUI_BASE="ft-$$-$(basename "$0" .sh)"
 TUI_N=0
@@ -138,10 +139,12 @@ tui_settle() {
 # Send keys, then wait for the screen to settle.
 tui_type() { tui_keys "$@"; tui_settle; }
 
-# The terminal is back to normal: alternate screen off, cursor shown.
+# The terminal is back to normal: alternate screen off, cursor shown,
+# mouse reporting and the keypad modes off.
 tui_restored() {
-	[ "$(tmux_ display-message -p -t ft '#{alternate_on}')" = 0 ] &&
-		[ "$(tmux_ display-message -p -t ft '#{cursor_flag}')" = 1 ]
+	[ "$(tmux_ display-message -p -t ft '#{alternate_on} #{cursor_flag}
+#{mouse_any_flag} #{keypad_flag} #{keypad_cursor_flag}')" = "0 1
+0 0 0" ]
 }
 
 # Line N (1-based) of the screen.
