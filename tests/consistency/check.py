@@ -112,9 +112,11 @@ def matched(stacks, rx, side, icase=False):
 def amount(s):
     """'37 samples', '3.875 samples', '1.675 s CPU', '82.164 ms CPU':
     (value in the weights' unit, half a unit of the last digit shown)."""
-    m = re.fullmatch(r"(-?[0-9.]+) (ms|s)( .*)?", s)
+    scales = {"ms": 10 ** 6, "s": 10 ** 9, "B": 1, "KB": 2 ** 10,
+              "MB": 2 ** 20, "GB": 2 ** 30}
+    m = re.fullmatch(r"(-?[0-9.]+) (ms|s|B|KB|MB|GB)( .*)?", s)
     if m:
-        scale = 10 ** 6 if m.group(2) == "ms" else 10 ** 9
+        scale = scales[m.group(2)]
         dec = len(m.group(1).partition(".")[2])
         return Fraction(m.group(1)) * scale, Fraction(scale, 2 * 10 ** dec)
     m = re.fullmatch(r"(-?[0-9.]+)( .*)?", s)
@@ -295,7 +297,9 @@ def read_folded(path):
             if not line:
                 continue
             stack, w = line.rsplit(" ", 1)
-            acc[stack] = acc.get(stack, Fraction(0)) + Fraction(w)
+            # Weights hold nine decimals: a longer count is rounded.
+            w = round(Fraction(w), 9)
+            acc[stack] = acc.get(stack, Fraction(0)) + w
     return acc
 
 
@@ -337,19 +341,38 @@ def derive(stacks, args):
 
 
 def compare_stacks(case, args, want):
+    """The view's --collapse against stacks recomputed; a comparison's
+    weights are (BEFORE, AFTER) pairs."""
+    diff = "--diff" in args
     cargs = args + ["--collapse"]
     try:
-        got = {";".join(s[0]): s[1] for s in parse_collapse(run(cargs), False)}
+        got = {";".join(s[0]): (s[2], s[1]) if diff else s[1]
+               for s in parse_collapse(run(cargs), diff)}
     except (RuntimeError, ValueError) as e:
         verdict(case, [str(e)], show(cargs))
         return
+    show_w = lambda w: " ".join(map(fmt, w)) if diff else fmt(w)
     problems = []
     for k in sorted(set(got) | set(want)):
         if got.get(k) != want.get(k):
             problems.append("stack %r: flametop %s, recomputed %s" %
-                            (k[:90], fmt(got[k]) if k in got else "-",
-                             fmt(want[k]) if k in want else "-"))
+                            (k[:90], show_w(got[k]) if k in got else "-",
+                             show_w(want[k]) if k in want else "-"))
     verdict(case, problems, show(cargs))
+
+
+def compare_sides(before, after, normalize):
+    """Two folded inputs joined by stack: (BEFORE, AFTER); --normalize
+    scales BEFORE by AFTER's total over BEFORE's and truncates, as
+    difffolded.pl -n does (int())."""
+    tb, ta = sum(before.values()), sum(after.values())
+    out = {}
+    for k in set(before) | set(after):
+        b = before.get(k, Fraction(0))
+        if normalize and tb:
+            b = Fraction(int(b * ta / tb))
+        out[k] = (b, after.get(k, Fraction(0)))
+    return out
 
 
 # ---- Generated inputs (fixed seed) ----------------------------------------
@@ -500,18 +523,21 @@ class Tui:
 
 
 def check_tui(case, scr, args, rx):
-    """The header 'NAME | TOTAL | /re/ Matched: AMOUNT (P%) | ...' against
-    the --collapse of the same view given as options."""
+    """The header 'NAME | TOTAL | /re/ Matched: AMOUNT (P%) | ...' (and the
+    top table when it is shown) against the --collapse of the same view
+    given as options."""
     head = scr.splitlines()[0].split(" | ")
     problems = []
+    diff = "--diff" in args
+    side = 2 if "--negate" in args else 1
     cargs = args + ["--collapse"]
-    stacks = parse_collapse(run(cargs), False)
-    tot = sums(stacks, 1)[0]
+    stacks = parse_collapse(run(cargs), diff)
+    tot = sums(stacks, side)[0]
     check_amount(problems, "header total", head[1], tot)
     if rx:
         m = [re.fullmatch(r"/(.*)/ Matched: (.*) \(([0-9.]+)%\)", h) for h in head]
         m = [x for x in m if x]
-        want = matched(stacks, rx, 1)
+        want = matched(stacks, rx, side)
         if not m or m[0].group(1) != rx:
             problems.append("header: no /%s/ Matched:" % rx)
         else:
@@ -519,6 +545,9 @@ def check_tui(case, scr, args, rx):
             if not near(Fraction(m[0].group(3)), pct(want, tot), HALF):
                 problems.append("header Matched: %s%%, the collapse gives "
                                 "%.4f%%" % (m[0].group(3), float(pct(want, tot))))
+    if "view: top" in head[-1]:
+        rows = [l for l in scr.splitlines()[1:] if re.match(r" *[0-9.]+% ", l)]
+        problems += top_problems(rows, stacks, diff)
     problems = ["%s (header: %s)" % (p, " | ".join(head)) for p in problems]
     verdict(case, problems, "in the view; the same view: " + show(cargs))
 
@@ -534,9 +563,9 @@ def selected(name):
     return step
 
 
-def tui_cases(path, steps):
+def tui_cases(path, steps, diff=False):
     """steps: (name, keys, options of the same view, search regex)."""
-    t = Tui([path])
+    t = Tui((["--diff"] if diff else []) + path.split())
     try:
         for name, keys, opts, rx in steps:
             scr = t.settle()
@@ -544,7 +573,7 @@ def tui_cases(path, steps):
                 scr = t.keys(*k) if isinstance(k, tuple) else k(t, scr)
             try:
                 check_tui("tui %s %s" % (os.path.basename(path), name), scr,
-                          opts + [path], rx)
+                          (["--diff"] if diff else []) + opts + path.split(), rx)
             except (RuntimeError, ValueError, IndexError) as e:
                 verdict("tui %s %s" % (path, name), [str(e)], scr)
     finally:
@@ -565,6 +594,11 @@ def main():
     write("frac-before.folded", gen_folded(31, 120, True))
     text, raw = gen_perf_script(32, 400)
     write("tasks.perf-script", text)
+    write("idle.folded", "myapp;main;reap_idle_connections 50\n"
+          "myapp;main;work 50\n"
+          "swapper;cpu_startup_entry;do_idle;default_idle 100\n")
+    write("names.folded", "main;cmp<bool  5\nmain;f 14.2343983248722834234\n"
+          "main;g 2\n")
 
     for line in sys.stdin:
         line = line.split("#", 1)[0].strip()
@@ -587,7 +621,13 @@ def main():
         elif kind == "derive":          # derive INPUT | OPTIONS
             inputs, opts = fields[0], fields[1]
             name = "derive %s [%s]" % (inputs[0], " ".join(opts))
-            if inputs[0].endswith(".perf-script"):
+            if len(inputs) == 2:
+                name = "derive %s [%s]" % (" ".join(inputs), " ".join(opts))
+                want = compare_sides(read_folded(inputs[0]),
+                                     read_folded(inputs[1]),
+                                     "--normalize" in opts)
+                opts = ["--diff"] + opts
+            elif inputs[0].endswith(".perf-script"):
                 want = perf_view(raw, opts)
             else:
                 want = derive(read_folded(inputs[0]), opts)
@@ -627,6 +667,26 @@ def run_tui():
          ["--include", "page_fault"], "clear_page"),
         ("include then exclude", [("X",), ("clear_page", "Enter")],
          ["--include", "page_fault", "--exclude", "clear_page"], "clear_page"),
+        ("top table", [("v",)],
+         ["--include", "page_fault", "--exclude", "clear_page"], None),
+    ])
+    tui_cases("tasks.perf-script", [
+        ("search", [("/",), ("^compute$", "Enter")], [], "^compute$"),
+        ("per process", [("P",)], ["--group", "process"], "^compute$"),
+        ("per thread", [("P",)], ["--group", "thread"], "^compute$"),
+        ("pid filter", [("%",), ("pid=300", "Enter")],
+         ["--group", "thread", "--pids", "300"], "^compute$"),
+        ("top table", [("v",)], ["--group", "thread", "--pids", "300"], None),
+    ])
+    tui_cases("before.folded after.folded", [
+        ("search", [("/",), ("eval", "Enter")], [], "eval"),
+        ("sized by before", [("B",)], ["--negate"], "eval"),
+        ("top table", [("v",)], ["--negate"], None),
+    ], diff=True)
+    # The idle task: the kernel's idle frames, not every name holding "idle".
+    tui_cases("idle.folded", [
+        ("hide idle", [("H",)],
+         ["--exclude", "^(cpu_startup_entry|do_idle|default_idle)$"], None),
     ])
 
 

@@ -33,13 +33,25 @@ export LC_ALL=C.UTF-8 COLUMNS=100
 # name a line as FAIL prints it: they count as passed while they fail
 # ("XFAIL") and as failed once they hold.  Empty this list once the fixes
 # are merged; KNOWN_BUGS= in the environment asserts everything now.
-# Point 1 (the search share goes stale): the tui lines.  Found by this
-# check and not yet fixed: --svg ignores --negate (the svg lines).
+# Point 1 (the search share goes stale after a change of view), point 4
+# (hide idle drops real work), point 8 (a name's trailing space, a count
+# of many decimals), point 9 (--normalize rounds, difffolded.pl -n
+# truncates); found by this check and not yet fixed: --svg ignores
+# --negate.
 KNOWN_BUGS=${KNOWN_BUGS-"
 	tui small.folded search then exclude
 	tui small.folded include
 	tui small.folded callers
 	tui flametop-load.perf-script.zst include then exclude
+	tui tasks.perf-script pid filter
+	tui before.folded after.folded sized by before
+
+	tui idle.folded hide idle
+
+	derive names.folded []
+
+	derive before.folded after.folded [--normalize]
+	derive frac-before.folded frac.folded [--normalize]
 
 	before.folded after.folded [--negate] svg
 	before.folded after.folded [--normalize --negate] svg
@@ -134,6 +146,7 @@ derive rand.folded | --callees eval --invert
 derive rand.folded | --fold-recursion
 derive rand.folded | --fold-recursion --callers walk --invert
 derive frac.folded |
+derive names.folded |
 derive frac.folded | --callers alloc
 derive frac.folded | --include emit --callees main --fold-recursion
 
@@ -178,11 +191,22 @@ figures samples/flametop-make.folded | --exclude '^cc1$' | page_fault
 figures samples/gzip.perf-script.gz | --time 0.5,1.5 | '\[gzip\]'
 figures tests/golden/mixed.perf | --group thread | main
 figures tests/golden/demo.perf | --callers leaf | render
+figures samples/go-heap.pprof |  | mk 'main\.'
+figures samples/go-heap.pprof | --sample-type alloc_objects --callers main.mk | mk
+figures samples/go-heap.pprof | --sample-type alloc_space --invert | alloc
+figures tests/data/fp.data | --kallsyms tests/data/fp.kallsyms --symfs tests/data/symfs | burn path_a
+figures tests/data/fp.data | --kallsyms tests/data/fp.kallsyms --symfs tests/data/symfs --group thread --time 0.1,0.2 | path_b
+figures tests/data/two-events.data | --event-filter task-clock --kallsyms tests/data/fp.kallsyms --symfs tests/data/symfs --callees main | burn
+figures tests/data/period.data | --kallsyms tests/data/fp.kallsyms --symfs tests/data/symfs --pid --invert | path_a
 derive samples/flametop-make.folded |
 derive samples/sort.folded |
 
 # Comparisons: both weights, sized by AFTER or (--negate) BEFORE.
 figures before.folded after.folded |  | eval '^app$'
+derive before.folded after.folded |
+derive before.folded after.folded | --normalize
+derive frac-before.folded frac.folded |
+derive frac-before.folded frac.folded | --normalize
 figures before.folded after.folded | --normalize | eval
 figures before.folded after.folded | --negate | eval hash
 figures before.folded after.folded | --normalize --negate | eval
