@@ -44,6 +44,7 @@ KNOWN_BUGS=${KNOWN_BUGS-"
 	tui small.folded callers
 	tui flametop-load.perf-script.zst include then exclude
 	tui tasks.perf-script pid filter
+	tui tasks.perf-script time range, callers
 	tui before.folded after.folded sized by before
 
 	tui idle.folded hide idle
