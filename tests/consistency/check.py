@@ -22,6 +22,7 @@ environment, one name a line) are expected to fail: they count as passed
 while they fail, and as failed once they pass, so that the list is
 emptied when the bugs are fixed.
 """
+import html
 import os
 import random
 import re
@@ -269,7 +270,76 @@ def check_svg(case, args, stacks, diff):
     elif diff and root:
         check_amount(problems, "svg root, before", root.group(2),
                      sums(stacks, 2)[0])
+    problems += svg_frame_problems(svg, stacks, side)
     verdict(case + " svg", problems, show(targs))
+
+
+def node_weights(stacks):
+    """Each node of the tree (a path from the root) and its (AFTER, BEFORE)."""
+    nodes = {(): [Fraction(0), Fraction(0)]}
+    for st in stacks:
+        for i in range(len(st[0]) + 1):
+            w = nodes.setdefault(st[0][:i], [Fraction(0), Fraction(0)])
+            w[0] += st[1]
+            w[1] += st[2]
+    return nodes
+
+
+SVG_FRAME = re.compile(r'<g class="f"[^>]*><title>([^<]*)</title><rect '
+                       r'x="([0-9.]+)" y="([0-9]+)" width="([0-9.]+)"')
+SVG_TITLE = re.compile(r"(.*) \(([^()]*), ([0-9.]+)%(?:; before: ([^()]*))?\)",
+                       re.S)
+
+
+def svg_frame_problems(svg, stacks, side):
+    """Every frame of the SVG: its weight, share and width against the node
+    of the collapse it stands for (its parent: the frame a row up that
+    holds its middle), and every node wide enough to draw drawn.  Widths
+    are laid out in tenths of a pixel: one tenth is allowed."""
+    nodes = node_weights(stacks)
+    tot = nodes[()][side - 1]
+    px = Fraction(1180)
+    rows, problems = {}, []
+    for m in SVG_FRAME.finditer(svg):
+        t = SVG_TITLE.fullmatch(html.unescape(m.group(1)))
+        x, w = Fraction(m.group(2)), Fraction(m.group(4))
+        rows.setdefault(int(m.group(3)), []).append((x, w, t))
+    drawn, prev = set(), None
+    for y in sorted(rows):
+        row = []
+        for x, w, t in rows[y]:
+            if prev is None:
+                path = ()
+            else:
+                mid = x + w / 2
+                up = [p for (px0, pw, p) in prev if px0 <= mid <= px0 + pw]
+                if not up or not t:
+                    problems.append("svg: frame at x=%s y=%d has no parent "
+                                    "or no title" % (fmt(x), y))
+                    continue
+                path = up[0] + (t.group(1),)
+            row.append((x, w, path))
+            drawn.add(path)
+            node = nodes.get(path)
+            if node is None:
+                problems.append("svg frame %r: no such stack" % ";".join(path))
+                continue
+            where = "svg frame %r" % ";".join(path)[-80:]
+            check_amount(problems, where, t.group(2), node[side - 1])
+            if not near(Fraction(t.group(3)), pct(node[side - 1], tot), HALF):
+                problems.append("%s: %s%%, the collapse gives %.4f%%" %
+                                (where, t.group(3), float(pct(node[side - 1], tot))))
+            if tot and not near(w, px * node[side - 1] / tot, Fraction(1, 10)):
+                problems.append("%s: %s px wide, the collapse gives %.2f" %
+                                (where, fmt(w), float(px * node[side - 1] / tot)))
+        prev = row
+    wide = Fraction(13, 10)
+    for path, node in nodes.items():
+        if (tot and path[:-1] in drawn and path not in drawn
+                and px * node[side - 1] / tot >= wide):
+            problems.append("svg: %r (%.2f px) is not drawn" %
+                            (";".join(path)[-80:], float(px * node[side - 1] / tot)))
+    return problems
 
 
 def figures(case, args, searches, icase=False):

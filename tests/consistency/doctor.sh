@@ -6,10 +6,12 @@
 #   matched   the Matched: share: one hundredth of a point more
 #   top       the first --top row's self %: one hundredth of a point more
 #   svg       the SVG subtitle's total: one sample more
+#   frame     the SVG's second frame: one sample more in its title
 #   collapse  the first --collapse weight: one more
 # Only the output the mode is about: --text, --top, --svg or --collapse.
 case "$DOCTOR $*" in
-footer*--text*|matched*--text*|top*--top*|svg*--svg*|collapse*--collapse*) ;;
+footer*--text*|matched*--text*|top*--top*|svg*--svg*|frame*--svg*) ;;
+collapse*--collapse*) ;;
 *) DOCTOR=none ;;
 esac
 "$DOCTOR_BIN" "$@" | DOCTOR=$DOCTOR awk '
@@ -26,5 +28,8 @@ ENVIRON["DOCTOR"] == "footer" && / distinct stacks, depth / { bump("[0-9]+ sampl
 ENVIRON["DOCTOR"] == "matched" && /^Matched: / { bump("[0-9.]+%", 0.01) }
 ENVIRON["DOCTOR"] == "top" && /^ *[0-9.]+% / { bump("[0-9.]+%", 0.01) }
 ENVIRON["DOCTOR"] == "svg" && /id="subtitle"/ { bump("[0-9]+ samples", 1) }
+ENVIRON["DOCTOR"] == "frame" && /^<g class="f"/ && frames++ == 1 {
+	bump("[0-9]+ samples", 1)
+}
 ENVIRON["DOCTOR"] == "collapse" && NR == 1 { $NF = $NF + 1; done = 1 }
 { print }'

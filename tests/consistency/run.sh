@@ -77,7 +77,7 @@ count() {
 
 # First the check itself: a figure made wrong by doctor.sh must fail the
 # check that reads it.
-for d in footer:text matched:'text /' top:top svg:svg collapse:top; do
+for d in footer:text matched:'text /' top:top svg:svg frame:svg collapse:top; do
 	echo "figures small.folded |  | '^c\$'" |
 	DOCTOR=${d%%:*} DOCTOR_BIN=$bin CONSIST_TUI=0 KNOWN_BUGS= python3 \
 		"$top/tests/consistency/check.py" "$top/tests/consistency/doctor.sh" \
