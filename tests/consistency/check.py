@@ -557,11 +557,24 @@ class Tui:
                         "-d", "-x", "160", "-y", "35", "-c", GEN,
                         "env LC_ALL=C.UTF-8 TERM=tmux-256color " + cmd +
                         "; sleep 600"], check=True)
+        # Y copies the selected frame's stack with OSC 52: into a buffer.
+        self.tmux("set", "-g", "set-clipboard", "on")
+        self.zoom = ()
         self.wait(lambda s: " | " in s.splitlines()[0] if s else False)
+
+    def path(self):
+        """The selected frame's stack, copied with Y."""
+        self.tmux("set-buffer", "-b", "flametop", "(nothing)")
+        self.keys("Y")
+        got = self.tmux("show-buffer")
+        if got == "(nothing)":
+            raise RuntimeError("Y copied nothing")
+        return tuple(got.split(";"))
 
     def tmux(self, *a):
         return subprocess.run(["tmux", "-L", self.sock] + list(a),
-                              stdout=subprocess.PIPE).stdout.decode("utf-8", "replace")
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+                              ).stdout.decode("utf-8", "replace")
 
     def screen(self):
         return self.tmux("capture-pane", "-p")
@@ -642,15 +655,61 @@ def selected(name):
     return step
 
 
+def zoom_in(t, scr):
+    """A step: zoom into the selected frame (Enter), remembering its stack."""
+    t.zoom = t.path()
+    return t.keys("Enter")
+
+
+def status(args, of_all=True):
+    """A step: the status line of the selected frame, 'NAME | TOTAL (self
+    SELF) | P% of all | Q% of zoom', against its node in the --collapse of
+    the same view (args), its stack found with Y.  The share of all is
+    checked only where the view is the whole profile (of_all)."""
+    def step(t, scr):
+        last = scr.rstrip("\n").splitlines()[-1].split(" | ")
+        path = t.path()
+        cargs = args + t.args + ["--collapse"]
+        stacks = parse_collapse(run(cargs), False)
+        nodes = node_weights(stacks)
+        leaf = sum((st[1] for st in stacks if st[0] == path), Fraction(0))
+        problems = []
+        m = re.fullmatch(r"(.*) \(self (.*)\)", last[-3]) if len(last) > 3 else None
+        if path not in nodes or not m:
+            problems.append("no node %r, or no total in %r" % (path, last))
+        else:
+            check_amount(problems, "status total", m.group(1), nodes[path][0])
+            check_amount(problems, "status self", m.group(2), leaf)
+            shares = [("of zoom", nodes.get(t.zoom, [0])[0])]
+            if of_all:
+                shares.append(("of all", nodes[()][0]))
+            for what, of in shares:
+                g = [re.fullmatch(r"([0-9.]+)% " + what, x) for x in last]
+                g = [x for x in g if x]
+                if not g:
+                    problems.append("status: no '%% %s'" % what)
+                elif not near(Fraction(g[0].group(1)), pct(nodes[path][0], of), HALF):
+                    problems.append("status: %s%% %s, the collapse gives %.4f%%"
+                                    % (g[0].group(1), what,
+                                       float(pct(nodes[path][0], of))))
+        verdict("tui %s status of %s" % (" ".join(t.args), ";".join(path)[-60:]),
+                ["%s (status: %s)" % (p, " | ".join(last)) for p in problems],
+                "in the view; the same view: " + show(cargs))
+        return scr
+    return step
+
+
 def tui_cases(path, steps, diff=False):
     """steps: (name, keys, options of the same view, search regex)."""
     t = Tui((["--diff"] if diff else []) + path.split())
     try:
         for name, keys, opts, rx in steps:
             scr = t.settle()
-            for k in keys:
-                scr = t.keys(*k) if isinstance(k, tuple) else k(t, scr)
             try:
+                for k in keys:
+                    if k == ("r",):         # the zoom reset
+                        t.zoom = ()
+                    scr = t.keys(*k) if isinstance(k, tuple) else k(t, scr)
                 if opts is not None:
                     opts = (["--diff"] if diff else []) + opts + path.split()
                 check_tui("tui %s %s" % (os.path.basename(path), name), scr,
@@ -737,9 +796,13 @@ def run_tui():
         ("include", [("F",), ("^x$", "Enter")], ["--include", "^x$"], "^c$"),
         ("invert", [("V",), ("I",)], ["--invert"], "^c$"),
         ("fold", [("V",), ("R",)], ["--fold-recursion"], "^c$"),
-        ("callers", [("V",), select_down(2), selected("a"), ("<",)],
+        ("status", [("V",), ("g",), select_down(3), status([]), zoom_in,
+                    select_down(1), status([])], [], "^c$"),
+        ("callers", [("V",), ("r",), ("g",), select_down(2), selected("a"),
+                     ("<",)],
          ["--callers", "a"], "^c$"),
-        ("new search in callers", [("/",), ("b", "Enter")],
+        ("new search in callers", [("/",), ("b", "Enter"), select_down(2),
+                                   status(["--callers", "a"], False)],
          ["--callers", "a"], "b"),
     ])
     tui_cases("samples/flametop-load.perf-script.zst", [
@@ -753,6 +816,8 @@ def run_tui():
     ])
     tui_cases("tasks.perf-script", [
         ("search", [("/",), ("^compute$", "Enter")], [], "^compute$"),
+        ("status", [select_down(4), status([]), zoom_in, select_down(2),
+                    status([]), ("r",)], [], "^compute$"),
         ("per process", [("P",)], ["--group", "process"], "^compute$"),
         ("per thread", [("P",)], ["--group", "thread"], "^compute$"),
         ("pid filter", [("%",), ("pid=300", "Enter")],
