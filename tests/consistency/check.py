@@ -144,7 +144,7 @@ def check_amount(problems, what, text, want):
         problems.append("%s: %s" % (what, e))
         return
     if not near(got, want, tol):
-        problems.append("%s: shows %s, the collapse gives %s" %
+        problems.append("%s: shows %s, recomputed %s" %
                         (what, text, fmt(want)))
 
 
@@ -773,7 +773,7 @@ def main():
                 want = derive(read_folded(inputs[0]), opts)
             compare_stacks(name, opts + inputs, want)
     if os.environ.get("CONSIST_TUI", "1") == "1":
-        run_tui()
+        run_tui(raw)
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 
@@ -783,7 +783,47 @@ def select_down(n):
     return ("Down",) * n
 
 
-def run_tui():
+def tui_heat(raw):
+    """The heat map's cells (m in timeline mode) against the raw samples of
+    the generated perf script: each cell visited gives its time span,
+    samples and weight on the top line, and the heaviest cell's weight."""
+    t0 = Fraction(str(raw[0][4]))
+    t = Tui(["tasks.perf-script"])
+    try:
+        t.keys("t")
+        scr = t.keys("m")
+        m = re.search(r"cells 1 s x ([0-9]+) ms, most (.*)$", scr.splitlines()[1])
+        if not m:
+            verdict("tui heat map", ["no 'cells 1 s x N ms'"], scr.splitlines()[1])
+            return
+        step = Fraction(int(m.group(1)), 1000)
+        cells = {}
+        for s in raw:
+            c = cells.setdefault(int((Fraction(str(s[4])) - t0) / step), [0, 0])
+            c[0] += 1
+            c[1] += s[5]
+        problems = []
+        check_amount(problems, "heaviest cell", m.group(2),
+                     max(c[1] for c in cells.values()))
+        for mv in [()] + [("Down",)] * 3 + [("Right",), ("Down",) * 5,
+                                            ("Right",) * 2, ("Up",)]:
+            line = (t.keys(*mv) if mv else scr).splitlines()[1]
+            g = re.search(r"\| ([0-9.]+)-[0-9.]+ s: ([0-9]+) samples?, ([^|]*?) \|",
+                          line)
+            if not g:
+                problems.append("no cell in %r" % line)
+                continue
+            c = cells.get(int(Fraction(g.group(1)) / step + Fraction(1, 2)), [0, 0])
+            if int(g.group(2)) != c[0]:
+                problems.append("cell %s s: %s samples, the raw samples give %d"
+                                % (g.group(1), g.group(2), c[0]))
+            check_amount(problems, "cell %s s" % g.group(1), g.group(3), c[1])
+        verdict("tui heat map", problems, "flametop tasks.perf-script, t, m")
+    finally:
+        t.close()
+
+
+def run_tui(raw):
     if subprocess.run(["sh", "-c", "command -v tmux"],
                       stdout=subprocess.DEVNULL).returncode != 0:
         print("tui: SKIP, tmux is not installed")
@@ -833,6 +873,7 @@ def run_tui():
         ("sized by before", [("B",)], ["--negate"], "eval"),
         ("top table", [("v",)], ["--negate"], None),
     ], diff=True)
+    tui_heat(raw)
     # The idle task: the kernel's idle frames, not every name holding "idle".
     tui_cases("idle.folded", [
         ("hide idle", [("H",)],
