@@ -202,10 +202,11 @@ def check_text(case, args, stacks, diff, searches, icase):
                 show(targs))
 
 
-def top_problems(rows, stacks, diff):
+def top_problems(rows, stacks, diff, whole=True):
     """What is wrong in the rows of a top table (--top 0, the view's v):
     each cell against the collapse, the order (self, or for a comparison
-    the size of the self change, largest first), the set of functions."""
+    the size of the self change, largest first), the set of functions
+    (when the whole table is shown)."""
     ta, sa, ia = sums(stacks, 1)
     tb, sb, ib = sums(stacks, 2)
     problems, seen, prev = [], set(), None
@@ -235,7 +236,7 @@ def top_problems(rows, stacks, diff):
             problems.append("top: %s (%s) comes after a smaller one (%s)"
                             % (name, fmt(key), fmt(prev)))
         prev = key
-    if seen != set(ia):
+    if seen != set(ia) and (whole or seen - set(ia)):
         problems.append("top: functions %s missing, %s extra" %
                         (sorted(set(ia) - seen)[:5], sorted(seen - set(ia))[:5]))
     return problems
@@ -555,7 +556,7 @@ class Tui:
         cmd = " ".join(shlex.quote(a) for a in [BIN] + args)
         subprocess.run(["tmux", "-L", self.sock, "-f", "/dev/null", "new",
                         "-d", "-x", "160", "-y", "35", "-c", GEN,
-                        "env LC_ALL=C.UTF-8 TERM=tmux-256color " + cmd +
+                        "env -u COLUMNS -u LINES LC_ALL=C.UTF-8 TERM=tmux-256color " + cmd +
                         "; sleep 600"], check=True)
         # Y copies the selected frame's stack with OSC 52: into a buffer.
         self.tmux("set", "-g", "set-clipboard", "on")
@@ -638,7 +639,9 @@ def check_tui(case, scr, args, rx, t):
                                 "%.4f%%" % (m[0].group(3), float(pct(want, tot))))
     if "view: top" in head[-1]:
         rows = [l for l in scr.splitlines()[1:] if re.match(r" *[0-9.]+% ", l)]
-        problems += top_problems(rows, stacks, diff)
+        # The table fills the screen but the header and the last line.
+        problems += top_problems(rows, stacks, diff,
+                                 len(rows) < len(scr.splitlines()) - 3)
     problems = ["%s (header: %s)" % (p, " | ".join(head)) for p in problems]
     verdict(case, problems, "in the view; the same view: " +
             (show(cargs) if cargs else "what s saves"))
@@ -661,37 +664,64 @@ def zoom_in(t, scr):
     return t.keys("Enter")
 
 
+DIFF_STATUS = re.compile(r"(?:new: |gone: )?before (.+?)(?: \(([0-9.]+)%\))?, "
+                         r"after (.+?)(?: \(([0-9.]+)%\))?"
+                         r"(?:, \+?(.+?), \+?(-?[0-9.]+) pts)?")
+
+
 def status(args, of_all=True):
     """A step: the status line of the selected frame, 'NAME | TOTAL (self
-    SELF) | P% of all | Q% of zoom', against its node in the --collapse of
-    the same view (args), its stack found with Y.  The share of all is
-    checked only where the view is the whole profile (of_all)."""
+    SELF) | P% of all | [comparison: before B (P%), after A (Q%), +D, +X
+    pts |] Q% of zoom', against its node in the --collapse of the same view
+    (args), its stack found with Y.  The share of all is checked only where
+    the view is the whole profile (of_all)."""
     def step(t, scr):
         last = scr.rstrip("\n").splitlines()[-1].split(" | ")
         path = t.path()
         cargs = args + t.args + ["--collapse"]
-        stacks = parse_collapse(run(cargs), False)
+        diff = "--diff" in cargs
+        i = 1 if "--negate" in cargs else 0
+        stacks = parse_collapse(run(cargs), diff)
         nodes = node_weights(stacks)
-        leaf = sum((st[1] for st in stacks if st[0] == path), Fraction(0))
+        leaf = sum((st[1 + i] for st in stacks if st[0] == path), Fraction(0))
         problems = []
-        m = re.fullmatch(r"(.*) \(self (.*)\)", last[-3]) if len(last) > 3 else None
+        m = [re.fullmatch(r"(.*) \(self (.*)\)", x) for x in last[1:]]
+        m = [x for x in m if x]
         if path not in nodes or not m:
             problems.append("no node %r, or no total in %r" % (path, last))
         else:
-            check_amount(problems, "status total", m.group(1), nodes[path][0])
-            check_amount(problems, "status self", m.group(2), leaf)
-            shares = [("of zoom", nodes.get(t.zoom, [0])[0])]
+            node, root = nodes[path], nodes[()]
+            check_amount(problems, "status total", m[0].group(1), node[i])
+            check_amount(problems, "status self", m[0].group(2), leaf)
+            shares = [("of zoom", nodes.get(t.zoom, [0, 0])[i])]
             if of_all:
-                shares.append(("of all", nodes[()][0]))
+                shares.append(("of all", root[i]))
             for what, of in shares:
                 g = [re.fullmatch(r"([0-9.]+)% " + what, x) for x in last]
                 g = [x for x in g if x]
                 if not g:
                     problems.append("status: no '%% %s'" % what)
-                elif not near(Fraction(g[0].group(1)), pct(nodes[path][0], of), HALF):
+                elif not near(Fraction(g[0].group(1)), pct(node[i], of), HALF):
                     problems.append("status: %s%% %s, the collapse gives %.4f%%"
                                     % (g[0].group(1), what,
-                                       float(pct(nodes[path][0], of))))
+                                       float(pct(node[i], of))))
+            d = [DIFF_STATUS.fullmatch(x) for x in last] if diff else []
+            d = [x for x in d if x]
+            if diff and not d:
+                problems.append("status: no 'before ..., after ...'")
+            for g in d[:1]:
+                b, a = pct(node[1], root[1]), pct(node[0], root[0])
+                check_amount(problems, "status before", g.group(1), node[1])
+                check_amount(problems, "status after", g.group(3), node[0])
+                if g.group(5):
+                    check_amount(problems, "status change", g.group(5),
+                                 node[0] - node[1])
+                for what, got, want in (("before", g.group(2), b),
+                                        ("after", g.group(4), a),
+                                        ("change", g.group(6), a - b)):
+                    if got and not near(Fraction(got), want, HALF):
+                        problems.append("status %s: %s, the collapse gives "
+                                        "%.4f" % (what, got, float(want)))
         verdict("tui %s status of %s" % (" ".join(t.args), ";".join(path)[-60:]),
                 ["%s (status: %s)" % (p, " | ".join(last)) for p in problems],
                 "in the view; the same view: " + show(cargs))
@@ -870,7 +900,13 @@ def run_tui(raw):
     ])
     tui_cases("before.folded after.folded", [
         ("search", [("/",), ("eval", "Enter")], [], "eval"),
+        ("status", [("g",), select_down(3), status([]), ("Right",),
+                    status([]), zoom_in, select_down(1), status([]),
+                    ("r",)], [], "eval"),
         ("sized by before", [("B",)], ["--negate"], "eval"),
+        ("status sized by before", [("g",), select_down(2), status(["--negate"]),
+                                    ("Right",), status(["--negate"])],
+         ["--negate"], None),
         ("top table", [("v",)], ["--negate"], None),
     ], diff=True)
     tui_heat(raw)
