@@ -109,7 +109,12 @@ def sums(stacks, side):
 
 
 def matched(stacks, rx, side, icase=False):
+    """The weight of the stacks holding a frame that matches.  The root
+    frame "all" is a frame like the others, as in flamegraph.pl: a
+    pattern that matches "all" matches every stack."""
     r = re.compile(rx, re.I if icase else 0)
+    if r.search("all"):
+        return sum(st[side] for st in stacks)
     return sum((st[side] for st in stacks if any(r.search(f) for f in st[0])),
                Fraction(0))
 
@@ -217,7 +222,9 @@ def top_problems(rows, stacks, diff, whole=True):
     tb, sb, ib = sums(stacks, 2)
     problems, seen, prev = [], set(), None
     for l in rows:
-        f = l.split(None, 6 if diff else 4)
+        # Cells, then two spaces and the name (which may be empty).
+        f = re.match(r" *" + r"(\S+) +" * (6 if diff else 4) + r"?(.*)$", l).groups()
+        f = f[:-1] + (f[-1][1:],)
         name = f[-1]
         seen.add(name)
         if name not in ia:
@@ -260,7 +267,7 @@ def check_svg(case, args, stacks, diff):
     problems = []
     side = 2 if "--negate" in args else 1
     tot, _, _ = sums(stacks, side)
-    sub = re.search(r'id="subtitle"[^>]*>(?:.*: )?([^:]*?), ([0-9]+) '
+    sub = re.search(r'id="subtitle"[^>]*>(?:.*?: )?([0-9.]+(?: [^,]*)?), ([0-9]+) '
                     r'distinct stacks</text>', svg)
     root = re.search(r"<title>all \(([^,]*), 100\.00%(?:; before: ([^)]*))?"
                      r"\)</title>", svg)
@@ -351,11 +358,17 @@ def svg_frame_problems(svg, stacks, side):
     return problems
 
 
+def is_diff(args):
+    """A comparison: --diff, or one input of two-column folded lines (its
+    --top says before and after)."""
+    return "--diff" in args or run(args + ["--top", "1"]).startswith("# before")
+
+
 def figures(case, args, searches, icase=False):
     """Every figure of one view against that view's --collapse."""
-    diff = "--diff" in args
     cargs = args + ["--collapse"]
     try:
+        diff = is_diff(args)
         stacks = parse_collapse(run(cargs), diff)
         check_text(case, args, stacks, diff, searches, icase)
         check_top(case, args, stacks, diff)
@@ -422,9 +435,9 @@ def derive(stacks, args):
 def compare_stacks(case, args, want):
     """The view's --collapse against stacks recomputed; a comparison's
     weights are (BEFORE, AFTER) pairs."""
-    diff = "--diff" in args
     cargs = args + ["--collapse"]
     try:
+        diff = is_diff(args)
         got = {";".join(s[0]): (s[2], s[1]) if diff else s[1]
                for s in parse_collapse(run(cargs), diff)}
     except (RuntimeError, ValueError) as e:

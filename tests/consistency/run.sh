@@ -218,6 +218,12 @@ figures frac-before.folded frac.folded | --callees main | main
 figures small.folded rand.folded |  | '^c$' main
 figures samples/gzip.folded samples/gzip.perf-script.gz |  | gzip
 figures samples/python.perf-script.zst samples/flametop-load.perf-script.zst | --time 10%-90% | read
+figures tasks.perf-script samples/python.perf-script.zst | --group thread --time 0.5,2.5 | compute
+figures tasks.perf-script samples/python.perf-script.zst | --comm python3,server --cpus 0-1 | compute Eval
+figures samples/python-diff.folded.gz |  | Eval
+figures samples/python-diff.folded.gz | --callers _PyEval_EvalFrameDefault --invert | Eval
+figures tests/golden/fractional.folded |  | a '^a$' b
+figures tests/data/switch.data | --kallsyms tests/data/fp.kallsyms | schedule
 EOF
 count
 echo "$pass passed, $fail failed"
