@@ -679,6 +679,27 @@ def selected(name):
     return step
 
 
+def match_count(args, rx):
+    """A step: n selects the next match and says 'match K of N'; N must be
+    the number of frames of the view (its --collapse's nodes) matching rx
+    (on small.folded every frame is wide enough to draw)."""
+    def step(t, scr):
+        scr = t.keys("n")
+        cargs = args + t.args + ["--collapse"]
+        r = re.compile(rx)
+        want = sum(1 for p in node_weights(parse_collapse(run(cargs), False))
+                   if p and r.search(p[-1]))
+        m = re.search(r"match [0-9]+ of ([0-9]+)", scr.splitlines()[-1])
+        problems = [] if m and int(m.group(1)) == want else [
+            "n says %r; the view has %d matching frames"
+            % (scr.splitlines()[-1], want)]
+        verdict("tui %s n after %s" % (" ".join(t.args), " ".join(args) or
+                                        "the search"), problems,
+                "in the view; the same view: " + show(cargs))
+        return scr
+    return step
+
+
 def zoom_in(t, scr):
     """A step: zoom into the selected frame (Enter), remembering its stack."""
     t.zoom = t.path()
@@ -880,12 +901,15 @@ def run_tui(raw):
         print("tui: SKIP, tmux is not installed")
         return
     tui_cases("small.folded", [
-        ("search", [("/",), ("^c$", "Enter")], [], "^c$"),
-        ("search then exclude", [("X",), ("^other$", "Enter")],
+        ("search", [("/",), ("^c$", "Enter"), match_count([], "^c$")],
+         [], "^c$"),
+        ("search then exclude", [("X",), ("^other$", "Enter"),
+                                 match_count(["--exclude", "^other$"], "^c$")],
          ["--exclude", "^other$"], "^c$"),
         ("back to the profile", [("V",)], [], "^c$"),
         ("include", [("F",), ("^x$", "Enter")], ["--include", "^x$"], "^c$"),
-        ("invert", [("V",), ("I",)], ["--invert"], "^c$"),
+        ("invert", [("V",), ("I",), match_count(["--invert"], "^c$")],
+         ["--invert"], "^c$"),
         ("fold", [("V",), ("R",)], ["--fold-recursion"], "^c$"),
         ("status", [("V",), ("g",), select_down(3), status([]), zoom_in,
                     select_down(1), status([])], [], "^c$"),

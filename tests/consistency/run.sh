@@ -40,6 +40,8 @@ export LC_ALL=C.UTF-8 COLUMNS=100
 # --negate.
 KNOWN_BUGS=${KNOWN_BUGS-"
 	tui small.folded search then exclude
+	tui small.folded n after --exclude ^other$
+	tui small.folded n after --invert
 	tui small.folded include
 	tui small.folded callers
 	tui flametop-load.perf-script.zst include then exclude
