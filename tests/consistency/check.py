@@ -700,6 +700,28 @@ def match_count(args, rx):
     return step
 
 
+def saved_is(args):
+    """A step: what s saves of the view is the --collapse of the same view
+    given as options."""
+    def step(t, scr):
+        saved = re.search(r"saved [0-9]+ stacks to (\S+)", t.keys("s"))
+        cargs = args + t.args + ["--collapse"]
+        problems = []
+        if not saved:
+            problems.append("s saved nothing")
+        else:
+            with open(saved.group(1), encoding="utf-8", errors="replace") as f:
+                got = sorted(f.read().splitlines())
+            want = sorted(run(cargs).splitlines())
+            problems = ["saved %r, the option gives %r" % (g, w)
+                        for g, w in zip(got + ["-"] * len(want),
+                                        want + ["-"] * len(got)) if g != w]
+        verdict("tui %s s after %s" % (" ".join(t.args), " ".join(args)),
+                problems, "in the view; the same view: " + show(cargs))
+        return t.settle()
+    return step
+
+
 def zoom_in(t, scr):
     """A step: zoom into the selected frame (Enter), remembering its stack."""
     t.zoom = t.path()
@@ -904,17 +926,21 @@ def run_tui(raw):
         ("search", [("/",), ("^c$", "Enter"), match_count([], "^c$")],
          [], "^c$"),
         ("search then exclude", [("X",), ("^other$", "Enter"),
-                                 match_count(["--exclude", "^other$"], "^c$")],
+                                 match_count(["--exclude", "^other$"], "^c$"),
+                                 saved_is(["--exclude", "^other$"])],
          ["--exclude", "^other$"], "^c$"),
         ("back to the profile", [("V",)], [], "^c$"),
-        ("include", [("F",), ("^x$", "Enter")], ["--include", "^x$"], "^c$"),
-        ("invert", [("V",), ("I",), match_count(["--invert"], "^c$")],
+        ("include", [("F",), ("^x$", "Enter"), saved_is(["--include", "^x$"])],
+         ["--include", "^x$"], "^c$"),
+        ("invert", [("V",), ("I",), match_count(["--invert"], "^c$"),
+                    saved_is(["--invert"])],
          ["--invert"], "^c$"),
-        ("fold", [("V",), ("R",)], ["--fold-recursion"], "^c$"),
+        ("fold", [("V",), ("R",), saved_is(["--fold-recursion"])],
+         ["--fold-recursion"], "^c$"),
         ("status", [("V",), ("g",), select_down(3), status([]), zoom_in,
                     select_down(1), status([])], [], "^c$"),
         ("callers", [("V",), ("r",), ("g",), select_down(2), selected("a"),
-                     ("<",)],
+                     ("<",), saved_is(["--callers", "a"])],
          ["--callers", "a"], "^c$"),
         ("new search in callers", [("/",), ("b", "Enter"), select_down(2),
                                    status(["--callers", "a"], False)],
@@ -935,7 +961,8 @@ def run_tui(raw):
                     status([]), ("r",)], [], "^compute$"),
         ("per process", [("P",)], ["--group", "process"], "^compute$"),
         ("per thread", [("P",)], ["--group", "thread"], "^compute$"),
-        ("pid filter", [("%",), ("pid=300", "Enter")],
+        ("pid filter", [("%",), ("pid=300", "Enter"),
+                        saved_is(["--group", "thread", "--pids", "300"])],
          ["--group", "thread", "--pids", "300"], "^compute$"),
         ("top table", [("v",)], ["--group", "thread", "--pids", "300"], None),
         ("time range", [("v",), ("V",), ("t",), ("Right",) * 10, ("Enter",),
@@ -948,7 +975,8 @@ def run_tui(raw):
         ("status", [("g",), select_down(3), status([]), ("Right",),
                     status([]), zoom_in, select_down(1), status([]),
                     ("r",)], [], "eval"),
-        ("sized by before", [("B",)], ["--negate"], "eval"),
+        ("sized by before", [("B",), saved_is(["--negate"])], ["--negate"],
+         "eval"),
         ("status sized by before", [("g",), select_down(2), status(["--negate"]),
                                     ("Right",), status(["--negate"])],
          ["--negate"], None),
