@@ -1,26 +1,32 @@
 #!/usr/bin/env python3
 """Consistency check: what flametop shows against its own --collapse.
 
-usage: check.py BIN GENDIR < CASES      (run from the top of the tree)
+usage: check.py BIN GENDIR < CASES    (flametop runs in GENDIR; run.sh links
+                                       samples/ and tests/ into it)
 
-For every case (a line "INPUT | OPTIONS | REGEX...") this runs
-"BIN OPTIONS --collapse INPUT", recomputes from those stacks alone the
-total, the distinct stacks, the depth, each function's self and total
-(total: once per stack, even when the function recurses) and the share of
-the stacks holding a frame that matches each REGEX, and compares them with
-what flametop prints for the same view: the footer of --text and its
-"Matched:" line, every row of --top 0, and the title and subtitle of
---svg -.  A comparison allows half a unit of the last digit printed, no
-more.  Lines "derive ..." also recompute the view itself from another
-source (the input's own lines, or the raw samples of a generated perf
-script) and compare stacks; lines "tui ..." drive the interactive view in
-a private tmux server.  Nothing here is shared with flametop.
+"figures INPUT [INPUT2] | OPTIONS | REGEX..." runs "BIN OPTIONS --collapse
+INPUT" (two inputs: --diff), recomputes from those stacks alone the total,
+the distinct stacks, the depth, each function's self and total (total:
+once per stack, even when the function recurses), each node's weight and
+the share of the stacks holding a frame that matches each REGEX, and
+compares them with what flametop prints for the same view: the footer of
+--text and its "Matched:" line, every row of --top 0, the title, subtitle
+and every frame of --svg -.  A comparison allows half a unit of the last
+digit printed, no more.  "derive INPUT | OPTIONS" recomputes the view
+itself from its source (the input's own lines, or the raw samples of the
+generated perf script) and compares the stacks.  Then the interactive
+view, in a private tmux server: the header's total and Matched: share, the
+status line of a selected frame (its stack copied with Y), the top table,
+n's match count, what s saves and the heat map's cells, each against the
+same view given as options or against the raw samples.  Nothing here is
+shared with flametop.
 
-Inputs gen/NAME are written by this script into GENDIR (fixed seed).  Failures
-print the command that shows them.  Checks named in KNOWN_BUGS (the
-environment, one name a line) are expected to fail: they count as passed
-while they fail, and as failed once they pass, so that the list is
-emptied when the bugs are fixed.
+The generated inputs (small.folded, rand.folded, ..., tasks.perf-script)
+are written into GENDIR from fixed seeds.  A failure prints the command
+that shows it.  Checks named in KNOWN_BUGS (the environment, one name a
+line) are expected to fail: they count as passed while they fail, and as
+failed once they pass, so that the list is emptied when the bugs are
+fixed.
 """
 import bisect
 import html
@@ -375,7 +381,6 @@ def figures(case, args, searches, icase=False):
         check_svg(case, args, stacks, diff)
     except (RuntimeError, ValueError) as e:
         verdict(case, [str(e)], show(cargs))
-    return None
 
 
 # ---- Views recomputed from a source -----------------------------------------

@@ -1,8 +1,9 @@
 #!/bin/sh
 # tests/consistency/run.sh - every figure a view shows against that view's
 # own --collapse, recomputed by check.py (python3, nothing shared with
-# flametop): the --text footer and Matched: line, --top 0, the --svg title
-# and subtitle, the interactive view's header; and some views recomputed
+# flametop): the --text footer and Matched: line, --top 0, the --svg title,
+# subtitle and frames, the interactive view's header, status line, top
+# table, match count, saved file and heat map; and some views recomputed
 # from their source (the input's lines, a generated perf script's raw
 # samples).  Prints "N passed, N failed".
 #
