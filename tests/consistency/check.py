@@ -629,7 +629,10 @@ class Tui:
         return self.settle()
 
     def close(self):
+        sock = self.tmux("display", "-p", "#{socket_path}").strip()
         self.tmux("kill-server")
+        if sock.startswith("/") and os.path.exists(sock):
+            os.remove(sock)             # tmux leaves it behind
 
 
 def check_tui(case, scr, args, rx, t):
