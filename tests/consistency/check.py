@@ -290,7 +290,7 @@ def check_svg(case, args, stacks, diff):
     elif diff and root:
         check_amount(problems, "svg root, before", root.group(2),
                      sums(stacks, 2)[0])
-    problems += svg_frame_problems(svg, stacks, side)
+    problems += svg_frame_problems(svg, stacks, side, "weight" in args)
     verdict(case + " svg", problems, show(targs))
 
 
@@ -311,11 +311,12 @@ SVG_TITLE = re.compile(r"(.*) \(([^()]*), ([0-9.]+)%(?:; before: ([^()]*))?\)",
                        re.S)
 
 
-def svg_frame_problems(svg, stacks, side):
+def svg_frame_problems(svg, stacks, side, by_weight):
     """Every frame of the SVG: its weight, share and width against the node
     of the collapse it stands for (its parent: the frame a row up that
-    holds its middle), and every node wide enough to draw drawn.  Widths
-    are laid out in tenths of a pixel: one tenth is allowed."""
+    holds its middle), siblings in order, and every node wide enough to
+    draw drawn.  Widths are laid out in tenths of a pixel: one tenth is
+    allowed."""
     nodes = node_weights(stacks)
     tot = nodes[()][side - 1]
     px = Fraction(1180)
@@ -355,6 +356,14 @@ def svg_frame_problems(svg, stacks, side):
                                 (where, fmt(w), float(px * node[side - 1] / tot)))
         prev = sorted(row)
         starts = [r[0] for r in prev]
+        # Siblings left to right: by name (byte order), or heaviest first.
+        for (_, _, a), (_, _, b) in zip(prev, prev[1:]):
+            if a[:-1] != b[:-1] or a not in nodes or b not in nodes:
+                continue
+            if (nodes[a][side - 1] < nodes[b][side - 1] if by_weight
+                    else a[-1].encode() > b[-1].encode()):
+                problems.append("svg: %r drawn before its sibling %r" %
+                                (";".join(a)[-60:], b[-1]))
     wide = Fraction(13, 10)
     for path, node in nodes.items():
         if (tot and path[:-1] in drawn and path not in drawn
