@@ -63,6 +63,7 @@ run_suite() {
 	group "pprof and svg [$tag]" tests/pprof/run.sh "$bin"
 	group "thread count [$tag]" tests/threads/run.sh "$bin"
 	group "diff [$tag]" tests/diff/run.sh "$bin"
+	group "consistency [$tag]" tests/consistency/run.sh "$bin"
 	if [ -d ../shared/conformance ]; then
 		group "conformance [$tag]" ../shared/conformance/run-stackcollapse-perf.sh "$bin"
 	else
