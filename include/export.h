@@ -42,6 +42,7 @@ struct svg_opts {
 	const char *title;       /* the heading; NULL: "Flame Graph" */
 	const char *subtitle;    /* e.g. the input's name, or NULL */
 	const struct theme *theme;  /* frame colors; NULL: the default */
+	bool negated;            /* differential, columns swapped (diff.h) */
 };
 
 /*
@@ -54,6 +55,15 @@ size_t export_svg(FILE *out, const struct profile *p,
 		  const struct svg_opts *o);
 
 struct config;
+
+/*
+ * --negate for a drawing (--text, --svg): when c asks for it and *shown is
+ * differential, *shown becomes a copy with its columns swapped (diff_swap),
+ * owned through *v (the derived profile it replaces is destroyed).
+ * Returns whether it did, for the drawing's "negated".
+ */
+bool export_negate(const struct profile **shown, struct profile **v,
+		   const struct config *c);
 
 /*
  * The view the command line's view options ask for (view.h): *out is a new

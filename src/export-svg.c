@@ -96,14 +96,14 @@ static void fitted_name(FILE *out, const char *s, size_t n, double w,
 }
 
 static uint32_t frame_color(const struct profile *p, const struct theme *th,
-			    uint32_t node)
+			    uint32_t node, bool negated)
 {
 	const struct symtab *st = profile_symtab(p);
 	uint32_t sym = profile_node(p, node)->sym;
 	uint32_t c;
 
 	if (profile_is_differential(p))
-		return diff_color(th, p, node, false);
+		return diff_color(th, p, node, negated);
 	c = theme_frame_color(th, symtab_name(st, sym), symtab_len(st, sym),
 			      (int)symtab_kind(st, sym));
 	return c == THEME_COLOR_DEFAULT ? 0xe0a040u : c & 0xffffffu;
@@ -291,8 +291,9 @@ size_t export_svg(FILE *out, const struct profile *p,
 		fputs(": ", out);
 	}
 	xml_text(out, num, strlen(num));
-	fprintf(out, ", %zu distinct stacks</text>\n",
-		profile_distinct_stacks(p));
+	fprintf(out, ", %zu distinct stacks%s</text>\n",
+		profile_distinct_stacks(p),
+		o->negated ? ", sized by before" : "");
 	fprintf(out, "<text id=\"reset\" class=\"btn hide\" x=\"%u\" y=\"20\">"
 		"Reset Zoom</text>\n", SVG_PAD);
 	fprintf(out, "<text id=\"search\" class=\"btn\" x=\"%u\" y=\"20\" "
@@ -314,7 +315,7 @@ size_t export_svg(FILE *out, const struct profile *p,
 		double x = SVG_PAD + (double)r->col / SVG_SUB;
 		double wd = (double)r->width / SVG_SUB;
 		unsigned y = SVG_TOP + row * SVG_ROW;
-		uint32_t c = frame_color(p, th, r->node);
+		uint32_t c = frame_color(p, th, r->node, o->negated);
 
 		fprintf(out, "<g class=\"f\" data-v=\"%llu\"><title>",
 			(unsigned long long)w);
@@ -327,7 +328,8 @@ size_t export_svg(FILE *out, const struct profile *p,
 			uint64_t w2 = profile_total2(p, r->node);
 
 			profile_format_weight(p, w2, num, sizeof(num));
-			fprintf(out, "; before: %s", num);
+			fprintf(out, "; %s: %s", o->negated ? "after" : "before",
+				num);
 		}
 		fprintf(out, ")</title><rect x=\"%.1f\" y=\"%u\" width=\"%.1f\" "
 			"height=\"%u\" fill=\"#%06x\"/>", x, y, wd,

@@ -159,6 +159,20 @@ int export_normalize(struct profile **p, struct config *c)
 	return 0;
 }
 
+bool export_negate(const struct profile **shown, struct profile **v,
+		   const struct config *c)
+{
+	struct profile *sw;
+
+	if (!c->negate || !profile_is_differential(*shown))
+		return false;
+	/* Sized by BEFORE; the marks keep their meaning. */
+	sw = diff_swap(*shown);
+	profile_destroy(*v);
+	*shown = *v = sw;
+	return true;
+}
+
 int export_run(FILE *f, struct profile *p, const struct config *c,
 	       const char *title, unsigned width)
 {
@@ -170,15 +184,8 @@ int export_run(FILE *f, struct profile *p, const struct config *c,
 	if (rc)
 		return rc;
 	shown = v ? v : p;
-	if (c->negate && profile_is_differential(shown) &&
-	    c->mode != MODE_COLLAPSE && c->mode != MODE_TOP) {
-		/* Sized by BEFORE; the marks keep their meaning. */
-		struct profile *sw = diff_swap(shown);
-
-		profile_destroy(v);
-		shown = v = sw;
-		negated = true;
-	}
+	if (c->mode != MODE_COLLAPSE && c->mode != MODE_TOP)
+		negated = export_negate(&shown, &v, c);
 	if (c->mode == MODE_TOP && profile_is_differential(shown)) {
 		diff_print_top(f, shown, c->top_n);
 	} else if (c->mode == MODE_TOP) {

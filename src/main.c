@@ -113,7 +113,7 @@ static int print_text(struct profile *p, struct config *c)
 }
 
 /*
- * --svg FILE: the view the options derive, in the theme of -c (checked
+ * --svg FILE: the view the options derive, in the theme of --colors (checked
  * before anything was read), to FILE (whole or not at all) or standard
  * output.
  */
@@ -125,6 +125,7 @@ static int write_svg(struct profile *p, struct config *c)
 	const char *name = c->colors ? c->colors : THEME_DEFAULT;
 	char *path = theme_find(name), err[400];
 	struct profile *v;
+	const struct profile *shown;
 	FILE *out = stdout;
 	int rc = export_derive(p, c, &v);
 
@@ -153,7 +154,9 @@ static int write_svg(struct profile *p, struct config *c)
 	so.title = c->title;
 	so.subtitle = c->nfiles == 1 ? c->files[0] : NULL;
 	so.theme = &th;
-	export_svg(out, v ? v : p, &so);
+	shown = v ? v : p;
+	so.negated = export_negate(&shown, &v, c);
+	export_svg(out, shown, &so);
 	profile_destroy(v);
 	if (out != stdout && atomic_file_commit(&af, NULL) != 0) {
 		fprintf(stderr, "flametop: %s: error writing: %s (not "

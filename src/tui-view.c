@@ -652,8 +652,15 @@ void tui_view_save(struct tui *t)
 	char m[sizeof(t->msg) / 2];
 	uint64_t x, y;
 	bool ranged = profile_range(t->src, &x, &y);
-	int rc = tui_save_folded(t->p, t->live ? "flametop-live" :
-				 "flametop-view", m, sizeof(m));
+	/* Sized by BEFORE (B), t->p has its columns swapped: the file keeps
+	 * "stack AFTER BEFORE" as read, so that it reads back the same way. */
+	struct profile *unswapped = t->v.negate && profile_is_differential(t->p)
+		? diff_swap(t->p) : NULL;
+	int rc = tui_save_folded(unswapped ? unswapped : t->p,
+				 t->live ? "flametop-live" : "flametop-view", m,
+				 sizeof(m));
+
+	profile_destroy(unswapped);
 
 	if (rc < 0)
 		tui_set_msg(t, true, "%s", m);

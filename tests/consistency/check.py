@@ -274,8 +274,8 @@ def check_svg(case, args, stacks, diff):
     side = 2 if "--negate" in args else 1
     tot, _, _ = sums(stacks, side)
     sub = re.search(r'id="subtitle"[^>]*>(?:.*?: )?([0-9.]+(?: [^,]*)?), ([0-9]+) '
-                    r'distinct stacks</text>', svg)
-    root = re.search(r"<title>all \(([^,]*), 100\.00%(?:; before: ([^)]*))?"
+                    r'distinct stacks(?:, sized by before)?</text>', svg)
+    root = re.search(r"<title>all \(([^,]*), 100\.00%(?:; (?:before|after): ([^)]*))?"
                      r"\)</title>", svg)
     for what, m in (("subtitle", sub), ("root frame", root)):
         if m:
@@ -288,8 +288,8 @@ def check_svg(case, args, stacks, diff):
     if diff and root and root.group(2) is None:
         problems.append("svg root: no 'before:' weight")
     elif diff and root:
-        check_amount(problems, "svg root, before", root.group(2),
-                     sums(stacks, 2)[0])
+        check_amount(problems, "svg root, the other side", root.group(2),
+                     sums(stacks, 3 - side)[0])
     problems += svg_frame_problems(svg, stacks, side, "weight" in args)
     verdict(case + " svg", problems, show(targs))
 
@@ -307,7 +307,7 @@ def node_weights(stacks):
 
 SVG_FRAME = re.compile(r'<g class="f"[^>]*><title>([^<]*)</title><rect '
                        r'x="([0-9.]+)" y="([0-9]+)" width="([0-9.]+)"')
-SVG_TITLE = re.compile(r"(.*) \(([^()]*), ([0-9.]+)%(?:; before: ([^()]*))?\)",
+SVG_TITLE = re.compile(r"(.*) \(([^()]*), ([0-9.]+)%(?:; (?:before|after): ([^()]*))?\)",
                        re.S)
 
 
