@@ -123,7 +123,7 @@ static int write_svg(struct profile *p, struct config *c)
 	struct atomic_file af;
 	struct theme th;
 	const char *name = c->colors ? c->colors : THEME_DEFAULT;
-	char *path = theme_find(name), err[400];
+	char *path = theme_find(name), err[400], title[8192];
 	struct profile *v;
 	const struct profile *shown;
 	FILE *out = stdout;
@@ -151,8 +151,13 @@ static int write_svg(struct profile *p, struct config *c)
 	so.width = c->width;
 	so.flame = c->flame;
 	so.zoom = NODE_ROOT;
-	so.title = c->title;
-	so.subtitle = c->nfiles == 1 ? c->files[0] : NULL;
+	/* The heading: --title, else the input's name (which the subtitle
+	 * then need not repeat; standard input has none), else export_svg's
+	 * "Flame Graph". */
+	so.title = c->title ? c->title : input_title(c, title, sizeof(title));
+	if (so.title && strcmp(so.title, "-") == 0)
+		so.title = NULL;
+	so.subtitle = c->title && c->nfiles == 1 ? c->files[0] : NULL;
 	so.theme = &th;
 	shown = v ? v : p;
 	so.negated = export_negate(&shown, &v, c);

@@ -63,7 +63,7 @@ static const struct opt_def opts[] = {
 	{ "svg", 0, OPT_STR, "FILE", OFF(svg), 0, 0, "Output",
 	  "write an interactive SVG flame graph to FILE ('-': stdout)" },
 	{ "title", 0, OPT_STR, "TEXT", OFF(title), 0, 0, "Output",
-	  "the SVG's title (default: the input's name)" },
+	  "the SVG's title (default: the input's name, else \"Flame Graph\")" },
 	{ "pid", 0, OPT_FLAG, NULL, OFF(read.pid), 0, 0, "perf input",
 	  "root frame is comm-PID" },
 	{ "tid", 0, OPT_FLAG, NULL, OFF(read.tid), 0, 0, "perf input",

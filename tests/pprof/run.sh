@@ -141,6 +141,13 @@ python3 "$tmp/svgcheck.py" "$tmp/i.svg" >"$tmp/i.parsed" 2>&1 || bad "SVG is not
 check "SVG frames: those over 0.1%" test "$(sed -n 2p "$tmp/i.parsed")" = 8
 check "SVG has one script" test "$(sed -n 3p "$tmp/i.parsed")" = 1
 check "SVG title from --title" test "$(sed -n 1p "$tmp/i.parsed")" = 'A title'
+# Without --title: the input's name (two with --diff), else "Flame Graph".
+"$bin" --svg "$tmp/n.svg" inline.pprof && python3 "$tmp/svgcheck.py" "$tmp/n.svg" >"$tmp/n.parsed" 2>&1
+check "SVG title: the input's name by default" test "$(sed -n 1p "$tmp/n.parsed")" = 'inline.pprof'
+"$bin" --svg "$tmp/n.svg" --diff inline.pprof go-heap.pprof && python3 "$tmp/svgcheck.py" "$tmp/n.svg" >"$tmp/n.parsed" 2>&1
+check "SVG title: both names with --diff" test "$(sed -n 1p "$tmp/n.parsed")" = 'inline.pprof vs go-heap.pprof'
+"$bin" --svg "$tmp/n.svg" - <inline.pprof && python3 "$tmp/svgcheck.py" "$tmp/n.svg" >"$tmp/n.parsed" 2>&1
+check "SVG title: Flame Graph from standard input" test "$(sed -n 1p "$tmp/n.parsed")" = 'Flame Graph'
 check "SVG loads nothing from outside" sh -c \
 	"! sed 's#xmlns=\"http://www.w3.org/2000/svg\"##' '$tmp/i.svg' | grep -q -i -E 'https?:|href|@import|url\\('"
 printf 'a;b 1\na;c 3\n' >"$tmp/d1"
