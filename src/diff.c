@@ -361,6 +361,21 @@ char diff_mark(enum diff_change k)
 	       : k == DIFF_SHRANK || k == DIFF_GONE ? '-' : 0;
 }
 
+size_t diff_change_text(const struct diff_info *di, char *buf, size_t cap)
+{
+	int n;
+
+	if (di->kind == DIFF_NEW)
+		n = snprintf(buf, cap, "new");
+	else if (di->kind == DIFF_GONE)
+		n = snprintf(buf, cap, "gone");
+	else if (di->kind == DIFF_SAME)
+		n = snprintf(buf, cap, "0.00");
+	else
+		n = snprintf(buf, cap, "%+.2f", di->change);
+	return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap ? cap - 1 : 0;
+}
+
 /* A weight as the status line gives it: "30", or "1.234 s CPU" for ns. */
 static void fmt_weight(const struct profile *p, uint64_t w, char *buf,
 		       size_t cap)
@@ -375,10 +390,11 @@ size_t diff_describe(const struct profile *p, uint32_t node, bool negated,
 		     char *buf, size_t cap)
 {
 	struct diff_info di;
-	char b[64], a[64], c[64];
+	char b[64], a[64], c[64], pts[16];
 	int n;
 
 	diff_info(p, node, negated, &di);
+	diff_change_text(&di, pts, sizeof(pts));
 	fmt_weight(p, di.before, b, sizeof(b));
 	fmt_weight(p, di.after, a, sizeof(a));
 	fmt_weight(p, di.after >= di.before ? di.after - di.before
@@ -391,9 +407,9 @@ size_t diff_describe(const struct profile *p, uint32_t node, bool negated,
 			     di.before_pct);
 	else
 		n = snprintf(buf, cap, "before %s (%.2f%%), after %s (%.2f%%), "
-			     "%s%s, %+.2f pts", b, di.before_pct, a,
+			     "%s%s, %s pts", b, di.before_pct, a,
 			     di.after_pct, di.after >= di.before ? "+" : "-", c,
-			     di.change);
+			     pts);
 	return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap ? cap - 1 : 0;
 }
 
@@ -534,14 +550,19 @@ size_t diff_print_top(FILE *out, const struct profile *p, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		const struct diff_top_row *r = &rows[i];
 		size_t len = symtab_len(st, r->sym);
+		struct diff_info di;
+		char c[2][16];
 
+		for (int j = 0; j < 2; j++) {
+			diff_top_info(r, j == 1, &di);
+			diff_change_text(&di, c[j], sizeof(c[j]));
+		}
 		/* An escape is at most 4 bytes per byte of the name. */
 		GROW(name, capname, 4 * len + 1);
 		textfmt_escape(symtab_name(st, r->sym), len, name, capname);
-		fprintf(out, "%7.2f%% %6.2f%% %+7.2f  %6.2f%% %6.2f%% %+7.2f  "
-			"%s\n", r->self_pct[0], r->self_pct[1],
-			r->self_pct[1] - r->self_pct[0], r->total_pct[0],
-			r->total_pct[1], r->total_pct[1] - r->total_pct[0], name);
+		fprintf(out, "%7.2f%% %6.2f%% %7s  %6.2f%% %6.2f%% %7s  %s\n",
+			r->self_pct[0], r->self_pct[1], c[0], r->total_pct[0],
+			r->total_pct[1], c[1], name);
 	}
 	free(name);
 	free(rows);

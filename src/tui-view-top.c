@@ -222,19 +222,6 @@ static void draw_name(struct tui *t, int y, size_t x, uint32_t sym)
 	free(fit);
 }
 
-/* A change cell: new, gone, 0.00 (the same), else signed (+ grew). */
-static void change_text(const struct diff_info *di, char *buf, size_t cap)
-{
-	if (di->kind == DIFF_NEW)
-		snprintf(buf, cap, "new");
-	else if (di->kind == DIFF_GONE)
-		snprintf(buf, cap, "gone");
-	else if (di->kind == DIFF_SAME)
-		snprintf(buf, cap, "0.00");
-	else
-		snprintf(buf, cap, "%+.2f", di->change);
-}
-
 #define CHG_W 7                  /* a change cell's columns */
 #define SELF_CHG_X 16            /* "100.00% 100.00% " */
 #define TOTAL_CHG_X 41           /* SELF_CHG_X + CHG_W + "  " + 16 */
@@ -249,7 +236,7 @@ static void draw_diff_row(struct tui *t, int y, const struct diff_top_row *r,
 
 	for (int k = 0; k < 2; k++) {
 		diff_top_info(r, k == 1, &di[k]);
-		change_text(&di[k], c[k], sizeof(c[k]));
+		diff_change_text(&di[k], c[k], sizeof(c[k]));
 	}
 	n = snprintf(line, sizeof(line), "%6.2f%% %6.2f%% %*s  %6.2f%% "
 		     "%6.2f%% %*s  ", r->self_pct[0], r->self_pct[1], CHG_W,
