@@ -87,7 +87,7 @@ static int merge(struct profile *d, const struct profile *src, enum side side,
 
 		den = (unsigned __int128)tot * pow10_u64[nd];
 	}
-	profile_note_unit(d, profile_unit(src));
+	profile_copy_unit(d, src);
 	map = xmalloc((nn ? nn : 1) * sizeof(*map));
 	symmap = xmalloc((nsym ? nsym : 1) * sizeof(*symmap));
 	memset(symmap, 0xff, (nsym ? nsym : 1) * sizeof(*symmap));
@@ -142,7 +142,7 @@ struct profile *diff_normalize(const struct profile *p)
 	uint64_t unit = pow10_u64[profile_decimals(p)];
 
 	profile_set_order(d, profile_order(p));
-	profile_note_unit(d, profile_unit(p));
+	profile_copy_unit(d, p);
 	profile_reserve(d, nn);
 	map[NODE_ROOT] = NODE_ROOT;
 	for (uint32_t n = 1; n < nn; n++) {
@@ -376,16 +376,6 @@ size_t diff_change_text(const struct diff_info *di, char *buf, size_t cap)
 	return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap ? cap - 1 : 0;
 }
 
-/* A weight as the status line gives it: "30", or "1.234 s CPU" for ns. */
-static void fmt_weight(const struct profile *p, uint64_t w, char *buf,
-		       size_t cap)
-{
-	if (profile_unit(p) == UNIT_NS)
-		profile_format_amount(p, w, buf, cap);
-	else
-		profile_format_weight(p, w, buf, cap);
-}
-
 size_t diff_describe(const struct profile *p, uint32_t node, bool negated,
 		     char *buf, size_t cap)
 {
@@ -395,10 +385,10 @@ size_t diff_describe(const struct profile *p, uint32_t node, bool negated,
 
 	diff_info(p, node, negated, &di);
 	diff_change_text(&di, pts, sizeof(pts));
-	fmt_weight(p, di.before, b, sizeof(b));
-	fmt_weight(p, di.after, a, sizeof(a));
-	fmt_weight(p, di.after >= di.before ? di.after - di.before
-		   : di.before - di.after, c, sizeof(c));
+	profile_format_figure(p, di.before, b, sizeof(b));
+	profile_format_figure(p, di.after, a, sizeof(a));
+	profile_format_figure(p, di.after >= di.before ? di.after - di.before
+			      : di.before - di.after, c, sizeof(c));
 	if (di.kind == DIFF_NEW)
 		n = snprintf(buf, cap, "new: before 0, after %s (%.2f%%)", a,
 			     di.after_pct);

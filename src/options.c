@@ -130,7 +130,7 @@ static const struct opt_def opts[] = {
 	  "Live sampling", "show the last SECS of samples (default 5)" },
 	{ "top", 0, OPT_STR, "N", OFF(top), 0, 0, "Views",
 	  "print the N functions with most self weight (0: all): self %, "
-	  "total %, self, total, name" },
+	  "total %, self, total (366.7 ms, 1.28k), name" },
 	{ "include", 0, OPT_STRS, "RE", OFF(include), 0, 0, "Views",
 	  "keep the stacks with a frame matching RE (repeatable: any)" },
 	{ "exclude", 0, OPT_STRS, "RE", OFF(exclude), 0, 0, "Views",

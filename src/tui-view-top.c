@@ -199,13 +199,6 @@ void tui_top_status_text(struct tui *t, char *buf, size_t cap)
 		 "change in points" : "", t->top_drows ? "1/2/3/4" : "1/2/3");
 }
 
-static double pct(const struct profile *p, uint64_t w)
-{
-	uint64_t all = profile_total(p, NODE_ROOT);
-
-	return all ? 100.0 * (double)w / (double)all : 0.0;
-}
-
 /* The name of sym on row y from column x, fitted to the rest of the row. */
 static void draw_name(struct tui *t, int y, size_t x, uint32_t sym)
 {
@@ -262,7 +255,7 @@ static void draw_diff_row(struct tui *t, int y, const struct diff_top_row *r,
 
 void tui_top_draw(struct tui *t, unsigned top, unsigned rows)
 {
-	char line[4096], a[48], b[48];
+	char line[4096];
 	unsigned R = rows > 1 ? rows - 1 : 0;
 
 	tui_top_refresh(t);
@@ -275,8 +268,7 @@ void tui_top_draw(struct tui *t, unsigned top, unsigned rows)
 			 "self:b", "self:a", CHG_W, "change", "total:b",
 			 "total:a", CHG_W, "change", "function");
 	else
-		snprintf(line, sizeof(line), "%7s %7s %12s %12s  %s", "self",
-			 "total", "self", "total", "function");
+		view_top_titles(line, sizeof(line));
 	attr_set(A_BOLD, 0, NULL);
 	mvaddnstr((int)top, 0, line, (int)t->cols);
 	for (unsigned r = 0; r < R && t->top_scroll + r < t->nshown; r++) {
@@ -291,12 +283,7 @@ void tui_top_draw(struct tui *t, unsigned top, unsigned rows)
 			continue;
 		}
 		row = &t->top_rows[t->top_shown[i]];
-		profile_format_weight(t->p, row->self, a, sizeof(a));
-		profile_format_weight(t->p, row->total, b, sizeof(b));
-		n = (size_t)snprintf(line, sizeof(line),
-				     "%6.2f%% %6.2f%% %12s %12s  ",
-				     pct(t->p, row->self), pct(t->p, row->total),
-				     a, b);
+		n = view_top_cells(t->p, row, line, sizeof(line));
 		attr_set(i == t->top_sel ? A_REVERSE : A_NORMAL, 0, NULL);
 		mvaddnstr(y, 0, line, (int)t->cols);
 		draw_name(t, y, n, row->sym);

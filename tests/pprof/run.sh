@@ -193,11 +193,11 @@ if command -v tmux >/dev/null 2>&1; then
 	}
 	tmux -L "$sock" -f /dev/null new -d -x 120 -y 20 "$bin go-heap.pprof"
 	check "TUI header: the default type and its unit" \
-		wait_for '10.58 MB | inuse_space (bytes), e: next type'
+		wait_for '10.6 MB | inuse_space (bytes), e: next type'
 	tmux -L "$sock" send-keys e
-	check "TUI e: next type, counted" wait_for '| 2163 | alloc_objects (count)'
+	check "TUI e: next type, counted" wait_for '| 2.16k | alloc_objects (count)'
 	tmux -L "$sock" send-keys e
-	check "TUI e again: bytes" wait_for '12.53 MB | alloc_space (bytes)'
+	check "TUI e again: bytes" wait_for '12.5 MB | alloc_space (bytes)'
 	tmux -L "$sock" kill-server 2>/dev/null
 else
 	echo "SKIP (in part): tmux is not installed: the TUI's e key is not tested"
