@@ -111,7 +111,8 @@ char diff_mark(enum diff_change k);/*
 size_t diff_change_text(const struct diff_info *di, char *buf, size_t cap);
 /*
  * "before B (x%), after A (y%), +D, +z pts", or "new: ..." / "gone: ...",
- * into buf; returns its length.
+ * into buf, the sides named as p names them ("A 1.2 ms (3.00%), B ..."
+ * for two time ranges, profile_side); returns its length.
  */
 size_t diff_describe(const struct profile *p, uint32_t node, bool negated,
 		     char *buf, size_t cap);

@@ -290,9 +290,18 @@ void profile_forget_unit(struct profile *p);
  * "samples", "CPU".  Copied.
  */
 void profile_set_unit_name(struct profile *p, const char *name);
-/* dst's weights measure what src's do: its unit and name (for views and
- * comparisons built from src). */
+/* dst's weights measure what src's do: its unit and name, and a
+ * comparison's names of its sides (for views and comparisons built from
+ * src). */
 void profile_copy_unit(struct profile *dst, const struct profile *src);
+/*
+ * A comparison's names for its two weights, as every view of it says
+ * them: "before" and "after" (the default, NULL or ""), "A" and "B" for
+ * two time ranges.  Copied (15 bytes at most).
+ */
+void profile_set_sides(struct profile *p, const char *before,
+		       const char *after);
+const char *profile_side(const struct profile *p, bool after);
 /*
  * w as a person reads it, with what it counts: "37 samples", "1.28k
  * page-faults", "366.7 ms CPU", "11.0 MB" (textfmt_amount's scales).

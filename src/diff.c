@@ -381,6 +381,7 @@ size_t diff_describe(const struct profile *p, uint32_t node, bool negated,
 {
 	struct diff_info di;
 	char b[64], a[64], c[64], pts[16];
+	const char *sb = profile_side(p, false), *sa = profile_side(p, true);
 	int n;
 
 	diff_info(p, node, negated, &di);
@@ -390,16 +391,15 @@ size_t diff_describe(const struct profile *p, uint32_t node, bool negated,
 	profile_format_figure(p, di.after >= di.before ? di.after - di.before
 			      : di.before - di.after, c, sizeof(c));
 	if (di.kind == DIFF_NEW)
-		n = snprintf(buf, cap, "new: before 0, after %s (%.2f%%)", a,
+		n = snprintf(buf, cap, "new: %s 0, %s %s (%.2f%%)", sb, sa, a,
 			     di.after_pct);
 	else if (di.kind == DIFF_GONE)
-		n = snprintf(buf, cap, "gone: before %s (%.2f%%), after 0", b,
-			     di.before_pct);
+		n = snprintf(buf, cap, "gone: %s %s (%.2f%%), %s 0", sb, b,
+			     di.before_pct, sa);
 	else
-		n = snprintf(buf, cap, "before %s (%.2f%%), after %s (%.2f%%), "
-			     "%s%s, %s pts", b, di.before_pct, a,
-			     di.after_pct, di.after >= di.before ? "+" : "-", c,
-			     pts);
+		n = snprintf(buf, cap, "%s %s (%.2f%%), %s %s (%.2f%%), %s%s, "
+			     "%s pts", sb, b, di.before_pct, sa, a, di.after_pct,
+			     di.after >= di.before ? "+" : "-", c, pts);
 	return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap ? cap - 1 : 0;
 }
 

@@ -86,6 +86,7 @@ struct profile {
 	enum weight_unit unit;
 	bool unit_known, unit_mixed;
 	char unit_name[96];     /* what weights count; "": the unit's name */
+	char side[2][16];       /* a comparison's sides; "": before, after */
 
 	struct task_meta *tasks;    /* distinct task/CPU tuples of the timeline */
 	uint32_t *taskslot;         /* open addressing: index + 1, 0 empty */
@@ -177,6 +178,7 @@ bool profile_is_new(const struct profile *p)
 	       p->ntasks == 0 && !p->differential && !p->into2 &&
 	       !p->rself && !p->range_on && p->decimals == 0 &&
 	       !p->unit_known && !p->unit_mixed && !p->unit_name[0] &&
+	       !p->side[0][0] && !p->side[1][0] &&
 	       p->order == ORDER_NAME && symtab_count(p->symtab) == 1;
 }
 
@@ -1252,6 +1254,20 @@ void profile_copy_unit(struct profile *dst, const struct profile *src)
 		profile_set_unit_name(dst, dst->unit_mixed ? "" : src->unit_name);
 	else
 		profile_set_unit_name(dst, "");
+	if (src->differential)
+		profile_set_sides(dst, src->side[0], src->side[1]);
+}
+
+void profile_set_sides(struct profile *p, const char *before,
+		       const char *after)
+{
+	snprintf(p->side[0], sizeof(p->side[0]), "%s", before ? before : "");
+	snprintf(p->side[1], sizeof(p->side[1]), "%s", after ? after : "");
+}
+
+const char *profile_side(const struct profile *p, bool after)
+{
+	return p->side[after][0] ? p->side[after] : after ? "after" : "before";
 }
 
 enum weight_unit profile_unit(const struct profile *p)

@@ -189,14 +189,19 @@ bool tui_top_action(struct tui *t, enum tui_action a, unsigned frame_rows)
 
 void tui_top_status_text(struct tui *t, char *buf, size_t cap)
 {
+	char sides[96] = "";
+
 	tui_top_refresh(t);
+	if (t->top_drows)
+		snprintf(sides, sizeof(sides), " | self and total: %% of all %s, "
+			 "%s, change in points", profile_side(t->p, false),
+			 profile_side(t->p, true));
 	snprintf(buf, cap, "top: %zu of %zu functions, sorted by %s%s%s | "
 		 "Enter: callers and callees, <: callers, >: callees, %s: sort, "
 		 "/: filter, v: back",
 		 t->nshown, t->ntop, sort_name(t),
 		 t->top_filter ? " (filtered)" : "",
-		 t->top_drows ? " | self and total: % of all before, after, "
-		 "change in points" : "", t->top_drows ? "1/2/3/4" : "1/2/3");
+		 sides, t->top_drows ? "1/2/3/4" : "1/2/3");
 }
 
 /* The name of sym on row y from column x, fitted to the rest of the row. */
@@ -263,10 +268,19 @@ void tui_top_draw(struct tui *t, unsigned top, unsigned rows)
 		t->top_scroll = t->top_sel;
 	if (R && t->top_sel >= t->top_scroll + R)
 		t->top_scroll = t->top_sel + 1 - R;
-	if (t->top_drows)
+	if (t->top_drows) {
+		/* The sides by their initials: b(efore) and a(fter), or the
+		 * ranges A and B, as the status line names them. */
+		char col[4][16];
+
+		for (int k = 0; k < 4; k++)
+			snprintf(col[k], sizeof(col[k]), "%s:%c",
+				 k < 2 ? "self" : "total",
+				 profile_side(t->p, k % 2)[0]);
 		snprintf(line, sizeof(line), "%7s %7s %*s  %7s %7s %*s  %s",
-			 "self:b", "self:a", CHG_W, "change", "total:b",
-			 "total:a", CHG_W, "change", "function");
+			 col[0], col[1], CHG_W, "change", col[2], col[3],
+			 CHG_W, "change", "function");
+	}
 	else
 		view_top_titles(line, sizeof(line));
 	attr_set(A_BOLD, 0, NULL);

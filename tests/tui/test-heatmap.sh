@@ -79,9 +79,10 @@ check "cursor at 6 s" tui_wait "^heat map \| 6.000-6.020 s: "
 tui_keys Enter l $(rep 49 j)
 check "B marked" tui_wait "range 6.000-8.000 s; Enter ends it here"
 tui_keys Enter
-check "header names both ranges, B's weight" tui_wait "heatmap.perf-script \| 12.0 ms CPU \| view: compare B 6.000s-7.999s against A 1.000s-2.999s"
+# The header names the ranges as the messages did, with the same rounding.
+check "header names both ranges, B's weight" tui_wait "heatmap.perf-script \| 12.0 ms CPU \| view: range B 6.000-8.000 s against range A 1.000-3.000 s"
 tui_keys g
-check "root: before is range A" tui_wait "^all \| 12.0 ms CPU .*before 10.0 ms \("
+check "root: A is range A, B range B" tui_wait "^all \| 12.0 ms CPU .*\| A 10.0 ms \([0-9.]+%\), B 12.0 ms \("
 check "io grew" on_screen "[+io"
 check "tick shrank" on_screen "[-tick"
 tui_keys BSpace
@@ -97,13 +98,15 @@ tui_keys t m $(rep 10 H)
 tui_keys $(rep 49 k) l l l Enter $(rep 49 j) c
 check "A marked on cells: second 3" tui_wait "range A 3.000-4.000 s; now mark range B"
 tui_keys l l l Enter $(rep 49 k) Enter
-check "B: second 6, the header names both" tui_wait "view: compare B 6.000s-6.999s against A 3.000s-3.999s"
+check "B: second 6, the header names both" tui_wait "view: range B 6.000-7.000 s against range A 3.000-4.000 s"
 # The comparison's top table compares too (test-diff.sh checks its rows).
 tui_keys v
-check "compare: the top table's columns" tui_wait "^ +self:b +self:a +change +total:b +total:a +change +function"
+check "compare: the top table's columns name the ranges" tui_wait "^ +self:A +self:B +change +total:A +total:B +change +function"
+tui_keys j k   # the message gives way to the table's status line
+check "compare: the table's status line names them too" tui_wait "self and total: % of all A, B, change in points"
 check "compare: a row marked" tui_wait "^ +[0-9.]+% +[0-9.]+% +(new|gone|[-+][0-9.]+) "
 tui_keys BSpace
-check "compare: Backspace leaves the table" tui_wait "view: compare B 6.000s-6.999s against A 3.000s-3.999s$"
+check "compare: Backspace leaves the table" tui_wait "view: range B 6.000-7.000 s against range A 3.000-4.000 s$"
 tui_keys BSpace
 check "Backspace: the graph as read" tui_wait "heatmap.perf-script \| 51.0 ms CPU"
 
