@@ -187,7 +187,7 @@ size_t textfmt_amount(double v, enum amount_scale s, char *buf, size_t cap)
 	double base = s == AMOUNT_BYTES ? 1024 : 1000;
 	int dec, n;
 
-	if (!(v >= 0))          /* negative or NaN: not an amount */
+	if (!(v > 0))           /* negative, -0 or NaN: never "-0" */
 		v = 0;
 	/* 999.95 would print as "1000.0": the next scale's "1.00". */
 	while (i + 1 < nu && v >= 999.95) {

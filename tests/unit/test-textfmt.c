@@ -119,6 +119,7 @@ static void amounts(void **state)
 		{ 4096, AMOUNT_BYTES, "4.00 kB" },
 		{ 11534336, AMOUNT_BYTES, "11.0 MB" },
 		{ -1, AMOUNT_COUNT, "0" },
+		{ -0.0, AMOUNT_TIME, "0 ns" },
 	};
 	char buf[64];
 	bool was = textfmt_utf8();
