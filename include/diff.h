@@ -104,7 +104,8 @@ uint32_t diff_color(const struct theme *th, const struct profile *p,
 /* The same from a diff_info (a node's, or a top table row's). */
 uint32_t diff_color_of(const struct theme *th, const struct diff_info *di);
 /* '+' grew or new, '-' shrank or gone, 0 the same. */
-char diff_mark(enum diff_change k);/*
+char diff_mark(enum diff_change k);
+/*
  * A change of share as every view prints it: "new", "gone", "0.00" (the
  * same: never "-0.00"), else signed points, "+1.25".  Returns its length.
  */
