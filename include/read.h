@@ -21,6 +21,7 @@ enum input_format {
 	FMT_PERF_SCRIPT,     /* the text of `perf script` */
 	FMT_PERF_DATA,       /* perf.data, file or pipe mode */
 	FMT_PPROF,           /* pprof's profile.proto (protobuf) */
+	FMT_CPUPROFILE,      /* V8's .cpuprofile (JSON) */
 };
 
 /*
@@ -86,6 +87,10 @@ int read_pprof(struct profile *p, struct input *in,
 	       const struct read_opts *o, struct diag *d);
 /* Does buf (the first bytes of an input) look like a pprof protobuf? */
 bool read_pprof_detect(const void *buf, size_t len);
+int read_cpuprofile(struct profile *p, struct input *in,
+		    const struct read_opts *o, struct diag *d);
+/* Does buf (the first bytes of an input) look like a V8 .cpuprofile? */
+bool read_cpuprofile_detect(const void *buf, size_t len);
 
 /*
  * The whole input for readers of binary formats: mapped in place when it

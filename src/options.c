@@ -90,8 +90,8 @@ static const struct opt_def opts[] = {
 	  "samples in RANGE only: START,END (seconds from the first "
 	  "sample), P%/N or P%-Q%" },
 	{ "format", 0, OPT_FORMAT, "FMT", 0, 0, 0, "Input",
-	  "input format: folded, perf-script, perf-data, pprof (default: "
-	  "detect)" },
+	  "input format: folded, perf-script, perf-data, pprof, cpuprofile "
+	  "(default: detect)" },
 	{ "sample-type", 0, OPT_STR, "NAME", OFF(read.sample_type), 0, 0,
 	  "Input", "pprof: the value to show (cpu, alloc_space, ...; default: "
 	  "the profile's default, else its last)" },
@@ -185,7 +185,8 @@ void options_help(FILE *out)
 		"       flametop [OPTIONS] -p PID | -a | -- COMMAND [ARGS]\n"
 		"\n"
 		"An interactive flame graph viewer for the terminal.  Reads folded\n"
-		"stacks, perf script output, perf.data and pprof (plain, gzip or zstd);\n"
+		"stacks, perf script output, perf.data, pprof and V8 .cpuprofile\n"
+		"(plain, gzip or zstd);\n"
 		"FILE '-' or no FILE with a pipe reads standard input.  With -p, -a\n"
 		"or a command it samples live (perf_event_open) and shows the last\n"
 		"seconds, refreshed; with -d and --collapse or --text it prints.\n");
@@ -311,9 +312,12 @@ static int set_value(struct config *c, const struct opt_def *o,
 			c->read.force = FMT_PERF_DATA;
 		else if (strcmp(arg, "pprof") == 0)
 			c->read.force = FMT_PPROF;
+		else if (strcmp(arg, "cpuprofile") == 0)
+			c->read.force = FMT_CPUPROFILE;
 		else
 			return usage_error("--format: unknown format '%s'%s", arg,
-					   " (folded, perf-script, perf-data, pprof)");
+					   " (folded, perf-script, perf-data, pprof, "
+					   "cpuprofile)");
 		c->format = arg;
 		return 0;
 	case OPT_UINT:

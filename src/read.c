@@ -22,6 +22,7 @@ static const struct {
 	{ FMT_PERF_SCRIPT, "perf script output", read_perf_script },
 	{ FMT_PERF_DATA, "perf.data", read_perf_data },
 	{ FMT_PPROF, "pprof", read_pprof },
+	{ FMT_CPUPROFILE, "V8 .cpuprofile", read_cpuprofile },
 };
 
 const char *read_format_name(enum input_format f)
@@ -123,6 +124,8 @@ enum input_format read_detect(const void *buf, size_t len)
 		return FMT_PPROF;
 	if (looks_binary(buf, len))
 		return FMT_UNKNOWN;
+	if (read_cpuprofile_detect(buf, len))
+		return FMT_CPUPROFILE;
 	while (s < end && lines < 200) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
 		size_t n = nl ? (size_t)(nl - s) : (size_t)(end - s);
@@ -221,7 +224,8 @@ int read_profile(struct profile *p, const char *path,
 		diag_warn(d, "%s: empty input", input_name(in));
 	} else if (fmt == FMT_UNKNOWN) {
 		diag_warn(d, "%s: not a profile flametop can read (expected "
-			  "folded stacks, perf script output, perf.data or pprof)",
+			  "folded stacks, perf script output, perf.data, pprof or a V8 "
+			  ".cpuprofile)",
 			  input_name(in));
 	} else {
 		size_t i;

@@ -87,7 +87,7 @@ if head -n 1 "$tmp/version" | grep -q -E '^flametop [0-9]+\.[0-9]+\.[0-9]+$'; th
 else
 	bad "--version first line: $(head -n 1 "$tmp/version")"
 fi
-for o in demangle dwarf gzip zstd regex-jit sanitize; do
+for o in demangle dwarf gzip zstd cpuprofile regex-jit sanitize; do
 	if grep -q -E "^  $o: +(yes|no)( \(.*\))?$" "$tmp/version"; then
 		ok
 	else
