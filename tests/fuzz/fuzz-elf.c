@@ -6,11 +6,13 @@
  *   - its symbols are looked up at 64 offsets across the file and at the
  *     entry point the ELF header names (half the runs with a build-id
  *     that the file's own must match);
- *   - a process that maps it whole is sampled at the entry point with
- *     registers and a stack copy (the file's last 4 KiB), and that stack
- *     is unwound through the file's CFI as --call-graph dwarf does.
+ *   - a process that maps it whole is sampled twice: with a call chain
+ *     through those 65 places, and at the entry point with registers and
+ *     a stack copy (the file's last 4 KiB) that is unwound through the
+ *     file's CFI, as --call-graph dwarf does.
  *
- * A name found is a C string without newlines.
+ * The frames' names never hold a newline, which would forge a line of
+ * --collapse output (an ELF symbol's name may be any bytes).
  */
 #include <linux/perf_event.h>
 #include <stdint.h>
@@ -25,24 +27,51 @@
 
 #define MAP_START 0x400000ULL
 #define STACK_AT 0x7ffff000ULL
+#define PLACES 65
 
-static void unwind_once(struct symbolizer *sy, const uint8_t *data,
-			size_t size, uint64_t entry)
+static void add(struct pe_machine *m, struct profile *p,
+		const struct pe_sample *s)
+{
+	struct weight w = { 1, 0, 0 };
+	struct sample_meta meta;
+	size_t n;
+	const uint32_t *ids = pe_machine_build(m, s, &n);
+
+	pe_machine_meta(m, s, &meta);
+	profile_add_stack(p, ids, n, &w, &meta);
+}
+
+static void sample(struct symbolizer *sy, const uint8_t *data, size_t size,
+		   const uint64_t *places)
 {
 	struct read_opts ro = { 0 };
 	struct profile *p = profile_create();
 	struct pe_machine *m = pe_machine_create(sy, p, &ro);
 	struct pe_sample s;
 	uint64_t regs[20] = { 0 };      /* perf_regs order, UNWIND_REGS_MASK */
-	size_t stack = size < 4096 ? size : 4096, n;
+	uint64_t chain[PLACES + 1];
+	size_t stack = size < 4096 ? size : 4096;
 
 	pe_machine_add_map(m, 1, MAP_START, (size + 4095) & ~(size_t)4095, 0,
 			   "/obj", 4, NULL);
 	pe_machine_set_comm(m, 1, 1, "fuzz", 4);
 	memset(&s, 0, sizeof(s));
 	s.pid = s.tid = 1;
-	s.ip = MAP_START + entry;
+	s.has_tid = true;
 	s.cpumode = PERF_RECORD_MISC_USER;
+	chain[0] = (uint64_t)PERF_CONTEXT_USER;
+	for (size_t i = 0; i < PLACES; i++)
+		chain[i + 1] = MAP_START + places[i];
+	s.ip = chain[1];
+	s.nr = PLACES + 1;
+	s.callchain = chain;
+	s.has_callchain = true;
+	add(m, p, &s);
+
+	s.nr = 0;
+	s.callchain = NULL;
+	s.has_callchain = false;
+	s.ip = MAP_START + places[PLACES - 1];
 	regs[6] = STACK_AT + 16;        /* bp */
 	regs[7] = STACK_AT;             /* sp */
 	regs[8] = s.ip;                 /* ip */
@@ -51,8 +80,12 @@ static void unwind_once(struct symbolizer *sy, const uint8_t *data,
 	s.regs = regs;
 	s.stack = data + size - stack;
 	s.stack_size = s.stack_dyn_size = stack & ~(size_t)7;
-	s.has_tid = true;
-	pe_machine_build(m, &s, &n);
+	add(m, p, &s);
+
+	profile_finish(p);
+	for (uint32_t id = 0; id < profile_node_count(p); id++)
+		if (memchr(profile_name(p, id), '\n', profile_name_len(p, id)))
+			__builtin_trap();
 	pe_machine_destroy(m);
 	profile_destroy(p);
 }
@@ -63,28 +96,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct sym_file_id id = { 0 };
 	struct symbolizer *sy;
 	struct sym_dso *d;
-	uint64_t entry = 0;
+	uint64_t places[PLACES], entry = 0;
 
 	fuzz_no_machine_files(fuzz_write_file("obj", data, size));
 	sym_default_opts(&o);
 	if (size >= 32)
 		memcpy(&entry, data + 24, 8);   /* e_entry of an ELF64 header */
-	entry %= size + 1;
+	for (size_t i = 0; i < PLACES - 1; i++)
+		places[i] = (uint64_t)size * i / (PLACES - 1);
+	places[PLACES - 1] = entry % (size + 1);
 	sy = sym_create(&o);
 	if (size >= 20 && (data[size - 1] & 1)) {
 		id.build_id = data;
 		id.build_id_len = 20;
 	}
 	d = sym_dso_get(sy, "/obj", 4, &id);
-	for (unsigned i = 0; i <= 64; i++) {
-		uint64_t off = i < 64 ? (uint64_t)size * i / 64 : entry, vaddr;
+	for (size_t i = 0; i < PLACES; i++) {
+		uint64_t vaddr;
 		enum sym_miss why;
-		const char *name = sym_dso_lookup(sy, d, off, &vaddr, &why);
 
-		if (name && strchr(name, '\n'))
-			__builtin_trap();
+		sym_dso_lookup(sy, d, places[i], &vaddr, &why);
 	}
-	unwind_once(sy, data, size, entry);
+	sample(sy, data, size, places);
 	sym_destroy(sy);
 	return 0;
 }
