@@ -488,6 +488,32 @@ static void test_jit_map(void **state)
 }
 
 /*
+ * A mapped file's path may name a FIFO by the time it is read (the file
+ * was replaced): it is not opened to wait for a writer, and counts as no
+ * readable ELF.
+ */
+static void test_fifo_path(void **state)
+{
+	char dir[] = "/tmp/flametop-fifo-XXXXXX", path[64];
+	struct sym_opts o = { 0 };
+	struct symbolizer *sy = sym_create(&o);
+	struct sym_dso *d;
+	enum sym_miss why = SYM_MISS_COUNT;
+	uint64_t vaddr;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/lib.so", dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	d = sym_dso_get(sy, path, strlen(path), NULL);
+	assert_null(sym_dso_lookup(sy, d, 0x1000, &vaddr, &why));
+	assert_int_equal(why, SYM_MISS_NOT_ELF);
+	sym_destroy(sy);
+	unlink(path);
+	rmdir(dir);
+}
+
+/*
  * Destroy sy after checking what sym_report says: it holds note, or
  * (note NULL) says nothing of the JIT map.
  */
@@ -721,6 +747,7 @@ int main(void)
 		cmocka_unit_test(test_kallsyms),
 		cmocka_unit_test(test_kallsyms_hidden),
 		cmocka_unit_test(test_kallsyms_from_cache),
+		cmocka_unit_test(test_fifo_path),
 		cmocka_unit_test(test_jit_map),
 		cmocka_unit_test(test_jit_map_owner),
 		cmocka_unit_test(test_jit_map_not_a_file),
