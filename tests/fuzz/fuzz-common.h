@@ -7,11 +7,13 @@
 #ifndef FLAMETOP_FUZZ_COMMON_H
 #define FLAMETOP_FUZZ_COMMON_H
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "diag.h"
@@ -125,17 +127,25 @@ static inline void fuzz_remove_files(void)
 	char path[160];
 
 	for (int i = 0; i < FUZZ_FILES && f->name[i][0]; i++) {
+		char *sl;
+
 		snprintf(path, sizeof(path), "%.63s/%.63s", f->dir, f->name[i]);
 		unlink(path);
+		/* Its directories, deepest first. */
+		while ((sl = strrchr(path + strlen(f->dir) + 1, '/'))) {
+			*sl = 0;
+			rmdir(path);
+		}
 	}
 	rmdir(f->dir);
 }
 
 /*
- * Write data to name (one of at most FUZZ_FILES names) in a directory of
- * this process's own (in /dev/shm when there is one: no disk), made on the
- * first call and removed at exit; returns the directory.  Each call
- * replaces the file: a new inode, so no reader keeps a stale view of it.
+ * Write data to name (one of at most FUZZ_FILES names, "a/b" makes the
+ * directory a) in a directory of this process's own (in /dev/shm when
+ * there is one: no disk), made on the first call and removed at exit;
+ * returns the directory.  Each call replaces the file: a new inode, so no
+ * reader keeps a stale view of it.
  */
 static inline const char *fuzz_write_file(const char *name,
 					  const uint8_t *data, size_t size)
@@ -158,6 +168,12 @@ static inline const char *fuzz_write_file(const char *name,
 		abort();
 	snprintf(f->name[i], sizeof(f->name[i]), "%s", name);
 	snprintf(path, sizeof(path), "%.63s/%.63s", f->dir, name);
+	for (char *sl = path + strlen(f->dir) + 1; (sl = strchr(sl, '/'));
+	     *sl++ = '/') {
+		*sl = 0;
+		if (mkdir(path, 0700) != 0 && errno != EEXIST)
+			abort();
+	}
 	unlink(path);
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0 || (size && write(fd, data, size) != (ssize_t)size))

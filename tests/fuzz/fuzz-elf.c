@@ -4,12 +4,13 @@
  * (so nothing of this machine is read in its place), then:
  *
  *   - its symbols are looked up at 64 offsets across the file and at the
- *     entry point the ELF header names (half the runs with a build-id
- *     that the file's own must match);
- *   - a process that maps it whole is sampled twice: with a call chain
- *     through those 65 places, and at the entry point with registers and
- *     a stack copy (the file's last 4 KiB) that is unwound through the
- *     file's CFI, as --call-graph dwarf does.
+ *     entry point the ELF header names; in half the runs the mapping
+ *     names a build-id, and the file is found in the symfs's .build-id
+ *     tree instead (where its own build-id must match);
+ *   - a process that maps it whole (by that build-id, or none) is sampled
+ *     twice: with a call chain through those 65 places, and at the entry
+ *     point with registers and a stack copy (the file's last 4 KiB) that
+ *     is unwound through the file's CFI, as --call-graph dwarf does.
  *
  * The frames' names never hold a newline, which would forge a line of
  * --collapse output (an ELF symbol's name may be any bytes).
@@ -17,6 +18,7 @@
 #include <linux/perf_event.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "fuzz-common.h"
 #include "perf-event.h"
@@ -28,6 +30,12 @@
 #define MAP_START 0x400000ULL
 #define STACK_AT 0x7ffff000ULL
 #define PLACES 65
+/* The build-id the mapping names in half the runs, and its file. */
+static const uint8_t bid[20] = {
+	0xf1, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa,
+	0xbb, 0xcc, 0xdd, 0xee, 0xff, 0x00, 0x11, 0x22, 0x33, 0x44,
+};
+#define BID_PATH ".build-id/f1/2233445566778899aabbccddeeff0011223344"
 
 static void add(struct pe_machine *m, struct profile *p,
 		const struct pe_sample *s)
@@ -42,8 +50,11 @@ static void add(struct pe_machine *m, struct profile *p,
 }
 
 static void sample(struct symbolizer *sy, const uint8_t *data, size_t size,
-		   const uint64_t *places)
+		   const uint64_t *places, bool by_bid)
 {
+	struct pe_mmap ident = { .mmap2 = true, .has_build_id = by_bid,
+				 .build_id_size = sizeof(bid),
+				 .prot = PROT_READ | PROT_EXEC };
 	struct read_opts ro = { 0 };
 	struct profile *p = profile_create();
 	struct pe_machine *m = pe_machine_create(sy, p, &ro);
@@ -52,8 +63,9 @@ static void sample(struct symbolizer *sy, const uint8_t *data, size_t size,
 	uint64_t chain[PLACES + 1];
 	size_t stack = size < 4096 ? size : 4096;
 
+	memcpy(ident.build_id, bid, sizeof(bid));
 	pe_machine_add_map(m, 1, MAP_START, (size + 4095) & ~(size_t)4095, 0,
-			   "/obj", 4, NULL);
+			   "/obj", 4, &ident);
 	pe_machine_set_comm(m, 1, 1, "fuzz", 4);
 	memset(&s, 0, sizeof(s));
 	s.pid = s.tid = 1;
@@ -97,8 +109,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct symbolizer *sy;
 	struct sym_dso *d;
 	uint64_t places[PLACES], entry = 0;
+	bool by_bid = size && (data[size - 1] & 1);
 
-	fuzz_no_machine_files(fuzz_write_file("obj", data, size));
+	/* The file where this run looks, the other one empty. */
+	fuzz_write_file(by_bid ? "obj" : BID_PATH, NULL, 0);
+	fuzz_no_machine_files(fuzz_write_file(by_bid ? BID_PATH : "obj",
+					      data, size));
 	sym_default_opts(&o);
 	if (size >= 32)
 		memcpy(&entry, data + 24, 8);   /* e_entry of an ELF64 header */
@@ -106,9 +122,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		places[i] = (uint64_t)size * i / (PLACES - 1);
 	places[PLACES - 1] = entry % (size + 1);
 	sy = sym_create(&o);
-	if (size >= 20 && (data[size - 1] & 1)) {
-		id.build_id = data;
-		id.build_id_len = 20;
+	if (by_bid) {
+		id.build_id = bid;
+		id.build_id_len = sizeof(bid);
 	}
 	d = sym_dso_get(sy, "/obj", 4, &id);
 	for (size_t i = 0; i < PLACES; i++) {
@@ -117,7 +133,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		sym_dso_lookup(sy, d, places[i], &vaddr, &why);
 	}
-	sample(sy, data, size, places);
+	sample(sy, data, size, places, by_bid);
 	sym_destroy(sy);
 	return 0;
 }
