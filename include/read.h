@@ -89,10 +89,15 @@ bool read_pprof_detect(const void *buf, size_t len);
 
 /*
  * The whole input for readers of binary formats: mapped in place when it
- * can be (input_map), else copied into *owned (free it after).  NULL, with the message in d, when it cannot be read; a message
- * about a partial read (--max-input, truncated compression) also goes to
- * d.
+ * can be (input_map), else copied into *owned (free it after).  NULL, with
+ * the message in d, when it cannot be read; a message about a partial read
+ * (--max-input, truncated compression) also goes to d.  Without
+ * --max-input, a compressed input may decompress to READ_WHOLE_RATIO times
+ * its compressed size, and to READ_WHOLE_FLOOR bytes whatever its size:
+ * more is a decompression bomb, refused before it fills memory.
  */
+#define READ_WHOLE_RATIO 100
+#define READ_WHOLE_FLOOR (64u << 20)
 const void *read_whole(struct input *in, size_t *len, void **owned,
 		       struct diag *d);
 

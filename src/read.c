@@ -166,6 +166,7 @@ const void *read_whole(struct input *in, size_t *len, void **owned,
 	const void *b = input_map(in, len);
 
 	*owned = NULL;
+	input_set_ratio_limit(in, READ_WHOLE_RATIO, READ_WHOLE_FLOOR);
 	if (!b)
 		b = *owned = input_slurp(in, len);
 	if (!b) {

@@ -2,12 +2,15 @@
 """make-pprof.py - write the handmade pprof files of flametop's tests.
 
 usage: make-pprof.py OUTDIR
+       make-pprof.py --bomb MIB > FILE
 
 A tiny protobuf writer (varints and length-delimited fields, nothing else)
 that builds profile.proto messages by field number, so that the tests can
 hold inlined frames, unsymbolized locations and every kind of lie a hostile
 file can tell.  Writes OUTDIR/inline.pprof (a valid profile) and the
-OUTDIR/pprof-*.in cases of tests/bad.
+OUTDIR/pprof-*.in cases of tests/bad.  With --bomb, writes to standard
+output MIB mebibytes of empty string_table entries (bytes 0x32 0x00, a
+valid profile.proto), for the tests to compress into a decompression bomb.
 """
 import gzip
 import os
@@ -184,7 +187,17 @@ def bad_cases():
     return cases
 
 
+def bomb(mib):
+    """MIB MiB of empty strings, written a MiB at a time."""
+    chunk = lfield(6, b"") * (1 << 19)
+    for _ in range(mib):
+        sys.stdout.buffer.write(chunk)
+
+
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--bomb":
+        bomb(int(sys.argv[2]))
+        return
     out = sys.argv[1] if len(sys.argv) > 1 else "."
     with open(os.path.join(out, "inline.pprof"), "wb") as f:
         f.write(inline_profile())
