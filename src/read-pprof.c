@@ -13,9 +13,11 @@
  * with --addrs, or "[file]" when its mapping names a file.
  *
  * Everything in the message is distrusted: protobuf-c checks the wire
- * format (lengths that lie, truncation), its allocations go through a
- * budget proportional to the input's size (so memory stays bounded by
- * --max-input), string indices and ids are checked before use, and the
+ * format (lengths that lie, truncation), the samples and the string table
+ * never reach it whole (split_profile: memory follows what the profile
+ * holds, not the input's size), its allocations go through a budget
+ * proportional to the input's size, string indices and ids are checked
+ * before use, and the
  * number of frames all samples expand to is bounded too (a few bytes of
  * samples can name a location with thousands of inlined lines many times).
  */
@@ -383,11 +385,17 @@ struct pp {
 	struct diag *d;
 	const char *name;
 	const PProfile *m;
-	/* The samples: the input's fields 2 when it was split (split_profile),
-	 * else the outline's bytes. */
+	/* The input: its samples (fields 2) and strings (fields 6) are read
+	 * from it where they are (split_profile). */
 	const unsigned char *buf;
 	size_t len, nsamples;
-	bool split;
+	size_t strings_at;       /* where the first string's field starts */
+	uint64_t nstrings;       /* the string table's length */
+	struct pstring {
+		uint64_t i;
+		ProtobufCBinaryData s;   /* in the input */
+	} *strs;                 /* the strings named, by index (take_strings) */
+	size_t nstrs;
 	struct id_index locs, fns, maps;
 	uint32_t *fn_sym;        /* function index -> symbol + 1 (0: not yet) */
 	/* Each location's frames, outermost first: frames[loc_off[i]...]. */
@@ -402,11 +410,23 @@ struct pp {
 /* String i of the table; NULL (and counted) when out of range. */
 static const ProtobufCBinaryData *string_at(struct pp *pp, int64_t i)
 {
-	if (i < 0 || (uint64_t)i >= pp->m->n_string_table) {
+	size_t lo = 0, hi = pp->nstrs;
+
+	if (i < 0 || (uint64_t)i >= pp->nstrings) {
 		pp->bad_strings++;
 		return NULL;
 	}
-	return &pp->m->string_table[i];
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (pp->strs[mid].i < (uint64_t)i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* Every index a message names was taken (take_strings). */
+	return lo < pp->nstrs && pp->strs[lo].i == (uint64_t)i ?
+	       &pp->strs[lo].s : NULL;
 }
 
 /* A string as a C string, for messages (empty when out of range). */
@@ -605,37 +625,41 @@ static void note_types(struct pp *pp, size_t which)
 	t->cur = which < t->n ? (unsigned)which : 0;
 }
 
-/* ---- Splitting off the samples ------------------------------------------ */
+/* ---- Splitting off the samples and strings ------------------------------ */
 
 /*
- * Most of a big profile is its samples (field 2).  Decoded with the rest,
- * each would be copied out of the input first; instead the profile's
- * fields are walked once here: the samples stay where they are in the
- * input, to be decoded one at a time, and the other fields are copied
- * into a buffer that protobuf-c decodes as the profile without samples.
- * The walk takes only what protobuf-c reads the same way: keys of one
- * byte (fields 1 to 15) and lengths of up to 4 bytes.  Anything else (a
- * profile that is not one, or written oddly) is left to protobuf-c whole,
- * as ProfileOutline, so that it is judged exactly as before.
+ * Most of a big profile is its samples (field 2), and a hostile one can be
+ * all strings (field 6: 2 bytes an empty one, that protobuf-c would hold
+ * in 16).  Neither goes to protobuf-c with the rest: the profile's fields
+ * are walked once here, the samples and strings stay where they are in
+ * the input (the samples to be decoded one at a time, of the strings only
+ * those that the profile's messages name), and the other fields are
+ * copied into a buffer that protobuf-c decodes as the profile without
+ * them.  So decoding memory follows what the profile holds (its types,
+ * mappings, locations and functions), not the input's size.  The walk
+ * delimits every field protobuf-c could read; what it copies, protobuf-c
+ * judges.  A field it cannot delimit (cut short, a group, a wire type
+ * that does not exist) makes the profile invalid, as it would to
+ * protobuf-c.
  */
 struct field {
 	size_t start, data, end; /* key, payload (wire type 2), end */
-	unsigned number, wt;
+	uint64_t number;
+	unsigned wt;
 };
 
-/* The field at *pos; false when the walk should leave it to protobuf-c. */
+/* The field at *pos; false when it cannot be delimited. */
 static bool next_field(const unsigned char *b, size_t len, size_t *pos,
 		       struct field *f)
 {
 	size_t p = *pos;
-	uint64_t v;
+	uint64_t key, v;
 
-	if (b[p] & 0x80 || !(b[p] >> 3))
-		return false;
 	f->start = p;
-	f->number = b[p] >> 3;
-	f->wt = b[p] & 7;
-	p++;
+	if (!varint(b, len, &p, &key) || !(key >> 3))
+		return false;
+	f->number = key >> 3;
+	f->wt = (unsigned)(key & 7);
 	switch (f->wt) {
 	case 0:
 		if (!varint(b, len, &p, &v))
@@ -647,15 +671,12 @@ static bool next_field(const unsigned char *b, size_t len, size_t *pos,
 			return false;
 		p += f->wt == 1 ? 8 : 4;
 		break;
-	case 2: {
-		size_t q = p;
-
-		if (!varint(b, len, &p, &v) || p - q > 4 || v > len - p)
+	case 2:
+		if (!varint(b, len, &p, &v) || v > len - p)
 			return false;
 		f->data = p;
 		p += (size_t)v;
 		break;
-	}
 	default:
 		return false;
 	}
@@ -665,8 +686,8 @@ static bool next_field(const unsigned char *b, size_t len, size_t *pos,
 }
 
 /*
- * Walk the profile: count its samples into pp and copy every other field
- * into *rest.  False when the walk leaves the profile to protobuf-c.
+ * Walk the profile: count its samples and strings into pp and copy every
+ * other field into *rest.  False when a field cannot be delimited.
  */
 static bool split_profile(struct pp *pp, const unsigned char *b, size_t len,
 			  unsigned char **rest, size_t *nrest)
@@ -675,6 +696,7 @@ static bool split_profile(struct pp *pp, const unsigned char *b, size_t len,
 	unsigned char *out = NULL;
 
 	pp->nsamples = 0;
+	pp->nstrings = 0;
 	while (pos < len) {
 		struct field f;
 
@@ -682,8 +704,13 @@ static bool split_profile(struct pp *pp, const unsigned char *b, size_t len,
 			free(out);
 			return false;
 		}
-		if (f.number == 2 && f.wt == 2) {
+		if (f.wt == 2 && f.number == 2) {
 			pp->nsamples++;
+			continue;
+		}
+		if (f.wt == 2 && f.number == 6) {
+			if (!pp->nstrings++)
+				pp->strings_at = f.start;
 			continue;
 		}
 		GROW(out, cap, n + (f.end - f.start) + 1);
@@ -692,13 +719,71 @@ static bool split_profile(struct pp *pp, const unsigned char *b, size_t len,
 	}
 	pp->buf = b;
 	pp->len = len;
-	pp->split = true;
 	*rest = out;
 	*nrest = n;
 	return true;
 }
 
-/* Sample i's bytes: from the input walked again, or from the outline. */
+/* Add string index i to the list of those wanted (in range or not). */
+static void want_string(uint64_t **want, size_t *n, size_t *cap, int64_t i)
+{
+	if (i < 0)
+		return;
+	GROW(*want, *cap, *n + 1);
+	(*want)[(*n)++] = (uint64_t)i;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Find the strings that the sample types, functions and mappings name, in
+ * one walk of the string table from its first field; the rest are never
+ * looked at.
+ */
+static void take_strings(struct pp *pp)
+{
+	const PProfile *m = pp->m;
+	uint64_t *want = NULL, k = 0;
+	size_t n = 0, cap = 0, j = 0, pos = pp->strings_at, u = 0;
+	struct field f;
+
+	for (size_t i = 0; i < m->n_sample_type; i++) {
+		want_string(&want, &n, &cap, m->sample_type[i]->type);
+		want_string(&want, &n, &cap, m->sample_type[i]->unit);
+	}
+	for (size_t i = 0; i < m->n_function; i++) {
+		want_string(&want, &n, &cap, m->function[i]->name);
+		want_string(&want, &n, &cap, m->function[i]->system_name);
+	}
+	for (size_t i = 0; i < m->n_mapping; i++)
+		want_string(&want, &n, &cap, m->mapping[i]->filename);
+	if (n)
+		qsort(want, n, sizeof(*want), cmp_u64);
+	/* Unique, and within the table. */
+	for (size_t i = 0; i < n && want[i] < pp->nstrings; i++)
+		if (!u || want[i] != want[u - 1])
+			want[u++] = want[i];
+	pp->strs = xreallocarray(NULL, u ? u : 1, sizeof(*pp->strs));
+	while (j < u && pos < pp->len && next_field(pp->buf, pp->len, &pos, &f)) {
+		if (f.wt != 2 || f.number != 6)
+			continue;
+		if (want[j] == k) {
+			pp->strs[j].i = k;
+			pp->strs[j].s.data = (uint8_t *)(pp->buf + f.data);
+			pp->strs[j++].s.len = f.end - f.data;
+		}
+		k++;
+	}
+	pp->nstrs = j;
+	free(want);
+}
+
+/* Sample i's bytes, from the input walked again. */
 struct sample_iter {
 	size_t pos, i;
 };
@@ -708,13 +793,6 @@ static bool next_sample(const struct pp *pp, struct sample_iter *it,
 {
 	struct field f;
 
-	if (!pp->split) {
-		if (it->i == pp->m->n_sample)
-			return false;
-		*data = pp->m->sample[it->i].data;
-		*n = pp->m->sample[it->i++].len;
-		return true;
-	}
 	while (it->pos < pp->len && next_field(pp->buf, pp->len, &it->pos, &f))
 		if (f.number == 2 && f.wt == 2) {
 			*data = pp->buf + f.data;
@@ -1342,19 +1420,18 @@ int read_pprof(struct profile *p, struct input *in,
 		  SIZE_MAX : len * PPROF_ALLOC_PER_BYTE + PPROF_ALLOC_BASE;
 	scratch.left = ar.left;
 	budget = (uint64_t)len * PPROF_FRAMES_PER_BYTE + PPROF_FRAMES_BASE;
-	if (split_profile(&pp, b, len, &rest, &nrest)) {
-		m = flametop__pprof__profile_outline__unpack(&alloc, nrest, rest);
-		free(rest);
-	} else {
-		m = flametop__pprof__profile_outline__unpack(&alloc, len, b);
-		if (m)
-			pp.nsamples = m->n_sample;
+	if (!split_profile(&pp, b, len, &rest, &nrest)) {
+		say_undecodable(&pp, false);
+		goto out;
 	}
+	m = flametop__pprof__profile_outline__unpack(&alloc, nrest, rest);
+	free(rest);
 	if (!m) {
 		say_undecodable(&pp, ar.exhausted);
 		goto out;
 	}
 	pp.m = m;
+	take_strings(&pp);
 	if (m->n_location > UINT32_MAX / 2 || m->n_function > UINT32_MAX / 2 ||
 	    pp.nsamples > UINT32_MAX / 2) {
 		if (samples_decode(&pp, &scratch))
@@ -1427,6 +1504,7 @@ out:
 	stacks_free(&ss.st);
 	free(ss.rec);
 	free(pp.fn_sym);
+	free(pp.strs);
 	free(pp.loc_off);
 	free(pp.loc_n);
 	free(pp.frames);

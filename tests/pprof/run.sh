@@ -69,7 +69,8 @@ check "bytes shown as MB" grep -q '^inline.pprof: 1.00 MB,' "$tmp/t"
 # ---- A decompression bomb ----------------------------------------------------
 # 1 GiB of empty string_table entries, in 1 MB of gzip and 100 KB of zstd:
 # refused early, exit 1, with a message naming --max-input, and in bounded
-# peak memory (a generous 300 MB: the data alone would be 1 GiB).  Memory is
+# peak memory (a generous 300 MB: the data alone would be 1 GiB).  Plain,
+# 128 MiB of them are read in memory that follows what the profile holds.  Memory is
 # measured by /usr/bin/time, and also capped (ulimit -v, not under ASan)
 # so that a binary without the bound fails without filling the machine.
 # measure FILE ARGS...: peak RSS (KB) into $rss, status into $st.
@@ -94,6 +95,15 @@ if [ -x /usr/bin/time ] && command -v zstd >/dev/null 2>&1; then
 		check "$f: peak RSS $rss KB < 300 MB" test "$rss" -lt 307200
 	done
 	rm -f "$tmp/bomb.gz" "$tmp/bomb.zst"
+	# Plain, the same kind of profile is read through (no types, so
+	# nothing to show), in memory that follows what it holds: 128 MiB of
+	# input, the strings never held decoded.
+	python3 ./make-pprof.py --bomb 128 >"$tmp/bomb.pb"
+	measure "$tmp/out" --collapse "$tmp/bomb.pb"
+	check "plain 128 MiB of strings: read through" \
+		grep -q 'bomb.pb: pprof profile has no sample types' "$tmp/err"
+	check "plain 128 MiB of strings: peak RSS $rss KB < 300 MB" test "$rss" -lt 307200
+	rm -f "$tmp/bomb.pb"
 else
 	echo "SKIP (in part): /usr/bin/time or zstd missing: no decompression bomb test"
 fi
