@@ -102,6 +102,16 @@ const void *read_whole(struct input *in, size_t *len, void **owned,
 		       struct diag *d);
 
 /*
+ * How a reader ends: 0 when it added a sample.  Else -1, with the reason
+ * in d: it skipped every one ("NAME: no usable sample: 2 bad samples
+ * skipped", the skips themselves listed by diag_print), counted from
+ * before (d->nbad as the reader began); or, when it skipped none, empty
+ * ("NAME: EMPTY"; NULL when the reader said why itself).
+ */
+int read_done(struct diag *d, const char *name, bool added,
+	      const uint64_t *before, const char *empty);
+
+/*
  * Threads a reader may use: FLAMETOP_THREADS, else the number of CPUs; at
  * least 1, at most max.  *set: the variable is set (then readers use their
  * threads on inputs of any size, so that tests reach them with small ones).

@@ -278,13 +278,15 @@ static void arena_destroy(struct arena *ar)
 /*
  * Ids are usually 1..n: then a direct table; otherwise sorted (id, index)
  * pairs and a binary search.  Id 0 is never valid.  Of duplicate ids the
- * first wins.
+ * first wins, and they are counted for a message.
  */
 struct id_index {
 	uint32_t *direct;        /* id -> index + 1 (0: none) */
 	uint64_t ndirect;
 	struct id_pair { uint64_t id; uint32_t i; } *pairs;
 	size_t npairs;
+	uint64_t ndup, dup;      /* definitions of an id defined before; the
+				    first such id */
 };
 
 static int cmp_pair(const void *a, const void *b)
@@ -294,6 +296,13 @@ static int cmp_pair(const void *a, const void *b)
 	if (x->id != y->id)
 		return x->id < y->id ? -1 : 1;
 	return (x->i > y->i) - (x->i < y->i);
+}
+
+/* A definition of an id that an earlier one defined. */
+static void note_dup(struct id_index *ix, uint64_t id)
+{
+	if (!ix->ndup++)
+		ix->dup = id;
 }
 
 static void index_build(struct id_index *ix, size_t n,
@@ -312,10 +321,12 @@ static void index_build(struct id_index *ix, size_t n,
 	if (max <= 2 * (uint64_t)n + 64) {
 		ix->ndirect = max + 1;
 		ix->direct = xcalloc((size_t)ix->ndirect, sizeof(*ix->direct));
-		for (size_t i = n; i-- > 0;) {
+		for (size_t i = 0; i < n; i++) {
 			uint64_t id = id_of(tab, i);
 
-			if (id)
+			if (id && ix->direct[id])
+				note_dup(ix, id);
+			else if (id)
 				ix->direct[id] = (uint32_t)i + 1;
 		}
 		return;
@@ -327,6 +338,24 @@ static void index_build(struct id_index *ix, size_t n,
 	}
 	ix->npairs = n;
 	qsort(ix->pairs, n, sizeof(*ix->pairs), cmp_pair);
+	for (size_t i = 1; i < n; i++)
+		if (ix->pairs[i].id && ix->pairs[i].id == ix->pairs[i - 1].id)
+			note_dup(ix, ix->pairs[i].id);
+}
+
+/* Say which ids of a table (what: "location") were defined again. */
+static void index_report(const struct id_index *ix, struct diag *d,
+			 const char *name, const char *what)
+{
+	if (ix->ndup == 1)
+		diag_warn(d, "%s: %s id %llu is defined twice; the first "
+			  "definition is used", name, what,
+			  (unsigned long long)ix->dup);
+	else if (ix->ndup)
+		diag_warn(d, "%s: %llu %s definitions repeat an id defined "
+			  "before (the first: %llu); the first definition of "
+			  "each id is used", name, (unsigned long long)ix->ndup,
+			  what, (unsigned long long)ix->dup);
 }
 
 /* The table index of id by binary search, or -1. */
@@ -396,6 +425,7 @@ struct pp {
 		ProtobufCBinaryData s;   /* in the input */
 	} *strs;                 /* the strings named, by index (take_strings) */
 	size_t nstrs;
+	size_t ntypes;           /* sample types: each sample's values */
 	struct id_index locs, fns, maps;
 	uint32_t *fn_sym;        /* function index -> symbol + 1 (0: not yet) */
 	/* Each location's frames, outermost first: frames[loc_off[i]...]. */
@@ -829,11 +859,17 @@ struct sample_rec {
 	uint32_t sample;         /* its index in the profile, for messages */
 };
 
+/* Why a sample is skipped (SKIP_BUDGET: the frame budget ran out). */
+enum skip {
+	SKIP_NONE, SKIP_FEW_VALUES, SKIP_NEGATIVE, SKIP_BAD_ID, SKIP_TOO_DEEP,
+	SKIP_BUDGET, SKIP_KINDS
+};
+
 struct samples {
 	struct stack_set st;
 	struct sample_rec *rec;
 	size_t nrec, caprec;
-	uint64_t negative, bad_ids, too_deep;
+	uint64_t skipped[SKIP_KINDS];    /* samples skipped, by why */
 	bool over_budget;        /* the frame budget ran out */
 };
 
@@ -930,7 +966,6 @@ static uint32_t stacks_add(struct stack_set *st, uint64_t *sl,
  * depth in frames (1 for no locations: "[unknown]"), or 0 when it is
  * skipped, *why saying why.
  */
-enum skip { SKIP_NONE, SKIP_NEGATIVE, SKIP_BAD_ID, SKIP_TOO_DEEP };
 
 static size_t sample_locations(const struct pp *pp, const PSample *sa,
 			       uint32_t *list, enum skip *why)
@@ -983,11 +1018,17 @@ static void batch_add(const struct pp *pp, struct batch *bt,
 	struct pending *e = &bt->p[bt->np];
 	size_t n = sa->n_location_id;
 
-	if (which >= sa->n_value || sa->value[which] == 0)
-		return;
-	bt->np++;
 	e->why = SKIP_NONE;
 	e->sample = (uint32_t)s;
+	if (sa->n_value < pp->ntypes) {
+		/* Which value is which type is not known: none is read. */
+		bt->np++;
+		e->why = SKIP_FEW_VALUES;
+		return;
+	}
+	if (sa->value[which] == 0)
+		return;
+	bt->np++;
 	if (sa->value[which] < 0) {
 		e->why = SKIP_NEGATIVE;
 		return;
@@ -1021,24 +1062,17 @@ static void batch_run(struct batch *bt, struct samples *ss, uint64_t budget,
 		if (sl)
 			__builtin_prefetch(st->locs + st->start[(uint32_t)sl - 1]);
 	}
-	for (size_t i = 0; i < bt->np && !ss->over_budget; i++) {
+	for (size_t i = 0; i < bt->np; i++) {
 		struct pending *e = &bt->p[i];
 		const uint32_t *list = bt->lists + e->off;
 		uint64_t *sl;
 		uint32_t k;
 
-		switch (e->why) {
-		case SKIP_NEGATIVE:
-			ss->negative++;
+		if (e->why == SKIP_NONE && ss->over_budget)
+			e->why = SKIP_BUDGET;
+		if (e->why != SKIP_NONE) {
+			ss->skipped[e->why]++;
 			continue;
-		case SKIP_BAD_ID:
-			ss->bad_ids++;
-			continue;
-		case SKIP_TOO_DEEP:
-			ss->too_deep++;
-			continue;
-		case SKIP_NONE:
-			break;
 		}
 		sl = stacks_find(st, list, e->n, e->hash);
 		if (*sl) {
@@ -1046,8 +1080,10 @@ static void batch_run(struct batch *bt, struct samples *ss, uint64_t budget,
 		} else {
 			*spent += e->depth;
 			if (*spent > budget) {
+				/* This sample and every later one. */
 				ss->over_budget = true;
-				break;
+				ss->skipped[SKIP_BUDGET]++;
+				continue;
 			}
 			k = stacks_add(st, sl, list, e->n, e->depth, e->hash);
 		}
@@ -1088,13 +1124,13 @@ static bool decode_samples(const struct pp *pp, size_t which, uint64_t budget,
 			ok = false;
 			break;
 		}
-		if (!ss || ss->over_budget)
+		if (!ss)
 			continue;           /* only checked */
 		batch_add(pp, &bt, sa, s, which, &ss->st);
 		if (bt.np == BATCH)
 			batch_run(&bt, ss, budget, &spent);
 	}
-	if (ok && ss && bt.np && !ss->over_budget)
+	if (ok && ss && bt.np)
 		batch_run(&bt, ss, budget, &spent);
 	free(bt.lists);
 	return ok;
@@ -1336,8 +1372,9 @@ static void add_samples(struct pp *pp, const struct samples *ss,
 
 		if (profile_add_at(pp->p, node_of[r->stack], &w, NULL) ==
 		    ADD_OVERFLOW)
-			diag_badf(pp->d, pp->name, 0, "sample %u: value would "
-				  "overflow the profile's total", r->sample);
+			diag_skip(pp->d, DIAG_SAMPLE, 1, pp->name, "sample %u: "
+				  "value would overflow the profile's total",
+				  r->sample);
 		else
 			pp->added++;
 	}
@@ -1346,22 +1383,36 @@ static void add_samples(struct pp *pp, const struct samples *ss,
 static void report_samples(struct pp *pp, const struct samples *ss,
 			   uint64_t budget)
 {
-	if (ss->over_budget)
-		diag_badf(pp->d, pp->name, 0, "the samples expand to more "
-			  "than %llu frames; the rest is skipped",
-			  (unsigned long long)budget);
-	if (ss->negative)
-		diag_badf(pp->d, pp->name, 0, "%llu sample%s with a negative "
-			  "value skipped", (unsigned long long)ss->negative,
-			  PLURAL(ss->negative));
-	if (ss->bad_ids)
-		diag_badf(pp->d, pp->name, 0, "%llu sample%s skipped: a location "
-			  "id that is not in the profile",
-			  (unsigned long long)ss->bad_ids, PLURAL(ss->bad_ids));
-	if (ss->too_deep)
-		diag_badf(pp->d, pp->name, 0, "%llu sample%s deeper than %u "
-			  "frames skipped", (unsigned long long)ss->too_deep,
-			  PLURAL(ss->too_deep), PROFILE_MAX_DEPTH - 1);
+	for (unsigned w = SKIP_NONE + 1; w < SKIP_KINDS; w++) {
+		uint64_t n = ss->skipped[w];
+		char why[128];
+
+		if (!n)
+			continue;
+		switch ((enum skip)w) {
+		case SKIP_FEW_VALUES:
+			snprintf(why, sizeof(why), "fewer values than sample "
+				 "types (%zu)", pp->ntypes);
+			break;
+		case SKIP_NEGATIVE:
+			snprintf(why, sizeof(why), "a negative value");
+			break;
+		case SKIP_BAD_ID:
+			snprintf(why, sizeof(why), "a location id that is not "
+				 "in the profile");
+			break;
+		case SKIP_TOO_DEEP:
+			snprintf(why, sizeof(why), "deeper than %u frames",
+				 PROFILE_MAX_DEPTH - 1);
+			break;
+		default:
+			snprintf(why, sizeof(why), "the samples expand to more "
+				 "than %llu frames", (unsigned long long)budget);
+			break;
+		}
+		diag_skip(pp->d, DIAG_SAMPLE, n, pp->name, "%llu sample%s "
+			  "skipped: %s", (unsigned long long)n, PLURAL(n), why);
+	}
 }
 
 /* ---- Reading ------------------------------------------------------------- */
@@ -1404,13 +1455,14 @@ int read_pprof(struct profile *p, struct input *in,
 	size_t len, nrest = 0, which = 0;
 	void *owned;
 	const void *b = read_whole(in, &len, &owned, d);
-	uint64_t budget;
+	uint64_t budget, before[DIAG_UNITS];
 	PProfile *m;
 	char type[64], unit[32];
 	int rc = -1;
 
 	if (!b)
 		return -1;
+	memcpy(before, d->nbad, sizeof(before));
 	input_populate(in);     /* all of it is unpacked */
 	pp.p = p;
 	pp.o = o;
@@ -1431,6 +1483,7 @@ int read_pprof(struct profile *p, struct input *in,
 		goto out;
 	}
 	pp.m = m;
+	pp.ntypes = m->n_sample_type;
 	take_strings(&pp);
 	if (m->n_location > UINT32_MAX / 2 || m->n_function > UINT32_MAX / 2 ||
 	    pp.nsamples > UINT32_MAX / 2) {
@@ -1459,6 +1512,9 @@ int read_pprof(struct profile *p, struct input *in,
 		goto out;
 	}
 	arena_destroy(&scratch);
+	index_report(&pp.locs, d, pp.name, "location");
+	index_report(&pp.fns, d, pp.name, "function");
+	index_report(&pp.maps, d, pp.name, "mapping");
 
 	/* The profile is sound: now its names go into the profile. */
 	pp.unknown = profile_intern(p, "[unknown]", 9);
@@ -1486,18 +1542,20 @@ int read_pprof(struct profile *p, struct input *in,
 	add_samples(&pp, &ss, node_of);
 	report_samples(&pp, &ss, budget);
 	if (pp.bad_strings)
-		diag_badf(d, pp.name, 0, "%llu string ind%s out of range "
-			  "(names shown as [unknown])",
+		diag_warn(d, "%s: %llu string ind%s out of range (names shown "
+			  "as [unknown])", pp.name,
 			  (unsigned long long)pp.bad_strings,
 			  pp.bad_strings == 1 ? "ex" : "ices");
-	if (pp.added == 0) {
+	/* Samples all of value 0 are a profile, if an empty one. */
+	if (pp.added == 0 && !diag_skipped(d, before, NULL, 0)) {
 		char shown[8 * sizeof(type)];
 
 		textfmt_escape(type, strlen(type), shown, sizeof(shown));
 		diag_warn(d, "%s: no sample has a nonzero '%s' value",
 			  pp.name, shown);
+		pp.added = 1;
 	}
-	rc = 0;
+	rc = read_done(d, pp.name, pp.added > 0, before, NULL);
 out:
 	free(node_of);
 	free(rk.sym);

@@ -179,6 +179,20 @@ const void *read_whole(struct input *in, size_t *len, void **owned,
 	return b;
 }
 
+int read_done(struct diag *d, const char *name, bool added,
+	      const uint64_t *before, const char *empty)
+{
+	char what[128];
+
+	if (added)
+		return 0;
+	if (diag_skipped(d, before, what, sizeof(what)))
+		diag_warn(d, "%s: no usable sample: %s skipped", name, what);
+	else if (empty)
+		diag_warn(d, "%s: %s", name, empty);
+	return -1;
+}
+
 unsigned read_thread_count(unsigned max, bool *set)
 {
 	const char *e = getenv("FLAMETOP_THREADS");

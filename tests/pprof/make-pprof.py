@@ -184,6 +184,32 @@ def bad_cases():
     p.location(2, 0x20, [2])
     p.sample([1, 2], [3])
     cases["pprof-hostile-names"] = p.encode()
+    # Every sample invalid (location ids 99 and 0): nothing to show.
+    p = one_function("main")
+    p.sample([99], [10])
+    p.sample([0, 1], [5])
+    cases["pprof-all-bad"] = p.encode()
+    # Fewer values than sample types: which value is which is unknown.
+    p = Profile()
+    for typ, unit in (("alloc_objects", "count"), ("alloc_space", "bytes")):
+        p.sample_type(typ, unit)
+    for i, name in enumerate(["main", "alloc"], start=1):
+        p.function(i, name)
+        p.location(i, 0x10 * i, [i])
+    p.sample([2, 1], [4])
+    p.sample([1], [1, 64])
+    cases["pprof-few-values"] = p.encode()
+    # Location 1 defined twice, function 2 too: the first of each is used.
+    p = Profile()
+    p.sample_type("samples", "count")
+    p.function(1, "main")
+    p.function(2, "first")
+    p.function(2, "second")
+    p.location(1, 0x10, [1])
+    p.location(2, 0x20, [2])
+    p.location(1, 0x30, [2])
+    p.sample([2, 1], [3])
+    cases["pprof-duplicate-ids"] = p.encode()
     return cases
 
 
