@@ -24,6 +24,10 @@ void diag_free(struct diag *d)
 	memset(d, 0, sizeof(*d));
 }
 
+static void skip(struct diag *d, enum diag_unit u, uint64_t n,
+		 const char *file, uint64_t line, const char *fmt, va_list ap)
+	__attribute__((format(printf, 6, 0)));
+
 /* n of unit u skipped, told by one message (kept while there is room). */
 static void skip(struct diag *d, enum diag_unit u, uint64_t n,
 		 const char *file, uint64_t line, const char *fmt, va_list ap)
