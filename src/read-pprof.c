@@ -966,7 +966,6 @@ static uint32_t stacks_add(struct stack_set *st, uint64_t *sl,
  * depth in frames (1 for no locations: "[unknown]"), or 0 when it is
  * skipped, *why saying why.
  */
-
 static size_t sample_locations(const struct pp *pp, const PSample *sa,
 			       uint32_t *list, enum skip *why)
 {
@@ -1064,7 +1063,7 @@ static void batch_run(struct batch *bt, struct samples *ss, uint64_t budget,
 	}
 	for (size_t i = 0; i < bt->np; i++) {
 		struct pending *e = &bt->p[i];
-		const uint32_t *list = bt->lists + e->off;
+		const uint32_t *list;
 		uint64_t *sl;
 		uint32_t k;
 
@@ -1072,8 +1071,9 @@ static void batch_run(struct batch *bt, struct samples *ss, uint64_t budget,
 			e->why = SKIP_BUDGET;
 		if (e->why != SKIP_NONE) {
 			ss->skipped[e->why]++;
-			continue;
+			continue;       /* it has no list */
 		}
+		list = bt->lists + e->off;
 		sl = stacks_find(st, list, e->n, e->hash);
 		if (*sl) {
 			k = (uint32_t)*sl - 1;
