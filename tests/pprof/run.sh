@@ -234,7 +234,9 @@ if command -v tmux >/dev/null 2>&1; then
 	tmux -L "$sock" send-keys e
 	check "TUI e again: bytes" wait_for '12.53 MB | alloc_space (bytes)'
 	tmux -L "$sock" kill-server 2>/dev/null
-	# What was skipped is named in its unit: samples, not lines.
+	# What was skipped is named in its unit: samples, not lines (a server
+	# of its own: the last one may still be on its way out).
+	sock=ftpq$$
 	tmux -L "$sock" -f /dev/null new -d -x 120 -y 20 "$bin ../bad/pprof-few-values.in"
 	check "TUI status: skipped samples named" \
 		wait_for '1 bad sample skipped (listed on exit)'
