@@ -239,13 +239,13 @@ static bool next_type(void *ctx, struct profile *p, char *msg, size_t cap)
 	return true;
 }
 
-/* The interactive view; bad input lines are mentioned in its status line. */
+/* The interactive view; what was skipped is mentioned in its status line. */
 static int run_tui(struct profile *p, struct config *c, struct diag *d)
 {
 	struct tui_opts o = { 0 };
 	struct type_switch ts = { c, c->read.types, "" };
 	struct profile *v;
-	char msg[128], title[8192];
+	char msg[160], what[128], title[8192];
 	int rc = export_derive(p, c, &v);
 
 	if (rc)
@@ -263,9 +263,8 @@ static int run_tui(struct profile *p, struct config *c, struct diag *d)
 		o.type_ctx = &ts;
 	}
 	o.negate = c->negate;
-	if (d->bad) {
-		snprintf(msg, sizeof(msg), "%llu bad input lines skipped "
-			 "(listed on exit)", (unsigned long long)d->bad);
+	if (diag_skipped(d, NULL, what, sizeof(what))) {
+		snprintf(msg, sizeof(msg), "%s skipped (listed on exit)", what);
 		o.message = msg;
 	}
 	rc = tui_run(v ? v : p, &o);

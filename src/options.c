@@ -96,7 +96,9 @@ static const struct opt_def opts[] = {
 	  "Input", "pprof: the value to show (cpu, alloc_space, ...; default: "
 	  "the profile's default, else its last)" },
 	{ "max-input", 0, OPT_BYTES, "BYTES", OFF(read.max_input), 1,
-	  UINT64_MAX, "Input", "stop reading an input after BYTES (K, M, G)" },
+	  UINT64_MAX, "Input", "stop reading an input after BYTES (K, M, G); default for "
+	  "compressed pprof and perf.data: 100 times its compressed size, at "
+	  "least 64M" },
 	{ "attach", 'p', OPT_STR, "PID[,PID]", OFF(attach), 0, 0,
 	  "Live sampling", "sample these processes (all their threads)" },
 	{ "all-cpus", 'a', OPT_FLAG, NULL, OFF(all_cpus), 0, 0,

@@ -169,6 +169,7 @@ const void *read_whole(struct input *in, size_t *len, void **owned,
 	const void *b = input_map(in, len);
 
 	*owned = NULL;
+	input_set_ratio_limit(in, READ_WHOLE_RATIO, READ_WHOLE_FLOOR);
 	if (!b)
 		b = *owned = input_slurp(in, len);
 	if (!b) {
@@ -179,6 +180,20 @@ const void *read_whole(struct input *in, size_t *len, void **owned,
 	if (input_error(in))
 		diag_warn(d, "%s", input_error(in));
 	return b;
+}
+
+int read_done(struct diag *d, const char *name, bool added,
+	      const uint64_t *before, const char *empty)
+{
+	char what[128];
+
+	if (added)
+		return 0;
+	if (diag_skipped(d, before, what, sizeof(what)))
+		diag_warn(d, "%s: no usable sample: %s skipped", name, what);
+	else if (empty)
+		diag_warn(d, "%s: %s", name, empty);
+	return -1;
 }
 
 unsigned read_thread_count(unsigned max, bool *set)
