@@ -448,6 +448,13 @@ static void add_hit_counts(struct cp *cp)
 	profile_note_unit(cp->p, UNIT_SAMPLES);
 }
 
+static void skipped(struct cp *cp, uint64_t n, const char *why)
+{
+	if (n)
+		diag_skip(cp->d, DIAG_SAMPLE, n, cp->name, "%llu sample%s "
+			  "skipped: %s", (unsigned long long)n, n == 1 ? "" : "s", why);
+}
+
 static void report(struct cp *cp)
 {
 	static const struct {
@@ -464,10 +471,6 @@ static void report(struct cp *cp)
 		  "are left out)" },
 		{ offsetof(struct cp, too_deep), "nodes deeper than flametop's "
 		  "stacks (left out)" },
-		{ offsetof(struct cp, unknown_samples), "samples skipped, their "
-		  "node id names no node" },
-		{ offsetof(struct cp, skipped_samples), "samples skipped, their "
-		  "node is left out" },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(says); i++) {
@@ -477,6 +480,8 @@ static void report(struct cp *cp)
 			diag_warn(cp->d, "%s: %s: %llu", cp->name, says[i].what,
 				  (unsigned long long)v);
 	}
+	skipped(cp, cp->unknown_samples, "a node id that is not in the profile");
+	skipped(cp, cp->skipped_samples, "the node is left out");
 }
 
 static void say_too_large(struct diag *d, const char *name)
@@ -551,9 +556,10 @@ int read_cpuprofile(struct profile *p, struct input *in,
 	void *owned;
 	const void *b;
 	json_object *top = NULL, *nodes;
-	uint64_t before = profile_samples(p);
+	uint64_t added = profile_samples(p), before[DIAG_UNITS];
 	int rc = -1;
 
+	memcpy(before, d->nbad, sizeof(before));
 	b = o->max_input ? read_whole(in, &len, &owned, d)
 			 : read_bounded(in, &len, &owned, d);
 	if (!b)
@@ -579,11 +585,8 @@ int read_cpuprofile(struct profile *p, struct input *in,
 		add_hit_counts(&cp);
 	}
 	report(&cp);
-	if (profile_samples(p) == before) {
-		diag_warn(d, "%s: no sample with a weight", cp.name);
-		goto out;
-	}
-	rc = 0;
+	rc = read_done(d, cp.name, profile_samples(p) > added, before,
+		       "no sample with a weight");
 out:
 	json_object_put(top);
 	free(cp.nodes);
