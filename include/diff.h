@@ -107,10 +107,12 @@ uint32_t diff_color_of(const struct theme *th, const struct diff_info *di);
 char diff_mark(enum diff_change k);
 /*
  * "before B (x%), after A (y%), +D, +z pts", or "new: ..." / "gone: ...",
- * into buf; returns its length.
+ * into buf; returns its length.  terse 1 leaves out the shares and the
+ * difference ("before B, after A, +z pts", "new: A"), terse 2 the words
+ * too ("B -> A, +z pts"), for a narrow status line.
  */
 size_t diff_describe(const struct profile *p, uint32_t node, bool negated,
-		     char *buf, size_t cap);
+		     unsigned terse, char *buf, size_t cap);
 
 /* One function of a comparison's top table; [0] before, [1] after. */
 struct diff_top_row {

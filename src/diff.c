@@ -372,7 +372,7 @@ static void fmt_weight(const struct profile *p, uint64_t w, char *buf,
 }
 
 size_t diff_describe(const struct profile *p, uint32_t node, bool negated,
-		     char *buf, size_t cap)
+		     unsigned terse, char *buf, size_t cap)
 {
 	struct diff_info di;
 	char b[64], a[64], c[64];
@@ -384,11 +384,18 @@ size_t diff_describe(const struct profile *p, uint32_t node, bool negated,
 	fmt_weight(p, di.after >= di.before ? di.after - di.before
 		   : di.before - di.after, c, sizeof(c));
 	if (di.kind == DIFF_NEW)
-		n = snprintf(buf, cap, "new: before 0, after %s (%.2f%%)", a,
+		n = terse ? snprintf(buf, cap, "new: %s", a) :
+		    snprintf(buf, cap, "new: before 0, after %s (%.2f%%)", a,
 			     di.after_pct);
 	else if (di.kind == DIFF_GONE)
-		n = snprintf(buf, cap, "gone: before %s (%.2f%%), after 0", b,
+		n = terse ? snprintf(buf, cap, "gone: %s", b) :
+		    snprintf(buf, cap, "gone: before %s (%.2f%%), after 0", b,
 			     di.before_pct);
+	else if (terse >= 2)
+		n = snprintf(buf, cap, "%s -> %s, %+.2f pts", b, a, di.change);
+	else if (terse)
+		n = snprintf(buf, cap, "before %s, after %s, %+.2f pts", b, a,
+			     di.change);
 	else
 		n = snprintf(buf, cap, "before %s (%.2f%%), after %s (%.2f%%), "
 			     "%s%s, %+.2f pts", b, di.before_pct, a,

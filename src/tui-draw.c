@@ -357,11 +357,11 @@ void tui_draw_frame(struct tui *t, const struct profile *p,
 /* ---- The status line ------------------------------------------------- */
 
 /*
- * The last srows rows: the message when there is one (text unused), else
- * text (the status text, escaped) wrapped over the rows, each row taking
- * what fits and breaking after a space when one is near.
+ * The status line, the last row: the message when there is one (text
+ * unused), else text (the status text, escaped, shortened to the width by
+ * tui_status_text; anything longer is cut, never wrapped).
  */
-void tui_draw_status(struct tui *t, char *text, unsigned srows)
+void tui_draw_status(struct tui *t, const char *text)
 {
 	curs_set(0);
 	if (t->msg[0]) {
@@ -372,50 +372,6 @@ void tui_draw_status(struct tui *t, char *text, unsigned srows)
 		tui_draw_line(t, (int)(t->rows - 1), shown);
 		return;
 	}
-	{
-		size_t len, off = 0;
-
-		len = strlen(text);
-		tui_draw_slot(t, TS_STATUS);
-		for (unsigned k = 0; k < srows; k++) {
-			/* Wrap: each row takes what fits. */
-			char u[8];
-			size_t start = off, used = 0, ul;
-			unsigned c;
-
-			while (off < len) {
-				size_t step = textfmt_unit(text + off,
-					len - off, u, &ul, &c);
-
-				if (used + c > t->cols)
-					break;
-				used += c;
-				off += step;
-			}
-			if (off < len) {
-				/* Break after a space when one is near. */
-				size_t sp = off;
-
-				while (sp > start && text[sp - 1] != ' ')
-					sp--;
-				if (sp > start && used > 8 &&
-				    off - sp < used / 2)
-					off = sp;
-			}
-			if (k + 1 == srows && off < len) {
-				char *b = tui_draw_rowbuf(t, t->cols);
-
-				textfmt_fit(text + start, len - start,
-					    t->cols, ' ', b);
-				mvaddstr((int)(t->rows - srows + k), 0, b);
-			} else {
-				char save = text[off];
-
-				text[off] = '\0';
-				tui_draw_line(t, (int)(t->rows - srows + k),
-					      text + start);
-				text[off] = save;
-			}
-		}
-	}
+	tui_draw_slot(t, TS_STATUS);
+	tui_draw_line(t, (int)(t->rows - 1), text);
 }

@@ -187,16 +187,44 @@ bool tui_top_action(struct tui *t, enum tui_action a, unsigned frame_rows)
 	return true;
 }
 
+/*
+ * The status line of the table, on one row: where the selection is and the
+ * order, then (a comparison) what the columns hold, then the keys; when it
+ * does not fit, the keys are said shorter, then only "? help", then the
+ * legend goes (and the keys come back, short, if they fit then).
+ */
 void tui_top_status_text(struct tui *t, char *buf, size_t cap)
 {
+	/* The keys, said around the sort keys, shorter and shorter. */
+	static const char *const keys[][2] = {
+		{ " | Enter: callers and callees, <: callers, >: callees, ",
+		  ": sort, /: filter, v: back" },
+		{ " | Enter, <, >: callers, callees; ", ": sort; /: filter; v: back" },
+		{ " | ? help", NULL },
+	};
+	/* The levels: the legend (a comparison's) and which keys. */
+	static const struct { bool legend; unsigned keys; } lvl[] = {
+		{ true, 0 }, { true, 1 }, { true, 2 }, { false, 1 }, { false, 2 },
+	};
+	const char *sorts = t->top_drows ? "1/2/3/4" : "1/2/3";
+	char head[128];
+
 	tui_top_refresh(t);
-	snprintf(buf, cap, "top: %zu of %zu functions, sorted by %s%s%s | "
-		 "Enter: callers and callees, <: callers, >: callees, %s: sort, "
-		 "/: filter, v: back",
+	snprintf(head, sizeof(head), "top: %zu of %zu functions, sorted by %s%s",
 		 t->nshown, t->ntop, sort_name(t),
-		 t->top_filter ? " (filtered)" : "",
-		 t->top_drows ? " | self and total: % of all before, after, "
-		 "change in points" : "", t->top_drows ? "1/2/3/4" : "1/2/3");
+		 t->top_filter ? " (filtered)" : "");
+	for (size_t i = 0; i < ARRAY_SIZE(lvl); i++) {
+		const char *const *k = keys[lvl[i].keys];
+
+		snprintf(buf, cap, "%s%s%s%s%s", head,
+			 t->top_drows && lvl[i].legend ?
+			 " | self and total: % of all before, after, change "
+			 "in points" : "", k[0], k[1] ? sorts : "",
+			 k[1] ? k[1] : "");
+		if (!t->cols || textfmt_width(buf, strlen(buf)) <= t->cols)
+			return;
+	}
+	snprintf(buf, cap, "%s", head);   /* cut as it is drawn */
 }
 
 static double pct(const struct profile *p, uint64_t w)

@@ -334,7 +334,7 @@ void tui_draw(struct tui *t)
 		text[0] = '\0';
 		if (!t->msg[0])
 			tui_status_text(t, text, sizeof(text));
-		tui_draw_status(t, text, srows);
+		tui_draw_status(t, text);
 	}
 	attr_set(A_NORMAL, 0, NULL);
 	if (t->help)
