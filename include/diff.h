@@ -107,9 +107,10 @@ uint32_t diff_color_of(const struct theme *th, const struct diff_info *di);
 char diff_mark(enum diff_change k);
 /*
  * "before B (x%), after A (y%), +D, +z pts", or "new: ..." / "gone: ...",
- * into buf; returns its length.  terse 1 leaves out the shares and the
- * difference ("before B, after A, +z pts", "new: A"), terse 2 the words
- * too ("B -> A, +z pts"), for a narrow status line.
+ * into buf; returns its length.  For a narrow status line: terse 1 leaves
+ * out the shares ("before B, after A, +D, +z pts", "new: A"), terse 2 the
+ * difference too ("before B, after A, +z pts"), terse 3 the words
+ * ("B -> A, +z pts").
  */
 size_t diff_describe(const struct profile *p, uint32_t node, bool negated,
 		     unsigned terse, char *buf, size_t cap);

@@ -391,11 +391,14 @@ size_t diff_describe(const struct profile *p, uint32_t node, bool negated,
 		n = terse ? snprintf(buf, cap, "gone: %s", b) :
 		    snprintf(buf, cap, "gone: before %s (%.2f%%), after 0", b,
 			     di.before_pct);
-	else if (terse >= 2)
+	else if (terse >= 3)
 		n = snprintf(buf, cap, "%s -> %s, %+.2f pts", b, a, di.change);
-	else if (terse)
+	else if (terse == 2)
 		n = snprintf(buf, cap, "before %s, after %s, %+.2f pts", b, a,
 			     di.change);
+	else if (terse)
+		n = snprintf(buf, cap, "before %s, after %s, %s%s, %+.2f pts", b,
+			     a, di.after >= di.before ? "+" : "-", c, di.change);
 	else
 		n = snprintf(buf, cap, "before %s (%.2f%%), after %s (%.2f%%), "
 			     "%s%s, %+.2f pts", b, di.before_pct, a,

@@ -314,19 +314,21 @@ static bool status_shorten(const struct tui *t, char part[SP_N][256],
 			part[SP_SHARE][0] = '\0';
 		return true;
 	case 4:
+	case 5:
+		/* A comparison's second figures: the shares, the difference. */
 		if (diff) {
-			diff_describe(t->p, t->sel, t->v.negate, 1, dd,
-				      sizeof(dd));
+			diff_describe(t->p, t->sel, t->v.negate,
+				      (unsigned)step - 3, dd, sizeof(dd));
 			snprintf(part[SP_DIFF], sizeof(part[0]), " | %s", dd);
 		}
 		return true;
-	case 5:
+	case 6:
 		/* The words: "12.34% of all" is "12.34%". */
 		pc = strchr(part[SP_SHARE], '%');
 		if (pc)
 			pc[1] = '\0';
 		if (diff) {
-			diff_describe(t->p, t->sel, t->v.negate, 2, dd,
+			diff_describe(t->p, t->sel, t->v.negate, 3, dd,
 				      sizeof(dd));
 			snprintf(part[SP_DIFF], sizeof(part[0]), " | %s", dd);
 		}

@@ -81,7 +81,7 @@ check "B marked" tui_wait "range 6.000-8.000 s; Enter ends it here"
 tui_keys Enter
 check "header names both ranges, B's weight" tui_wait "heatmap.perf-script \| 12.000 ms CPU \| view: compare B 6.000s-7.999s against A 1.000s-2.999s"
 tui_keys g
-check "root: before is range A" tui_wait "^all \| 12.000 ms CPU .*before 10.000 ms CPU \("
+check "root: before is range A" tui_wait "^all \| 12.000 ms CPU .*before 10.000 ms CPU[ ,]"
 check "io grew" on_screen "[+io"
 check "tick shrank" on_screen "[-tick"
 tui_keys BSpace
