@@ -113,6 +113,8 @@ struct tui {
 
 	char msg[512];
 	bool msg_error;
+	bool hint;                    /* the first screen: "? help  q quit"
+					 until the first key */
 	bool help;
 	size_t help_top;              /* first line of the help shown */
 	bool repaint;                 /* Ctrl-L: send every cell again */
@@ -179,6 +181,11 @@ void tui_draw_line(struct tui *t, int y, const char *text);
  * row buffer. */
 void tui_draw_frame(struct tui *t, const struct profile *p,
 		    const struct layout_rect *r, int y, char *buf);
+/* The first screen's hint ("? help  q quit") or NULL: shown until the
+ * first key, at the right end of the status line. */
+const char *tui_hint(const struct tui *t);
+/* The columns the status text or message may take (the hint's are kept). */
+unsigned tui_status_cols(const struct tui *t);
 /* The status line: the message, or text (cut, never wrapped). */
 void tui_draw_status(struct tui *t, const char *text);
 

@@ -350,7 +350,7 @@ void tui_status_text(struct tui *t, char *buf, size_t cap)
 	bool in_zoom = profile_depth(t->p, s) >= profile_depth(t->p, t->zoom);
 	bool diff = profile_is_differential(t->p);
 	bool subset = t->p != from && !diff && total != all;
-	unsigned cols = t->cols;
+	unsigned cols = tui_status_cols(t);
 
 	if (t->v.top) {
 		tui_top_status_text(t, buf, cap);
