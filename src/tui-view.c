@@ -501,6 +501,17 @@ static char *base64(const char *s, size_t n)
 	return out;
 }
 
+/*
+ * Inside tmux?  Its default (set-clipboard external) keeps an OSC 52 from
+ * the programs it runs: the copy arrives only with set-clipboard on.
+ */
+static bool under_tmux(void)
+{
+	const char *tmux = getenv("TMUX"), *term = getenv("TERM");
+
+	return (tmux && *tmux) || (term && strncmp(term, "tmux", 4) == 0);
+}
+
 void tui_view_copy(struct tui *t, bool stack)
 {
 	char *text = NULL, *b64;
@@ -536,8 +547,13 @@ void tui_view_copy(struct tui *t, bool stack)
 	b64 = base64(text, len);
 	free(t->osc);
 	t->osc = xasprintf("\033]52;c;%s\a", b64);
-	tui_set_msg(t, false, "copied %s (%zu bytes) to the clipboard",
-		    stack && shown > 1 ? "the stack" : "the name", len);
+	if (under_tmux())
+		tui_set_msg(t, false, "copied %s (%zu bytes); tmux passes it "
+			    "on with: set -s set-clipboard on",
+			    stack && shown > 1 ? "the stack" : "the name", len);
+	else
+		tui_set_msg(t, false, "copied %s (%zu bytes) to the clipboard",
+			    stack && shown > 1 ? "the stack" : "the name", len);
 	free(b64);
 	free(text);
 	free(chain);

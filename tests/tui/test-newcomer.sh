@@ -3,7 +3,8 @@
 # "? help  q quit" until a key; the keys a perf or htop user tries (F3,
 # Ctrl-F, F4) do what they mean here, and a key with no action says
 # "unknown key X: ? for help" with the key named readably; the help says
-# F3 and Ctrl-F.  At 80x24 and 200x50.
+# F3 and Ctrl-F; copying (y) inside tmux says what tmux needs, and the
+# help says it too.  At 80x24 and 200x50.
 BIN=${1:?usage: test-newcomer.sh FLAMETOP}
 case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
 . "$(dirname "$0")/lib.sh"
@@ -46,12 +47,31 @@ for size in 80x24 200x50; do
 	check "$size: F3 in the top table filters it" tui_wait "^top filter: /" 5
 	tui_keys Escape Escape
 
-	# The help lists them.
+	# The help lists them, and what tmux needs for y.
 	tui_keys '?'
 	check "$size: the help lists F3 and Ctrl-F" tui_wait "/, F3, Ctrl-F +search frames" 5
+	for i in 1 2 3 4 5 6 7 8; do tui_keys PPage; done
+	found=no
+	for i in $(seq 1 40); do
+		if tui_screen | grep -q "set -s set-clipboard on"; then found=yes; break; fi
+		tui_keys j
+	done
+	check "$size: the help says what tmux needs for y" [ "$found" = yes ]
 	tui_keys Escape
+
+	# y inside tmux (TMUX is set in the pane): the message says how.
+	tui_keys j y
+	check "$size: y in tmux says set -s set-clipboard on" \
+		tui_wait "^copied the name \([0-9]+ bytes\); tmux passes it on with: set -s set-clipboard on" 5
 	tui_keys q
 	check "$size: exit 0" tui_wait "__EXIT:0" 5
 done
+
+# Outside tmux (no TMUX, another TERM) the message is the plain one.
+tui_start_sh -x 100 -y 20 "unset TMUX; TERM=xterm-256color '$BIN' samples/sort.folded"
+tui_wait "samples" >/dev/null
+tui_keys j y
+check "outside tmux: copied to the clipboard" tui_wait "^copied the name \([0-9]+ bytes\) to the clipboard" 5
+tui_keys q
 
 tui_done
