@@ -149,16 +149,18 @@ static char *zoom_path(const struct tui *t, size_t avail)
 }
 
 /*
- * The header: [TIMELINE | or HEAT MAP |] title | samples | /search/ Matched | live | time
- * range | rows | zoom path.  When it does not fit, the rows part goes (the
- * markers say it), the title becomes its base name, and the zoom path is
- * cut from the left so that the zoomed frame stays readable.  Live figures
+ * The header: [TIMELINE | or HEAT MAP |] title | samples | /search/[i]
+ * Matched | live | time range | rows (the top table's: functions) | zoom
+ * path.  When it does not fit, the rows part goes (the markers say it; the
+ * top table keeps its functions part when it fits), the title becomes its
+ * base name, and the zoom path is cut from the left so that the zoomed
+ * frame stays readable.  Live figures
  * come before the time range, the most useful first, so that an 80-column
  * screen shows the window, the lost count and flametop's CPU.
  */
 void tui_header_text(struct tui *t, char *buf, size_t cap)
 {
-	char num[64], name[512], mid[2048], pat[256];
+	char num[64], name[512], mid[2048], pat[256], rows[80] = "";
 	size_t len = 0, mlen = 0;
 	uint64_t total = profile_total(t->p, NODE_ROOT), a, b;
 	const struct profile *rp = t->p;
@@ -172,14 +174,31 @@ void tui_header_text(struct tui *t, char *buf, size_t cap)
 
 	tui_ensure_layout(t);
 	R = tui_frame_rows(t);
+	if (t->v.top) {
+		/* The table's own rows (the column titles take one), as its
+		 * status line counts them. */
+		size_t page = R > 1 ? R - 1 : 1, last;
+
+		tui_top_refresh(t);
+		last = t->top_scroll + page < t->nshown ? t->top_scroll + page :
+		       t->nshown;
+		if (t->nshown > page)
+			snprintf(rows, sizeof(rows), " | functions %zu-%zu of %zu",
+				 t->top_scroll + 1, last, t->nshown);
+	} else if (t->lay.rows > R && R) {
+		snprintf(rows, sizeof(rows), " | rows %u-%u of %u",
+			 t->scroll + 1, t->scroll + R, t->lay.rows);
+	}
 	profile_format_amount(t->p, total, num, sizeof(num));
 	mlen = append(mid, sizeof(mid), mlen, " | %s", num);
 	if (search_active(t->search)) {
 		textfmt_escape(t->pattern ? t->pattern : "", t->pattern ?
 			       strlen(t->pattern) : 0, pat, sizeof(pat));
 		profile_format_amount(t->p, t->matched, num, sizeof(num));
+		/* "/re/i": the regex ignores case (i, -i). */
 		mlen = append(mid, sizeof(mid), mlen,
 			      t->literal ? " | \"%s\" Matched: %s (%.2f%%)" :
+			      t->icase ? " | /%s/i Matched: %s (%.2f%%)" :
 			      " | /%s/ Matched: %s (%.2f%%)", pat, num,
 			      pct(t->matched, total));
 	}
@@ -188,7 +207,8 @@ void tui_header_text(struct tui *t, char *buf, size_t cap)
 	if (t->v.top && t->top_filter) {
 		textfmt_escape(t->top_filter, strlen(t->top_filter), name,
 			       sizeof(name));
-		mlen = append(mid, sizeof(mid), mlen, " | top filter: /%s/", name);
+		mlen = append(mid, sizeof(mid), mlen, " | top filter: /%s/%s",
+			      name, t->icase ? "i" : "");
 	}
 	if (t->live && t->live->status) {
 		char live[256];
@@ -227,9 +247,7 @@ void tui_header_text(struct tui *t, char *buf, size_t cap)
 	}
 	textfmt_escape(title, strlen(title), name, sizeof(name));
 	len = append(buf, cap, len, "%s%s%s", mode, name, mid);
-	if (t->lay.rows > R && R)
-		len = append(buf, cap, len, " | rows %u-%u of %u", t->scroll + 1,
-			     t->scroll + R, t->lay.rows);
+	len = append(buf, cap, len, "%s", rows);
 	if (t->zoom != NODE_ROOT) {
 		path = zoom_path(t, t->cols ? t->cols : 0);
 		len = append(buf, cap, len, " | zoom: %s", path);
@@ -262,6 +280,9 @@ void tui_header_text(struct tui *t, char *buf, size_t cap)
 		textfmt_escape(title, strlen(title), name, sizeof(name));
 		len = 0;
 		len = append(buf, cap, len, "%s%s%s", mode, name, mid);
+		/* The table has no scroll markers: its rows stay if they fit. */
+		if (t->v.top && textfmt_width(buf, len) + strlen(rows) <= t->cols)
+			len = append(buf, cap, len, "%s", rows);
 		if (t->zoom == NODE_ROOT)
 			return;
 		used = textfmt_width(buf, len) + 9;    /* " | zoom: " */

@@ -1,0 +1,73 @@
+#!/bin/sh
+# test-header.sh - what the header says: a case-insensitive search shows
+# as /re/i (i, and -i from the start); the top table gives its own rows,
+# "functions A-B of N", with N its status line's count and B-A+1 the rows
+# it draws (not the flame graph's "rows 1-18 of 29").  At 80x24 and
+# 200x50.
+BIN=${1:?usage: test-header.sh FLAMETOP}
+case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
+. "$(dirname "$0")/lib.sh"
+
+contains() { case $1 in *"$2"*) return 0 ;; esac; return 1; }
+
+# The top table's rows on screen, and the header's and footer's counts.
+table_rows() { tui_screen | grep -c -E '^ *[0-9.]+% +[0-9.]+% '; }
+head_range() { tui_line 1 | sed -n 's/.*| functions \([0-9]*\)-\([0-9]*\) of \([0-9]*\).*/\1 \2 \3/p'; }
+foot_shown() { tui_line "$1" | sed -n 's/^top: \([0-9]*\) of [0-9]* functions.*/\1/p'; }
+# top_consistent H: the header's range is the rows drawn, of the footer's N.
+top_consistent() {
+	set -- "$1" $(head_range)
+	[ $# -eq 4 ] && [ "$4" = "$(foot_shown "$1")" ] &&
+		[ $(($3 - $2 + 1)) -eq "$(table_rows)" ]
+}
+
+for size in 80x24 200x50; do
+	w=${size%x*}
+	h=${size#*x}
+
+	# Case-insensitive search: /re/i in the header.
+	tui_start -x "$w" -y "$h" -- samples/flametop-load.perf-script.zst
+	tui_wait "CPU" >/dev/null
+	tui_keys / R E A D Enter
+	check "$size: a search is /re/" tui_wait "\| /READ/ Matched: " 5
+	tui_keys i
+	check "$size: i: /re/i" tui_wait "\| /READ/i Matched: " 5
+	tui_keys i
+	check "$size: i again: /re/" tui_wait "\| /READ/ Matched: " 5
+
+	# The top table's own rows in the header.
+	tui_keys / Enter v j k
+	tui_settle
+	check "$size: the top table's header has no graph rows" \
+		sh -c "! tmux -L '$TUI_SOCK' capture-pane -p -t ft | head -n 1 | grep -q '| rows '"
+	check "$size: the top table's header: functions 1-B of N" \
+		tui_wait "\| functions 1-[0-9]+ of [0-9]+" 5
+	check "$size: its range is the rows drawn, of the footer's N ($(head_range); $(table_rows) rows; $(tui_line "$h"))" \
+		tui_poll top_consistent "$h"
+	tui_keys PPage NPage j k
+	check "$size: PgDn: the range moves on ($(head_range))" \
+		sh -c "[ \"\$(tmux -L '$TUI_SOCK' capture-pane -p -t ft | head -n 1 | sed -n 's/.*| functions \([0-9]*\)-.*/\1/p')\" -gt 1 ]"
+	check "$size: PgDn: still the rows drawn ($(head_range); $(table_rows) rows)" \
+		tui_poll top_consistent "$h"
+	tui_keys / _ Enter j k
+	check "$size: filtered: the header follows the footer ($(head_range); $(tui_line "$h"))" \
+		sh -c "tmux -L '$TUI_SOCK' capture-pane -p -t ft | tail -n 1 | grep -q '(filtered)'"
+	n=$(foot_shown "$h")
+	if [ -n "$(head_range)" ]; then
+		check "$size: filtered: of $n" tui_poll top_consistent "$h"
+	else
+		# No range: all fit, or the header has no room for it.
+		hw=$(tui_line 1 | sed 's/ *$//' | wc -m)
+		check "$size: filtered: all $n fit, or no room ($hw columns)" \
+			sh -c "[ '$(table_rows)' -eq '$n' ] || [ $((hw + 22)) -gt $w ]"
+	fi
+	tui_keys q
+
+	# -i from the start.
+	tui_start -x "$w" -y "$h" -- -i -s 'READ' samples/flametop-load.perf-script.zst
+	check "$size: -i -s READ: /READ/i" tui_wait "\| /READ/i Matched: " 5
+	tui_keys q
+	check "$size: exit 0" tui_wait "__EXIT:0" 5
+done
+
+tui_done
