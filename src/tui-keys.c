@@ -107,8 +107,8 @@ static const struct key_binding table[] = {
 	  { 'H', 0 } },
 	{ KCTX_VIEWS, ACT_GROUP, "P", "group per process, per thread, merged, as read",
 	  { 'P', 0 } },
-	{ KCTX_VIEWS, ACT_TASKS, "%", "filter by comm, pid, tid, cpu (pid=1,2 cpu=0-3)",
-	  { '%', 0 } },
+	{ KCTX_VIEWS, ACT_TASKS, "%", "filter by comm, pid, tid, cpu (pid=1,2 cpu=0-3); "
+	  "again: adds (pid= drops pids), empty: none", { '%', 0 } },
 	{ KCTX_VIEWS, ACT_NEGATE, "B",
 	  "compare: size frames by the baseline (BEFORE) instead of AFTER (toggle)",
 	  { 'B', 0 } },

@@ -2,8 +2,9 @@
 # test-header.sh - what the header says: a case-insensitive search shows
 # as /re/i (i, and -i from the start); the top table gives its own rows,
 # "functions A-B of N", with N its status line's count and B-A+1 the rows
-# it draws (not the flame graph's "rows 1-18 of 29").  At 80x24 and
-# 200x50.
+# it draws (not the flame graph's "rows 1-18 of 29"); a second % filter
+# adds to the first (pid=, then cpu=: both), pid= drops a key and an empty
+# answer clears it.  At 80x24 and 200x50.
 BIN=${1:?usage: test-header.sh FLAMETOP}
 case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
 . "$(dirname "$0")/lib.sh"
@@ -66,6 +67,25 @@ for size in 80x24 200x50; do
 	# -i from the start.
 	tui_start -x "$w" -y "$h" -- -i -s 'READ' samples/flametop-load.perf-script.zst
 	check "$size: -i -s READ: /READ/i" tui_wait "\| /READ/i Matched: " 5
+	tui_keys q
+
+	# A second % adds to the first.
+	tui_start -x "$w" -y "$h" -- tests/golden/mixed.perf
+	tui_wait "samples" >/dev/null
+	tui_keys % pid=4300 Enter
+	check "$size: % pid=4300" tui_wait "view: filter pid=4300$" 5
+	tui_keys %
+	check "$size: the second % says what it adds to" tui_wait "^filter \(adds to pid=4300" 5
+	tui_keys cpu=1 Enter
+	check "$size: % cpu=1 adds: pid=4300 cpu=1" tui_wait "view: filter pid=4300 cpu=1$" 5
+	both=$("$BIN" --pids 4300 --cpus 1 --collapse tests/golden/mixed.perf 2>/dev/null | awk '{ s += $NF } END { print s }')
+	check "$size: the total is both filters' ($both)" tui_wait "^[^|]*mixed.perf \| $both samples \|" 5
+	tui_keys % pid=4100 Enter
+	check "$size: pid=4100 replaces the pids only" tui_wait "view: filter cpu=1 pid=4100$" 5
+	tui_keys % pid= Enter
+	check "$size: pid= drops the pids" tui_wait "view: filter cpu=1$" 5
+	tui_keys % Enter
+	check "$size: empty: no filter" tui_wait "view: the profile as read" 5
 	tui_keys q
 	check "$size: exit 0" tui_wait "__EXIT:0" 5
 done
