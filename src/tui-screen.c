@@ -258,26 +258,13 @@ void tui_header_text(struct tui *t, char *buf, size_t cap)
 
 	/* Too long: a shorter title, no rows, the path cut from the left. */
 	{
-		const char *slash = strrchr(title, '/');
-		const char *vs = strstr(title, " vs ");
-		char two[4096];
+		char base[4096];
 		size_t used, avail;
 
-		if (vs && profile_is_differential(t->src)) {
-			/* "DIR/BEFORE vs DIR/AFTER": both names, short. */
-			const char *bn = vs, *an = vs + 4;
-
-			while (bn > title && bn[-1] != '/')
-				bn--;
-			if (slash && slash > an && slash[1])
-				an = slash + 1;
-			snprintf(two, sizeof(two), "%.*s vs %s",
-				 (int)(vs - bn), bn, an);
-			title = two;
-		} else if (slash && slash[1]) {
-			title = slash + 1;
-		}
-		textfmt_escape(title, strlen(title), name, sizeof(name));
+		/* "DIR/BEFORE vs DIR/AFTER": both names, short. */
+		title_base_names(title, profile_is_differential(t->src), base,
+				 sizeof(base));
+		textfmt_escape(base, strlen(base), name, sizeof(name));
 		len = 0;
 		len = append(buf, cap, len, "%s%s%s", mode, name, mid);
 		/* The table has no scroll markers: its rows stay if they fit. */

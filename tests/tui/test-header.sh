@@ -4,7 +4,8 @@
 # "functions A-B of N", with N its status line's count and B-A+1 the rows
 # it draws (not the flame graph's "rows 1-18 of 29"); a second % filter
 # adds to the first (pid=, then cpu=: both), pid= drops a key and an empty
-# answer clears it.  At 80x24 and 200x50.
+# answer clears it.  At 80x24 and 200x50.  --text's summary line fits -w
+# and COLUMNS.
 BIN=${1:?usage: test-header.sh FLAMETOP}
 case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
 . "$(dirname "$0")/lib.sh"
@@ -88,6 +89,23 @@ for size in 80x24 200x50; do
 	check "$size: empty: no filter" tui_wait "view: the profile as read" 5
 	tui_keys q
 	check "$size: exit 0" tui_wait "__EXIT:0" 5
+done
+
+# --text's summary line (under the graph) fits -w and COLUMNS too: the
+# names, then the words, then the second figures give way.
+for w in 100 80 60 50 40 30; do
+	for args in "samples/python.perf-script.zst" \
+		"--diff samples/gzip.folded samples/sort.folded"; do
+		# shellcheck disable=SC2086
+		wid=$("$BIN" --text -w "$w" $args 2>/dev/null | wc -L)
+		check "--text -w $w $args: no line wider ($wid)" [ "$wid" -le "$w" ]
+		# shellcheck disable=SC2086
+		wid=$(COLUMNS=$w "$BIN" --text $args 2>/dev/null | cat | wc -L)
+		check "COLUMNS=$w --text $args: no line wider ($wid)" [ "$wid" -le "$w" ]
+	done
+	last=$("$BIN" --text -w "$w" samples/python.perf-script.zst | tail -n 1)
+	check "--text -w $w: the summary keeps the name and total ($last)" \
+		sh -c "printf '%s' \"\$1\" | grep -Eq '^(samples/)?python[a-z.-]*(\.\.)?: [0-9.]+ '" - "$last"
 done
 
 tui_done
