@@ -224,7 +224,9 @@ void tui_top_status_text(struct tui *t, char *buf, size_t cap)
 		if (!t->cols || textfmt_width(buf, strlen(buf)) <= t->cols)
 			return;
 	}
-	snprintf(buf, cap, "%s", head);   /* cut as it is drawn */
+	/* Narrower than its head: cut (plain ASCII). */
+	snprintf(buf, cap, "%.*s%s", (int)(t->cols > 2 ? t->cols - 2 : 0), head,
+		 t->cols > 2 ? ".." : "");
 }
 
 static double pct(const struct profile *p, uint64_t w)
