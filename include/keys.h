@@ -72,6 +72,12 @@ const struct key_binding *keys_table(size_t *n);
  * saved profile they answer only keys nothing else takes). */
 enum tui_action keys_lookup(enum key_context ctx, int key, bool live);
 
+/*
+ * The key as the user reads it: "F3", "Tab", "Ctrl-F", "x", "Shift-Up",
+ * a character beyond ASCII as UTF-8 (to be escaped where shown).
+ */
+void keys_name(int key, char *buf, size_t cap);
+
 /* A context's title in the help ("Flame graph"). */
 const char *keys_context_title(enum key_context c);
 

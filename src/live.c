@@ -559,7 +559,7 @@ void live_status(void *ctx, char *buf, size_t cap)
 {
 	struct live *L = ctx;
 	struct sampler_stats st;
-	char wn[32], thr[24] = "", rate[40];
+	char wn[32], thr[24] = "", rate[160];
 
 	sampler_get_stats(L->s, &st);
 	window_name(L->window, wn, sizeof(wn));
@@ -570,19 +570,25 @@ void live_status(void *ctx, char *buf, size_t cap)
 	 * first (an 80-column header still shows them): the window, what was
 	 * lost, our CPU, then the rate asked for and the rate measured.
 	 */
-	if (sampler_fixed_period(L->s))
-		snprintf(rate, sizeof(rate), "every %llu",
+	if (L->c->wall)
+		/* Both its parts: cpu-clock at the rate, and every switch. */
+		snprintf(rate, sizeof(rate), "cpu-clock %u Hz + %s",
+			 sampler_freq(L->s), sampler_event_name(L->s));
+	else if (sampler_fixed_period(L->s))
+		snprintf(rate, sizeof(rate), "%s every %llu",
+			 sampler_event_name(L->s),
 			 (unsigned long long)sampler_fixed_period(L->s));
 	else
-		snprintf(rate, sizeof(rate), "%u Hz", sampler_freq(L->s));
-	snprintf(buf, cap, "%s%s%s | lost %llu%s%s | CPU %.1f%% | %s %s | "
+		snprintf(rate, sizeof(rate), "%s %u Hz",
+			 sampler_event_name(L->s), sampler_freq(L->s));
+	snprintf(buf, cap, "%s%s%s | lost %llu%s%s | CPU %.1f%% | %s | "
 		 "%.0f/s",
 		 L->frozen ? "FROZEN | " : "",
 		 L->target_gone ? "exited | " :
 		 L->sampling_stopped ? "stopped | " : "",
 		 wn, (unsigned long long)st.lost,
 		 st.throttled ? ", throttled " : "", thr, L->cpu_pct,
-		 sampler_event_name(L->s), rate, L->sps);
+		 rate, L->sps);
 	if (L->so.dwarf_stack) {
 		size_t k = strlen(buf);
 

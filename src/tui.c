@@ -241,12 +241,23 @@ bool tui_key(struct tui *t, int key)
 			       t->tl_focus ? KCTX_TIMELINE :
 			       t->v.top ? KCTX_TOP : KCTX_VIEW;
 
+	enum tui_action a;
+
+	t->hint = false;   /* the first screen's hint: a key was found */
 	if (t->help) {
 		/* The overlay scrolls; any other key closes it. */
 		tui_help_key(t, key);
 		return true;
 	}
-	return tui_do(t, keys_lookup(ctx, key, t->live != NULL));
+	a = keys_lookup(ctx, key, t->live != NULL);
+	if (a == ACT_NONE) {
+		char name[64];
+
+		keys_name(key, name, sizeof(name));
+		set_msg(t, false, "unknown key %s: ? for help", name);
+		return true;
+	}
+	return tui_do(t, a);
 }
 
 bool tui_tick(struct tui *t)
@@ -335,7 +346,7 @@ void tui_draw(struct tui *t)
 		text[0] = '\0';
 		if (!t->msg[0])
 			tui_status_text(t, text, sizeof(text));
-		tui_draw_status(t, text, srows);
+		tui_draw_status(t, text);
 	}
 	attr_set(A_NORMAL, 0, NULL);
 	if (t->help)
@@ -362,6 +373,7 @@ struct tui *tui_create(struct profile *p, const struct tui_opts *o,
 	t->zoom = t->sel = NODE_ROOT;
 	t->tl_mark = -1;
 	t->eye = NO_EYE;
+	t->hint = true;
 	t->dirty = true;
 	if (o->negate && profile_is_differential(p)) {
 		t->v.negate = true;
