@@ -61,6 +61,16 @@ static void target_name(const struct sampler *s, pid_t pid, int err,
 	}
 }
 
+/* live_explain_errno for an open the kernel refused on this machine. */
+static void explain(const struct sampler *s, int e, const char *what,
+		    char *err, size_t errcap)
+{
+	bool refused = (e == EACCES || e == EPERM) &&
+		       live_user_events_refused(s->paranoid);
+
+	live_explain_errno(e, what, s->paranoid, refused, err, errcap);
+}
+
 static void push_fd(struct sampler *s, int fd)
 {
 	GROW(s->fds, s->capfds, s->nfds + 1);
@@ -213,7 +223,7 @@ static int open_on_cpu(struct sampler *s, struct ring *r, pid_t pid,
 				 "cpu-clock, page-faults, context-switches, ...",
 				 s->event_name, strerror(-fd));
 		else
-			live_explain_errno(-fd, what, s->paranoid, err, errcap);
+			explain(s, -fd, what, err, errcap);
 		return -1;
 	}
 	if (r->fd < 0) {
@@ -241,12 +251,12 @@ static int open_on_cpu(struct sampler *s, struct ring *r, pid_t pid,
 				      PERF_FLAG_FD_CLOEXEC);
 		if (cfd < 0) {
 			char what[128];
+			int e = errno;   /* target_name's stat may change it */
 
-			if (!must && errno == ESRCH)
+			if (!must && e == ESRCH)
 				return 1;
-			target_name(s, pid, errno, what, sizeof(what));
-			live_explain_errno(errno, what, s->paranoid, err,
-					   errcap);
+			target_name(s, pid, e, what, sizeof(what));
+			explain(s, e, what, err, errcap);
 			return -1;
 		}
 		if (join_ring(s, r, (int)cfd, err, errcap) < 0)
@@ -508,7 +518,7 @@ static int open_events(struct sampler *s, bool reopen, char *err,
 
 				snprintf(what, sizeof(what), "process %d",
 					 (int)s->o.pids[p]);
-				live_explain_errno(-e, what, s->paranoid, err, errcap);
+				explain(s, -e, what, err, errcap);
 				rc = -1;
 				break;
 			}

@@ -60,6 +60,13 @@ static int usage(const char *fmt, ...)
 	return 2;
 }
 
+/* A runtime error (no permission, nothing to sample): status 1, no usage. */
+static int failure(const char *msg)
+{
+	fprintf(stderr, "flametop: %s\n", msg);
+	return 1;
+}
+
 static int parse_pids(struct live *L, const char *arg)
 {
 	const char *s = arg;
@@ -84,7 +91,8 @@ static int parse_pids(struct live *L, const char *arg)
 	return 0;
 }
 
-/* Check the options and fill L->so; 0 or the exit status. */
+/* Check the options and fill L->so; 0 or the exit status (2: bad usage,
+ * 1: an event that cannot be sampled here). */
 static int setup(struct live *L, struct config *c)
 {
 	int targets = !!c->attach + !!c->all_cpus + (c->ncommand > 0);
@@ -119,10 +127,13 @@ static int setup(struct live *L, struct config *c)
 			     "on-CPU part)");
 	{
 		char err[512];
+		int rc = live_event_parse(c->event, &L->so.event, err,
+					  sizeof(err));
 
-		if (live_event_parse(c->event, &L->so.event, err,
-				     sizeof(err)) < 0)
+		if (rc == -1)
 			return usage("%s", err);
+		if (rc < 0)
+			return failure(err);
 	}
 	L->so.period = c->count;
 	L->so.freq_given = c->freq != 0;
@@ -131,7 +142,7 @@ static int setup(struct live *L, struct config *c)
 
 		if (live_event_parse("context-switches", &L->so.event, err,
 				     sizeof(err)) < 0)
-			return usage("%s", err);
+			return failure(err);
 		L->so.period = 1;
 		L->so.context_switch = true;
 		L->so.wall_clock = c->wall;
