@@ -140,6 +140,9 @@ pid_t sampler_child(const struct sampler *s);             /* LIVE_COMMAND */
 bool sampler_child_done(struct sampler *s, int *status);
 /* Wait for the command to exit (it is known to be exiting); its status. */
 int sampler_child_wait(struct sampler *s);
+/* The CPU time (ms) the command and the children it waited for used, once
+ * it is reaped; -1 before. */
+double sampler_child_cpu_ms(const struct sampler *s);
 unsigned sampler_nrings(const struct sampler *s);
 unsigned sampler_nfds(const struct sampler *s);
 /* Notes to show the user once ("kernel frames unavailable ..."), or NULL. */

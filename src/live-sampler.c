@@ -332,18 +332,24 @@ static void reap_child(struct sampler *s, bool block)
 {
 	int status;
 	pid_t r;
+	struct rusage ru;
 
 	if (s->child <= 0 || s->child_reaped)
 		return;
 	do
-		r = waitpid(s->child, &status, block ? 0 : WNOHANG);
+		r = wait4(s->child, &status, block ? 0 : WNOHANG, &ru);
 	while (r < 0 && errno == EINTR);
 	if (r == s->child) {
 		s->child_reaped = true;
 		s->child_status = status;
+		s->child_cpu_ms = (double)(ru.ru_utime.tv_sec +
+					   ru.ru_stime.tv_sec) * 1e3 +
+				  (double)(ru.ru_utime.tv_usec +
+					   ru.ru_stime.tv_usec) / 1e3;
 	} else if (r < 0) {
 		s->child_reaped = true;
 		s->child_status = 0;
+		s->child_cpu_ms = -1;
 	}
 }
 
@@ -359,6 +365,11 @@ int sampler_child_wait(struct sampler *s)
 {
 	reap_child(s, true);
 	return s->child_status;
+}
+
+double sampler_child_cpu_ms(const struct sampler *s)
+{
+	return s->child_reaped ? s->child_cpu_ms : -1;
 }
 
 /*

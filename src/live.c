@@ -189,8 +189,11 @@ static void prune_tasks(struct live *L, uint64_t now)
 			}
 		}
 	}
-	if (L->tasks.n == 0)
+	if (L->tasks.n == 0) {
 		L->target_gone = true;
+		if (!L->gone_ns)
+			L->gone_ns = now;
+	}
 }
 
 /* A user address of the sample outside every known mapping? */
@@ -315,8 +318,17 @@ static void on_record(void *ctx, const struct perf_event_header *h)
 		live_set_del(&L->seen_tid, r.u.task.tid);
 		if (r.u.task.pid == r.u.task.tid)
 			live_set_del(&L->synth_pid, r.u.task.pid);
-		if (L->track_tasks)
+		if (L->track_tasks) {
+			uint64_t t;
+
 			live_set_del(&L->tasks, r.u.task.tid);
+			/* When the last task went: the record's time where
+			 * it is on our clock (not when the ring was read). */
+			if (L->tasks.n == 0 && !L->gone_ns)
+				L->gone_ns = sampler_monotonic(L->s) &&
+					     pe_record_time(&r, &t) && t ? t :
+					     live_mono_ns();
+		}
 		break;
 	default:
 		break;
