@@ -430,6 +430,22 @@ int live_main(struct config *c)
 		free(L.pids);
 		return rc;
 	}
+	/*
+	 * Standard output a file or a pipe: the view cannot open there.  A
+	 * command without --collapse or --text would be sampled unseen until
+	 * it ends (its output on the terminal, q ignored): more often than
+	 * not, a redirection meant for the command.  Say so instead.
+	 */
+	if (!tui && c->duration <= 0 && L.so.target == LIVE_COMMAND &&
+	    c->mode == MODE_TUI) {
+		free(L.pids);
+		return usage("standard output is not a terminal, so the view "
+			     "cannot open: to print the profile when the "
+			     "command ends, add --collapse or --text (and -d "
+			     "SECS to stop sooner); to send the command's own "
+			     "output elsewhere, redirect it inside: flametop "
+			     "-- sh -c 'COMMAND > FILE'");
+	}
 	if (!tui && c->duration <= 0 && L.so.target != LIVE_COMMAND) {
 		free(L.pids);
 		return usage("without a terminal, live sampling needs -d SECS "
