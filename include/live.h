@@ -138,6 +138,9 @@ bool sampler_kernel_frames(const struct sampler *s);      /* not excluded */
 pid_t sampler_child(const struct sampler *s);             /* LIVE_COMMAND */
 /* Reap the command if it has exited: true (and its wait status) once it has. */
 bool sampler_child_done(struct sampler *s, int *status);
+/* Reap the command's descendants that exited as our children (flametop
+ * is their subreaper), and the command itself if it has exited. */
+void sampler_reap(struct sampler *s);
 /* Wait for the command to exit (it is known to be exiting); its status. */
 int sampler_child_wait(struct sampler *s);
 /* The CPU time (ms) the command and the children it waited for used, once

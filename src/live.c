@@ -177,6 +177,10 @@ static void prune_tasks(struct live *L, uint64_t now)
 		return;
 	if (now - L->last_prune_ns >= 1000000000ull || L->tasks.n == 0) {
 		L->last_prune_ns = now;
+		/* What the command left behind exits as our child: reaped
+		 * here, no zombie waits for the end. */
+		if (L->so.target == LIVE_COMMAND)
+			sampler_reap(L->s);
 		for (size_t i = 0; L->tasks.k && i <= L->tasks.mask; i++) {
 			uint32_t tid;
 
