@@ -591,9 +591,15 @@ void live_status(void *ctx, char *buf, size_t cap)
 			 (unsigned long long)sampler_fixed_period(L->s));
 	else
 		snprintf(rate, sizeof(rate), "%u Hz", sampler_freq(L->s));
+	/* An empty view says why (a command too brief for the rate). */
 	snprintf(buf, cap, "%s%s%s | lost %llu%s%s | CPU %.1f%% | %s %s | "
 		 "%.0f/s",
 		 L->frozen ? "FROZEN | " : "",
+		 L->target_gone && !profile_samples(L->p) ?
+		 (L->c->off_cpu || sampler_fixed_period(L->s) == 1 ?
+		  "exited with no samples | " : sampler_fixed_period(L->s) ?
+		  "exited with no samples (try a smaller -c N) | " :
+		  "exited with no samples (try -F HZ or -c N) | ") :
 		 L->target_gone ? "exited | " :
 		 L->sampling_stopped ? "stopped | " : "",
 		 wn, (unsigned long long)st.lost,

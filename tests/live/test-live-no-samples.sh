@@ -2,7 +2,8 @@
 # test-live-no-samples.sh - live sampling that gathers nothing is an error,
 # as an input without a sample is: a command that exits at once, or a
 # process that never runs, prints no profile, says what ran for how long
-# and what would sample it (-F or -c), and exits 1.
+# and what would sample it (-F or -c), and exits 1; the view's header
+# says so.
 #
 # usage: tests/live/test-live-no-samples.sh FLAMETOP_BINARY
 . "$(dirname "$0")/lib.sh"
@@ -37,6 +38,19 @@ check "-p of a sleeping process: exit 1 (got $rc)" [ "$rc" -eq 1 ]
 check "-p of a sleeping process: nothing on stdout" [ ! -s "$work/out" ]
 check "-p of a sleeping process: says no samples of it" \
 	grep -q "^flametop: no samples of pid $spid in " "$work/err"
+
+# ---- the view: its header says why it is empty ----------------------------
+if command -v tmux >/dev/null 2>&1; then
+	T="tmux -L ftnosamples$$ -f /dev/null"
+	$T new-session -d -s v -x 120 -y 12 \
+		"TERM=xterm-256color '$BIN' -- /bin/true; sleep 60"
+	on_header() { $T capture-pane -p -t v | head -n 1 | grep -q -- "$1"; }
+	check "the view of /bin/true: the header says no samples, -F or -c" \
+		poll 100 on_header "exited with no samples (try -F HZ or -c N)"
+	$T kill-server 2>/dev/null
+else
+	echo "(no tmux: the view's header not checked)"
+fi
 
 # ---- a command that runs long enough: sampled, no such message -------------
 "$BIN" -F 997 -d 30 --collapse -- "$TARGET" 0.2 >"$work/out" 2>"$work/err"
