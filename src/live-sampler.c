@@ -771,33 +771,39 @@ static void end_command_tree(struct sampler *s)
 {
 	pid_t self = getpid(), *termed = NULL;
 	size_t nterm = 0, capterm = 0;
+	double start = now_seconds();
 
-	for (int round = 0; round < 200; round++) {
+	/* Timed in seconds, not rounds: a round's /proc walk is slow on a
+	 * busy machine.  SIGKILL goes on for at most another second. */
+	for (;;) {
 		struct timespec ts = { 0, 10000000 };
 		size_t n;
 		struct proc_link *tree;
-		bool sent = false;
+		double t = now_seconds() - start;
+		bool sent = false, killing = t >= 1.0;
 
 		sampler_reap(s);
 		tree = list_descendants(self, &n);
-		for (size_t k = 1; k < n; k++) {   /* [0] is flametop */
+		/* Deepest first, so that fewer parents die before their
+		 * children are signalled ([0] is flametop).  One whose parent
+		 * died meanwhile is ours now: signalled next round. */
+		for (size_t k = n; k-- > 1;) {
 			bool known = false;
 
-			if (round >= 100) {
+			if (killing) {
 				sent |= signal_listed(&tree[k], self, SIGKILL) == 0;
 				continue;
 			}
 			for (size_t i = 0; i < nterm && !known; i++)
 				known = termed[i] == tree[k].pid;
-			if (known)
+			if (known || signal_listed(&tree[k], self, SIGTERM) != 0)
 				continue;
+			signal_listed(&tree[k], self, SIGCONT);
 			GROW(termed, capterm, nterm + 1);
 			termed[nterm++] = tree[k].pid;
-			signal_listed(&tree[k], self, SIGTERM);
-			signal_listed(&tree[k], self, SIGCONT);
 		}
 		free(tree);
-		if (n <= 1 || (round >= 100 && !sent))
+		if (n <= 1 || (killing && (!sent || t >= 2.0)))
 			break;
 		nanosleep(&ts, NULL);
 	}

@@ -3,8 +3,9 @@
 # of -d, SIGINT while printing) the command's whole process tree ends with
 # it: a child of the shell it ran, a child in a process group of its own
 # (timeout), one orphaned into a session of its own (setsid, re-parented to
-# flametop as their subreaper), one that ignores SIGTERM.  Processes
-# attached with -p are never ended.
+# flametop as their subreaper), one that ignores SIGTERM; one that
+# handles SIGTERM gets it, not just SIGKILL.  Processes attached with -p
+# are never ended.
 #
 # The descendants are a copy of sleep named after this test's directory,
 # so only they are looked for; they spend no CPU.
@@ -22,7 +23,9 @@ T="tmux -L ftquit$$ -f /dev/null"
 # End whatever a failing case left running: only our own copies of sleep.
 cleanup() {
 	$T kill-server 2>/dev/null
-	for p in $(pgrep -f "^$NAP "); do kill -9 "$p" 2>/dev/null; done
+	for p in $(pgrep -f "^sh $work/graceful.sh\$") $(pgrep -f "^$NAP "); do
+		kill -9 "$p" 2>/dev/null
+	done
 	rm -rf "$work"
 }
 trap cleanup EXIT
@@ -94,6 +97,21 @@ kill -INT "$fpid"
 wait "$fpid"
 check "SIGINT: the command ended" poll 50 gone 609
 check "SIGINT: the orphan ended" poll 50 gone 608
+
+# A grandchild gets SIGTERM first, a chance to clean up, also when its
+# parent dies of its own SIGTERM meanwhile (it is flametop's child then).
+printf '%s\n' "trap 'touch \"$work/termed\"; exit 0' TERM" \
+	"while \"$NAP\" 0.2; do :; done" >"$work/graceful.sh"
+printf 'sh "%s"; echo done\n' "$work/graceful.sh" >"$work/outer.sh"
+"$BIN" --collapse -- sh "$work/outer.sh" >/dev/null 2>&1 &
+fpid=$!
+graceful() { [ -n "$(pgrep -f "^sh $work/graceful.sh\$")" ]; }
+not_graceful() { ! graceful; }
+check "grandchild: runs" poll 100 graceful
+kill -INT "$fpid"
+wait "$fpid"
+check "grandchild: had SIGTERM (its trap ran)" [ -e "$work/termed" ]
+check "grandchild: ended" poll 50 not_graceful
 
 # ---- -p: never ended -------------------------------------------------------
 "$NAP" 610 &
