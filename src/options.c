@@ -191,7 +191,9 @@ void options_help(FILE *out)
 		"(plain, gzip or zstd);\n"
 		"FILE '-' or no FILE with a pipe reads standard input.  With -p, -a\n"
 		"or a command it samples live (perf_event_open) and shows the last\n"
-		"seconds, refreshed; with -d and --collapse or --text it prints.\n");
+		"seconds, refreshed; with -d and --collapse or --text it prints.\n"
+		"The view needs a terminal on standard output; a command run with\n"
+		"standard output redirected needs --collapse, --text or -d.\n");
 	for (size_t i = 0; i < ARRAY_SIZE(opts); i++) {
 		const struct opt_def *o = &opts[i];
 		char left[64];
