@@ -289,6 +289,8 @@ void profile_forget_unit(struct profile *p);
  * "samples", "CPU".  Copied.
  */
 void profile_set_unit_name(struct profile *p, const char *name);
+/* The name set, or "" when none was. */
+const char *profile_unit_name(const struct profile *p);
 /*
  * w as a person reads it: "1234 samples", "1234 page-faults", or
  * "2.999 s CPU" for ns.

@@ -126,7 +126,7 @@ static int write_svg(struct profile *p, struct config *c)
 	char *path = theme_find(name), err[400];
 	struct profile *v;
 	const struct profile *shown;
-	FILE *out = stdout;
+	FILE *out;
 	int rc = export_derive(p, c, &v);
 
 	if (rc) {
@@ -141,10 +141,7 @@ static int write_svg(struct profile *p, struct config *c)
 		return 2;
 	}
 	free(path);
-	if (strcmp(c->svg, "-") != 0 &&
-	    !(out = atomic_file_open(&af, c->svg, true))) {
-		fprintf(stderr, "flametop: %s: cannot write: %s\n", c->svg,
-			strerror(errno));
+	if (!(out = export_file_open(&af, c->svg))) {
 		profile_destroy(v);
 		return 1;
 	}
@@ -158,13 +155,7 @@ static int write_svg(struct profile *p, struct config *c)
 	so.negated = export_negate(&shown, &v, c);
 	export_svg(out, shown, &so);
 	profile_destroy(v);
-	if (out != stdout && atomic_file_commit(&af, NULL) != 0) {
-		fprintf(stderr, "flametop: %s: error writing: %s (not "
-			"written)\n", c->svg, strerror(errno));
-		atomic_file_abort(&af);
-		rc = 1;
-	}
-	return rc;
+	return export_file_close(&af, out, c->svg);
 }
 
 /* pprof sample types in the TUI: the inputs are read again with another. */
@@ -402,6 +393,9 @@ int main(int argc, char **argv)
 		break;
 	case MODE_SVG:
 		rc = write_svg(p, &c);
+		break;
+	case MODE_PPROF:
+		rc = print_text(p, &c);
 		break;
 	}
 	if (rc == 0 && partial)

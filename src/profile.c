@@ -1241,6 +1241,11 @@ void profile_set_unit_name(struct profile *p, const char *name)
 	snprintf(p->unit_name, sizeof(p->unit_name), "%s", name ? name : "");
 }
 
+const char *profile_unit_name(const struct profile *p)
+{
+	return p->unit_name;
+}
+
 enum weight_unit profile_unit(const struct profile *p)
 {
 	return p->unit;
