@@ -90,6 +90,11 @@ struct atomic_file;
  * cannot be written.
  */
 FILE *export_file_open(struct atomic_file *af, const char *path);
+/*
+ * Whether path can be written, before a long read or sampling run: 0, or
+ * 1 after saying why not.  Nothing is left behind.
+ */
+int export_file_check(const char *path);
 /* Into place (nothing for standard output): 0, or 1 after saying why not. */
 int export_file_close(struct atomic_file *af, FILE *f, const char *path);
 

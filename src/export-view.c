@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "diff.h"
 #include "export.h"
@@ -184,6 +185,21 @@ FILE *export_file_open(struct atomic_file *af, const char *path)
 		fprintf(stderr, "flametop: %s: cannot write: %s\n", path,
 			strerror(errno));
 	return f;
+}
+
+int export_file_check(const char *path)
+{
+	struct atomic_file af;
+	struct stat st;
+
+	/* Not opened: a FIFO would wait for its reader. */
+	if (strcmp(path, "-") == 0 ||
+	    (stat(path, &st) == 0 && !S_ISREG(st.st_mode)))
+		return 0;
+	if (!export_file_open(&af, path))
+		return 1;
+	atomic_file_abort(&af);
+	return 0;
 }
 
 int export_file_close(struct atomic_file *af, FILE *f, const char *path)

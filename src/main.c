@@ -305,6 +305,12 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	/* Said now, not after reading or sampling for a while. */
+	if ((c.pprof && export_file_check(c.pprof)) ||
+	    (c.svg && !live_requested(&c) && export_file_check(c.svg))) {
+		options_free(&c);
+		return 1;
+	}
 	if (live_requested(&c)) {
 		/* -p, -a or -- COMMAND: sample instead of reading files. */
 		rc = live_main(&c);
