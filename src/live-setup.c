@@ -357,7 +357,7 @@ int live_main(struct config *c)
 	if (!tui && c->duration <= 0 && L.so.target != LIVE_COMMAND) {
 		free(L.pids);
 		return usage("without a terminal, live sampling needs -d SECS "
-			     "(and --collapse or --text)");
+			     "(and --collapse, --text or --pprof FILE)");
 	}
 	L.so.command_quiet = tui;
 	L.so.command_out_to_err = !tui;

@@ -111,7 +111,8 @@ static const struct opt_def opts[] = {
 	  "Live sampling", "sample every Nth event (perf's -c; the "
 	  "alternative to -F)" },
 	{ "duration", 'd', OPT_SECS, "SECS", OFF(duration), 0, 31536000,
-	  "Live sampling", "sample for SECS, then print (with --collapse/--text)" },
+	  "Live sampling", "sample for SECS, then print (--collapse, "
+	  "--text) or write (--pprof)" },
 	{ "event", 'e', OPT_STR, "NAME", OFF(event), 0, 0, "Live sampling",
 	  "perf's name: cpu-clock (default), page-faults, "
 	  "context-switches, cycles, SUBSYS:NAME tracepoints, ... (man page)" },
@@ -192,7 +193,8 @@ void options_help(FILE *out)
 		"stacks, perf script output, perf.data and pprof (plain, gzip or zstd);\n"
 		"FILE '-' or no FILE with a pipe reads standard input.  With -p, -a\n"
 		"or a command it samples live (perf_event_open) and shows the last\n"
-		"seconds, refreshed; with -d and --collapse or --text it prints.\n");
+		"seconds, refreshed; with -d and --collapse or --text it prints,\n"
+		"with --pprof FILE it writes a pprof profile.\n");
 	for (size_t i = 0; i < ARRAY_SIZE(opts); i++) {
 		const struct opt_def *o = &opts[i];
 		char left[64];
