@@ -13,7 +13,8 @@
  * When the weights are periods and every one of them is in the timeline,
  * one timeline entry per sample, the number of samples per stack is
  * known and comes first as samples/count, as Go's CPU profiles have it.
- * The weights' type is the default.
+ * The weights' type is the default.  The duration is the time from the
+ * first sample to the last, where samples have times.
  *
  * The message is never held whole: the tables (types, functions,
  * locations, strings) are packed first, then the samples in batches, as
@@ -165,6 +166,24 @@ static uint64_t *sample_counts(const struct profile *p)
 		return NULL;
 	}
 	return cnt;
+}
+
+/*
+ * From the first sample to the last (of the selected range), when the
+ * samples have times: 0 when they have none.
+ */
+static int64_t sample_span(const struct profile *p)
+{
+	uint64_t first, last, rf, rl;
+
+	if (!profile_time_bounds(p, &first, &last))
+		return 0;
+	if (profile_range(p, &rf, &rl)) {
+		first = rf > first ? rf : first;
+		last = rl < last ? rl : last;
+	}
+	return last > first && last - first <= INT64_MAX
+		? (int64_t)(last - first) : 0;
 }
 
 /* w in whole units (pprof values are integers): rounded, noted in *st. */
@@ -335,6 +354,7 @@ int export_pprof(FILE *out, const struct profile *p,
 	m.n_function = m.n_location = nloc;
 	m.function = fnp;
 	m.location = locp;
+	m.duration_nanos = sample_span(p);
 	m.n_string_table = t.n;
 	m.string_table = t.s;
 	st->locations = nloc;

@@ -9,8 +9,8 @@
 #    and its stacks and weights (aggregated per stack by
 #    tests/pprof/raw2folded.py) are flametop's --collapse of the same input
 #    and options;
-#  - samples/count, where written, holds the number of samples: checked
-#    against the number of samples in the perf script text;
+#  - samples/count, where written, holds the number of samples, and the
+#    duration is the samples' span: checked against the perf script text;
 #  - flametop reading its own --pprof file prints the same --collapse.
 # Bad paths: a directory that cannot be written, a full file system, a
 # comparison, options that do not go together.  (Live sampling to --pprof:
@@ -165,6 +165,14 @@ m=$(awk '/^Samples:/ { s = 1; getline; next } /^Locations/ { s = 0 }
 	s && /:/ { t += $1 } END { print t + 0 }' "$tmp/raw")
 check "perf script: samples/count adds up to the $n samples read ($m)" \
 	test "$n" = "$m"
+# The duration: from the first sample's time to the last's.
+span=$(gzip -dc samples/gzip.perf-script.gz | awk '/^[^[:space:]#]/ {
+	for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) {
+		t = $i + 0; if (!n++ || t < a) a = t; if (t > b) b = t } }
+	END { printf "%.6f\n", b - a }')
+d=$(sed -n 's/^Duration: //p' "$tmp/raw")
+check "perf script: duration $d s, the samples' span $span s" awk \
+	-v d="$d" -v s="$span" 'BEGIN { x = d - s; exit !(d != "" && x < 0.01 && x > -0.01) }'
 raw "perf script, another" "samples/count cpu/nanoseconds[dflt]" \
 	samples/python.perf-script.zst
 raw "perf.data" "samples/count cpu/nanoseconds[dflt]" tests/data/cxx.data
