@@ -121,6 +121,23 @@ check "--pprof --collapse: a usage error ($(cat "$tmp/err"))" sh -c \
 "$bin" --pprof - tests/golden/basic.folded >"$tmp/stdout.pb.gz" 2>"$tmp/err"
 check "--pprof - writes standard output" sh -c \
 	"gzip -t '$tmp/stdout.pb.gz' && test \"\$('$bin' --collapse '$tmp/stdout.pb.gz')\" = \"\$('$bin' --collapse tests/golden/basic.folded)\""
+# Standard output on a terminal: binary data is refused (in tmux).
+if command -v tmux >/dev/null 2>&1; then
+	sock=ppo$$
+	tmux -L "$sock" -f /dev/null new-session -d -x 80 -y 24 \
+		"'$bin' --pprof - tests/golden/basic.folded; echo status=\$?; sleep 30"
+	n=0
+	while [ $n -lt 50 ] && ! tmux -L "$sock" capture-pane -p | grep -q status=; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	tmux -L "$sock" capture-pane -p >"$tmp/screen"
+	tmux -L "$sock" kill-server 2>/dev/null
+	check "--pprof - on a terminal: refused ($(grep -v '^$' "$tmp/screen" | head -n 2 | tr '\n' ' '))" \
+		sh -c "grep -q 'standard output is a terminal' '$tmp/screen' && grep -q 'status=2' '$tmp/screen'"
+else
+	echo "SKIP (in part): no tmux: --pprof - on a terminal"
+fi
 "$bin" --pprof "$tmp/f.pb.gz" tests/golden/fractional.folded 2>"$tmp/err"
 check "fractional weights: written, rounded, said ($(cat "$tmp/err"))" \
 	sh -c "test $? = 0 && grep -q 'rounded' '$tmp/err' && gzip -t '$tmp/f.pb.gz'"
