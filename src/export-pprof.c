@@ -9,7 +9,8 @@
  *
  * Sample types: the weights, named as they were read (cpu/nanoseconds
  * for cpu-clock and task-clock periods, page-faults/count for an event's
- * counts, samples/count for folded counts, a pprof input's own type).
+ * counts, wall/nanoseconds for other time (a .cpuprofile's), samples/count
+ * for folded counts, a pprof input's own type).
  * When the weights are periods and every one of them is in the timeline,
  * one timeline entry per sample, the number of samples per stack is
  * known and comes first as samples/count, as Go's CPU profiles have it.
@@ -117,7 +118,9 @@ static void weight_type(const struct pprof_source *src, char *type,
 		*unit = "nanoseconds";
 		return;
 	case UNIT_NANOS:
-		snprintf(type, cap, "time");
+		/* Time that is not CPU time: a .cpuprofile's times between
+		 * samples, which pprof calls wall time. */
+		snprintf(type, cap, "wall");
 		*unit = "nanoseconds";
 		return;
 	case UNIT_BYTES:

@@ -4,7 +4,8 @@
 # usage: tests/pprof-out/run.sh FLAMETOP
 #
 # For folded stacks, perf script, perf.data (a clock event and a
-# tracepoint), pprof input and views with filters and a time range:
+# tracepoint), pprof input, V8's .cpuprofile and views with filters and a
+# time range:
 #  - `go tool pprof -raw` reads the file, with the sample types expected,
 #    and its stacks and weights (aggregated per stack by
 #    tests/pprof/raw2folded.py) are flametop's --collapse of the same input
@@ -56,6 +57,7 @@ back "perf.data" tests/data/cxx.data
 back "perf.data, a tracepoint" tests/data/switch.data
 back "pprof, default type" tests/pprof/inline.pprof
 back "pprof, --sample-type" --sample-type alloc_objects tests/pprof/inline.pprof
+back ".cpuprofile" tests/cpuprofile/work.cpuprofile
 back "view: --include --invert" --include parse --invert \
 	samples/python.perf-script.zst
 back "view: --time" --time 10%-60% samples/gzip.perf-script.gz
@@ -202,6 +204,8 @@ raw "pprof, round trip" "inuse_space/bytes[dflt]" tests/pprof/go-heap.pprof
 raw "pprof, --sample-type" "alloc_objects/count[dflt]" \
 	--sample-type alloc_objects tests/pprof/inline.pprof
 raw "pprof, a CPU profile" "cpu/nanoseconds[dflt]" tests/pprof/go-cpu.pprof
+raw ".cpuprofile" "samples/count wall/nanoseconds[dflt]" \
+	tests/cpuprofile/work.cpuprofile
 raw "view: --include --invert" "samples/count cpu/nanoseconds[dflt]" \
 	--include parse --invert samples/python.perf-script.zst
 raw "view: --callers" "samples/count cpu/nanoseconds[dflt]" \
