@@ -441,7 +441,8 @@ int live_main(struct config *c)
 		free(L.pids);
 		return usage("standard output is not a terminal, so the view "
 			     "cannot open: to print the profile when the "
-			     "command ends, add --collapse or --text (and -d "
+			     "command ends, add --collapse, --text or --pprof "
+			     "FILE (and -d "
 			     "SECS to stop sooner); to send the command's own "
 			     "output elsewhere, redirect it inside: flametop "
 			     "-- sh -c 'COMMAND > FILE'");
@@ -449,7 +450,7 @@ int live_main(struct config *c)
 	if (!tui && c->duration <= 0 && L.so.target != LIVE_COMMAND) {
 		free(L.pids);
 		return usage("without a terminal, live sampling needs -d SECS "
-			     "(and --collapse or --text)");
+			     "(and --collapse, --text or --pprof FILE)");
 	}
 	L.so.command_quiet = tui;
 	L.so.command_out_to_err = !tui;
