@@ -161,7 +161,7 @@ check "search: exit 0" tui_wait "__EXIT:0" 5
 # A silent pipe: the terminal says what flametop waits for, at once.
 tui_start_sh "(sleep 4; cat samples/sort.folded) | '$BIN'"
 check "silent pipe: waiting for input on stdin" tui_wait "waiting for input on stdin" 3
-check "then the graph" tui_wait "^stdin \| [0-9]+ samples" 20
+check "then the graph" tui_wait "^stdin \| [0-9.]+[kMG]? samples" 20
 check "the waiting line is gone" sh -c "! tmux -L '$TUI_SOCK' capture-pane -p -t ft | grep -q waiting"
 tui_keys q
 check "silent pipe: exit 0" tui_wait "__EXIT:0" 5

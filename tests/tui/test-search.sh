@@ -16,16 +16,16 @@ rows=$("$BIN" --text -w 120 "$IN" | sed '/^$/,$d' | wc -l)
 screen_marks() { tui_screen | sed -n "2,$((rows + 1))p" | tr -cd '{!' | wc -c; }
 
 tui_start -y 40 NO_COLOR=1 -- "$IN"
-tui_wait "sort.folded \| [0-9]+ samples" >/dev/null
+tui_wait "sort.folded \| [0-9.]+[kMG]? samples" >/dev/null
 tui_keys / s o r t Enter
 m=$(text_matched sort)
 check "matched = --text" tui_wait " Matched: $(printf '%s' "$m" | sed 's/[().]/\\&/g')"
 check "highlight count = --text" [ "$(screen_marks)" -eq "$(text_marks sort)" ]
 check "some frames highlighted" [ "$(screen_marks)" -gt 3 ]
 tui_keys n
-check "n selects a match" tui_wait "^[^ |]*sort[^ |]* \| [0-9]+ samples"
+check "n selects a match" tui_wait "^[^ |]*sort[^ |]* \| [0-9.]+[kMG]? samples"
 tui_keys n n N
-check "N selects a match" tui_wait "^[^ |]*sort[^ |]* \| [0-9]+ samples"
+check "N selects a match" tui_wait "^[^ |]*sort[^ |]* \| [0-9.]+[kMG]? samples"
 
 # Invalid regex: pcre2's message with the offset; the old search stays.
 tui_keys / 'a(b' Enter
