@@ -42,6 +42,7 @@ enum tui_action {
 	ACT_LIVE_FREEZE, ACT_LIVE_RESET, ACT_LIVE_SAVE, ACT_LIVE_BASELINE,
 	ACT_MOUSE_DOC,      /* a mouse binding, documented only */
 	ACT_PROMPT_DOC,     /* a key of the "/" prompt, documented only */
+	ACT_SANDWICH_DOC,   /* a key as the sandwich reads it, documented only */
 	ACT_COUNT
 };
 
@@ -52,6 +53,8 @@ enum key_context {
 	KCTX_HEATMAP,       /* the heat map replaces the strip (m) */
 	KCTX_VIEWS,         /* the flame graph: keys that change the view */
 	KCTX_TOP,           /* the top table is shown */
+	KCTX_SANDWICH,      /* the sandwich (documentation only: its keys are
+			       the flame graph's) */
 	KCTX_PROMPT,        /* the "/" prompt (documentation only) */
 	KCTX_LIVE,          /* the flame graph, live sampling only */
 	KCTX_MOUSE,         /* mouse (documentation only) */

@@ -134,6 +134,19 @@ static const struct key_binding table[] = {
 	{ KCTX_TOP, ACT_TOP_FILTER, "/", "filter the functions by a regex (empty: all)",
 	  { '/', 0 } },
 	{ KCTX_TOP, ACT_TOP_TABLE, "v, Esc", "leave the top table", { 'v', 27, 0 } },
+	{ KCTX_SANDWICH, ACT_SANDWICH_DOC, "Up, Down, k, j",
+	  "move in both halves: up from the function to its nearest callers, "
+	  "down from them back to it", { 0 } },
+	{ KCTX_SANDWICH, ACT_SANDWICH_DOC, "Enter",
+	  "on a caller: the sandwich of that caller; on a callee: zoom", { 0 } },
+	{ KCTX_SANDWICH, ACT_SANDWICH_DOC, "PgUp, PgDn",
+	  "scroll the half with the selection; at its end, on into the other",
+	  { 0 } },
+	{ KCTX_SANDWICH, ACT_SANDWICH_DOC, "g, G",
+	  "the outermost callers' row; the deepest callees' row", { 0 } },
+	{ KCTX_SANDWICH, ACT_SANDWICH_DOC, "click",
+	  "select a caller or callee; the status line gives a caller's share: "
+	  "the function's samples that pass through it", { 0 } },
 	{ KCTX_HEATMAP, ACT_HM_LEFT, "Left, h", "previous column (second)",
 	  { KEY_LEFT, 'h', 0 } },
 	{ KCTX_HEATMAP, ACT_HM_RIGHT, "Right, l", "next column (second)",
@@ -216,7 +229,7 @@ static const char *const action_names[ACT_COUNT] = {
 	[ACT_LIVE_RATE_DOWN] = "rate-down", [ACT_LIVE_WINDOW] = "window",
 	[ACT_LIVE_FREEZE] = "freeze", [ACT_LIVE_RESET] = "live-reset",
 	[ACT_LIVE_SAVE] = "save", [ACT_LIVE_BASELINE] = "baseline", [ACT_MOUSE_DOC] = "mouse",
-	[ACT_PROMPT_DOC] = "prompt",
+	[ACT_PROMPT_DOC] = "prompt", [ACT_SANDWICH_DOC] = "sandwich-doc",
 };
 
 const struct key_binding *keys_table(size_t *n)
@@ -279,6 +292,9 @@ const char *keys_context_title(enum key_context c)
 		return "Heat map (m in timeline mode): compare ranges of cells";
 	case KCTX_VIEWS: return "Views: top, callers, callees, invert, filter";
 	case KCTX_TOP: return "Top table (after v)";
+	case KCTX_SANDWICH:
+		return "Sandwich (S, or Enter in the top table): callers above, "
+		       "callees below";
 	case KCTX_PROMPT: return "Search prompt (after /)";
 	case KCTX_LIVE: return "Live sampling";
 	case KCTX_MOUSE: return "Mouse";

@@ -116,6 +116,8 @@ bool tui_do(struct tui *t, enum tui_action a)
 	t->msg[0] = '\0';
 	if (t->v.top && tui_top_action(t, a, tui_frame_rows(t)))
 		return true;
+	if (a == ACT_ZOOM && t->sand_focus)
+		a = ACT_SANDWICH;   /* a caller: its own sandwich */
 	tui_ensure_layout(t);
 	if (tui_flame_action(t, a) || tui_timeline_action(t, a))
 		return true;
@@ -261,8 +263,6 @@ bool tui_tick(struct tui *t)
 
 void tui_click(struct tui *t, int row, int col, bool dbl)
 {
-	unsigned top = tui_top_rows(t), R = tui_frame_rows(t);
-
 	t->msg[0] = '\0';
 	tui_ensure_layout(t);
 	if (row < 0 || col < 0)
@@ -273,9 +273,7 @@ void tui_click(struct tui *t, int row, int col, bool dbl)
 		tui_timeline_click(t, col);
 		return;
 	}
-	if ((unsigned)row < top || (unsigned)row >= top + R)
-		return;
-	if (tui_flame_click(t, (unsigned)row - top, (unsigned)col) && dbl)
+	if (tui_flame_click(t, (unsigned)row, (unsigned)col) && dbl)
 		tui_do(t, ACT_ZOOM);
 }
 
@@ -321,7 +319,6 @@ void tui_draw(struct tui *t)
 	} else {
 		if (t->tl_show)
 			tui_timeline_draw(t, 1);
-		tui_sandwich_draw(t, 1 + (t->tl_show ? 1 : 0));
 		if (t->v.top)
 			tui_top_draw(t, top, R);
 		else
@@ -676,11 +673,11 @@ static void mouse_event(struct tui *t)
 		tui_click(t, ev.y, ev.x, false);
 #ifdef BUTTON4_PRESSED
 	else if (ev.bstate & BUTTON4_PRESSED)
-		tui_scroll_depth(t, t->flame ? 3 : -3);
+		tui_flame_wheel(t, (unsigned)ev.y, true);
 #endif
 #ifdef BUTTON5_PRESSED
 	else if (ev.bstate & BUTTON5_PRESSED)
-		tui_scroll_depth(t, t->flame ? -3 : 3);
+		tui_flame_wheel(t, (unsigned)ev.y, false);
 #endif
 }
 
