@@ -72,8 +72,14 @@ struct key_binding {
 const struct key_binding *keys_table(size_t *n);
 
 /* The action bound to key in ctx (live: live-mode keys come first; on a
- * saved profile they answer only keys nothing else takes). */
+ * saved profile they answer only keys nothing else takes); ACT_NONE for a
+ * key the mode does not take (the timeline and heat map take only theirs,
+ * live keys, help, repaint and quit; the top table none of the graph's
+ * moves). */
 enum tui_action keys_lookup(enum key_context ctx, int key, bool live);
+
+/* The key as the help writes it ("l", "Home", "Ctrl-F"), for messages. */
+void keys_name(int key, char *buf, size_t cap);
 
 /* A context's title in the help ("Flame graph"). */
 const char *keys_context_title(enum key_context c);

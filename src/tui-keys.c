@@ -8,6 +8,7 @@
  * the view says what they would do).
  */
 #include <curses.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "keys.h"
@@ -187,9 +188,15 @@ static const struct key_binding table[] = {
 	{ KCTX_LIVE, ACT_LIVE_SAVE, "s", "save what is on screen as a folded file: the "
 	  "view, its filters, the window or range (also on a saved profile)",
 	  { 's', 0 } },
-	{ KCTX_MOUSE, ACT_MOUSE_DOC, "click", "select a frame; on the timeline, mark", { 0 } },
-	{ KCTX_MOUSE, ACT_MOUSE_DOC, "double-click", "zoom into a frame", { 0 } },
-	{ KCTX_MOUSE, ACT_MOUSE_DOC, "wheel", "scroll up and down", { 0 } },
+	{ KCTX_MOUSE, ACT_MOUSE_DOC, "click",
+	  "select a frame, or a row of the top table; on the timeline strip or "
+	  "the heat map, mark; over the help, close it", { 0 } },
+	{ KCTX_MOUSE, ACT_MOUSE_DOC, "double-click",
+	  "zoom into a frame; on a row of the top table or a caller in the "
+	  "sandwich, its sandwich", { 0 } },
+	{ KCTX_MOUSE, ACT_MOUSE_DOC, "wheel",
+	  "scroll what is shown: the graph's half under it, the table, the "
+	  "help; on the heat map, the cursor", { 0 } },
 };
 
 static const char *const action_names[ACT_COUNT] = {
@@ -258,21 +265,46 @@ static enum tui_action find(enum key_context ctx, int key)
 	return ACT_NONE;
 }
 
+/* Keys that answer in every mode: help, repaint, quit. */
+static bool everywhere(enum tui_action a)
+{
+	return a == ACT_HELP || a == ACT_REDRAW || a == ACT_QUIT;
+}
+
+/* The flame graph's own moves, zoom and search steps: nothing the top
+ * table shows (it has its own moves). */
+static bool graph_only(enum tui_action a)
+{
+	switch (a) {
+	case ACT_LEFT: case ACT_RIGHT: case ACT_ZOOM: case ACT_RESET:
+	case ACT_UNFOLD: case ACT_NEXT: case ACT_PREV: case ACT_SEARCH_NAME:
+	case ACT_FLIP:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * Each mode takes its own keys.  The timeline and the heat map take their
+ * table's, the live ones while sampling, and help, repaint and quit; the
+ * top table its own, then the view's that change the view or say why they
+ * do nothing, never the graph's moves (the graph is not shown).  Anything
+ * else is ACT_NONE, which the loop reports.
+ */
 enum tui_action keys_lookup(enum key_context ctx, int key, bool live)
 {
 	enum tui_action a = ACT_NONE;
-
 	bool tl = ctx == KCTX_TIMELINE || ctx == KCTX_HEATMAP;
 
 	if (tl || ctx == KCTX_TOP)
 		a = find(ctx, key);
 	if (a == ACT_NONE && live)
 		a = find(KCTX_LIVE, key);
-	if (a == ACT_NONE && !tl)
+	if (a == ACT_NONE) {
 		a = find(KCTX_VIEW, key);
-	if (a == ACT_NONE && tl && key != 27) {
-		/* Keys the strip does not use keep their view meaning. */
-		a = find(KCTX_VIEW, key);
+		if ((tl && !everywhere(a)) || (ctx == KCTX_TOP && graph_only(a)))
+			return ACT_NONE;
 	}
 	if (a == ACT_NONE && !live) {
 		/* On a saved profile the live keys still answer: s saves,
@@ -280,6 +312,35 @@ enum tui_action keys_lookup(enum key_context ctx, int key, bool live)
 		a = find(KCTX_LIVE, key);
 	}
 	return a;
+}
+
+/* A key as the help writes it: "l", "Home", "Ctrl-F", "F3". */
+void keys_name(int key, char *buf, size_t cap)
+{
+	static const struct { int key; const char *name; } names[] = {
+		{ KEY_UP, "Up" }, { KEY_DOWN, "Down" }, { KEY_LEFT, "Left" },
+		{ KEY_RIGHT, "Right" }, { KEY_HOME, "Home" }, { KEY_END, "End" },
+		{ KEY_PPAGE, "PgUp" }, { KEY_NPAGE, "PgDn" }, { KEY_IC, "Insert" },
+		{ KEY_DC, "Delete" }, { KEY_ENTER, "Enter" }, { '\n', "Enter" },
+		{ '\r', "Enter" }, { KEY_BACKSPACE, "Backspace" },
+		{ 127, "Backspace" }, { 8, "Backspace" }, { '\t', "Tab" },
+		{ KEY_BTAB, "Shift-Tab" }, { 27, "Esc" }, { ' ', "Space" },
+		{ KEY_SLEFT, "Shift-Left" }, { KEY_SRIGHT, "Shift-Right" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (names[i].key == key) {
+			snprintf(buf, cap, "%s", names[i].name);
+			return;
+		}
+	if (key >= KEY_F(1) && key <= KEY_F(63))
+		snprintf(buf, cap, "F%d", key - KEY_F(0));
+	else if (key > 0 && key < 32)
+		snprintf(buf, cap, "Ctrl-%c", key + '@');
+	else if (key > 32 && key < 127)
+		snprintf(buf, cap, "%c", key);
+	else
+		snprintf(buf, cap, "code %d", key);
 }
 
 const char *keys_context_title(enum key_context c)

@@ -205,6 +205,9 @@ void tui_top_free(struct tui *t);
 /* An action while the table is shown (frame_rows: the rows it covers);
  * false when it is not the table's. */
 bool tui_top_action(struct tui *t, enum tui_action a, unsigned frame_rows);
+/* A click on the table's row y (0: its column titles): true when it
+ * selected a row. */
+bool tui_top_click(struct tui *t, unsigned y);
 /* The function of the selected row (NULL when there is none). */
 const char *tui_top_selected_name(struct tui *t);
 void tui_top_set_filter(struct tui *t, const char *re);

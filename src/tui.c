@@ -236,18 +236,44 @@ bool tui_do(struct tui *t, enum tui_action a)
 	return true;
 }
 
+/* The mode that takes the keys and clicks, and its name in messages. */
+static enum key_context mode(const struct tui *t)
+{
+	return tui_heat_shown(t) ? KCTX_HEATMAP : t->tl_focus ? KCTX_TIMELINE :
+	       t->v.top ? KCTX_TOP : KCTX_VIEW;
+}
+
+static const char *mode_name(enum key_context ctx)
+{
+	switch (ctx) {
+	case KCTX_HEATMAP: return "the heat map";
+	case KCTX_TIMELINE: return "the timeline";
+	case KCTX_TOP: return "the top table";
+	default: return "the flame graph";
+	}
+}
+
 bool tui_key(struct tui *t, int key)
 {
-	enum key_context ctx = tui_heat_shown(t) ? KCTX_HEATMAP :
-			       t->tl_focus ? KCTX_TIMELINE :
-			       t->v.top ? KCTX_TOP : KCTX_VIEW;
+	enum key_context ctx = mode(t);
+	enum tui_action a;
 
 	if (t->help) {
 		/* The overlay scrolls; any other key closes it. */
 		tui_help_key(t, key);
 		return true;
 	}
-	return tui_do(t, keys_lookup(ctx, key, t->live != NULL));
+	a = keys_lookup(ctx, key, t->live != NULL);
+	if (a == ACT_NONE && ctx != KCTX_VIEW) {
+		/* Not this mode's: said, and nothing behind it moves. */
+		char name[32];
+
+		keys_name(key, name, sizeof(name));
+		set_msg(t, false, "key %s: not used in %s; ? for help", name,
+			mode_name(ctx));
+		return true;
+	}
+	return tui_do(t, a);
 }
 
 bool tui_tick(struct tui *t)
@@ -261,20 +287,65 @@ bool tui_tick(struct tui *t)
 	return true;
 }
 
+/*
+ * A click goes to the mode shown: the help overlay closes (as for a key),
+ * the heat map and the strip mark, the top table selects a row (a double
+ * click opens its sandwich), the graph and the sandwich's callers select
+ * a frame (a double click zooms, or opens a caller's sandwich).  In
+ * timeline mode the frames below the strip do not take clicks.
+ */
 void tui_click(struct tui *t, int row, int col, bool dbl)
 {
 	t->msg[0] = '\0';
 	tui_ensure_layout(t);
 	if (row < 0 || col < 0)
 		return;
-	if (tui_heat_click(t, row, col))
+	if (t->help) {
+		t->help = false;
 		return;
+	}
+	if (tui_heat_shown(t)) {
+		tui_heat_click(t, row, col);
+		return;
+	}
 	if (t->tl_show && row == 1) {
 		tui_timeline_click(t, col);
 		return;
 	}
+	if (t->tl_focus) {
+		set_msg(t, false, "timeline mode: click the strip to mark a "
+			"range; Esc or t leaves the mode");
+		return;
+	}
+	if (t->v.top) {
+		unsigned top = tui_top_rows(t);
+
+		if ((unsigned)row >= top &&
+		    tui_top_click(t, (unsigned)row - top) && dbl)
+			tui_do(t, ACT_SANDWICH);
+		return;
+	}
 	if (tui_flame_click(t, (unsigned)row, (unsigned)col) && dbl)
 		tui_do(t, ACT_ZOOM);
+}
+
+/* The wheel, up or down, on screen row `row`: it scrolls what is shown. */
+void tui_wheel(struct tui *t, int row, bool up)
+{
+	t->msg[0] = '\0';
+	tui_ensure_layout(t);
+	if (t->help) {
+		for (int k = 0; k < 3; k++)
+			tui_help_key(t, up ? KEY_UP : KEY_DOWN);
+	} else if (tui_heat_shown(t)) {
+		tui_heat_action(t, up ? ACT_HM_UP : ACT_HM_DOWN);
+	} else if (t->v.top) {
+		for (int k = 0; k < 3; k++)
+			tui_top_action(t, up ? ACT_UP : ACT_DOWN,
+				       tui_frame_rows(t));
+	} else if (row >= 0) {
+		tui_flame_wheel(t, (unsigned)row, up);
+	}
 }
 
 /* ---- The screen ------------------------------------------------------ */
@@ -673,11 +744,11 @@ static void mouse_event(struct tui *t)
 		tui_click(t, ev.y, ev.x, false);
 #ifdef BUTTON4_PRESSED
 	else if (ev.bstate & BUTTON4_PRESSED)
-		tui_flame_wheel(t, (unsigned)ev.y, true);
+		tui_wheel(t, ev.y, true);
 #endif
 #ifdef BUTTON5_PRESSED
 	else if (ev.bstate & BUTTON5_PRESSED)
-		tui_flame_wheel(t, (unsigned)ev.y, false);
+		tui_wheel(t, ev.y, false);
 #endif
 }
 
