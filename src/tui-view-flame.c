@@ -591,7 +591,7 @@ bool tui_flame_action(struct tui *t, enum tui_action a)
 			select_near(&c, t->sand_lay.rows - 1, sel_center(&g),
 				    false);
 		else
-			select_row(&m, m.up ? t->lay.rows - 1 : pane_floor(&m));
+			select_row(&m, m.up ? t->lay.rows - 1 : sw ? 1 : 0);
 		break;
 	case ACT_BOTTOM:
 		if (sw)
