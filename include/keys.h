@@ -42,6 +42,7 @@ enum tui_action {
 	ACT_LIVE_FREEZE, ACT_LIVE_RESET, ACT_LIVE_SAVE, ACT_LIVE_BASELINE,
 	ACT_MOUSE_DOC,      /* a mouse binding, documented only */
 	ACT_PROMPT_DOC,     /* a key of the "/" prompt, documented only */
+	ACT_SANDWICH_DOC,   /* a key as the sandwich reads it, documented only */
 	ACT_COUNT
 };
 
@@ -52,6 +53,8 @@ enum key_context {
 	KCTX_HEATMAP,       /* the heat map replaces the strip (m) */
 	KCTX_VIEWS,         /* the flame graph: keys that change the view */
 	KCTX_TOP,           /* the top table is shown */
+	KCTX_SANDWICH,      /* the sandwich (documentation only: its keys are
+			       the flame graph's) */
 	KCTX_PROMPT,        /* the "/" prompt (documentation only) */
 	KCTX_LIVE,          /* the flame graph, live sampling only */
 	KCTX_MOUSE,         /* mouse (documentation only) */
@@ -69,12 +72,16 @@ struct key_binding {
 const struct key_binding *keys_table(size_t *n);
 
 /* The action bound to key in ctx (live: live-mode keys come first; on a
- * saved profile they answer only keys nothing else takes). */
+ * saved profile they answer only keys nothing else takes); ACT_NONE for a
+ * key the mode does not take (the timeline and heat map take only theirs,
+ * live keys, help, repaint and quit; the top table none of the graph's
+ * moves). */
 enum tui_action keys_lookup(enum key_context ctx, int key, bool live);
 
 /*
- * The key as the user reads it: "F3", "Tab", "Ctrl-F", "x", "Shift-Up",
- * a character beyond ASCII as UTF-8 (to be escaped where shown).
+ * The key as the help writes it and the user reads it: "l", "Home", "F3",
+ * "Tab", "Ctrl-F", "Shift-Up", a character beyond ASCII as UTF-8 (to be
+ * escaped where shown); for messages.
  */
 void keys_name(int key, char *buf, size_t cap);
 

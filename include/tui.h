@@ -119,6 +119,8 @@ void tui_prompt_history(struct tui *t, int dir);
 bool tui_tick(struct tui *t);
 /* A mouse event at screen (row, col); double: a double click. */
 void tui_click(struct tui *t, int row, int col, bool dbl);
+/* The mouse wheel on screen row `row`, up or down. */
+void tui_wheel(struct tui *t, int row, bool up);
 
 /* The profile shown: the one given, or a view derived from it. */
 const struct profile *tui_profile(const struct tui *t);

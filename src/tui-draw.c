@@ -281,8 +281,9 @@ void tui_draw_line(struct tui *t, int y, const char *text)
 
 /*
  * A frame of the shown profile, or (p not t->p: the sandwich's callers
- * pane) of another one, which has no selection, no search marks and takes
- * its colors from the theme directly (the color cache is by t->p's ids).
+ * pane) of another one, which has its own selection (shown while it has
+ * the focus), no search marks and takes its colors from the theme
+ * directly (the color cache is by t->p's ids).
  */
 void tui_draw_frame(struct tui *t, const struct profile *p,
 		    const struct layout_rect *r, int y, char *buf)
@@ -290,7 +291,8 @@ void tui_draw_frame(struct tui *t, const struct profile *p,
 	bool own = p == t->p;
 	bool hit = own && search_active(t->search) &&
 		   search_node_matches(t->search, p, r->node);
-	bool sel = own && r->node == t->sel;
+	bool sel = own ? !t->sand_focus && r->node == t->sel :
+		   p == t->sand && t->sand_focus && r->node == t->sand_sel;
 	const char *name = profile_name(p, r->node);
 	size_t len = profile_name_len(p, r->node), k;
 	unsigned w = r->width;

@@ -141,6 +141,19 @@ static const struct key_binding table[] = {
 	  "filter the functions by a regex (empty: all)",
 	  { '/', KEY_F(3), CTRL('f'), 0 } },
 	{ KCTX_TOP, ACT_TOP_TABLE, "v, Esc", "leave the top table", { 'v', 27, 0 } },
+	{ KCTX_SANDWICH, ACT_SANDWICH_DOC, "Up, Down, k, j",
+	  "move in both halves: up from the function to its nearest callers, "
+	  "down from them back to it", { 0 } },
+	{ KCTX_SANDWICH, ACT_SANDWICH_DOC, "Enter",
+	  "on a caller: the sandwich of that caller; on a callee: zoom", { 0 } },
+	{ KCTX_SANDWICH, ACT_SANDWICH_DOC, "PgUp, PgDn",
+	  "scroll the half with the selection; at its end, on into the other",
+	  { 0 } },
+	{ KCTX_SANDWICH, ACT_SANDWICH_DOC, "g, G",
+	  "the outermost callers' row; the deepest callees' row", { 0 } },
+	{ KCTX_SANDWICH, ACT_SANDWICH_DOC, "click",
+	  "select a caller or callee; the status line gives a caller's share: "
+	  "the function's samples that pass through it", { 0 } },
 	{ KCTX_HEATMAP, ACT_HM_LEFT, "Left, h", "previous column (second)",
 	  { KEY_LEFT, 'h', 0 } },
 	{ KCTX_HEATMAP, ACT_HM_RIGHT, "Right, l", "next column (second)",
@@ -181,9 +194,15 @@ static const struct key_binding table[] = {
 	{ KCTX_LIVE, ACT_LIVE_SAVE, "s", "save what is on screen as a folded file: the "
 	  "view, its filters, the window or range (also on a saved profile)",
 	  { 's', 0 } },
-	{ KCTX_MOUSE, ACT_MOUSE_DOC, "click", "select a frame; on the timeline, mark", { 0 } },
-	{ KCTX_MOUSE, ACT_MOUSE_DOC, "double-click", "zoom into a frame", { 0 } },
-	{ KCTX_MOUSE, ACT_MOUSE_DOC, "wheel", "scroll up and down", { 0 } },
+	{ KCTX_MOUSE, ACT_MOUSE_DOC, "click",
+	  "select a frame, or a row of the top table; on the timeline strip or "
+	  "the heat map, mark; over the help, close it", { 0 } },
+	{ KCTX_MOUSE, ACT_MOUSE_DOC, "double-click",
+	  "zoom into a frame; on a row of the top table or a caller in the "
+	  "sandwich, its sandwich", { 0 } },
+	{ KCTX_MOUSE, ACT_MOUSE_DOC, "wheel",
+	  "scroll what is shown: the graph's half under it, the table, the "
+	  "help; on the heat map, the cursor", { 0 } },
 };
 
 static const char *const action_names[ACT_COUNT] = {
@@ -223,7 +242,7 @@ static const char *const action_names[ACT_COUNT] = {
 	[ACT_LIVE_RATE_DOWN] = "rate-down", [ACT_LIVE_WINDOW] = "window",
 	[ACT_LIVE_FREEZE] = "freeze", [ACT_LIVE_RESET] = "live-reset",
 	[ACT_LIVE_SAVE] = "save", [ACT_LIVE_BASELINE] = "baseline", [ACT_MOUSE_DOC] = "mouse",
-	[ACT_PROMPT_DOC] = "prompt",
+	[ACT_PROMPT_DOC] = "prompt", [ACT_SANDWICH_DOC] = "sandwich-doc",
 };
 
 const struct key_binding *keys_table(size_t *n)
@@ -252,21 +271,46 @@ static enum tui_action find(enum key_context ctx, int key)
 	return ACT_NONE;
 }
 
+/* Keys that answer in every mode: help, repaint, quit. */
+static bool everywhere(enum tui_action a)
+{
+	return a == ACT_HELP || a == ACT_REDRAW || a == ACT_QUIT;
+}
+
+/* The flame graph's own moves, zoom and search steps: nothing the top
+ * table shows (it has its own moves). */
+static bool graph_only(enum tui_action a)
+{
+	switch (a) {
+	case ACT_LEFT: case ACT_RIGHT: case ACT_ZOOM: case ACT_RESET:
+	case ACT_UNFOLD: case ACT_NEXT: case ACT_PREV: case ACT_SEARCH_NAME:
+	case ACT_FLIP:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * Each mode takes its own keys.  The timeline and the heat map take their
+ * table's, the live ones while sampling, and help, repaint and quit; the
+ * top table its own, then the view's that change the view or say why they
+ * do nothing, never the graph's moves (the graph is not shown).  Anything
+ * else is ACT_NONE, which the loop reports.
+ */
 enum tui_action keys_lookup(enum key_context ctx, int key, bool live)
 {
 	enum tui_action a = ACT_NONE;
-
 	bool tl = ctx == KCTX_TIMELINE || ctx == KCTX_HEATMAP;
 
 	if (tl || ctx == KCTX_TOP)
 		a = find(ctx, key);
 	if (a == ACT_NONE && live)
 		a = find(KCTX_LIVE, key);
-	if (a == ACT_NONE && !tl)
+	if (a == ACT_NONE) {
 		a = find(KCTX_VIEW, key);
-	if (a == ACT_NONE && tl && key != 27) {
-		/* Keys the strip does not use keep their view meaning. */
-		a = find(KCTX_VIEW, key);
+		if ((tl && !everywhere(a)) || (ctx == KCTX_TOP && graph_only(a)))
+			return ACT_NONE;
 	}
 	if (a == ACT_NONE && !live) {
 		/* On a saved profile the live keys still answer: s saves,
@@ -279,6 +323,13 @@ enum tui_action keys_lookup(enum key_context ctx, int key, bool live)
 void keys_name(int key, char *buf, size_t cap)
 {
 	static const struct { int key; const char *name; } named[] = {
+		{ KEY_UP, "Up" }, { KEY_DOWN, "Down" }, { KEY_LEFT, "Left" },
+		{ KEY_RIGHT, "Right" }, { KEY_HOME, "Home" }, { KEY_END, "End" },
+		{ KEY_PPAGE, "PgUp" }, { KEY_NPAGE, "PgDn" },
+		{ KEY_ENTER, "Enter" }, { '\n', "Enter" }, { '\r', "Enter" },
+		{ KEY_BACKSPACE, "Backspace" }, { 127, "Backspace" },
+		{ 8, "Backspace" }, { KEY_SLEFT, "Shift-Left" },
+		{ KEY_SRIGHT, "Shift-Right" },
 		{ '\t', "Tab" }, { KEY_BTAB, "Shift-Tab" }, { ' ', "Space" },
 		{ 27, "Esc" }, { KEY_IC, "Insert" }, { KEY_DC, "Delete" },
 		{ KEY_SR, "Shift-Up" }, { KEY_SF, "Shift-Down" },
@@ -330,6 +381,9 @@ const char *keys_context_title(enum key_context c)
 		return "Heat map (m in timeline mode): compare ranges of cells";
 	case KCTX_VIEWS: return "Views: top, callers, callees, invert, filter";
 	case KCTX_TOP: return "Top table (after v)";
+	case KCTX_SANDWICH:
+		return "Sandwich (S, or Enter in the top table): callers above, "
+		       "callees below";
 	case KCTX_PROMPT: return "Search prompt (after /)";
 	case KCTX_LIVE: return "Live sampling";
 	case KCTX_MOUSE: return "Mouse";

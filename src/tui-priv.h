@@ -73,6 +73,10 @@ struct tui {
 	char *osc;                    /* an OSC 52 sequence to send, or NULL */
 	struct profile *sand;         /* sandwich: the callers, drawn above */
 	struct layout sand_lay;       /* its layout (the screen's width) */
+	uint32_t sand_sel, sand_eye;  /* the callers pane's selection, and
+					 the column kept while moving */
+	unsigned sand_scroll;         /* its smallest depth shown (2 on) */
+	bool sand_focus;              /* the selection is the callers pane's */
 	/* The top table (tui-view-top.c). */
 	struct view_top_row *top_rows;
 	struct diff_top_row *top_drows;   /* instead, of a comparison */
@@ -191,12 +195,16 @@ void tui_draw_status(struct tui *t, const char *text);
 
 /* ---- Layer 1: views that need only layer 0 --------------------------- */
 
-/* tui-view-sandwich.c: the callers pane of the sandwich view */
+/* tui-view-sandwich.c: the callers pane of the sandwich view (its moves
+ * and drawing are the flame graph's, tui-view-flame.c) */
+/* Its rows on screen: 0 when there is no pane (or the top table covers
+ * the frames). */
 unsigned tui_sandwich_rows(const struct tui *t);
+/* Callers' depths it shows: 2 to this, exclusive (0: none). */
+unsigned tui_sandwich_depths(const struct tui *t);
 void tui_sandwich_build(struct tui *t, const struct view_spec *callees);
 void tui_sandwich_relayout(struct tui *t);
 void tui_sandwich_free(struct tui *t);
-void tui_sandwich_draw(struct tui *t, unsigned y0);
 
 /* tui-view-top.c: the top table */
 void tui_top_refresh(struct tui *t);
@@ -204,6 +212,9 @@ void tui_top_free(struct tui *t);
 /* An action while the table is shown (frame_rows: the rows it covers);
  * false when it is not the table's. */
 bool tui_top_action(struct tui *t, enum tui_action a, unsigned frame_rows);
+/* A click on the table's row y (0: its column titles): true when it
+ * selected a row. */
+bool tui_top_click(struct tui *t, unsigned y);
 /* The function of the selected row (NULL when there is none). */
 const char *tui_top_selected_name(struct tui *t);
 void tui_top_set_filter(struct tui *t, const char *re);
@@ -232,12 +243,16 @@ unsigned tui_top_rows(const struct tui *t);
 void tui_fix_view(struct tui *t);
 void tui_ensure_visible(struct tui *t);
 void tui_select_node(struct tui *t, uint32_t node, bool keep_eye);
-/* Scroll by n rows toward the deeper frames (n < 0: toward the root). */
-void tui_scroll_depth(struct tui *t, int n);
+/* The mouse wheel on screen row y: the pane under it scrolls, up (toward
+ * the top of the screen) or down. */
+void tui_flame_wheel(struct tui *t, unsigned y, bool up);
 /* Moving, zoom, search keys; false when a is not the flame graph's. */
 bool tui_flame_action(struct tui *t, enum tui_action a);
-/* A click on frame row `row` (0: the first): true when it selected. */
-bool tui_flame_click(struct tui *t, unsigned row, unsigned col);
+/* A click on screen row y, column col: true when it selected a frame (of
+ * the flame graph or of the sandwich's callers pane). */
+bool tui_flame_click(struct tui *t, unsigned y, unsigned col);
+/* The frames: the sandwich's callers pane, then the graph on rows [top,
+ * top + rows). */
 void tui_flame_draw(struct tui *t, unsigned top, unsigned rows);
 
 /* tui-view.c: the views */

@@ -301,10 +301,10 @@ enum { SP_TOTAL, SP_SELF, SP_SHARE, SP_ALL, SP_DIFF, SP_ZOOM, SP_N };
  * there is no step left.  A comparison's share of all is its after's,
  * which before and after say again.
  */
-static bool status_shorten(const struct tui *t, char part[SP_N][256],
-			   int step)
+static bool status_shorten(const struct tui *t, const struct profile *p,
+			   uint32_t sel, char part[SP_N][256], int step)
 {
-	bool diff = profile_is_differential(t->p);
+	bool diff = profile_is_differential(p);
 	char dd[200], *pc;
 
 	switch (step) {
@@ -325,7 +325,7 @@ static bool status_shorten(const struct tui *t, char part[SP_N][256],
 	case 5:
 		/* A comparison's second figures: the shares, the difference. */
 		if (diff) {
-			diff_describe(t->p, t->sel, t->v.negate,
+			diff_describe(p, sel, t->v.negate,
 				      (unsigned)step - 3, dd, sizeof(dd));
 			snprintf(part[SP_DIFF], sizeof(part[0]), " | %s", dd);
 		}
@@ -336,7 +336,7 @@ static bool status_shorten(const struct tui *t, char part[SP_N][256],
 		if (pc)
 			pc[1] = '\0';
 		if (diff) {
-			diff_describe(t->p, t->sel, t->v.negate, 3, dd,
+			diff_describe(p, sel, t->v.negate, 3, dd,
 				      sizeof(dd));
 			snprintf(part[SP_DIFF], sizeof(part[0]), " | %s", dd);
 		}
@@ -349,15 +349,21 @@ static bool status_shorten(const struct tui *t, char part[SP_N][256],
 void tui_status_text(struct tui *t, char *buf, size_t cap)
 {
 	char part[SP_N][256], rest[1400], num[64], *name;
-	uint32_t s = t->sel;
+	/* A caller in the sandwich's callers pane: its total is what of the
+	 * function's weight passes through it, its tree's self (the stacks
+	 * it starts) is left out and it is not in the graph's zoom. */
+	bool caller = t->sand_focus;
+	const struct profile *p = caller ? t->sand : t->p;
+	uint32_t s = caller ? t->sand_sel : t->sel;
 	const struct profile *from = t->cmpsrc ? t->cmpsrc : t->src;
-	uint64_t total = profile_total(t->p, NODE_ROOT);
+	uint64_t total = profile_total(p, NODE_ROOT);
 	uint64_t all = profile_total(from, NODE_ROOT);
-	uint64_t z = profile_total(t->p, t->zoom), w = profile_total(t->p, s);
-	size_t rlen, nlen = profile_name_len(t->p, s), nw, rw, keep;
-	bool in_zoom = profile_depth(t->p, s) >= profile_depth(t->p, t->zoom);
-	bool diff = profile_is_differential(t->p);
-	bool subset = t->p != from && !diff && total != all;
+	uint64_t z = profile_total(t->p, t->zoom), w = profile_total(p, s);
+	size_t rlen, nlen = profile_name_len(p, s), nw, rw, keep;
+	bool in_zoom = !caller &&
+		       profile_depth(p, s) >= profile_depth(t->p, t->zoom);
+	bool diff = profile_is_differential(p);
+	bool subset = p != from && !diff && total != all;
 	unsigned cols = tui_status_cols(t);
 
 	if (t->v.top) {
@@ -366,10 +372,11 @@ void tui_status_text(struct tui *t, char *buf, size_t cap)
 	}
 	for (int k = 0; k < SP_N; k++)
 		part[k][0] = '\0';
-	profile_format_amount(t->p, w, num, sizeof(num));
+	profile_format_amount(p, w, num, sizeof(num));
 	snprintf(part[SP_TOTAL], sizeof(part[0]), " | %s", num);
-	profile_format_figure(t->p, profile_self(t->p, s), num, sizeof(num));
-	snprintf(part[SP_SELF], sizeof(part[0]), " (self %s)", num);
+	profile_format_figure(p, profile_self(p, s), num, sizeof(num));
+	if (!caller)
+		snprintf(part[SP_SELF], sizeof(part[0]), " (self %s)", num);
 	snprintf(part[SP_SHARE], sizeof(part[0]), " | %.2f%% of %s",
 		 pct(w, total), subset ? "view" : "all");
 	if (subset)
@@ -379,13 +386,13 @@ void tui_status_text(struct tui *t, char *buf, size_t cap)
 		/* Before, after and the change, in weight and in share. */
 		char dd[200];
 
-		diff_describe(t->p, s, t->v.negate, 0, dd, sizeof(dd));
+		diff_describe(p, s, t->v.negate, 0, dd, sizeof(dd));
 		snprintf(part[SP_DIFF], sizeof(part[0]), " | %s", dd);
 	}
 	if (in_zoom)
 		snprintf(part[SP_ZOOM], sizeof(part[0]), " | %.2f%% of zoom",
 			 pct(w, z));
-	nw = textfmt_width(profile_name(t->p, s), nlen);
+	nw = textfmt_width(profile_name(p, s), nlen);
 	keep = nw < 8 ? nw : 8;   /* the name's columns, at least */
 	for (int step = 0;; step++) {
 		rlen = 0;
@@ -393,7 +400,7 @@ void tui_status_text(struct tui *t, char *buf, size_t cap)
 			rlen = append(rest, sizeof(rest), rlen, "%s", part[k]);
 		rw = textfmt_width(rest, rlen);
 		if (!cols || rw + keep <= cols ||
-		    !status_shorten(t, part, step))
+		    !status_shorten(t, p, s, part, step))
 			break;
 	}
 	name = xmalloc(8 * (nlen + cols + sizeof(rest)) + 16);
@@ -411,10 +418,10 @@ void tui_status_text(struct tui *t, char *buf, size_t cap)
 		}
 	}
 	if (cols && nw + rw > cols) {
-		textfmt_fit(profile_name(t->p, s), nlen,
+		textfmt_fit(profile_name(p, s), nlen,
 			    (unsigned)(cols - rw), ' ', name);
 	} else {
-		textfmt_escape(profile_name(t->p, s), nlen, name,
+		textfmt_escape(profile_name(p, s), nlen, name,
 			       8 * (nlen + cols) + 16);
 	}
 	snprintf(buf, cap, "%s%s", name, rest);

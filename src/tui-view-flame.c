@@ -38,29 +38,111 @@ static unsigned fold_floor(const struct tui *t)
 	return d < z - 1 ? d : z - 1;
 }
 
-static void clamp_scroll(struct tui *t)
-{
-	unsigned R = tui_frame_rows(t);
-	unsigned max = t->lay.rows > R ? t->lay.rows - R : 0;
+/*
+ * A graph that the moves, the scrolling, clicks and drawing act on: the
+ * flame graph (t->p), or the sandwich's callers pane (t->sand), drawn
+ * deeper frames up from its depth 2 (tui-view-sandwich.c).  `scroll` is
+ * the smallest depth on screen; the pane shows `rows` depths from it, on
+ * screen rows [top, top + rows).
+ */
+struct pane {
+	struct tui *t;
+	bool callers;                 /* the sandwich's callers pane */
+	const struct profile *p;
+	const struct layout *lay;
+	uint32_t *sel, *eye;
+	unsigned *scroll;
+	unsigned top, rows;
+	bool up;                      /* deeper frames higher (flame) */
+};
 
-	if (t->scroll > max)
-		t->scroll = max;
-	if (t->scroll < fold_floor(t))
-		t->scroll = fold_floor(t);
+static bool sandwich(const struct tui *t)
+{
+	return t->v.sandwich && !t->v.top;
+}
+
+static struct pane pane_of(struct tui *t, bool callers)
+{
+	struct pane g = { .t = t, .callers = callers };
+
+	if (callers) {
+		g.p = t->sand;
+		g.lay = &t->sand_lay;
+		g.sel = &t->sand_sel;
+		g.eye = &t->sand_eye;
+		g.scroll = &t->sand_scroll;
+		g.top = 1 + (t->tl_show ? 1 : 0);
+		g.rows = tui_sandwich_rows(t);
+		g.up = true;
+	} else {
+		g.p = t->p;
+		g.lay = &t->lay;
+		g.sel = &t->sel;
+		g.eye = &t->eye;
+		g.scroll = &t->scroll;
+		g.top = tui_top_rows(t);
+		g.rows = tui_frame_rows(t);
+		/* The sandwich keeps its callees under its callers. */
+		g.up = t->flame && !sandwich(t);
+	}
+	return g;
+}
+
+/* The pane the selection is in. */
+static struct pane focused(struct tui *t)
+{
+	return pane_of(t, t->sand_focus && tui_sandwich_depths(t));
+}
+
+/* The smallest depth a pane shows: the sandwich's panes leave out the
+ * root (and the callers the function, which the graph shows). */
+static unsigned pane_floor(const struct pane *g)
+{
+	unsigned f;
+
+	if (g->callers)
+		return 2;
+	f = fold_floor(g->t);
+	return sandwich(g->t) && f < 1 ? 1 : f;
+}
+
+static void clamp_scroll(const struct pane *g)
+{
+	unsigned max = g->lay->rows > g->rows ? g->lay->rows - g->rows : 0;
+
+	if (*g->scroll > max)
+		*g->scroll = max;
+	if (*g->scroll < pane_floor(g))
+		*g->scroll = pane_floor(g);
+}
+
+static void pane_ensure_visible(const struct pane *g)
+{
+	unsigned d;
+
+	if (!g->rows)
+		return;
+	d = profile_depth(g->p, *g->sel);
+	if (d < *g->scroll)
+		*g->scroll = d;
+	else if (d >= *g->scroll + g->rows)
+		*g->scroll = d - g->rows + 1;
+	clamp_scroll(g);
 }
 
 void tui_ensure_visible(struct tui *t)
 {
-	unsigned R = tui_frame_rows(t), d;
+	struct pane g = pane_of(t, false);
 
-	if (!R)
-		return;
-	d = profile_depth(t->p, t->sel);
-	if (d < t->scroll)
-		t->scroll = d;
-	else if (d >= t->scroll + R)
-		t->scroll = d - R + 1;
-	clamp_scroll(t);
+	pane_ensure_visible(&g);
+}
+
+/* The function a sandwich is of: the root's one child in both panes. */
+static uint32_t sandwich_function(const struct profile *p)
+{
+	uint32_t c = profile_node(p, NODE_ROOT)->child;
+
+	return c == NODE_NONE ? NODE_ROOT : c;
 }
 
 /* After any change of the profile, zoom or size: a valid zoom and selection. */
@@ -71,15 +153,44 @@ void tui_fix_view(struct tui *t)
 	ensure_layout(t);
 	while (t->sel != NODE_ROOT && tui_rect_of(t, t->sel) < 0)
 		t->sel = profile_node(t->p, t->sel)->parent;
+	if (sandwich(t) && t->sel == NODE_ROOT)
+		t->sel = sandwich_function(t->p);   /* the root is not drawn */
 	tui_ensure_visible(t);
+	if (tui_sandwich_depths(t)) {
+		struct pane c = pane_of(t, true);
+
+		clamp_scroll(&c);
+	}
+	if (t->sand_focus) {
+		/* A caller no longer drawn: the nearest caller drawn, else the
+		 * selection goes back to the graph. */
+		struct pane c = pane_of(t, true);
+
+		while (t->sand_sel != NODE_ROOT &&
+		       layout_find_node(&t->sand_lay, t->sand_sel) < 0)
+			t->sand_sel = profile_node(t->sand, t->sand_sel)->parent;
+		if (!tui_sandwich_depths(t) ||
+		    profile_depth(t->sand, t->sand_sel) < 2)
+			t->sand_focus = false;
+		else
+			pane_ensure_visible(&c);
+	}
+}
+
+static void select_in(const struct pane *g, uint32_t node, bool keep_eye)
+{
+	g->t->sand_focus = g->callers;
+	*g->sel = node;
+	if (!keep_eye)
+		*g->eye = NO_EYE;
+	pane_ensure_visible(g);
 }
 
 void tui_select_node(struct tui *t, uint32_t node, bool keep_eye)
 {
-	t->sel = node;
-	if (!keep_eye)
-		t->eye = NO_EYE;
-	tui_ensure_visible(t);
+	struct pane g = pane_of(t, false);
+
+	select_in(&g, node, keep_eye);
 }
 
 static uint32_t rect_center(const struct layout_rect *r)
@@ -97,21 +208,21 @@ static uint32_t col_distance(const struct layout_rect *r, uint32_t col)
 }
 
 /* The rect on row depth nearest to col (-1 if the row is empty). */
-static ssize_t nearest_on_row(const struct tui *t, unsigned depth,
+static ssize_t nearest_on_row(const struct pane *g, unsigned depth,
 			      uint32_t col, uint32_t parent)
 {
+	const struct layout *l = g->lay;
 	ssize_t best = -1;
 	uint32_t bestd = UINT32_MAX;
 
-	if (depth >= t->lay.rows)
+	if (depth >= l->rows)
 		return -1;
-	for (size_t i = t->lay.row_start[depth]; i < t->lay.row_start[depth + 1];
-	     i++) {
-		const struct layout_rect *r = &t->lay.rects[i];
+	for (size_t i = l->row_start[depth]; i < l->row_start[depth + 1]; i++) {
+		const struct layout_rect *r = &l->rects[i];
 		uint32_t dd;
 
 		if (parent != NODE_NONE &&
-		    profile_node(t->p, r->node)->parent != parent)
+		    profile_node(g->p, r->node)->parent != parent)
 			continue;
 		dd = col_distance(r, col);
 		if (dd < bestd) {
@@ -124,74 +235,152 @@ static ssize_t nearest_on_row(const struct tui *t, unsigned depth,
 
 /* ---- Moving ---------------------------------------------------------- */
 
-static uint32_t sel_center(struct tui *t)
+static uint32_t sel_center(const struct pane *g)
 {
-	ssize_t i = tui_rect_of(t, t->sel);
+	ssize_t i = layout_find_node(g->lay, *g->sel);
 
-	return i < 0 ? 0 : rect_center(&t->lay.rects[i]);
+	return i < 0 ? 0 : rect_center(&g->lay->rects[i]);
 }
 
-static void move_parent(struct tui *t)
+/* Select the frame nearest to col on depth of pane g; false if none. */
+static bool select_near(const struct pane *g, unsigned depth, uint32_t col,
+			bool keep_eye)
 {
-	uint32_t up = profile_node(t->p, t->sel)->parent;
+	ssize_t i = nearest_on_row(g, depth, col, NODE_NONE);
+
+	if (i < 0)
+		return false;
+	select_in(g, g->lay->rects[i].node, keep_eye);
+	return true;
+}
+
+/*
+ * Toward the root.  In the sandwich the function's parent is the root,
+ * not drawn: from the function the selection goes to its nearest caller
+ * above, and from a nearest caller down to the function.
+ */
+static void move_parent(const struct pane *g)
+{
+	struct tui *t = g->t;
+	uint32_t up = profile_node(g->p, *g->sel)->parent;
 
 	if (up == NODE_NONE)
 		return;
-	if (t->eye == NO_EYE)
-		t->eye = sel_center(t);
-	tui_select_node(t, up, true);
+	if (*g->eye == NO_EYE)
+		*g->eye = sel_center(g);
+	if (g->callers && profile_depth(g->p, *g->sel) <= 2) {
+		struct pane m = pane_of(t, false);
+
+		t->eye = *g->eye;
+		select_in(&m, sandwich_function(t->p), true);
+		return;
+	}
+	if (!g->callers && sandwich(t) && up == NODE_ROOT) {
+		struct pane c = pane_of(t, true);
+
+		if (tui_sandwich_depths(t)) {
+			t->sand_eye = *g->eye;
+			select_near(&c, 2, t->sand_eye, true);
+		}
+		return;
+	}
+	select_in(g, up, true);
 }
 
-static void move_child(struct tui *t)
+static void move_child(const struct pane *g)
 {
 	ssize_t i;
 
-	if (t->eye == NO_EYE)
-		t->eye = sel_center(t);
-	i = nearest_on_row(t, profile_depth(t->p, t->sel) + 1, t->eye, t->sel);
+	if (*g->eye == NO_EYE)
+		*g->eye = sel_center(g);
+	i = nearest_on_row(g, profile_depth(g->p, *g->sel) + 1, *g->eye,
+			   *g->sel);
 	if (i >= 0)
-		tui_select_node(t, t->lay.rects[i].node, true);
+		select_in(g, g->lay->rects[i].node, true);
 }
 
-static void move_side(struct tui *t, int dir)
+static void move_side(const struct pane *g, int dir)
 {
-	ssize_t i = tui_rect_of(t, t->sel);
+	ssize_t i = layout_find_node(g->lay, *g->sel);
 	unsigned d;
 
 	if (i < 0)
 		return;
-	d = t->lay.rects[i].depth;
-	if (dir < 0 && (size_t)i > t->lay.row_start[d])
-		tui_select_node(t, t->lay.rects[i - 1].node, false);
-	else if (dir > 0 && (size_t)i + 1 < t->lay.row_start[d + 1])
-		tui_select_node(t, t->lay.rects[i + 1].node, false);
+	d = g->lay->rects[i].depth;
+	if (dir < 0 && (size_t)i > g->lay->row_start[d])
+		select_in(g, g->lay->rects[i - 1].node, false);
+	else if (dir > 0 && (size_t)i + 1 < g->lay->row_start[d + 1])
+		select_in(g, g->lay->rects[i + 1].node, false);
 }
 
-static void select_row(struct tui *t, unsigned depth)
+static void select_row(const struct pane *g, unsigned depth)
 {
-	ssize_t i = nearest_on_row(t, depth, sel_center(t), NODE_NONE);
-
-	if (i >= 0)
-		tui_select_node(t, t->lay.rects[i].node, false);
+	select_near(g, depth, sel_center(g), false);
 }
 
-/* Scroll by n rows toward the deeper frames (n < 0: toward the root). */
-void tui_scroll_depth(struct tui *t, int n)
+/* Scroll pane g by n rows toward the deeper frames (n < 0: toward the
+ * root); a selection of the pane that leaves the screen follows. */
+static void scroll_depth(const struct pane *g, int n)
 {
-	unsigned R = tui_frame_rows(t), d;
-	long s = (long)t->scroll + n;
+	long s = (long)*g->scroll + n;
+	unsigned d;
 
-	if (!R)
+	if (!g->rows)
 		return;
-	if (s < 0)
-		s = 0;
-	t->scroll = (unsigned)s;
-	clamp_scroll(t);
-	d = profile_depth(t->p, t->sel);
-	if (d < t->scroll)
-		select_row(t, t->scroll);
-	else if (d >= t->scroll + R)
-		select_row(t, t->scroll + R - 1);
+	*g->scroll = s < 0 ? 0 : (unsigned)s;
+	clamp_scroll(g);
+	if (g->callers != g->t->sand_focus)
+		return;
+	d = profile_depth(g->p, *g->sel);
+	if (d < *g->scroll)
+		select_row(g, *g->scroll);
+	else if (d >= *g->scroll + g->rows)
+		select_row(g, *g->scroll + g->rows - 1);
+}
+
+/* The pane drawn on screen row y, or NULL. */
+static bool pane_at(struct tui *t, unsigned y, struct pane *g)
+{
+	for (int k = 0; k < 2; k++) {
+		*g = pane_of(t, k == 1);
+		if ((k == 0 || tui_sandwich_depths(t)) && y >= g->top &&
+		    y < g->top + g->rows)
+			return true;
+	}
+	return false;
+}
+
+void tui_flame_wheel(struct tui *t, unsigned y, bool up)
+{
+	struct pane g;
+
+	if (pane_at(t, y, &g))
+		scroll_depth(&g, g.up == up ? 3 : -3);
+}
+
+/*
+ * PgUp and PgDn scroll the focused pane by its height; in the sandwich,
+ * at the end of one pane they go on in the other (the callers above the
+ * graph, the graph below them).
+ */
+static void page(struct tui *t, bool up)
+{
+	struct pane g = focused(t);
+
+	if (sandwich(t) && tui_sandwich_depths(t) && !g.callers && up &&
+	    *g.scroll <= pane_floor(&g)) {
+		uint32_t col = t->eye != NO_EYE ? t->eye : sel_center(&g);
+
+		g = pane_of(t, true);
+		select_near(&g, 2, col, false);
+		return;
+	}
+	if (g.callers && !up && *g.scroll <= pane_floor(&g)) {
+		g = pane_of(t, false);
+		select_in(&g, sandwich_function(t->p), false);
+		return;
+	}
+	scroll_depth(&g, (g.up == up ? 1 : -1) * (int)g.rows);
 }
 
 /* ---- Zoom ------------------------------------------------------------ */
@@ -253,8 +442,9 @@ void tui_search(struct tui *t, const char *pattern)
 
 static void search_name(struct tui *t)
 {
-	const char *name = profile_name(t->p, t->sel);
-	size_t len = profile_name_len(t->p, t->sel);
+	struct pane g = focused(t);
+	const char *name = profile_name(g.p, *g.sel);
+	size_t len = profile_name_len(g.p, *g.sel);
 
 	search_set_literal(t->search, name, len);
 	free(t->pattern);
@@ -370,6 +560,10 @@ static void next_match(struct tui *t, int dir)
 
 bool tui_flame_action(struct tui *t, enum tui_action a)
 {
+	struct pane g = focused(t), m = pane_of(t, false);
+	struct pane c = pane_of(t, true);
+	bool sw = sandwich(t), callers = sw && tui_sandwich_depths(t);
+
 	switch (a) {
 	case ACT_UNFOLD:
 		t->unfold = !t->unfold;
@@ -381,28 +575,35 @@ bool tui_flame_action(struct tui *t, enum tui_action a)
 			"unfolded" : "ancestors of the zoomed frame folded");
 		break;
 	case ACT_UP:
-		t->flame ? move_child(t) : move_parent(t);
+		g.up ? move_child(&g) : move_parent(&g);
 		break;
 	case ACT_DOWN:
-		t->flame ? move_parent(t) : move_child(t);
+		g.up ? move_parent(&g) : move_child(&g);
 		break;
 	case ACT_LEFT:
-		move_side(t, -1);
+		move_side(&g, -1);
 		break;
 	case ACT_RIGHT:
-		move_side(t, +1);
+		move_side(&g, +1);
 		break;
 	case ACT_TOP:
-		t->flame ? select_row(t, t->lay.rows - 1) : select_row(t, 0);
+		if (callers)   /* the outermost callers */
+			select_near(&c, t->sand_lay.rows - 1, sel_center(&g),
+				    false);
+		else
+			select_row(&m, m.up ? t->lay.rows - 1 : sw ? 1 : 0);
 		break;
 	case ACT_BOTTOM:
-		t->flame ? select_row(t, 0) : select_row(t, t->lay.rows - 1);
+		if (sw)
+			select_near(&m, t->lay.rows - 1, sel_center(&g), false);
+		else
+			select_row(&m, m.up ? 0 : t->lay.rows - 1);
 		break;
 	case ACT_PGUP:
-		tui_scroll_depth(t, (t->flame ? 1 : -1) * (int)tui_frame_rows(t));
+		page(t, true);
 		break;
 	case ACT_PGDN:
-		tui_scroll_depth(t, (t->flame ? -1 : 1) * (int)tui_frame_rows(t));
+		page(t, false);
 		break;
 	case ACT_ZOOM:
 		if (t->sel == t->zoom)
@@ -432,6 +633,10 @@ bool tui_flame_action(struct tui *t, enum tui_action a)
 		break;
 	case ACT_FLIP:
 		t->flame = !t->flame;
+		if (sw)
+			set_msg(t, false, "the sandwich keeps its callers above "
+				"and its callees below; the other views are now "
+				"drawn %s", t->flame ? "as flames" : "as icicles");
 		break;
 	default:
 		return false;
@@ -439,54 +644,69 @@ bool tui_flame_action(struct tui *t, enum tui_action a)
 	return true;
 }
 
-/* A click on frame row `row` (0: the first), column col: true when it
- * selected a frame. */
-bool tui_flame_click(struct tui *t, unsigned row, unsigned col)
+bool tui_flame_click(struct tui *t, unsigned y, unsigned col)
 {
-	unsigned R = tui_frame_rows(t), d;
+	struct pane g;
+	unsigned r, d;
 	ssize_t i;
 
-	d = t->flame ? t->scroll + (R - 1 - row) : t->scroll + row;
-	i = layout_at(&t->lay, d, col);
+	if (!pane_at(t, y, &g))
+		return false;
+	r = y - g.top;
+	d = *g.scroll + (g.up ? g.rows - 1 - r : r);
+	i = layout_at(g.lay, d, col);
 	if (i < 0)
 		return false;
-	tui_select_node(t, t->lay.rects[i].node, false);
+	select_in(&g, g.lay->rects[i].node, false);
 	return true;
 }
 
 /* ---- Drawing --------------------------------------------------------- */
 
-/* The frame rows [top, top + R), and markers where more rows are hidden. */
-void tui_flame_draw(struct tui *t, unsigned top, unsigned R)
+/* A pane's frame rows, and markers where more rows are hidden. */
+static void pane_draw(const struct pane *g)
 {
+	struct tui *t = g->t;
 	char *buf = tui_draw_rowbuf(t, t->cols);
+	unsigned R = g->rows, top = g->top, s = *g->scroll;
+	const char *upm = textfmt_utf8() ? "\u25b2" : "^";
+	const char *downm = textfmt_utf8() ? "\u25bc" : "v";
 
 	for (unsigned fr = 0; fr < R; fr++) {
-		unsigned d = t->flame ? t->scroll + (R - 1 - fr) : t->scroll + fr;
-		int y = (int)(top + fr);
+		unsigned d = g->up ? s + (R - 1 - fr) : s + fr;
 
-		if (d >= t->lay.rows)
+		if (d >= g->lay->rows)
 			continue;
-		for (size_t i = t->lay.row_start[d]; i < t->lay.row_start[d + 1];
-		     i++)
-			tui_draw_frame(t, t->p, &t->lay.rects[i], y, buf);
+		for (size_t i = g->lay->row_start[d];
+		     i < g->lay->row_start[d + 1]; i++)
+			tui_draw_frame(t, g->p, &g->lay->rects[i],
+				       (int)(top + fr), buf);
 	}
 	attr_set(A_NORMAL, 0, NULL);
-	/* More above or below: a marker in the last column. */
-	if (R && t->lay.rows > t->scroll + R) {
-		int y = (int)(t->flame ? top : top + R - 1);
-
+	/* More rows deeper or nearer the root: a marker in the last column
+	 * of the side they are on. */
+	if (R && g->lay->rows > s + R) {
 		tui_draw_slot(t, TS_HEADER);
-		mvaddstr(y, (int)t->cols - 1, t->flame ?
-			 (textfmt_utf8() ? "\u25b2" : "^") :
-			 (textfmt_utf8() ? "\u25bc" : "v"));
+		mvaddstr((int)(g->up ? top : top + R - 1), (int)t->cols - 1,
+			 g->up ? upm : downm);
 	}
-	if (R && t->scroll > 0) {
-		int y = (int)(t->flame ? top + R - 1 : top);
-
+	if (R && s > (g->callers ? 2u : sandwich(t) ? 1u : 0u)) {
 		tui_draw_slot(t, TS_HEADER);
-		mvaddstr(y, (int)t->cols - 1, t->flame ?
-			 (textfmt_utf8() ? "\u25bc" : "v") :
-			 (textfmt_utf8() ? "\u25b2" : "^"));
+		mvaddstr((int)(g->up ? top + R - 1 : top), (int)t->cols - 1,
+			 g->up ? downm : upm);
 	}
+}
+
+void tui_flame_draw(struct tui *t, unsigned top, unsigned R)
+{
+	struct pane g = pane_of(t, false);
+
+	if (tui_sandwich_depths(t)) {
+		struct pane c = pane_of(t, true);
+
+		pane_draw(&c);
+	}
+	g.top = top;
+	g.rows = R;
+	pane_draw(&g);
 }

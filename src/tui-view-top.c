@@ -187,6 +187,20 @@ bool tui_top_action(struct tui *t, enum tui_action a, unsigned frame_rows)
 	return true;
 }
 
+bool tui_top_click(struct tui *t, unsigned y)
+{
+	size_t i;
+
+	tui_top_refresh(t);
+	if (y == 0)
+		return false;   /* the column titles */
+	i = t->top_scroll + y - 1;
+	if (i >= t->nshown)
+		return false;
+	t->top_sel = i;
+	return true;
+}
+
 /*
  * The status line of the table, on one row: where the selection is and the
  * order, then (a comparison) what the columns hold, then the keys; when it

@@ -190,6 +190,10 @@ void tui_after_profile_switch(struct tui *t, uint32_t zoom, uint32_t sel)
 	t->sel = sel < n ? sel : t->zoom;
 	t->scroll = 0;
 	t->tl_mark = -1;
+	t->sand_focus = false;
+	t->sand_sel = NODE_ROOT;
+	t->sand_eye = NO_EYE;
+	t->sand_scroll = 0;
 }
 
 static void free_spec_lists(struct view_spec *s, char *commbuf)
@@ -377,6 +381,8 @@ static const char *subject(struct tui *t)
 {
 	if (t->v.top)
 		return tui_top_selected_name(t);
+	if (t->sand_focus)   /* a caller in the sandwich */
+		return profile_name(t->sand, t->sand_sel);
 	if (t->sel == NODE_ROOT)
 		return NULL;
 	return profile_name(t->p, t->sel);
@@ -578,10 +584,14 @@ void tui_view_copy(struct tui *t, bool stack)
 	size_t len = 0, cap = 0, shown = 0, capc = 0, nc = 0;
 	uint32_t *chain = NULL;
 	const char *name = t->v.top ? tui_top_selected_name(t) : NULL;
+	/* A caller in the sandwich: its chain runs from it, the outermost,
+	 * down to the function (the callers profile is inverted). */
+	const struct profile *p = t->sand_focus ? t->sand : t->p;
+	uint32_t sel = t->sand_focus ? t->sand_sel : t->sel;
 
-	if (!t->v.top && t->sel != NODE_ROOT) {
-		for (uint32_t x = t->sel; x != NODE_ROOT && x != NODE_NONE;
-		     x = profile_node(t->p, x)->parent) {
+	if (!t->v.top && sel != NODE_ROOT) {
+		for (uint32_t x = sel; x != NODE_ROOT && x != NODE_NONE;
+		     x = profile_node(p, x)->parent) {
 			GROW(chain, capc, nc + 1);
 			chain[nc++] = x;
 		}
@@ -595,8 +605,9 @@ void tui_view_copy(struct tui *t, bool stack)
 	}
 	/* Names are escaped as on screen: no control bytes leave. */
 	for (size_t k = name ? 1 : nc; k-- > 0;) {
-		const char *s = name ? name : profile_name(t->p, chain[k]);
-		size_t n = name ? strlen(name) : profile_name_len(t->p, chain[k]);
+		size_t j = t->sand_focus ? nc - 1 - k : k;
+		const char *s = name ? name : profile_name(p, chain[j]);
+		size_t n = name ? strlen(name) : profile_name_len(p, chain[j]);
 
 		GROW(text, cap, len + 4 * n + 2);
 		if (len)

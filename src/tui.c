@@ -117,6 +117,8 @@ bool tui_do(struct tui *t, enum tui_action a)
 	t->msg[0] = '\0';
 	if (t->v.top && tui_top_action(t, a, tui_frame_rows(t)))
 		return true;
+	if (a == ACT_ZOOM && t->sand_focus)
+		a = ACT_SANDWICH;   /* a caller: its own sandwich */
 	tui_ensure_layout(t);
 	if (tui_flame_action(t, a) || tui_timeline_action(t, a))
 		return true;
@@ -235,12 +237,26 @@ bool tui_do(struct tui *t, enum tui_action a)
 	return true;
 }
 
+/* The mode that takes the keys and clicks, and its name in messages. */
+static enum key_context mode(const struct tui *t)
+{
+	return tui_heat_shown(t) ? KCTX_HEATMAP : t->tl_focus ? KCTX_TIMELINE :
+	       t->v.top ? KCTX_TOP : KCTX_VIEW;
+}
+
+static const char *mode_name(enum key_context ctx)
+{
+	switch (ctx) {
+	case KCTX_HEATMAP: return "the heat map";
+	case KCTX_TIMELINE: return "the timeline";
+	case KCTX_TOP: return "the top table";
+	default: return "the flame graph";
+	}
+}
+
 bool tui_key(struct tui *t, int key)
 {
-	enum key_context ctx = tui_heat_shown(t) ? KCTX_HEATMAP :
-			       t->tl_focus ? KCTX_TIMELINE :
-			       t->v.top ? KCTX_TOP : KCTX_VIEW;
-
+	enum key_context ctx = mode(t);
 	enum tui_action a;
 
 	t->hint = false;   /* the first screen's hint: a key was found */
@@ -251,10 +267,16 @@ bool tui_key(struct tui *t, int key)
 	}
 	a = keys_lookup(ctx, key, t->live != NULL);
 	if (a == ACT_NONE) {
+		/* Not this mode's, or nobody's: said, and nothing behind it
+		 * moves. */
 		char name[64];
 
 		keys_name(key, name, sizeof(name));
-		set_msg(t, false, "unknown key %s: ? for help", name);
+		if (ctx != KCTX_VIEW)
+			set_msg(t, false, "key %s: not used in %s; ? for help",
+				name, mode_name(ctx));
+		else
+			set_msg(t, false, "unknown key %s: ? for help", name);
 		return true;
 	}
 	return tui_do(t, a);
@@ -271,24 +293,65 @@ bool tui_tick(struct tui *t)
 	return true;
 }
 
+/*
+ * A click goes to the mode shown: the help overlay closes (as for a key),
+ * the heat map and the strip mark, the top table selects a row (a double
+ * click opens its sandwich), the graph and the sandwich's callers select
+ * a frame (a double click zooms, or opens a caller's sandwich).  In
+ * timeline mode the frames below the strip do not take clicks.
+ */
 void tui_click(struct tui *t, int row, int col, bool dbl)
 {
-	unsigned top = tui_top_rows(t), R = tui_frame_rows(t);
-
 	t->msg[0] = '\0';
 	tui_ensure_layout(t);
 	if (row < 0 || col < 0)
 		return;
-	if (tui_heat_click(t, row, col))
+	if (t->help) {
+		t->help = false;
 		return;
+	}
+	if (tui_heat_shown(t)) {
+		tui_heat_click(t, row, col);
+		return;
+	}
 	if (t->tl_show && row == 1) {
 		tui_timeline_click(t, col);
 		return;
 	}
-	if ((unsigned)row < top || (unsigned)row >= top + R)
+	if (t->tl_focus) {
+		set_msg(t, false, "timeline mode: click the strip to mark a "
+			"range; Esc or t leaves the mode");
 		return;
-	if (tui_flame_click(t, (unsigned)row - top, (unsigned)col) && dbl)
+	}
+	if (t->v.top) {
+		unsigned top = tui_top_rows(t);
+
+		if ((unsigned)row >= top &&
+		    tui_top_click(t, (unsigned)row - top) && dbl)
+			tui_do(t, ACT_SANDWICH);
+		return;
+	}
+	if (tui_flame_click(t, (unsigned)row, (unsigned)col) && dbl)
 		tui_do(t, ACT_ZOOM);
+}
+
+/* The wheel, up or down, on screen row `row`: it scrolls what is shown. */
+void tui_wheel(struct tui *t, int row, bool up)
+{
+	t->msg[0] = '\0';
+	tui_ensure_layout(t);
+	if (t->help) {
+		for (int k = 0; k < 3; k++)
+			tui_help_key(t, up ? KEY_UP : KEY_DOWN);
+	} else if (tui_heat_shown(t)) {
+		tui_heat_action(t, up ? ACT_HM_UP : ACT_HM_DOWN);
+	} else if (t->v.top) {
+		for (int k = 0; k < 3; k++)
+			tui_top_action(t, up ? ACT_UP : ACT_DOWN,
+				       tui_frame_rows(t));
+	} else if (row >= 0) {
+		tui_flame_wheel(t, (unsigned)row, up);
+	}
 }
 
 /* ---- The screen ------------------------------------------------------ */
@@ -333,7 +396,6 @@ void tui_draw(struct tui *t)
 	} else {
 		if (t->tl_show)
 			tui_timeline_draw(t, 1);
-		tui_sandwich_draw(t, 1 + (t->tl_show ? 1 : 0));
 		if (t->v.top)
 			tui_top_draw(t, top, R);
 		else
@@ -681,11 +743,11 @@ static void mouse_event(struct tui *t)
 		tui_click(t, ev.y, ev.x, false);
 #ifdef BUTTON4_PRESSED
 	else if (ev.bstate & BUTTON4_PRESSED)
-		tui_scroll_depth(t, t->flame ? 3 : -3);
+		tui_wheel(t, ev.y, true);
 #endif
 #ifdef BUTTON5_PRESSED
 	else if (ev.bstate & BUTTON5_PRESSED)
-		tui_scroll_depth(t, t->flame ? -3 : 3);
+		tui_wheel(t, ev.y, false);
 #endif
 }
 

@@ -9,6 +9,8 @@
 #   tui_settle                  until the screen stops changing
 #   tui_poll COMMAND...         until the command succeeds
 #   tui_screen                  the screen as text
+#   tui_click COL ROW, tui_dblclick COL ROW, tui_mouse BUTTON COL ROW
+#                               mouse reports typed into the pane (0-based)
 #   ok NAME / bad NAME WHY      count a check
 #   tui_done                    print "N passed, N failed" and exit
 #
@@ -93,6 +95,25 @@ tui_start_sh() {
 }
 
 tui_keys() { tmux_ send-keys -t ft "$@"; }
+
+# tui_mouse BUTTON-BYTE COL ROW (0-based): the X10 mouse report a terminal
+# sends for tmux-256color's kmous, ESC [ M b x y, each + 32 (+1): 32 a
+# press, 35 a release, 96 and 97 the wheel up and down.
+tui_mouse() {
+	b=$(printf "\\$(printf %o "$1")")
+	x=$(printf "\\$(printf %o $((33 + $2)))")
+	y=$(printf "\\$(printf %o $((33 + $3)))")
+	tmux_ send-keys -t ft -l "$(printf '\033[M%s%s%s' "$b" "$x" "$y")"
+}
+tui_click() { tui_mouse 32 "$1" "$2"; tui_mouse 35 "$1" "$2"; }
+# A double click: both clicks in one write, so that a busy machine does not
+# stretch them past the double-click interval (200 ms).
+tui_dblclick() {
+	x=$(printf "\\$(printf %o $((33 + $1)))")
+	y=$(printf "\\$(printf %o $((33 + $2)))")
+	tmux_ send-keys -t ft -l "$(printf '\033[M %s%s\033[M#%s%s\033[M %s%s\033[M#%s%s' \
+		"$x" "$y" "$x" "$y" "$x" "$y" "$x" "$y")"
+}
 
 # How flametop shows an amount N: "figure time|count|bytes N", the scale
 # chosen per figure (ns, µs, ms, s; k, M, G by 1000; B, kB, MB by 1024),

@@ -7,22 +7,9 @@ BIN=${1:?usage: test-mouse.sh FLAMETOP}
 case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
 . "$(dirname "$0")/lib.sh"
 
-# report BUTTON-BYTE COL ROW (0-based): ESC [ M b x y, each + 32 (+1).
-report() {
-	b=$(printf "\\$(printf %o "$1")")
-	x=$(printf "\\$(printf %o $((33 + $2)))")
-	y=$(printf "\\$(printf %o $((33 + $3)))")
-	tmux_ send-keys -t ft -l "$(printf '\033[M%s%s%s' "$b" "$x" "$y")"
-}
-click() { report 32 "$1" "$2"; report 35 "$1" "$2"; }
-# A double click: both clicks in one write, so that a busy machine does not
-# stretch them past the double-click interval (200 ms).
-dblclick() {
-	x=$(printf "\\$(printf %o $((33 + $1)))")
-	y=$(printf "\\$(printf %o $((33 + $2)))")
-	tmux_ send-keys -t ft -l "$(printf '\033[M %s%s\033[M#%s%s\033[M %s%s\033[M#%s%s' \
-		"$x" "$y" "$x" "$y" "$x" "$y" "$x" "$y")"
-}
+report() { tui_mouse "$@"; }
+click() { tui_click "$@"; }
+dblclick() { tui_dblclick "$@"; }
 
 tui_start NO_COLOR=1 -- tests/golden/basic.folded
 tui_wait "basic.folded" >/dev/null
