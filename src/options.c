@@ -97,6 +97,11 @@ static const struct opt_def opts[] = {
 	  "the profile's default, else its last)" },
 	{ "max-input", 0, OPT_BYTES, "BYTES", OFF(read.max_input), 1,
 	  UINT64_MAX, "Input", "stop reading an input after BYTES (K, M, G)" },
+	{ "header", 0, OPT_STRS, "'NAME: VALUE'", OFF(read.fetch.headers), 0, 0,
+	  "Input", "URL: send this HTTP header too (repeatable), e.g. a token" },
+	{ "timeout", 0, OPT_SECS, "SECS", OFF(read.fetch.timeout), 0, 31536000,
+	  "Input", "URL: give up after SECS (default: the URL's seconds=N "
+	  "plus 30, else 30)" },
 	{ "attach", 'p', OPT_STR, "PID[,PID]", OFF(attach), 0, 0,
 	  "Live sampling", "sample these processes (all their threads)" },
 	{ "all-cpus", 'a', OPT_FLAG, NULL, OFF(all_cpus), 0, 0,
@@ -186,7 +191,10 @@ void options_help(FILE *out)
 		"\n"
 		"An interactive flame graph viewer for the terminal.  Reads folded\n"
 		"stacks, perf script output, perf.data and pprof (plain, gzip or zstd);\n"
-		"FILE '-' or no FILE with a pipe reads standard input.  With -p, -a\n"
+		"FILE '-' or no FILE with a pipe reads standard input; an http:// or\n"
+		"https:// URL is fetched (a Go service's /debug/pprof/profile?seconds=30,\n"
+		"/heap, /allocs, /block, /mutex, or any URL giving such a file;\n"
+		"r in the view fetches it again).  With -p, -a\n"
 		"or a command it samples live (perf_event_open) and shows the last\n"
 		"seconds, refreshed; with -d and --collapse or --text it prints.\n");
 	for (size_t i = 0; i < ARRAY_SIZE(opts); i++) {
@@ -487,6 +495,13 @@ int options_parse(struct config *c, int argc, char **argv)
 	}
 	if ((rc = check_views(c)) != 0)
 		return rc;
+	for (size_t k = 0; k < c->read.fetch.nheaders; k++) {
+		const char *h = c->read.fetch.headers[k], *colon = strchr(h, ':');
+
+		if (!colon || colon == h || strpbrk(h, "\r\n"))
+			return usage_error("--header: bad header '%s' (NAME: "
+					   "VALUE, on one line)", h);
+	}
 	if (c->diff && c->nfiles != 2)
 		return usage_error("--diff compares two inputs: give BEFORE "
 				   "and AFTER");
@@ -505,6 +520,8 @@ void options_free(struct config *c)
 	free(c->files);
 	free(c->include);
 	free(c->exclude);
+	free(c->read.fetch.headers);
+	c->read.fetch.headers = NULL;
 	c->files = NULL;
 	c->include = c->exclude = NULL;
 }

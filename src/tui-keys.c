@@ -174,6 +174,11 @@ static const struct key_binding table[] = {
 	{ KCTX_LIVE, ACT_LIVE_SAVE, "s", "save what is on screen as a folded file: the "
 	  "view, its filters, the window or range (also on a saved profile)",
 	  { 's', 0 } },
+	{ KCTX_URL, ACT_FETCH, "r", "fetch the profile again (a countdown in the "
+	  "header; r again: stop); the one shown becomes the previous fetch",
+	  { 'r', 0 } },
+	{ KCTX_URL, ACT_FETCH_COMPARE, "b", "compare this fetch with the "
+	  "previous one (toggle; B: sized by the previous)", { 'b', 0 } },
 	{ KCTX_MOUSE, ACT_MOUSE_DOC, "click", "select a frame; on the timeline, mark", { 0 } },
 	{ KCTX_MOUSE, ACT_MOUSE_DOC, "double-click", "zoom into a frame", { 0 } },
 	{ KCTX_MOUSE, ACT_MOUSE_DOC, "wheel", "scroll up and down", { 0 } },
@@ -216,6 +221,7 @@ static const char *const action_names[ACT_COUNT] = {
 	[ACT_LIVE_RATE_DOWN] = "rate-down", [ACT_LIVE_WINDOW] = "window",
 	[ACT_LIVE_FREEZE] = "freeze", [ACT_LIVE_RESET] = "live-reset",
 	[ACT_LIVE_SAVE] = "save", [ACT_LIVE_BASELINE] = "baseline", [ACT_MOUSE_DOC] = "mouse",
+	[ACT_FETCH] = "fetch-again", [ACT_FETCH_COMPARE] = "compare-fetches",
 	[ACT_PROMPT_DOC] = "prompt",
 };
 
@@ -269,6 +275,11 @@ enum tui_action keys_lookup(enum key_context ctx, int key, bool live)
 	return a;
 }
 
+enum tui_action keys_lookup_url(int key)
+{
+	return find(KCTX_URL, key);
+}
+
 const char *keys_context_title(enum key_context c)
 {
 	switch (c) {
@@ -281,6 +292,7 @@ const char *keys_context_title(enum key_context c)
 	case KCTX_TOP: return "Top table (after v)";
 	case KCTX_PROMPT: return "Search prompt (after /)";
 	case KCTX_LIVE: return "Live sampling";
+	case KCTX_URL: return "A profile from a URL (flametop http://...)";
 	case KCTX_MOUSE: return "Mouse";
 	}
 	return "";

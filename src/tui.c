@@ -109,6 +109,8 @@ static void saved_profile_key(struct tui *t, enum tui_action a)
 
 /* ---- Actions --------------------------------------------------------- */
 
+static bool fetch_tick(struct tui *t);
+
 bool tui_do(struct tui *t, enum tui_action a)
 {
 	bool live = t->live != NULL;
@@ -207,6 +209,16 @@ bool tui_do(struct tui *t, enum tui_action a)
 			tui_profile_changed(t);
 		}
 		break;
+	case ACT_FETCH:
+		if (t->fetch) {
+			t->fetch->start(t->fetch_ctx, t->msg, sizeof(t->msg));
+			fetch_tick(t);    /* the countdown from now */
+		}
+		break;
+	case ACT_FETCH_COMPARE:
+		if (t->fetch)
+			tui_view_compare_previous(t);
+		break;
 	case ACT_LIVE_SAVE:
 		/* What is on screen, live or not: the view, not the source. */
 		tui_view_save(t);
@@ -245,13 +257,49 @@ bool tui_key(struct tui *t, int key)
 		tui_help_key(t, key);
 		return true;
 	}
+	if (t->fetch && ctx == KCTX_VIEW && keys_lookup_url(key) != ACT_NONE)
+		return tui_do(t, keys_lookup_url(key));
 	return tui_do(t, keys_lookup(ctx, key, t->live != NULL));
+}
+
+/*
+ * r's fetch: the header's countdown, and when it arrives the profile read
+ * again, the one shown before kept as the baseline of b.  True when the
+ * screen changed.
+ */
+static bool fetch_tick(struct tui *t)
+{
+	char st[sizeof(t->fetch_status)] = "", msg[sizeof(t->msg)] = "";
+	struct profile *prev;
+	bool arrived, shown;
+
+	if (!t->fetch)
+		return false;
+	arrived = t->fetch->poll(t->fetch_ctx, st, sizeof(st));
+	shown = strcmp(st, t->fetch_status) != 0;
+	if (shown)
+		snprintf(t->fetch_status, sizeof(t->fetch_status), "%s", st);
+	if (!arrived)
+		return shown;
+	prev = tui_view_snapshot(t);
+	if (!t->fetch->load(t->fetch_ctx, t->src, msg, sizeof(msg))) {
+		profile_destroy(prev);
+		set_msg(t, true, "%s", msg);
+		return true;
+	}
+	tui_view_previous_fetch(t, prev);
+	tui_view_source_changed(t);
+	tui_profile_changed(t);
+	set_msg(t, false, "%s", msg);
+	return true;
 }
 
 bool tui_tick(struct tui *t)
 {
+	bool fetched = fetch_tick(t);
+
 	if (!t->live || !t->live->tick)
-		return false;
+		return fetched;
 	if (!t->live->tick(t->live_ctx, t->src))
 		return false;
 	tui_view_source_changed(t);
@@ -356,6 +404,8 @@ struct tui *tui_create(struct profile *p, const struct tui_opts *o,
 	t->next_type = o->next_type;
 	t->type_status = o->type_status;
 	t->type_ctx = o->type_ctx;
+	t->fetch = o->fetch;
+	t->fetch_ctx = o->fetch_ctx;
 	t->flame = o->flame;
 	t->icase = o->icase;
 	t->zoom = t->sel = NODE_ROOT;
