@@ -193,7 +193,8 @@ static bool url_load(void *ctx, struct profile *p, char *msg, size_t cap)
 
 	if (fetch_finish(u->job, false, &body, &len, &err) < 0) {
 		u->job = NULL;
-		snprintf(msg, cap, "%s; the profile shown stays", err);
+		snprintf(msg, cap, "fetch failed, the profile shown stays: %s",
+			 err);
 		free(err);
 		return false;
 	}
@@ -208,8 +209,8 @@ static bool url_load(void *ctx, struct profile *p, char *msg, size_t cap)
 		snprintf(msg, cap, "fetched again%s: b compares it with the "
 			 "previous fetch", d.bad ? " (bad lines skipped)" : "");
 	} else {
-		snprintf(msg, cap, "%s; the profile shown stays", d.nwarnings ?
-			 d.warnings[0] : "cannot read what was fetched");
+		snprintf(msg, cap, "fetch failed, the profile shown stays: %s",
+			 d.nwarnings ? d.warnings[0] : "cannot read it");
 		free(body);
 		diag_free(&d);
 		diag_init(&d);
