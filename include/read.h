@@ -78,6 +78,10 @@ const char *read_format_name(enum input_format f);
  */
 int read_profile(struct profile *p, const char *path,
 		 const struct read_opts *o, struct diag *d);
+/* The format of len bytes at buf, decompressed (o->force when set);
+ * FMT_UNKNOWN also when they are empty or do not decompress. */
+enum input_format read_detect_mem(const void *buf, size_t len,
+				  const struct read_opts *o);
 /* The same from len bytes at buf (a fetched body), named name. */
 int read_profile_mem(struct profile *p, const void *buf, size_t len,
 		     const char *name, const struct read_opts *o,

@@ -67,9 +67,10 @@ struct tui_fetch_ops {
 	/* Every 100 ms: false while nothing arrived; status gets the
 	 * header's text ("fetching: 12 s left", or empty when idle). */
 	bool (*poll)(void *ctx, char *status, size_t cap);
-	/* After poll said true: read what arrived into p (true), or leave p
-	 * as it was and say why in msg (false). */
-	bool (*load)(void *ctx, struct profile *p, char *msg, size_t cap);
+	/* After poll said true: read what arrived into p.  1: p holds it;
+	 * 0: p untouched, -1: p read again as it was (the view lays out
+	 * again); msg says why not. */
+	int (*load)(void *ctx, struct profile *p, char *msg, size_t cap);
 };
 
 /* ---- Running --------------------------------------------------------- */

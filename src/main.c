@@ -181,28 +181,37 @@ static bool url_poll(void *ctx, char *status, size_t cap)
 	return false;
 }
 
-/* What r fetched into p; on an error p is read again from the old body. */
-static bool url_load(void *ctx, struct profile *p, char *msg, size_t cap)
+/*
+ * What r fetched, into p: 1.  A body that is not a profile leaves p as it
+ * was (0); one that fails to read is dropped and the old body read again
+ * (-1).
+ */
+static int url_load(void *ctx, struct profile *p, char *msg, size_t cap)
 {
 	struct url_source *u = ctx;
 	struct config *c = u->c;
 	char *body, *err;
 	size_t len;
 	struct diag d;
-	bool ok;
+	int rc = 1;
 
 	if (fetch_finish(u->job, false, &body, &len, &err) < 0) {
 		u->job = NULL;
 		snprintf(msg, cap, "fetch failed, the profile shown stays: %s",
 			 err);
 		free(err);
-		return false;
+		return 0;
 	}
 	u->job = NULL;
+	if (read_detect_mem(body, len, &c->read) == FMT_UNKNOWN) {
+		snprintf(msg, cap, "fetch failed, the profile shown stays: %s: "
+			 "not a profile flametop can read", c->files[0]);
+		free(body);
+		return 0;
+	}
 	diag_init(&d);
 	forget_weights(p, c);
-	ok = read_profile_mem(p, body, len, c->files[0], &c->read, &d) == 0;
-	if (ok) {
+	if (read_profile_mem(p, body, len, c->files[0], &c->read, &d) == 0) {
 		free(u->body);
 		u->body = body;
 		u->len = len;
@@ -216,10 +225,11 @@ static bool url_load(void *ctx, struct profile *p, char *msg, size_t cap)
 		diag_init(&d);
 		forget_weights(p, c);
 		load(p, c, u, &d);
+		rc = -1;
 	}
 	diag_free(&d);
 	profile_finish(p);
-	return ok;
+	return rc;
 }
 
 static const struct tui_fetch_ops url_ops = { url_start, url_poll, url_load };

@@ -241,6 +241,20 @@ struct fetch_opts read_fetch_opts(const struct read_opts *o)
 	return fo;
 }
 
+enum input_format read_detect_mem(const void *buf, size_t len,
+				  const struct read_opts *o)
+{
+	struct input *in = input_open_mem(buf, len, "");
+	const void *head;
+	size_t n = input_peek(in, &head, INPUT_PEEK_SIZE);
+	enum input_format fmt = n == 0 ? FMT_UNKNOWN :
+				o->force != FMT_UNKNOWN ? o->force :
+				read_detect(head, n);
+
+	input_close(in);
+	return fmt;
+}
+
 int read_profile_mem(struct profile *p, const void *buf, size_t len,
 		     const char *name, const struct read_opts *o,
 		     struct diag *d)

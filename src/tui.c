@@ -272,6 +272,7 @@ static bool fetch_tick(struct tui *t)
 	char st[sizeof(t->fetch_status)] = "", msg[sizeof(t->msg)] = "";
 	struct profile *prev;
 	bool arrived, shown;
+	int loaded;
 
 	if (!t->fetch)
 		return false;
@@ -282,8 +283,13 @@ static bool fetch_tick(struct tui *t)
 	if (!arrived)
 		return shown;
 	prev = tui_view_snapshot(t);
-	if (!t->fetch->load(t->fetch_ctx, t->src, msg, sizeof(msg))) {
+	loaded = t->fetch->load(t->fetch_ctx, t->src, msg, sizeof(msg));
+	if (loaded < 1) {
 		profile_destroy(prev);
+		if (loaded < 0) {
+			tui_view_source_changed(t);
+			tui_profile_changed(t);
+		}
 		set_msg(t, true, "%s", msg);
 		return true;
 	}

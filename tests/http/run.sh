@@ -94,6 +94,10 @@ check "gzip'd folded over HTTP reads as the file" same "$tmp/want" "$tmp/got"
 	"$url/secret" >"$tmp/got" 2>"$tmp/err"
 check "--header reaches the service" same "$tmp/want" "$tmp/got"
 
+"$bin" --collapse --diff "$tmp/basic.folded" "$tmp/basic.folded" >"$tmp/want"
+"$bin" --collapse --diff "$url/folded" "$url/folded.gz" >"$tmp/got" 2>"$tmp/err"
+check "--diff of two URLs reads as of the files" same "$tmp/want" "$tmp/got"
+
 # ---- Errors: one line naming the URL, status 1 ------------------------------
 # fails NAME URL PATTERN [OPTIONS...]: status 1, one line with the URL and
 # PATTERN on standard error, nothing on standard output.

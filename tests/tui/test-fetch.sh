@@ -2,8 +2,9 @@
 # test-fetch.sh - a profile from a URL in the view: the countdown while
 # the server profiles (?seconds=N), r fetching it again, b comparing the
 # new fetch with the previous one, r twice stopping, a failed fetch
-# keeping the profile shown.  The server is Python's http.server, made to
-# wait N seconds when asked ?seconds=N, as a profiling service does.
+# keeping the profile shown, q while fetching, Ctrl-C before the view.
+# The server is Python's http.server, made to wait N seconds when asked
+# ?seconds=N, as a profiling service does.
 BIN=${1:?usage: test-fetch.sh FLAMETOP}
 case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
 . "$(dirname "$0")/lib.sh"
@@ -65,12 +66,27 @@ tui_keys r
 tui_wait "fetching: [1-3] s left" >/dev/null
 tui_keys r
 check "r twice: stopped" tui_wait "fetch stopped: the profile shown stays"
+printf '<html><body>maintenance</body></html>\n' >"$dir/www/prof.folded"
+tui_keys r
+check "not a profile: said" tui_wait "^fetch failed, the profile shown stays: http://.*: not a profile"
+check "not a profile: the profile stays" tui_wait "second_fetch"
 rm "$dir/www/prof.folded"
 tui_keys r
 check "a failed fetch: the 404 said" tui_wait "^fetch failed, the profile shown stays: http://.* 404 "
 check "a failed fetch: the profile stays" tui_wait "second_fetch"
+check "a failed fetch: 40 samples still" tui_wait "\| 40 samples"
+printf 'main;third_fetch 5\n' >"$dir/www/prof.folded"
+tui_keys r
+tui_wait "fetching: [1-3] s left" >/dev/null
 tui_keys q
-check "exit 0" tui_wait "__EXIT:0"
+check "q while fetching: exit 0" tui_wait "__EXIT:0" 5
 check "terminal restored" tui_restored
+
+# Ctrl-C while the first fetch counts down: flametop ends there.
+tui_start -x 100 -y 24 -- "${url%=3}=8"
+check "Ctrl-C: the countdown" tui_wait "fetching http://[^ ]*seconds=8: [0-9] s left"
+tui_keys C-c
+# (The pane's shell ends on the SIGINT too, or says the status.)
+check "Ctrl-C stops the fetch" tui_wait "__EXIT:130|Pane is dead \(signal 2" 3
 
 tui_done
