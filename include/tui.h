@@ -71,6 +71,9 @@ struct tui_fetch_ops {
 	 * 0: p untouched, -1: p read again as it was (the view lays out
 	 * again); msg says why not. */
 	int (*load)(void *ctx, struct profile *p, char *msg, size_t cap);
+	/* After e read another sample type: the previous fetch read again
+	 * with it (finished; the caller owns it), or NULL. */
+	struct profile *(*previous)(void *ctx);
 };
 
 /* ---- Running --------------------------------------------------------- */

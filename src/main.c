@@ -70,6 +70,8 @@ struct url_source {
 	struct config *c;
 	char *body;                  /* what the profile shown was read from */
 	size_t len;
+	char *prev;                  /* the fetch before it (r), or NULL */
+	size_t prevlen;
 	struct fetch_job *job;       /* r: the fetch under way, or NULL */
 };
 
@@ -212,7 +214,9 @@ static int url_load(void *ctx, struct profile *p, char *msg, size_t cap)
 	diag_init(&d);
 	forget_weights(p, c);
 	if (read_profile_mem(p, body, len, c->files[0], &c->read, &d) == 0) {
-		free(u->body);
+		free(u->prev);
+		u->prev = u->body;
+		u->prevlen = u->len;
 		u->body = body;
 		u->len = len;
 		snprintf(msg, cap, "fetched again%s: b compares it with the "
@@ -232,7 +236,31 @@ static int url_load(void *ctx, struct profile *p, char *msg, size_t cap)
 	return rc;
 }
 
-static const struct tui_fetch_ops url_ops = { url_start, url_poll, url_load };
+/* The previous fetch in the sample type now chosen (e), for b. */
+static struct profile *url_previous(void *ctx)
+{
+	struct url_source *u = ctx;
+	struct profile *b;
+	struct diag d;
+
+	if (!u->prev)
+		return NULL;
+	b = profile_create();
+	diag_init(&d);
+	if (read_profile_mem(b, u->prev, u->prevlen, u->c->files[0],
+			     &u->c->read, &d) < 0) {
+		profile_destroy(b);
+		b = NULL;
+	} else {
+		profile_finish(b);
+	}
+	diag_free(&d);
+	return b;
+}
+
+static const struct tui_fetch_ops url_ops = {
+	url_start, url_poll, url_load, url_previous
+};
 
 /* The input's name for the header: one file, or "BEFORE vs AFTER". */
 static const char *input_title(const struct config *c, char *buf, size_t cap)
@@ -430,7 +458,7 @@ int main(int argc, char **argv)
 	struct diag d;
 	struct tui_progress progress = { 0 };
 	struct pprof_types types = { 0 };
-	struct url_source url = { &c, NULL, 0, NULL }, *up = NULL;
+	struct url_source url = { &c, NULL, 0, NULL, 0, NULL }, *up = NULL;
 	int rc, partial;
 
 	util_set_program("flametop");
@@ -539,6 +567,7 @@ int main(int argc, char **argv)
 		diag_free(&d);
 		profile_destroy(p);
 		free(url.body);
+		free(url.prev);
 		options_free(&c);
 		return 1;
 	}
@@ -555,6 +584,7 @@ int main(int argc, char **argv)
 			diag_free(&d);
 			profile_destroy(p);
 			free(url.body);
+			free(url.prev);
 			options_free(&c);
 			return t;
 		}
@@ -588,6 +618,7 @@ int main(int argc, char **argv)
 	diag_free(&d);
 	profile_destroy(p);
 	free(url.body);
+	free(url.prev);
 	options_free(&c);
 	return rc;
 }

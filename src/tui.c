@@ -204,6 +204,12 @@ bool tui_do(struct tui *t, enum tui_action a)
 			set_msg(t, false, "only pprof profiles have sample types");
 		else if (t->next_type(t->type_ctx, t->src, t->msg,
 				      sizeof(t->msg))) {
+			/* The previous fetch compares in the same type. */
+			struct profile *b = t->fetch && t->fetched_again ?
+					    t->fetch->previous(t->fetch_ctx) : NULL;
+
+			if (b)
+				tui_view_previous_fetch(t, b);
 			/* Read into the source: the view is derived again. */
 			tui_view_source_changed(t);
 			tui_profile_changed(t);

@@ -82,11 +82,30 @@ tui_keys q
 check "q while fetching: exit 0" tui_wait "__EXIT:0" 5
 check "terminal restored" tui_restored
 
+# A pprof with several sample types, fetched twice (the same profile):
+# after e, the previous fetch is compared in the new type too, so
+# nothing changed.
+cp tests/pprof/go-heap.pprof "$dir/www/heap.pprof"
+tui_start -x 100 -y 24 -- "http://127.0.0.1:$(cat "$dir/port")/heap.pprof"
+check "pprof: opens" tui_wait "e: next type"
+tui_keys r
+check "pprof: fetched again" tui_wait "fetched again"
+tui_keys b
+check "pprof: compared" tui_wait "this fetch against the previous one"
+tui_keys e
+check "pprof: next type" tui_wait "^sample type "
+tui_keys v
+check "pprof: the comparison's top table" tui_wait "self:b +self:a +change"
+check "pprof, another type: the same profile, no change" tui_poll sh -c \
+	"! tmux -L '$TUI_SOCK' capture-pane -p -t ft | sed 1,2d | grep -E ' [+-][0-9]| new | gone '"
+tui_keys q q
+check "pprof: exit 0" tui_wait "__EXIT:0"
+
 # Ctrl-C while the first fetch counts down: flametop ends there.
 tui_start -x 100 -y 24 -- "${url%=3}=8"
 check "Ctrl-C: the countdown" tui_wait "fetching http://[^ ]*seconds=8: [0-9] s left"
 tui_keys C-c
 # (The pane's shell ends on the SIGINT too, or says the status.)
-check "Ctrl-C stops the fetch" tui_wait "__EXIT:130|Pane is dead \(signal 2" 3
+check "Ctrl-C stops the fetch" tui_wait "__EXIT:130|Pane is dead \(signal 2" 5
 
 tui_done
