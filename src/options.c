@@ -191,12 +191,12 @@ void options_help(FILE *out)
 		"\n"
 		"An interactive flame graph viewer for the terminal.  Reads folded\n"
 		"stacks, perf script output, perf.data and pprof (plain, gzip or zstd);\n"
-		"FILE '-' or no FILE with a pipe reads standard input; an http:// or\n"
-		"https:// URL is fetched (a Go service's /debug/pprof/profile?seconds=30,\n"
-		"/heap, /allocs, /block, /mutex, or any URL giving such a file;\n"
-		"r in the view fetches it again).  With -p, -a\n"
-		"or a command it samples live (perf_event_open) and shows the last\n"
-		"seconds, refreshed; with -d and --collapse or --text it prints.\n");
+		"FILE '-' or no FILE with a pipe reads standard input.  A FILE that is\n"
+		"an http:// or https:// URL is fetched: a Go service's\n"
+		"/debug/pprof/profile?seconds=30, /heap, /allocs, /block, /mutex, or\n"
+		"any URL serving such a file (r in the view fetches it again).  With\n"
+		"-p, -a or a command it samples live (perf_event_open) and shows the\n"
+		"last seconds, refreshed; with -d and --collapse or --text it prints.\n");
 	for (size_t i = 0; i < ARRAY_SIZE(opts); i++) {
 		const struct opt_def *o = &opts[i];
 		char left[64];

@@ -174,11 +174,10 @@ static const struct key_binding table[] = {
 	{ KCTX_LIVE, ACT_LIVE_SAVE, "s", "save what is on screen as a folded file: the "
 	  "view, its filters, the window or range (also on a saved profile)",
 	  { 's', 0 } },
-	{ KCTX_URL, ACT_FETCH, "r", "fetch the profile again (a countdown in the "
-	  "header; r again: stop); the one shown becomes the previous fetch",
-	  { 'r', 0 } },
-	{ KCTX_URL, ACT_FETCH_COMPARE, "b", "compare this fetch with the "
-	  "previous one (toggle; B: sized by the previous)", { 'b', 0 } },
+	{ KCTX_URL, ACT_FETCH, "r", "fetch again (the header counts down; r "
+	  "again: stop)", { 'r', 0 } },
+	{ KCTX_URL, ACT_FETCH_COMPARE, "b", "compare with the previous fetch "
+	  "(toggle; B: sized by it)", { 'b', 0 } },
 	{ KCTX_MOUSE, ACT_MOUSE_DOC, "click", "select a frame; on the timeline, mark", { 0 } },
 	{ KCTX_MOUSE, ACT_MOUSE_DOC, "double-click", "zoom into a frame", { 0 } },
 	{ KCTX_MOUSE, ACT_MOUSE_DOC, "wheel", "scroll up and down", { 0 } },
