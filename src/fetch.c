@@ -199,7 +199,7 @@ static char *http_error(const struct transfer *t, long code)
 }
 
 static char *curl_error(const struct transfer *t, CURLcode rc,
-			const char *errbuf, double timeout)
+			const char *errbuf, double timeout, bool connected)
 {
 	char why[CURL_ERROR_SIZE * 2];
 	const char *e = *errbuf ? errbuf : curl_easy_strerror(rc);
@@ -211,6 +211,8 @@ static char *curl_error(const struct transfer *t, CURLcode rc,
 	case CURLE_COULDNT_CONNECT:
 		return xasprintf("%s: cannot connect (%s)", t->url, why);
 	case CURLE_OPERATION_TIMEDOUT:
+		if (!connected)
+			return xasprintf("%s: cannot connect (%s)", t->url, why);
 		return xasprintf("%s: no answer within %g s (%s; --timeout "
 				 "sets the limit)", t->url, timeout, why);
 	case CURLE_ABORTED_BY_CALLBACK:
@@ -230,6 +232,7 @@ int fetch_url(const char *url, const struct fetch_opts *o,
 	struct curl_slist *hdrs = NULL;
 	double timeout = fetch_timeout(o, url);
 	long code = 0;
+	curl_off_t connect_us = 0;
 	CURLcode rc;
 	CURL *c;
 
@@ -270,10 +273,11 @@ int fetch_url(const char *url, const struct fetch_opts *o,
 	curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
 	rc = curl_easy_perform(c);
 	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
+	curl_easy_getinfo(c, CURLINFO_CONNECT_TIME_T, &connect_us);
 	if (rc == CURLE_WRITE_ERROR && t.cut)
 		rc = CURLE_OK;   /* the limit: the reader reports it */
 	if (rc != CURLE_OK)
-		*err = curl_error(&t, rc, errbuf, timeout);
+		*err = curl_error(&t, rc, errbuf, timeout, connect_us > 0);
 	else if (code >= 400)
 		*err = http_error(&t, code);
 	curl_easy_cleanup(c);

@@ -10,8 +10,9 @@
 #    CPU in; /debug/pprof/heap reads with --sample-type;
 #  - a folded file, plain and gzip'd, reads over HTTP as from the file;
 #  - --header reaches the service (its /secret needs a token);
-#  - a refused port (in less than 10 s), a 404, a 500 (its body escaped),
-#    a timeout, a page that is not a profile: one line naming the URL,
+#  - a refused port (in less than 10 s), a connection that never
+#    completes, a 404, a 500 (its body escaped), a timeout, an unknown
+#    host, a page that is not a profile: one line naming the URL,
 #    status 1; --max-input bounds what is read; a bad --header is usage.
 # Prints "N passed, N failed"; SKIP when go is not installed.
 bin=${1:?usage: run.sh FLAMETOP}
@@ -22,7 +23,8 @@ pass=0
 fail=0
 tmp=$(mktemp -d)
 srv_pid=
-trap '[ -n "$srv_pid" ] && kill "$srv_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
+full_pid=
+trap 'kill $srv_pid $full_pid 2>/dev/null; rm -rf "$tmp"' EXIT
 export LC_ALL=C.UTF-8
 
 ok() { pass=$((pass + 1)); }
@@ -124,6 +126,32 @@ start=$(date +%s)
 fails "timeout" "$url/slow" 'no answer within 1 s' --timeout 1
 check "timeout: in less than 10 s" test $(( $(date +%s) - start )) -lt 10
 fails "unknown host" "http://no-such-host.invalid/x" 'unknown host'
+# A port whose queue of connections is full: the connection never
+# completes, which is not the server's slowness.
+cat >"$tmp/full.py" <<'EOF'
+import socket, time
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+s.listen(0)
+held = []
+for i in range(3):
+    c = socket.socket()
+    c.setblocking(False)
+    try:
+        c.connect(s.getsockname())
+    except BlockingIOError:
+        pass
+    held.append(c)
+print(s.getsockname()[1], flush=True)
+time.sleep(60)
+EOF
+python3 "$tmp/full.py" >"$tmp/fullport" &
+full_pid=$!
+i=0
+while [ ! -s "$tmp/fullport" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+fails "no connection" "http://127.0.0.1:$(cat "$tmp/fullport")/x" \
+	'cannot connect (Connection timed out after' --timeout 2
+kill "$full_pid" 2>/dev/null
 
 "$bin" --collapse --max-input 60 "$url/folded" >"$tmp/got" 2>"$tmp/err"
 check "--max-input bounds a URL" grep -q 'larger than --max-input (60 bytes)' "$tmp/err"
