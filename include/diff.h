@@ -106,8 +106,14 @@ uint32_t diff_color_of(const struct theme *th, const struct diff_info *di);
 /* '+' grew or new, '-' shrank or gone, 0 the same. */
 char diff_mark(enum diff_change k);
 /*
+ * A change of share as every view prints it: "new", "gone", "0.00" (the
+ * same: never "-0.00"), else signed points, "+1.25".  Returns its length.
+ */
+size_t diff_change_text(const struct diff_info *di, char *buf, size_t cap);
+/*
  * "before B (x%), after A (y%), +D, +z pts", or "new: ..." / "gone: ...",
- * into buf; returns its length.
+ * into buf, the sides named as p names them ("A 1.2 ms (3.00%), B ..."
+ * for two time ranges, profile_side); returns its length.
  */
 size_t diff_describe(const struct profile *p, uint32_t node, bool negated,
 		     char *buf, size_t cap);

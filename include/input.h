@@ -29,6 +29,13 @@ bool input_is_stdin(const struct input *in);
 
 /* Stop after max bytes of (decompressed) data, with an error; 0: no limit. */
 void input_set_limit(struct input *in, uint64_t max);
+/*
+ * For a compressed input that will be held whole: more than ratio times
+ * the compressed bytes, and more than floor bytes, is an error that names
+ * --max-input (a decompression bomb).  Not with input_set_limit's limit,
+ * which the user chose instead.
+ */
+void input_set_ratio_limit(struct input *in, unsigned ratio, uint64_t floor);
 /* Longest line accepted; longer ones are skipped and reported. */
 void input_set_max_line(struct input *in, size_t max);
 

@@ -258,7 +258,8 @@ double profile_max_change(const struct profile *p);
 
 /* Decimals of the tree's weights; weight / 10^decimals is the value. */
 unsigned profile_decimals(const struct profile *p);
-/* Write w (in the tree's scale) as decimal text: "12", "1.5". */
+/* Write w (in the tree's scale) as exact decimal text: "12", "1.5" (for
+ * data: --collapse; people read profile_format_amount). */
 size_t profile_format_weight(const struct profile *p, uint64_t w, char *buf,
 			     size_t cap);
 /* w as a plain number (for percentages and display). */
@@ -289,11 +290,29 @@ void profile_forget_unit(struct profile *p);
  * "samples", "CPU".  Copied.
  */
 void profile_set_unit_name(struct profile *p, const char *name);
+/* dst's weights measure what src's do: its unit and name, and a
+ * comparison's names of its sides (for views and comparisons built from
+ * src). */
+void profile_copy_unit(struct profile *dst, const struct profile *src);
 /*
- * w as a person reads it: "1234 samples", "1234 page-faults", or
- * "2.999 s CPU" for ns.
+ * A comparison's names for its two weights, as every view of it says
+ * them: "before" and "after" (the default, NULL or ""), "A" and "B" for
+ * two time ranges.  Copied (15 bytes at most).
+ */
+void profile_set_sides(struct profile *p, const char *before,
+		       const char *after);
+const char *profile_side(const struct profile *p, bool after);
+/*
+ * w as a person reads it, with what it counts: "37 samples", "1.28k
+ * page-faults", "366.7 ms CPU", "11.0 MB" (textfmt_amount's scales).
  */
 size_t profile_format_amount(const struct profile *p, uint64_t w, char *buf,
+			     size_t cap);
+/*
+ * The same figure without the words, for a table's cell or beside an
+ * amount that says them: "37", "1.28k", "366.7 ms", "11.0 MB".
+ */
+size_t profile_format_figure(const struct profile *p, uint64_t w, char *buf,
 			     size_t cap);
 
 #endif

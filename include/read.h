@@ -22,6 +22,7 @@ enum input_format {
 	FMT_PERF_SCRIPT,     /* the text of `perf script` */
 	FMT_PERF_DATA,       /* perf.data, file or pipe mode */
 	FMT_PPROF,           /* pprof's profile.proto (protobuf) */
+	FMT_CPUPROFILE,      /* V8's .cpuprofile (JSON) */
 };
 
 /*
@@ -101,15 +102,34 @@ int read_pprof(struct profile *p, struct input *in,
 	       const struct read_opts *o, struct diag *d);
 /* Does buf (the first bytes of an input) look like a pprof protobuf? */
 bool read_pprof_detect(const void *buf, size_t len);
+int read_cpuprofile(struct profile *p, struct input *in,
+		    const struct read_opts *o, struct diag *d);
+/* Does buf (the first bytes of an input) look like a V8 .cpuprofile? */
+bool read_cpuprofile_detect(const void *buf, size_t len);
 
 /*
  * The whole input for readers of binary formats: mapped in place when it
- * can be (input_map), else copied into *owned (free it after).  NULL, with the message in d, when it cannot be read; a message
- * about a partial read (--max-input, truncated compression) also goes to
- * d.
+ * can be (input_map), else copied into *owned (free it after).  NULL, with
+ * the message in d, when it cannot be read; a message about a partial read
+ * (--max-input, truncated compression) also goes to d.  Without
+ * --max-input, a compressed input may decompress to READ_WHOLE_RATIO times
+ * its compressed size, and to READ_WHOLE_FLOOR bytes whatever its size:
+ * more is a decompression bomb, refused before it fills memory.
  */
+#define READ_WHOLE_RATIO 100
+#define READ_WHOLE_FLOOR (64u << 20)
 const void *read_whole(struct input *in, size_t *len, void **owned,
 		       struct diag *d);
+
+/*
+ * How a reader ends: 0 when it added a sample.  Else -1, with the reason
+ * in d: it skipped every one ("NAME: no usable sample: 2 bad samples
+ * skipped", the skips themselves listed by diag_print), counted from
+ * before (d->nbad as the reader began); or, when it skipped none, empty
+ * ("NAME: EMPTY"; NULL when the reader said why itself).
+ */
+int read_done(struct diag *d, const char *name, bool added,
+	      const uint64_t *before, const char *empty);
 
 /*
  * Threads a reader may use: FLAMETOP_THREADS, else the number of CPUs; at

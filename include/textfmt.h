@@ -43,4 +43,30 @@ size_t textfmt_escape(const char *s, size_t n, char *buf, size_t cap);
 size_t textfmt_fit(const char *s, size_t n, unsigned cols, char pad,
 		   char *buf);
 
+/* ---- Amounts --------------------------------------------------------- */
+
+/* What an amount measures, for its scale. */
+enum amount_scale {
+	AMOUNT_COUNT,        /* 917, 1.28k, 3.40M, 1.35G, ... (by 1000) */
+	AMOUNT_TIME,         /* from ns: 917 ns, 12.3 µs, 366.7 ms, 1.68 s */
+	AMOUNT_BYTES,        /* 512 B, 4.00 kB, 11.0 MB, ... (by 1024) */
+};
+
+/*
+ * v (a count, ns or bytes) as people read it, the scale chosen for this
+ * figure: three or four significant digits (two decimals under 10, one
+ * above), an exact whole number below the first multiple ("917 ns",
+ * "37"), never "1000.0" of one scale for "1.00" of the next.  µs is "us"
+ * without a UTF-8 locale.  Every view prints amounts through this one
+ * function (by way of profile_format_amount), --collapse and --pprof
+ * excepted: they keep the exact weights.  Returns the length written.
+ */
+size_t textfmt_amount(double v, enum amount_scale s, char *buf, size_t cap);
+
+/*
+ * s right-aligned in cols display columns (µ is one column, two bytes),
+ * into buf; longer text is kept whole.  Returns the length written.
+ */
+size_t textfmt_rjust(const char *s, unsigned cols, char *buf, size_t cap);
+
 #endif

@@ -30,8 +30,9 @@ int timerange_parse(const char *spec, uint64_t first, uint64_t last,
 		    uint64_t *t0, uint64_t *t1, char *err, size_t errcap);
 
 /*
- * Describe [t0, t1] relative to first as "1.500s-3.000s" (for status
- * lines and messages).  Returns the length written (as snprintf).
+ * Describe [t0, t1] relative to first as "1.500-3.000 s", in seconds
+ * rounded to the ms: every message, header and error that names a range
+ * writes it with this.  Returns the length written (as snprintf).
  */
 int timerange_describe(char *buf, size_t cap, uint64_t first, uint64_t t0,
 		       uint64_t t1);

@@ -33,8 +33,20 @@ void view_top_sort(const struct profile *p, struct view_top_row *rows,
 		   size_t n, enum view_top_sort by);
 
 /*
- * Print the top n rows (0: all): "self% total% self total name", the
- * percentages of all weight with two decimals.  Returns the rows printed.
+ * The table's column titles, "  self%  total%     self    total  function",
+ * and a row's cells before its name: the shares of all (two decimals),
+ * then self and total as profile_format_figure writes them, right-aligned
+ * ("366.7 ms", "11.0 MB", "1.28k"), then two spaces.  --top and the view's
+ * table (v) print these.  Both return the length written.
+ */
+size_t view_top_titles(char *buf, size_t cap);
+size_t view_top_cells(const struct profile *p, const struct view_top_row *r,
+		      char *buf, size_t cap);
+
+/*
+ * Print the top n rows (0: all) under a line with the whole amount
+ * ("# all: 1.68 s CPU", which says what the figures count) and the titles.
+ * Returns the rows printed.
  */
 size_t view_print_top(FILE *out, const struct profile *p, size_t n);
 

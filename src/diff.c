@@ -87,7 +87,7 @@ static int merge(struct profile *d, const struct profile *src, enum side side,
 
 		den = (unsigned __int128)tot * pow10_u64[nd];
 	}
-	profile_note_unit(d, profile_unit(src));
+	profile_copy_unit(d, src);
 	map = xmalloc((nn ? nn : 1) * sizeof(*map));
 	symmap = xmalloc((nsym ? nsym : 1) * sizeof(*symmap));
 	memset(symmap, 0xff, (nsym ? nsym : 1) * sizeof(*symmap));
@@ -142,7 +142,7 @@ struct profile *diff_normalize(const struct profile *p)
 	uint64_t unit = pow10_u64[profile_decimals(p)];
 
 	profile_set_order(d, profile_order(p));
-	profile_note_unit(d, profile_unit(p));
+	profile_copy_unit(d, p);
 	profile_reserve(d, nn);
 	map[NODE_ROOT] = NODE_ROOT;
 	for (uint32_t n = 1; n < nn; n++) {
@@ -361,39 +361,45 @@ char diff_mark(enum diff_change k)
 	       : k == DIFF_SHRANK || k == DIFF_GONE ? '-' : 0;
 }
 
-/* A weight as the status line gives it: "30", or "1.234 s CPU" for ns. */
-static void fmt_weight(const struct profile *p, uint64_t w, char *buf,
-		       size_t cap)
+size_t diff_change_text(const struct diff_info *di, char *buf, size_t cap)
 {
-	if (profile_unit(p) == UNIT_NS)
-		profile_format_amount(p, w, buf, cap);
+	int n;
+
+	if (di->kind == DIFF_NEW)
+		n = snprintf(buf, cap, "new");
+	else if (di->kind == DIFF_GONE)
+		n = snprintf(buf, cap, "gone");
+	else if (di->kind == DIFF_SAME)
+		n = snprintf(buf, cap, "0.00");
 	else
-		profile_format_weight(p, w, buf, cap);
+		n = snprintf(buf, cap, "%+.2f", di->change);
+	return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap ? cap - 1 : 0;
 }
 
 size_t diff_describe(const struct profile *p, uint32_t node, bool negated,
 		     char *buf, size_t cap)
 {
 	struct diff_info di;
-	char b[64], a[64], c[64];
+	char b[64], a[64], c[64], pts[16];
+	const char *sb = profile_side(p, false), *sa = profile_side(p, true);
 	int n;
 
 	diff_info(p, node, negated, &di);
-	fmt_weight(p, di.before, b, sizeof(b));
-	fmt_weight(p, di.after, a, sizeof(a));
-	fmt_weight(p, di.after >= di.before ? di.after - di.before
-		   : di.before - di.after, c, sizeof(c));
+	diff_change_text(&di, pts, sizeof(pts));
+	profile_format_figure(p, di.before, b, sizeof(b));
+	profile_format_figure(p, di.after, a, sizeof(a));
+	profile_format_figure(p, di.after >= di.before ? di.after - di.before
+			      : di.before - di.after, c, sizeof(c));
 	if (di.kind == DIFF_NEW)
-		n = snprintf(buf, cap, "new: before 0, after %s (%.2f%%)", a,
+		n = snprintf(buf, cap, "new: %s 0, %s %s (%.2f%%)", sb, sa, a,
 			     di.after_pct);
 	else if (di.kind == DIFF_GONE)
-		n = snprintf(buf, cap, "gone: before %s (%.2f%%), after 0", b,
-			     di.before_pct);
+		n = snprintf(buf, cap, "gone: %s %s (%.2f%%), %s 0", sb, b,
+			     di.before_pct, sa);
 	else
-		n = snprintf(buf, cap, "before %s (%.2f%%), after %s (%.2f%%), "
-			     "%s%s, %+.2f pts", b, di.before_pct, a,
-			     di.after_pct, di.after >= di.before ? "+" : "-", c,
-			     di.change);
+		n = snprintf(buf, cap, "%s %s (%.2f%%), %s %s (%.2f%%), %s%s, "
+			     "%s pts", sb, b, di.before_pct, sa, a, di.after_pct,
+			     di.after >= di.before ? "+" : "-", c, pts);
 	return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap ? cap - 1 : 0;
 }
 
@@ -534,14 +540,19 @@ size_t diff_print_top(FILE *out, const struct profile *p, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		const struct diff_top_row *r = &rows[i];
 		size_t len = symtab_len(st, r->sym);
+		struct diff_info di;
+		char c[2][16];
 
+		for (int j = 0; j < 2; j++) {
+			diff_top_info(r, j == 1, &di);
+			diff_change_text(&di, c[j], sizeof(c[j]));
+		}
 		/* An escape is at most 4 bytes per byte of the name. */
 		GROW(name, capname, 4 * len + 1);
 		textfmt_escape(symtab_name(st, r->sym), len, name, capname);
-		fprintf(out, "%7.2f%% %6.2f%% %+7.2f  %6.2f%% %6.2f%% %+7.2f  "
-			"%s\n", r->self_pct[0], r->self_pct[1],
-			r->self_pct[1] - r->self_pct[0], r->total_pct[0],
-			r->total_pct[1], r->total_pct[1] - r->total_pct[0], name);
+		fprintf(out, "%7.2f%% %6.2f%% %7s  %6.2f%% %6.2f%% %7s  %s\n",
+			r->self_pct[0], r->self_pct[1], c[0], r->total_pct[0],
+			r->total_pct[1], c[1], name);
 	}
 	free(name);
 	free(rows);

@@ -327,7 +327,7 @@ size_t export_svg(FILE *out, const struct profile *p,
 		if (profile_is_differential(p)) {
 			uint64_t w2 = profile_total2(p, r->node);
 
-			profile_format_weight(p, w2, num, sizeof(num));
+			profile_format_figure(p, w2, num, sizeof(num));
 			fprintf(out, "; %s: %s", o->negated ? "after" : "before",
 				num);
 		}

@@ -53,6 +53,7 @@ struct input {
 	size_t start, end, cap;
 	bool data_eof;
 	uint64_t produced, limit;
+	uint64_t ratio, floor;       /* input_set_ratio_limit */
 	size_t max_line;
 	uint64_t lineno;
 	bool started;                /* a line or block was consumed */
@@ -256,6 +257,12 @@ void input_close(struct input *in)
 const char *input_name(const struct input *in) { return in->name; }
 bool input_is_stdin(const struct input *in) { return in->is_stdin; }
 void input_set_limit(struct input *in, uint64_t max) { in->limit = max; }
+
+void input_set_ratio_limit(struct input *in, unsigned ratio, uint64_t floor)
+{
+	in->ratio = ratio;
+	in->floor = floor;
+}
 void input_set_max_line(struct input *in, size_t max) { in->max_line = max; }
 uint64_t input_lineno(const struct input *in) { return in->lineno; }
 const char *input_error(const struct input *in) { return in->err; }
@@ -371,6 +378,30 @@ static size_t produce(struct input *in, unsigned char *dst, size_t room)
 	}
 }
 
+/*
+ * Would got more bytes take a compressed input past input_set_ratio_limit?
+ * Then the input fails (an error, not a truncation: what came is not
+ * read), naming the option that lifts the limit.  The compressed bytes
+ * counted are those consumed, not those read ahead.
+ */
+static bool over_ratio(struct input *in, size_t got)
+{
+	uint64_t used, allowed;
+
+	if (!in->ratio || in->limit || in->codec == CODEC_NONE)
+		return false;
+	used = in->raw_off - (in->rawlen - in->rawpos);
+	allowed = used > UINT64_MAX / in->ratio ? UINT64_MAX : used * in->ratio;
+	if (allowed < in->floor)
+		allowed = in->floor;
+	if (in->produced + got <= allowed)
+		return false;
+	set_err(in, "decompresses to more than %llu MiB (%llu:1); raise "
+		"--max-input to read it", (unsigned long long)(allowed >> 20),
+		(unsigned long long)((in->produced + got) / (used ? used : 1)));
+	return true;
+}
+
 /* Append decompressed bytes at in->end; false when nothing more comes. */
 static bool more_data(struct input *in)
 {
@@ -389,6 +420,8 @@ static bool more_data(struct input *in)
 		}
 	}
 	got = produce(in, in->data + in->end, in->cap - in->end);
+	if (got && over_ratio(in, got))
+		got = 0;
 	if (got && in->limit && in->produced + got > in->limit) {
 		got = in->produced < in->limit ? (size_t)(in->limit - in->produced) : 0;
 		if (!in->err)

@@ -291,7 +291,7 @@ static int write_svg(struct profile *p, struct config *c)
 	struct atomic_file af;
 	struct theme th;
 	const char *name = c->colors ? c->colors : THEME_DEFAULT;
-	char *path = theme_find(name), err[400];
+	char *path = theme_find(name), err[400], title[8192];
 	struct profile *v;
 	const struct profile *shown;
 	FILE *out = stdout;
@@ -319,8 +319,13 @@ static int write_svg(struct profile *p, struct config *c)
 	so.width = c->width;
 	so.flame = c->flame;
 	so.zoom = NODE_ROOT;
-	so.title = c->title;
-	so.subtitle = c->nfiles == 1 ? c->files[0] : NULL;
+	/* The heading: --title, else the input's name (which the subtitle
+	 * then need not repeat; standard input has none), else export_svg's
+	 * "Flame Graph". */
+	so.title = c->title ? c->title : input_title(c, title, sizeof(title));
+	if (so.title && strcmp(so.title, "-") == 0)
+		so.title = NULL;
+	so.subtitle = c->title && c->nfiles == 1 ? c->files[0] : NULL;
 	so.theme = &th;
 	shown = v ? v : p;
 	so.negated = export_negate(&shown, &v, c);
@@ -401,14 +406,14 @@ static bool next_type(void *ctx, struct profile *p, char *msg, size_t cap)
 	return true;
 }
 
-/* The interactive view; bad input lines are mentioned in its status line. */
+/* The interactive view; what was skipped is mentioned in its status line. */
 static int run_tui(struct profile *p, struct config *c, struct url_source *u,
 		   struct diag *d)
 {
 	struct tui_opts o = { 0 };
 	struct type_switch ts = { c, c->read.types, u, "" };
 	struct profile *v;
-	char msg[128], title[8192];
+	char msg[160], what[128], title[8192];
 	int rc = export_derive(p, c, &v);
 
 	if (rc)
@@ -431,9 +436,8 @@ static int run_tui(struct profile *p, struct config *c, struct url_source *u,
 		o.fetch = &url_ops;
 		o.fetch_ctx = u;
 	}
-	if (d->bad) {
-		snprintf(msg, sizeof(msg), "%llu bad input lines skipped "
-			 "(listed on exit)", (unsigned long long)d->bad);
+	if (diag_skipped(d, NULL, what, sizeof(what))) {
+		snprintf(msg, sizeof(msg), "%s skipped (listed on exit)", what);
 		o.message = msg;
 	}
 	rc = tui_run(v ? v : p, &o);

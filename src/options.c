@@ -63,7 +63,7 @@ static const struct opt_def opts[] = {
 	{ "svg", 0, OPT_STR, "FILE", OFF(svg), 0, 0, "Output",
 	  "write an interactive SVG flame graph to FILE ('-': stdout)" },
 	{ "title", 0, OPT_STR, "TEXT", OFF(title), 0, 0, "Output",
-	  "the SVG's title (default: the input's name)" },
+	  "the SVG's title (default: the input's name, else \"Flame Graph\")" },
 	{ "pid", 0, OPT_FLAG, NULL, OFF(read.pid), 0, 0, "perf input",
 	  "root frame is comm-PID" },
 	{ "tid", 0, OPT_FLAG, NULL, OFF(read.tid), 0, 0, "perf input",
@@ -90,13 +90,15 @@ static const struct opt_def opts[] = {
 	  "samples in RANGE only: START,END (seconds from the first "
 	  "sample), P%/N or P%-Q%" },
 	{ "format", 0, OPT_FORMAT, "FMT", 0, 0, 0, "Input",
-	  "input format: folded, perf-script, perf-data, pprof (default: "
-	  "detect)" },
+	  "input format: folded, perf-script, perf-data, pprof, cpuprofile "
+	  "(default: detect)" },
 	{ "sample-type", 0, OPT_STR, "NAME", OFF(read.sample_type), 0, 0,
 	  "Input", "pprof: the value to show (cpu, alloc_space, ...; default: "
 	  "the profile's default, else its last)" },
 	{ "max-input", 0, OPT_BYTES, "BYTES", OFF(read.max_input), 1,
-	  UINT64_MAX, "Input", "stop reading an input after BYTES (K, M, G)" },
+	  UINT64_MAX, "Input", "stop reading an input after BYTES (K, M, G); default for "
+	  "compressed pprof and perf.data: 100 times its compressed size, at "
+	  "least 64M" },
 	{ "header", 0, OPT_STRS, "'NAME: VALUE'", OFF(read.fetch.headers), 0, 0,
 	  "Input", "URL: send this HTTP header too (repeatable), e.g. a token" },
 	{ "timeout", 0, OPT_SECS, "SECS", OFF(read.fetch.timeout), 0, 31536000,
@@ -135,7 +137,7 @@ static const struct opt_def opts[] = {
 	  "Live sampling", "show the last SECS of samples (default 5)" },
 	{ "top", 0, OPT_STR, "N", OFF(top), 0, 0, "Views",
 	  "print the N functions with most self weight (0: all): self %, "
-	  "total %, self, total, name" },
+	  "total %, self, total (366.7 ms, 1.28k), name" },
 	{ "include", 0, OPT_STRS, "RE", OFF(include), 0, 0, "Views",
 	  "keep the stacks with a frame matching RE (repeatable: any)" },
 	{ "exclude", 0, OPT_STRS, "RE", OFF(exclude), 0, 0, "Views",
@@ -190,13 +192,14 @@ void options_help(FILE *out)
 		"       flametop [OPTIONS] -p PID | -a | -- COMMAND [ARGS]\n"
 		"\n"
 		"An interactive flame graph viewer for the terminal.  Reads folded\n"
-		"stacks, perf script output, perf.data and pprof (plain, gzip or zstd);\n"
-		"FILE '-' or no FILE with a pipe reads standard input.  A FILE that is\n"
-		"an http:// or https:// URL is fetched: a Go service's\n"
-		"/debug/pprof/profile?seconds=30, /heap, /allocs, /block, /mutex, or\n"
-		"any URL serving such a file (r in the view fetches it again).  With\n"
-		"-p, -a or a command it samples live (perf_event_open) and shows the\n"
-		"last seconds, refreshed; with -d and --collapse or --text it prints.\n");
+		"stacks, perf script output, perf.data, pprof and V8 .cpuprofile\n"
+		"(plain, gzip or zstd); FILE '-' or no FILE with a pipe reads standard\n"
+		"input.  A FILE that is an http:// or https:// URL is fetched: a Go\n"
+		"service's /debug/pprof/profile?seconds=30, /heap, /allocs, /block,\n"
+		"/mutex, or any URL serving such a file (r in the view fetches it\n"
+		"again).  With -p, -a or a command it samples live (perf_event_open)\n"
+		"and shows the last seconds, refreshed; with -d and --collapse or\n"
+		"--text it prints.\n");
 	for (size_t i = 0; i < ARRAY_SIZE(opts); i++) {
 		const struct opt_def *o = &opts[i];
 		char left[64];
@@ -319,9 +322,12 @@ static int set_value(struct config *c, const struct opt_def *o,
 			c->read.force = FMT_PERF_DATA;
 		else if (strcmp(arg, "pprof") == 0)
 			c->read.force = FMT_PPROF;
+		else if (strcmp(arg, "cpuprofile") == 0)
+			c->read.force = FMT_CPUPROFILE;
 		else
 			return usage_error("--format: unknown format '%s'%s", arg,
-					   " (folded, perf-script, perf-data, pprof)");
+					   " (folded, perf-script, perf-data, pprof, "
+					   "cpuprofile)");
 		c->format = arg;
 		return 0;
 	case OPT_UINT:

@@ -177,6 +177,7 @@ static void buf_need(struct pe_machine *m, size_t n)
  * Tidy a function name as stackcollapse-perf.pl does: ';' becomes ':',
  * everything from the first '(' goes (but not "(anonymous namespace)" and
  * not Go's "pkg.(*T).M"), quotes go; a java class path loses its 'L'.
+ * A newline becomes a blank.
  */
 static size_t tidy(char *s, size_t n, bool java)
 {
@@ -205,6 +206,10 @@ static size_t tidy(char *s, size_t n, bool java)
 		}
 		if (c == ';')
 			c = ':';
+		/* A newline would end the line in --collapse: a symbol file
+		 * could forge stacks there (the folded reader never sees one). */
+		if (c == '\n')
+			c = ' ';
 		if (c == '"' || c == '\'')
 			continue;
 		s[o++] = c;

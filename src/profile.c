@@ -33,6 +33,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "textfmt.h"
 #include "util.h"
 
 struct child_slot {
@@ -85,6 +86,7 @@ struct profile {
 	enum weight_unit unit;
 	bool unit_known, unit_mixed;
 	char unit_name[96];     /* what weights count; "": the unit's name */
+	char side[2][16];       /* a comparison's sides; "": before, after */
 
 	struct task_meta *tasks;    /* distinct task/CPU tuples of the timeline */
 	uint32_t *taskslot;         /* open addressing: index + 1, 0 empty */
@@ -176,6 +178,7 @@ bool profile_is_new(const struct profile *p)
 	       p->ntasks == 0 && !p->differential && !p->into2 &&
 	       !p->rself && !p->range_on && p->decimals == 0 &&
 	       !p->unit_known && !p->unit_mixed && !p->unit_name[0] &&
+	       !p->side[0][0] && !p->side[1][0] &&
 	       p->order == ORDER_NAME && symtab_count(p->symtab) == 1;
 }
 
@@ -1241,6 +1244,32 @@ void profile_set_unit_name(struct profile *p, const char *name)
 	snprintf(p->unit_name, sizeof(p->unit_name), "%s", name ? name : "");
 }
 
+void profile_copy_unit(struct profile *dst, const struct profile *src)
+{
+	bool first = !dst->unit_known;
+
+	profile_note_unit(dst, src->unit);
+	/* Two sources that name their counts differently: plain samples. */
+	if (first || strcmp(dst->unit_name, src->unit_name) == 0)
+		profile_set_unit_name(dst, dst->unit_mixed ? "" : src->unit_name);
+	else
+		profile_set_unit_name(dst, "");
+	if (src->differential)
+		profile_set_sides(dst, src->side[0], src->side[1]);
+}
+
+void profile_set_sides(struct profile *p, const char *before,
+		       const char *after)
+{
+	snprintf(p->side[0], sizeof(p->side[0]), "%s", before ? before : "");
+	snprintf(p->side[1], sizeof(p->side[1]), "%s", after ? after : "");
+}
+
+const char *profile_side(const struct profile *p, bool after)
+{
+	return p->side[after][0] ? p->side[after] : after ? "after" : "before";
+}
+
 enum weight_unit profile_unit(const struct profile *p)
 {
 	return p->unit;
@@ -1253,54 +1282,47 @@ void profile_forget_unit(struct profile *p)
 	p->unit_name[0] = '\0';
 }
 
-/* Bytes in binary multiples, as memory profilers print them. */
-static int format_bytes(double b, char *buf, size_t cap)
+/* The amount's scale, and what it counts ("CPU", "page-faults") or NULL
+ * when the scale says it all (bytes, other time, pprof's counts). */
+static enum amount_scale unit_scale(const struct profile *p,
+				    const char **what)
 {
-	static const char *const sfx[] = { "KB", "MB", "GB", "TB", "PB" };
-	unsigned i = 0;
-
-	if (b < 1024)
-		return snprintf(buf, cap, "%.0f B", b);
-	b /= 1024;
-	while (b >= 1024 && i + 1 < ARRAY_SIZE(sfx)) {
-		b /= 1024;
-		i++;
+	*what = NULL;
+	switch (p->unit) {
+	case UNIT_NS:
+		*what = p->unit_name[0] ? p->unit_name : "CPU";
+		return AMOUNT_TIME;
+	case UNIT_NANOS:
+		return AMOUNT_TIME;
+	case UNIT_BYTES:
+		return AMOUNT_BYTES;
+	case UNIT_COUNT:
+		return AMOUNT_COUNT;
+	default:
+		*what = p->unit_name[0] ? p->unit_name : "samples";
+		return AMOUNT_COUNT;
 	}
-	return snprintf(buf, cap, "%.2f %s", b, sfx[i]);
+}
+
+size_t profile_format_figure(const struct profile *p, uint64_t w, char *buf,
+			     size_t cap)
+{
+	const char *what;
+
+	return textfmt_amount(profile_weight_value(p, w), unit_scale(p, &what),
+			      buf, cap);
 }
 
 size_t profile_format_amount(const struct profile *p, uint64_t w, char *buf,
 			     size_t cap)
 {
-	size_t n;
+	const char *what;
+	size_t n = textfmt_amount(profile_weight_value(p, w),
+				  unit_scale(p, &what), buf, cap);
 	int k;
 
-	if (p->unit == UNIT_NS) {
-		double s = profile_weight_value(p, w) / 1e9;
-
-		/* 0.9999996 s is "1.000 s", not "1000.000 ms". */
-		const char *what = p->unit_name[0] ? p->unit_name : "CPU";
-
-		k = s >= 0.9995 || s == 0
-			? snprintf(buf, cap, "%.3f s %s", s, what)
-			: snprintf(buf, cap, "%.3f ms %s", s * 1e3, what);
-		return k < 0 ? 0 : (size_t)k;
-	}
-	if (p->unit == UNIT_NANOS) {
-		double s = profile_weight_value(p, w) / 1e9;
-
-		k = s >= 0.9995 || s == 0 ? snprintf(buf, cap, "%.3f s", s)
-				     : snprintf(buf, cap, "%.3f ms", s * 1e3);
-		return k < 0 ? 0 : (size_t)k;
-	}
-	if (p->unit == UNIT_BYTES) {
-		k = format_bytes(profile_weight_value(p, w), buf, cap);
-		return k < 0 ? 0 : (size_t)k;
-	}
-	n = profile_format_weight(p, w, buf, cap);
-	if (p->unit == UNIT_COUNT)
+	if (!what || n + 1 >= cap)
 		return n;
-	k = snprintf(buf + n, n < cap ? cap - n : 0, " %s",
-		     p->unit_name[0] ? p->unit_name : "samples");
-	return n + (k < 0 ? 0 : (size_t)k);
+	k = snprintf(buf + n, cap - n, " %s", what);
+	return n + (k < 0 ? 0 : (size_t)k < cap - n ? (size_t)k : cap - n - 1);
 }

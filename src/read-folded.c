@@ -1067,8 +1067,10 @@ int read_folded(struct profile *p, struct input *in,
 	bool first = !profile_is_differential(p) && profile_samples(p) == 0;
 	struct builder b = { .p = p, .d = d, .name = input_name(in) };
 	struct pool pool;
+	uint64_t before[DIAG_UNITS];
 	int r;
 
+	memcpy(before, d->nbad, sizeof(before));
 	/* The name table stays valid: symtab_intern never moves names. */
 	batch.global = (struct symtab *)profile_symtab(p);
 	batch.differential = profile_is_differential(p);
@@ -1123,9 +1125,8 @@ int read_folded(struct profile *p, struct input *in,
 		diag_warn(d, "%s", input_error(in));
 	if (r < 0)
 		return b.good ? 0 : -1;
-	if (!b.good && !d->bad)
-		diag_warn(d, "%s: no stacks in input", input_name(in));
 	if (b.good)
 		profile_note_unit(p, UNIT_SAMPLES);
-	return b.good ? 0 : -1;
+	return read_done(d, input_name(in), b.good, before,
+			 "no stacks in input");
 }

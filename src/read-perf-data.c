@@ -71,7 +71,7 @@ struct pdata {
 static void bad_record(struct pdata *pd, uint64_t off, const char *why)
 {
 	pd->bad++;
-	diag_badf(pd->d, pd->name, 0, "record at byte %llu: %s",
+	diag_skip(pd->d, DIAG_RECORD, 1, pd->name, "record at byte %llu: %s",
 		  (unsigned long long)off, why);
 }
 
@@ -707,8 +707,8 @@ static void process(struct pdata *pd)
 		why = take(pd, rec, i < done ? pd->idx[i].time : 0);
 		if (why) {
 			pd->bad++;
-			diag_badf(pd->d, pd->name, 0, "record of type %u: %s",
-				  pe_load32(rec), why);
+			diag_skip(pd->d, DIAG_RECORD, 1, pd->name,
+				  "record of type %u: %s", pe_load32(rec), why);
 		}
 	}
 	ahead_stop(&ahead);
@@ -1023,10 +1023,12 @@ int read_perf_data(struct profile *p, struct input *in,
 	struct sym_opts so;
 	size_t len;
 	void *owned;
-	const unsigned char *b = read_whole(in, &len, &owned, d);
-	uint64_t doff = 0, dsize = 0;
+	uint64_t doff = 0, dsize = 0, before[DIAG_UNITS];
+	const unsigned char *b;
 	int rc = -1;
 
+	memcpy(before, d->nbad, sizeof(before));
+	b = read_whole(in, &len, &owned, d);
 	if (!b)
 		return -1;
 	sym_default_opts(&so);
@@ -1109,8 +1111,8 @@ read:
 		if (!(pd.chosen && clock_event(&pd.chosen->attr)))
 			note_event_unit(p, pd.chosen);
 	} else
-		diag_warn(d, "%s: no samples%s", pd.name,
-			  pd.o->event_filter ? " of that event" : "");
+		rc = read_done(d, pd.name, false, before, pd.o->event_filter ?
+			       "no samples of that event" : "no samples");
 out:
 	pe_machine_destroy(pd.m);
 	sym_destroy(pd.sy);

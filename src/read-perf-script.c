@@ -1496,8 +1496,10 @@ int read_perf_script(struct profile *p, struct input *in,
 	struct piece *sum = &sc.sum;
 	const char *text;
 	size_t len;
+	uint64_t before[DIAG_UNITS];
 	int rc;
 
+	memcpy(before, d->nbad, sizeof(before));
 	sc.p = p;
 	sc.o = o;
 	sc.d = d;
@@ -1556,7 +1558,7 @@ int read_perf_script(struct profile *p, struct input *in,
 			  "records the stacks a flame graph needs)",
 			  input_name(in), (unsigned long long)sum->oneline,
 			  sum->oneline == 1 ? "" : "s");
-	else if (!sc.good && !d->bad) {
+	else if (!sc.good && !diag_skipped(d, before, NULL, 0)) {
 		if (sum->other_events && !sc.event_defaulted)
 			diag_warn(d, "%s: no samples of event '%s' (the "
 				  "first event in the input is '%s')",
@@ -1572,7 +1574,7 @@ int read_perf_script(struct profile *p, struct input *in,
 		profile_note_unit(p, sum->periods &&
 					     clock_event(sc.event, sc.eventlen)
 				     ? UNIT_NS : UNIT_SAMPLES);
-	rc = sc.good ? 0 : -1;
+	rc = read_done(d, input_name(in), sc.good, before, NULL);
 	pool_end(&sc.pool);
 	for (unsigned i = 0; i < sc.nthreads; i++)
 		reader_free(&sc.rd[i]);

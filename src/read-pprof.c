@@ -13,9 +13,11 @@
  * with --addrs, or "[file]" when its mapping names a file.
  *
  * Everything in the message is distrusted: protobuf-c checks the wire
- * format (lengths that lie, truncation), its allocations go through a
- * budget proportional to the input's size (so memory stays bounded by
- * --max-input), string indices and ids are checked before use, and the
+ * format (lengths that lie, truncation), the samples and the string table
+ * never reach it whole (split_profile: memory follows what the profile
+ * holds, not the input's size), its allocations go through a budget
+ * proportional to the input's size, string indices and ids are checked
+ * before use, and the
  * number of frames all samples expand to is bounded too (a few bytes of
  * samples can name a location with thousands of inlined lines many times).
  */
@@ -276,13 +278,15 @@ static void arena_destroy(struct arena *ar)
 /*
  * Ids are usually 1..n: then a direct table; otherwise sorted (id, index)
  * pairs and a binary search.  Id 0 is never valid.  Of duplicate ids the
- * first wins.
+ * first wins, and they are counted for a message.
  */
 struct id_index {
 	uint32_t *direct;        /* id -> index + 1 (0: none) */
 	uint64_t ndirect;
 	struct id_pair { uint64_t id; uint32_t i; } *pairs;
 	size_t npairs;
+	uint64_t ndup, dup;      /* definitions of an id defined before; the
+				    first such id */
 };
 
 static int cmp_pair(const void *a, const void *b)
@@ -292,6 +296,13 @@ static int cmp_pair(const void *a, const void *b)
 	if (x->id != y->id)
 		return x->id < y->id ? -1 : 1;
 	return (x->i > y->i) - (x->i < y->i);
+}
+
+/* A definition of an id that an earlier one defined. */
+static void note_dup(struct id_index *ix, uint64_t id)
+{
+	if (!ix->ndup++)
+		ix->dup = id;
 }
 
 static void index_build(struct id_index *ix, size_t n,
@@ -310,10 +321,12 @@ static void index_build(struct id_index *ix, size_t n,
 	if (max <= 2 * (uint64_t)n + 64) {
 		ix->ndirect = max + 1;
 		ix->direct = xcalloc((size_t)ix->ndirect, sizeof(*ix->direct));
-		for (size_t i = n; i-- > 0;) {
+		for (size_t i = 0; i < n; i++) {
 			uint64_t id = id_of(tab, i);
 
-			if (id)
+			if (id && ix->direct[id])
+				note_dup(ix, id);
+			else if (id)
 				ix->direct[id] = (uint32_t)i + 1;
 		}
 		return;
@@ -325,6 +338,24 @@ static void index_build(struct id_index *ix, size_t n,
 	}
 	ix->npairs = n;
 	qsort(ix->pairs, n, sizeof(*ix->pairs), cmp_pair);
+	for (size_t i = 1; i < n; i++)
+		if (ix->pairs[i].id && ix->pairs[i].id == ix->pairs[i - 1].id)
+			note_dup(ix, ix->pairs[i].id);
+}
+
+/* Say which ids of a table (what: "location") were defined again. */
+static void index_report(const struct id_index *ix, struct diag *d,
+			 const char *name, const char *what)
+{
+	if (ix->ndup == 1)
+		diag_warn(d, "%s: %s id %llu is defined twice; the first "
+			  "definition is used", name, what,
+			  (unsigned long long)ix->dup);
+	else if (ix->ndup)
+		diag_warn(d, "%s: %llu %s definitions repeat an id defined "
+			  "before (the first: %llu); the first definition of "
+			  "each id is used", name, (unsigned long long)ix->ndup,
+			  what, (unsigned long long)ix->dup);
 }
 
 /* The table index of id by binary search, or -1. */
@@ -383,11 +414,18 @@ struct pp {
 	struct diag *d;
 	const char *name;
 	const PProfile *m;
-	/* The samples: the input's fields 2 when it was split (split_profile),
-	 * else the outline's bytes. */
+	/* The input: its samples (fields 2) and strings (fields 6) are read
+	 * from it where they are (split_profile). */
 	const unsigned char *buf;
 	size_t len, nsamples;
-	bool split;
+	size_t strings_at;       /* where the first string's field starts */
+	uint64_t nstrings;       /* the string table's length */
+	struct pstring {
+		uint64_t i;
+		ProtobufCBinaryData s;   /* in the input */
+	} *strs;                 /* the strings named, by index (take_strings) */
+	size_t nstrs;
+	size_t ntypes;           /* sample types: each sample's values */
 	struct id_index locs, fns, maps;
 	uint32_t *fn_sym;        /* function index -> symbol + 1 (0: not yet) */
 	/* Each location's frames, outermost first: frames[loc_off[i]...]. */
@@ -402,11 +440,23 @@ struct pp {
 /* String i of the table; NULL (and counted) when out of range. */
 static const ProtobufCBinaryData *string_at(struct pp *pp, int64_t i)
 {
-	if (i < 0 || (uint64_t)i >= pp->m->n_string_table) {
+	size_t lo = 0, hi = pp->nstrs;
+
+	if (i < 0 || (uint64_t)i >= pp->nstrings) {
 		pp->bad_strings++;
 		return NULL;
 	}
-	return &pp->m->string_table[i];
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (pp->strs[mid].i < (uint64_t)i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* Every index a message names was taken (take_strings). */
+	return lo < pp->nstrs && pp->strs[lo].i == (uint64_t)i ?
+	       &pp->strs[lo].s : NULL;
 }
 
 /* A string as a C string, for messages (empty when out of range). */
@@ -605,37 +655,41 @@ static void note_types(struct pp *pp, size_t which)
 	t->cur = which < t->n ? (unsigned)which : 0;
 }
 
-/* ---- Splitting off the samples ------------------------------------------ */
+/* ---- Splitting off the samples and strings ------------------------------ */
 
 /*
- * Most of a big profile is its samples (field 2).  Decoded with the rest,
- * each would be copied out of the input first; instead the profile's
- * fields are walked once here: the samples stay where they are in the
- * input, to be decoded one at a time, and the other fields are copied
- * into a buffer that protobuf-c decodes as the profile without samples.
- * The walk takes only what protobuf-c reads the same way: keys of one
- * byte (fields 1 to 15) and lengths of up to 4 bytes.  Anything else (a
- * profile that is not one, or written oddly) is left to protobuf-c whole,
- * as ProfileOutline, so that it is judged exactly as before.
+ * Most of a big profile is its samples (field 2), and a hostile one can be
+ * all strings (field 6: 2 bytes an empty one, that protobuf-c would hold
+ * in 16).  Neither goes to protobuf-c with the rest: the profile's fields
+ * are walked once here, the samples and strings stay where they are in
+ * the input (the samples to be decoded one at a time, of the strings only
+ * those that the profile's messages name), and the other fields are
+ * copied into a buffer that protobuf-c decodes as the profile without
+ * them.  So decoding memory follows what the profile holds (its types,
+ * mappings, locations and functions), not the input's size.  The walk
+ * delimits every field protobuf-c could read; what it copies, protobuf-c
+ * judges.  A field it cannot delimit (cut short, a group, a wire type
+ * that does not exist) makes the profile invalid, as it would to
+ * protobuf-c.
  */
 struct field {
 	size_t start, data, end; /* key, payload (wire type 2), end */
-	unsigned number, wt;
+	uint64_t number;
+	unsigned wt;
 };
 
-/* The field at *pos; false when the walk should leave it to protobuf-c. */
+/* The field at *pos; false when it cannot be delimited. */
 static bool next_field(const unsigned char *b, size_t len, size_t *pos,
 		       struct field *f)
 {
 	size_t p = *pos;
-	uint64_t v;
+	uint64_t key, v;
 
-	if (b[p] & 0x80 || !(b[p] >> 3))
-		return false;
 	f->start = p;
-	f->number = b[p] >> 3;
-	f->wt = b[p] & 7;
-	p++;
+	if (!varint(b, len, &p, &key) || !(key >> 3))
+		return false;
+	f->number = key >> 3;
+	f->wt = (unsigned)(key & 7);
 	switch (f->wt) {
 	case 0:
 		if (!varint(b, len, &p, &v))
@@ -647,15 +701,12 @@ static bool next_field(const unsigned char *b, size_t len, size_t *pos,
 			return false;
 		p += f->wt == 1 ? 8 : 4;
 		break;
-	case 2: {
-		size_t q = p;
-
-		if (!varint(b, len, &p, &v) || p - q > 4 || v > len - p)
+	case 2:
+		if (!varint(b, len, &p, &v) || v > len - p)
 			return false;
 		f->data = p;
 		p += (size_t)v;
 		break;
-	}
 	default:
 		return false;
 	}
@@ -665,8 +716,8 @@ static bool next_field(const unsigned char *b, size_t len, size_t *pos,
 }
 
 /*
- * Walk the profile: count its samples into pp and copy every other field
- * into *rest.  False when the walk leaves the profile to protobuf-c.
+ * Walk the profile: count its samples and strings into pp and copy every
+ * other field into *rest.  False when a field cannot be delimited.
  */
 static bool split_profile(struct pp *pp, const unsigned char *b, size_t len,
 			  unsigned char **rest, size_t *nrest)
@@ -675,6 +726,7 @@ static bool split_profile(struct pp *pp, const unsigned char *b, size_t len,
 	unsigned char *out = NULL;
 
 	pp->nsamples = 0;
+	pp->nstrings = 0;
 	while (pos < len) {
 		struct field f;
 
@@ -682,8 +734,13 @@ static bool split_profile(struct pp *pp, const unsigned char *b, size_t len,
 			free(out);
 			return false;
 		}
-		if (f.number == 2 && f.wt == 2) {
+		if (f.wt == 2 && f.number == 2) {
 			pp->nsamples++;
+			continue;
+		}
+		if (f.wt == 2 && f.number == 6) {
+			if (!pp->nstrings++)
+				pp->strings_at = f.start;
 			continue;
 		}
 		GROW(out, cap, n + (f.end - f.start) + 1);
@@ -692,13 +749,71 @@ static bool split_profile(struct pp *pp, const unsigned char *b, size_t len,
 	}
 	pp->buf = b;
 	pp->len = len;
-	pp->split = true;
 	*rest = out;
 	*nrest = n;
 	return true;
 }
 
-/* Sample i's bytes: from the input walked again, or from the outline. */
+/* Add string index i to the list of those wanted (in range or not). */
+static void want_string(uint64_t **want, size_t *n, size_t *cap, int64_t i)
+{
+	if (i < 0)
+		return;
+	GROW(*want, *cap, *n + 1);
+	(*want)[(*n)++] = (uint64_t)i;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Find the strings that the sample types, functions and mappings name, in
+ * one walk of the string table from its first field; the rest are never
+ * looked at.
+ */
+static void take_strings(struct pp *pp)
+{
+	const PProfile *m = pp->m;
+	uint64_t *want = NULL, k = 0;
+	size_t n = 0, cap = 0, j = 0, pos = pp->strings_at, u = 0;
+	struct field f;
+
+	for (size_t i = 0; i < m->n_sample_type; i++) {
+		want_string(&want, &n, &cap, m->sample_type[i]->type);
+		want_string(&want, &n, &cap, m->sample_type[i]->unit);
+	}
+	for (size_t i = 0; i < m->n_function; i++) {
+		want_string(&want, &n, &cap, m->function[i]->name);
+		want_string(&want, &n, &cap, m->function[i]->system_name);
+	}
+	for (size_t i = 0; i < m->n_mapping; i++)
+		want_string(&want, &n, &cap, m->mapping[i]->filename);
+	if (n)
+		qsort(want, n, sizeof(*want), cmp_u64);
+	/* Unique, and within the table. */
+	for (size_t i = 0; i < n && want[i] < pp->nstrings; i++)
+		if (!u || want[i] != want[u - 1])
+			want[u++] = want[i];
+	pp->strs = xreallocarray(NULL, u ? u : 1, sizeof(*pp->strs));
+	while (j < u && pos < pp->len && next_field(pp->buf, pp->len, &pos, &f)) {
+		if (f.wt != 2 || f.number != 6)
+			continue;
+		if (want[j] == k) {
+			pp->strs[j].i = k;
+			pp->strs[j].s.data = (uint8_t *)(pp->buf + f.data);
+			pp->strs[j++].s.len = f.end - f.data;
+		}
+		k++;
+	}
+	pp->nstrs = j;
+	free(want);
+}
+
+/* Sample i's bytes, from the input walked again. */
 struct sample_iter {
 	size_t pos, i;
 };
@@ -708,13 +823,6 @@ static bool next_sample(const struct pp *pp, struct sample_iter *it,
 {
 	struct field f;
 
-	if (!pp->split) {
-		if (it->i == pp->m->n_sample)
-			return false;
-		*data = pp->m->sample[it->i].data;
-		*n = pp->m->sample[it->i++].len;
-		return true;
-	}
 	while (it->pos < pp->len && next_field(pp->buf, pp->len, &it->pos, &f))
 		if (f.number == 2 && f.wt == 2) {
 			*data = pp->buf + f.data;
@@ -751,11 +859,17 @@ struct sample_rec {
 	uint32_t sample;         /* its index in the profile, for messages */
 };
 
+/* Why a sample is skipped (SKIP_BUDGET: the frame budget ran out). */
+enum skip {
+	SKIP_NONE, SKIP_FEW_VALUES, SKIP_NEGATIVE, SKIP_BAD_ID, SKIP_TOO_DEEP,
+	SKIP_BUDGET, SKIP_KINDS
+};
+
 struct samples {
 	struct stack_set st;
 	struct sample_rec *rec;
 	size_t nrec, caprec;
-	uint64_t negative, bad_ids, too_deep;
+	uint64_t skipped[SKIP_KINDS];    /* samples skipped, by why */
 	bool over_budget;        /* the frame budget ran out */
 };
 
@@ -852,8 +966,6 @@ static uint32_t stacks_add(struct stack_set *st, uint64_t *sl,
  * depth in frames (1 for no locations: "[unknown]"), or 0 when it is
  * skipped, *why saying why.
  */
-enum skip { SKIP_NONE, SKIP_NEGATIVE, SKIP_BAD_ID, SKIP_TOO_DEEP };
-
 static size_t sample_locations(const struct pp *pp, const PSample *sa,
 			       uint32_t *list, enum skip *why)
 {
@@ -905,11 +1017,17 @@ static void batch_add(const struct pp *pp, struct batch *bt,
 	struct pending *e = &bt->p[bt->np];
 	size_t n = sa->n_location_id;
 
-	if (which >= sa->n_value || sa->value[which] == 0)
-		return;
-	bt->np++;
 	e->why = SKIP_NONE;
 	e->sample = (uint32_t)s;
+	if (sa->n_value < pp->ntypes) {
+		/* Which value is which type is not known: none is read. */
+		bt->np++;
+		e->why = SKIP_FEW_VALUES;
+		return;
+	}
+	if (sa->value[which] == 0)
+		return;
+	bt->np++;
 	if (sa->value[which] < 0) {
 		e->why = SKIP_NEGATIVE;
 		return;
@@ -943,33 +1061,29 @@ static void batch_run(struct batch *bt, struct samples *ss, uint64_t budget,
 		if (sl)
 			__builtin_prefetch(st->locs + st->start[(uint32_t)sl - 1]);
 	}
-	for (size_t i = 0; i < bt->np && !ss->over_budget; i++) {
+	for (size_t i = 0; i < bt->np; i++) {
 		struct pending *e = &bt->p[i];
-		const uint32_t *list = bt->lists + e->off;
+		const uint32_t *list;
 		uint64_t *sl;
 		uint32_t k;
 
-		switch (e->why) {
-		case SKIP_NEGATIVE:
-			ss->negative++;
-			continue;
-		case SKIP_BAD_ID:
-			ss->bad_ids++;
-			continue;
-		case SKIP_TOO_DEEP:
-			ss->too_deep++;
-			continue;
-		case SKIP_NONE:
-			break;
+		if (e->why == SKIP_NONE && ss->over_budget)
+			e->why = SKIP_BUDGET;
+		if (e->why != SKIP_NONE) {
+			ss->skipped[e->why]++;
+			continue;       /* it has no list */
 		}
+		list = bt->lists + e->off;
 		sl = stacks_find(st, list, e->n, e->hash);
 		if (*sl) {
 			k = (uint32_t)*sl - 1;
 		} else {
 			*spent += e->depth;
 			if (*spent > budget) {
+				/* This sample and every later one. */
 				ss->over_budget = true;
-				break;
+				ss->skipped[SKIP_BUDGET]++;
+				continue;
 			}
 			k = stacks_add(st, sl, list, e->n, e->depth, e->hash);
 		}
@@ -1010,13 +1124,13 @@ static bool decode_samples(const struct pp *pp, size_t which, uint64_t budget,
 			ok = false;
 			break;
 		}
-		if (!ss || ss->over_budget)
+		if (!ss)
 			continue;           /* only checked */
 		batch_add(pp, &bt, sa, s, which, &ss->st);
 		if (bt.np == BATCH)
 			batch_run(&bt, ss, budget, &spent);
 	}
-	if (ok && ss && bt.np && !ss->over_budget)
+	if (ok && ss && bt.np)
 		batch_run(&bt, ss, budget, &spent);
 	free(bt.lists);
 	return ok;
@@ -1258,8 +1372,9 @@ static void add_samples(struct pp *pp, const struct samples *ss,
 
 		if (profile_add_at(pp->p, node_of[r->stack], &w, NULL) ==
 		    ADD_OVERFLOW)
-			diag_badf(pp->d, pp->name, 0, "sample %u: value would "
-				  "overflow the profile's total", r->sample);
+			diag_skip(pp->d, DIAG_SAMPLE, 1, pp->name, "sample %u: "
+				  "value would overflow the profile's total",
+				  r->sample);
 		else
 			pp->added++;
 	}
@@ -1268,22 +1383,36 @@ static void add_samples(struct pp *pp, const struct samples *ss,
 static void report_samples(struct pp *pp, const struct samples *ss,
 			   uint64_t budget)
 {
-	if (ss->over_budget)
-		diag_badf(pp->d, pp->name, 0, "the samples expand to more "
-			  "than %llu frames; the rest is skipped",
-			  (unsigned long long)budget);
-	if (ss->negative)
-		diag_badf(pp->d, pp->name, 0, "%llu sample%s with a negative "
-			  "value skipped", (unsigned long long)ss->negative,
-			  PLURAL(ss->negative));
-	if (ss->bad_ids)
-		diag_badf(pp->d, pp->name, 0, "%llu sample%s skipped: a location "
-			  "id that is not in the profile",
-			  (unsigned long long)ss->bad_ids, PLURAL(ss->bad_ids));
-	if (ss->too_deep)
-		diag_badf(pp->d, pp->name, 0, "%llu sample%s deeper than %u "
-			  "frames skipped", (unsigned long long)ss->too_deep,
-			  PLURAL(ss->too_deep), PROFILE_MAX_DEPTH - 1);
+	for (unsigned w = SKIP_NONE + 1; w < SKIP_KINDS; w++) {
+		uint64_t n = ss->skipped[w];
+		char why[128];
+
+		if (!n)
+			continue;
+		switch ((enum skip)w) {
+		case SKIP_FEW_VALUES:
+			snprintf(why, sizeof(why), "fewer values than sample "
+				 "types (%zu)", pp->ntypes);
+			break;
+		case SKIP_NEGATIVE:
+			snprintf(why, sizeof(why), "a negative value");
+			break;
+		case SKIP_BAD_ID:
+			snprintf(why, sizeof(why), "a location id that is not "
+				 "in the profile");
+			break;
+		case SKIP_TOO_DEEP:
+			snprintf(why, sizeof(why), "deeper than %u frames",
+				 PROFILE_MAX_DEPTH - 1);
+			break;
+		default:
+			snprintf(why, sizeof(why), "the samples expand to more "
+				 "than %llu frames", (unsigned long long)budget);
+			break;
+		}
+		diag_skip(pp->d, DIAG_SAMPLE, n, pp->name, "%llu sample%s "
+			  "skipped: %s", (unsigned long long)n, PLURAL(n), why);
+	}
 }
 
 /* ---- Reading ------------------------------------------------------------- */
@@ -1326,13 +1455,14 @@ int read_pprof(struct profile *p, struct input *in,
 	size_t len, nrest = 0, which = 0;
 	void *owned;
 	const void *b = read_whole(in, &len, &owned, d);
-	uint64_t budget;
+	uint64_t budget, before[DIAG_UNITS];
 	PProfile *m;
 	char type[64], unit[32];
 	int rc = -1;
 
 	if (!b)
 		return -1;
+	memcpy(before, d->nbad, sizeof(before));
 	input_populate(in);     /* all of it is unpacked */
 	pp.p = p;
 	pp.o = o;
@@ -1342,19 +1472,19 @@ int read_pprof(struct profile *p, struct input *in,
 		  SIZE_MAX : len * PPROF_ALLOC_PER_BYTE + PPROF_ALLOC_BASE;
 	scratch.left = ar.left;
 	budget = (uint64_t)len * PPROF_FRAMES_PER_BYTE + PPROF_FRAMES_BASE;
-	if (split_profile(&pp, b, len, &rest, &nrest)) {
-		m = flametop__pprof__profile_outline__unpack(&alloc, nrest, rest);
-		free(rest);
-	} else {
-		m = flametop__pprof__profile_outline__unpack(&alloc, len, b);
-		if (m)
-			pp.nsamples = m->n_sample;
+	if (!split_profile(&pp, b, len, &rest, &nrest)) {
+		say_undecodable(&pp, false);
+		goto out;
 	}
+	m = flametop__pprof__profile_outline__unpack(&alloc, nrest, rest);
+	free(rest);
 	if (!m) {
 		say_undecodable(&pp, ar.exhausted);
 		goto out;
 	}
 	pp.m = m;
+	pp.ntypes = m->n_sample_type;
+	take_strings(&pp);
 	if (m->n_location > UINT32_MAX / 2 || m->n_function > UINT32_MAX / 2 ||
 	    pp.nsamples > UINT32_MAX / 2) {
 		if (samples_decode(&pp, &scratch))
@@ -1382,6 +1512,9 @@ int read_pprof(struct profile *p, struct input *in,
 		goto out;
 	}
 	arena_destroy(&scratch);
+	index_report(&pp.locs, d, pp.name, "location");
+	index_report(&pp.fns, d, pp.name, "function");
+	index_report(&pp.maps, d, pp.name, "mapping");
 
 	/* The profile is sound: now its names go into the profile. */
 	pp.unknown = profile_intern(p, "[unknown]", 9);
@@ -1409,24 +1542,27 @@ int read_pprof(struct profile *p, struct input *in,
 	add_samples(&pp, &ss, node_of);
 	report_samples(&pp, &ss, budget);
 	if (pp.bad_strings)
-		diag_badf(d, pp.name, 0, "%llu string ind%s out of range "
-			  "(names shown as [unknown])",
+		diag_warn(d, "%s: %llu string ind%s out of range (names shown "
+			  "as [unknown])", pp.name,
 			  (unsigned long long)pp.bad_strings,
 			  pp.bad_strings == 1 ? "ex" : "ices");
-	if (pp.added == 0) {
+	/* Samples all of value 0 are a profile, if an empty one. */
+	if (pp.added == 0 && !diag_skipped(d, before, NULL, 0)) {
 		char shown[8 * sizeof(type)];
 
 		textfmt_escape(type, strlen(type), shown, sizeof(shown));
 		diag_warn(d, "%s: no sample has a nonzero '%s' value",
 			  pp.name, shown);
+		pp.added = 1;
 	}
-	rc = 0;
+	rc = read_done(d, pp.name, pp.added > 0, before, NULL);
 out:
 	free(node_of);
 	free(rk.sym);
 	stacks_free(&ss.st);
 	free(ss.rec);
 	free(pp.fn_sym);
+	free(pp.strs);
 	free(pp.loc_off);
 	free(pp.loc_n);
 	free(pp.frames);

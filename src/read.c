@@ -23,6 +23,7 @@ static const struct {
 	{ FMT_PERF_SCRIPT, "perf script output", read_perf_script },
 	{ FMT_PERF_DATA, "perf.data", read_perf_data },
 	{ FMT_PPROF, "pprof", read_pprof },
+	{ FMT_CPUPROFILE, "V8 .cpuprofile", read_cpuprofile },
 };
 
 const char *read_format_name(enum input_format f)
@@ -124,6 +125,8 @@ enum input_format read_detect(const void *buf, size_t len)
 		return FMT_PPROF;
 	if (looks_binary(buf, len))
 		return FMT_UNKNOWN;
+	if (read_cpuprofile_detect(buf, len))
+		return FMT_CPUPROFILE;
 	while (s < end && lines < 200) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
 		size_t n = nl ? (size_t)(nl - s) : (size_t)(end - s);
@@ -167,6 +170,7 @@ const void *read_whole(struct input *in, size_t *len, void **owned,
 	const void *b = input_map(in, len);
 
 	*owned = NULL;
+	input_set_ratio_limit(in, READ_WHOLE_RATIO, READ_WHOLE_FLOOR);
 	if (!b)
 		b = *owned = input_slurp(in, len);
 	if (!b) {
@@ -177,6 +181,20 @@ const void *read_whole(struct input *in, size_t *len, void **owned,
 	if (input_error(in))
 		diag_warn(d, "%s", input_error(in));
 	return b;
+}
+
+int read_done(struct diag *d, const char *name, bool added,
+	      const uint64_t *before, const char *empty)
+{
+	char what[128];
+
+	if (added)
+		return 0;
+	if (diag_skipped(d, before, what, sizeof(what)))
+		diag_warn(d, "%s: no usable sample: %s skipped", name, what);
+	else if (empty)
+		diag_warn(d, "%s: %s", name, empty);
+	return -1;
 }
 
 unsigned read_thread_count(unsigned max, bool *set)
@@ -216,7 +234,8 @@ static int read_input(struct profile *p, struct input *in,
 		diag_warn(d, "%s: empty input", input_name(in));
 	} else if (fmt == FMT_UNKNOWN) {
 		diag_warn(d, "%s: not a profile flametop can read (expected "
-			  "folded stacks, perf script output, perf.data or pprof)",
+			  "folded stacks, perf script output, perf.data, pprof or a V8 "
+			  ".cpuprofile)",
 			  input_name(in));
 	} else {
 		size_t i;

@@ -253,11 +253,32 @@ int sym_vdso_fd(struct symbolizer *sy)
 	return dup(sy->vdso_fd);
 }
 
+/*
+ * fd of path when it is a regular file, else -1 (*other set when the path
+ * names something else: a directory, a device, a FIFO).  Opened without
+ * blocking: a recorded path may since have become a FIFO that nobody
+ * writes to, and opening that to read would wait for ever.
+ */
+static int open_regular(const char *path, bool *other)
+{
+	struct stat sb;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	*other = false;
+	if (fd >= 0 && (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode))) {
+		close(fd);
+		fd = -1;
+		*other = true;
+	}
+	return fd;
+}
+
 /* Open the file that holds d's code: fd, or -1 with d->fail set. */
 static int open_dso(struct symbolizer *sy, struct sym_dso *d, char **from)
 {
 	char *p;
 	int fd;
+	bool other;
 
 	if (strcmp(d->path, "[vdso]") == 0) {
 		fd = sym_vdso_fd(sy);
@@ -280,28 +301,16 @@ static int open_dso(struct symbolizer *sy, struct sym_dso *d, char **from)
 		if (n > 10 && strcmp(p + n - 10, " (deleted)") == 0)
 			p[n - 10] = 0;
 	}
-	fd = open(p, O_RDONLY | O_CLOEXEC);
+	fd = open_regular(p, &other);
 	if (fd < 0) {
 		free(p);
-		d->fail = SYM_MISS_NO_FILE;
+		d->fail = other ? SYM_MISS_NOT_ELF : SYM_MISS_NO_FILE;
 		return -1;
 	}
 	*from = p;
 	return fd;
 }
 
-/* fd of path when it is a regular file (not a directory), else -1. */
-static int open_regular(const char *path)
-{
-	struct stat sb;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd >= 0 && (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode))) {
-		close(fd);
-		fd = -1;
-	}
-	return fd;
-}
 
 /*
  * A binary by its build-id.  With a symfs (--symfs DIR), only under DIR:
@@ -317,6 +326,7 @@ static int open_bid_cache(const struct symbolizer *sy, const uint8_t *bid,
 	char *dir;
 	char hex[41];
 	int fd = -1;
+	bool other;
 
 	if (len == 0)
 		return -1;
@@ -332,7 +342,7 @@ static int open_bid_cache(const struct symbolizer *sy, const uint8_t *bid,
 	     i++) {
 		char *p = xasprintf("%s/%.2s/%s%s", dir, hex, hex + 2, leaf[i]);
 
-		fd = open_regular(p);
+		fd = open_regular(p, &other);
 		if (fd >= 0)
 			*from = p;
 		else

@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -378,44 +379,104 @@ static int cmp_jit(const void *a, const void *b)
 	return x->line < y->line ? -1 : x->line > y->line;
 }
 
-static struct jit_map *jit_load(struct symbolizer *sy, uint32_t pid)
-{
-	struct jit_map *j = xcalloc(1, sizeof(*j));
-	char *path = xasprintf("%s/perf-%u.map",
-			       sy->o.jit_dir ? sy->o.jit_dir : "/tmp", pid);
-	FILE *f = fopen(path, "r");
-	size_t cap = 0, len = 0, capsyms = 0;
-	char chunk[65536];
-	size_t got;
+/*
+ * A JIT map is trusted no more than its owner.  Any user can write
+ * /tmp/perf-PID.map, for a pid of any process, and root reads it while it
+ * samples every process (-a): a map is read only when it is a regular file
+ * (no FIFO to block on, no link to follow) owned by root or by the user
+ * flametop runs as, and only so much of it (JIT_MAX_*).
+ */
+#define JIT_MAX_BYTES ((size_t)64 << 20)   /* read of one map */
+#define JIT_MAX_TOTAL ((size_t)256 << 20)  /* of every map held at once */
+#define JIT_MAX_LINE 4096                  /* longer lines are skipped */
+#define JIT_MAX_SYMS ((size_t)1 << 20)     /* entries kept of one map */
 
-	free(path);
-	j->pid = pid;
-	j->checked = now_seconds();
-	j->next = sy->jits;
-	sy->jits = j;
-	if (!f)
-		return j;
-	while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-		GROW(j->text, cap, len + got + 1);
-		memcpy(j->text + len, chunk, got);
-		len += got;
+/* Keep the first note about the JIT maps for sym_report; count them all. */
+static void jit_note(struct symbolizer *sy, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void jit_note(struct symbolizer *sy, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (sy->jit_notes++)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(sy->jit_msg, sizeof(sy->jit_msg), fmt, ap);
+	va_end(ap);
+}
+
+/* The map's descriptor when it may be read (see above), else -1. */
+static int jit_open(struct symbolizer *sy, const char *path, struct stat *sb,
+		    bool quiet)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	uid_t me = geteuid();
+
+	memset(sb, 0, sizeof(*sb));
+	if (fd < 0) {
+		if (errno == ELOOP && !quiet)
+			jit_note(sy, "ignored %s: a symbolic link", path);
+		return -1;
 	}
-	fclose(f);
-	j->size = len;
-	if (!j->text)
-		return j;
+	if (fstat(fd, sb) < 0 || !S_ISREG(sb->st_mode)) {
+		if (!quiet)
+			jit_note(sy, "ignored %s: not a regular file", path);
+	} else if (sb->st_uid != 0 && sb->st_uid != me) {
+		if (!quiet)
+			jit_note(sy, "ignored %s: owned by uid %u, and only maps "
+				 "owned by root or by this user (uid %u) are "
+				 "read", path, (unsigned)sb->st_uid,
+				 (unsigned)me);
+	} else {
+		return fd;
+	}
+	close(fd);
+	return -1;
+}
+
+/* Up to want bytes of fd into j->text (NUL-terminated); j->size = length. */
+static void jit_read(struct jit_map *j, int fd, size_t want)
+{
+	size_t len = 0;
+
+	j->text = xmalloc(want + 1);
+	while (len < want) {
+		ssize_t got = read(fd, j->text + len, want - len);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		len += (size_t)got;
+	}
 	j->text[len] = 0;
-	for (char *s = j->text; *s;) {
-		char *nl = strchr(s, '\n');
+	j->size = len;
+}
+
+/* The "START SIZE NAME" lines of j->text (hex numbers) into j->syms. */
+static void jit_parse(struct symbolizer *sy, struct jit_map *j,
+		      const char *path)
+{
+	char *end = j->text + j->size;
+	size_t capsyms = 0, long_lines = 0, dropped = 0;
+
+	for (char *s = j->text; s < end;) {
+		char *nl = memchr(s, '\n', (size_t)(end - s));
+		char *le = nl ? nl : end;
 		char *e1, *e2;
 		unsigned long long a, sz;
 
-		if (nl)
-			*nl = 0;
-		a = strtoull(s, &e1, 16);
-		if (e1 != s && *e1 == ' ') {
+		*le = 0;
+		if (le - s > JIT_MAX_LINE) {
+			long_lines++;
+		} else if (!isxdigit((unsigned char)*s)) {
+			/* not an entry (strtoull would take "-1" or " 1") */
+		} else if (a = strtoull(s, &e1, 16), *e1 == ' ' &&
+			   isxdigit((unsigned char)e1[1])) {
 			sz = strtoull(e1 + 1, &e2, 16);
-			if (e2 != e1 + 1 && *e2 == ' ' && a + sz >= a) {
+			if (*e2 == ' ' && a + sz >= a && j->n == JIT_MAX_SYMS) {
+				dropped++;
+			} else if (*e2 == ' ' && a + sz >= a) {
 				GROW(j->syms, capsyms, j->n + 1);
 				j->syms[j->n].start = a;
 				j->syms[j->n].end = a + sz;
@@ -424,11 +485,57 @@ static struct jit_map *jit_load(struct symbolizer *sy, uint32_t pid)
 				j->n++;
 			}
 		}
-		if (!nl)
-			break;
-		s = nl + 1;
+		s = le + 1;
 	}
-	qsort(j->syms, j->n, sizeof(*j->syms), cmp_jit);
+	if (long_lines)
+		jit_note(sy, "%s: skipped %zu line%s longer than %d bytes",
+			 path, long_lines, long_lines == 1 ? "" : "s",
+			 JIT_MAX_LINE);
+	if (dropped)
+		jit_note(sy, "%s: kept its first %zu entries, skipped %zu",
+			 path, JIT_MAX_SYMS, dropped);
+	if (j->n)     /* qsort of NULL is undefined, even for 0 entries */
+		qsort(j->syms, j->n, sizeof(*j->syms), cmp_jit);
+}
+
+static char *jit_path(const struct symbolizer *sy, uint32_t pid)
+{
+	return xasprintf("%s/perf-%u.map", sy->o.jit_dir ? sy->o.jit_dir :
+			 "/tmp", pid);
+}
+
+/* Read pid's map (quiet: a reload, already reported). */
+static struct jit_map *jit_load(struct symbolizer *sy, uint32_t pid,
+				bool quiet)
+{
+	struct jit_map *j = xcalloc(1, sizeof(*j));
+	char *path = jit_path(sy, pid);
+	struct stat sb;
+	int fd = jit_open(sy, path, &sb, quiet);
+
+	j->pid = pid;
+	j->checked = now_seconds();
+	j->next = sy->jits;
+	sy->jits = j;
+	if (fd >= 0) {
+		size_t want = sb.st_size > 0 ? (size_t)sb.st_size : 0;
+		size_t room = JIT_MAX_TOTAL - sy->jit_bytes;
+
+		if (want > JIT_MAX_BYTES || want > room) {
+			want = JIT_MAX_BYTES < room ? JIT_MAX_BYTES : room;
+			if (!quiet)
+				jit_note(sy, "%s: read only its first %zu of "
+					 "%llu bytes", path, want,
+					 (unsigned long long)sb.st_size);
+		}
+		jit_read(j, fd, want);
+		close(fd);
+		sy->jit_bytes += j->size;
+		jit_parse(sy, j, path);
+	}
+	/* Read or not, a reload waits for the file to change size. */
+	j->seen = sb.st_size;
+	free(path);
 	return j;
 }
 
@@ -444,18 +551,17 @@ const char *sym_jit_lookup(struct symbolizer *sy, uint32_t pid,
 		if (j->pid == pid)
 			break;
 	if (!j)
-		j = jit_load(sy, pid);
+		j = jit_load(sy, pid, false);
 	best = jit_find(j, addr);
 	/* A JIT appends as it compiles: reload a grown map, once a second. */
 	if (!best && now_seconds() - j->checked >= 1.0) {
-		char *path = xasprintf("%s/perf-%u.map", sy->o.jit_dir ?
-				       sy->o.jit_dir : "/tmp", pid);
+		char *path = jit_path(sy, pid);
 		struct stat sb;
 
 		j->checked = now_seconds();
-		if (stat(path, &sb) == 0 && (size_t)sb.st_size != j->size) {
+		if (lstat(path, &sb) == 0 && sb.st_size != j->seen) {
 			sym_jit_forget(sy, pid);
-			best = jit_find(jit_load(sy, pid), addr);
+			best = jit_find(jit_load(sy, pid, true), addr);
 		}
 		free(path);
 	}
@@ -486,6 +592,7 @@ void sym_jit_forget(struct symbolizer *sy, uint32_t pid)
 			struct jit_map *j = *pp;
 
 			*pp = j->next;
+			sy->jit_bytes -= j->size;
 			free(j->syms);
 			free(j->text);
 			free(j);

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <elfutils/libdwfl.h>
 
@@ -72,7 +73,8 @@ struct jit_map {
 	struct jit_sym *syms;
 	size_t n;
 	char *text;
-	size_t size;            /* bytes read: the file only grows */
+	size_t size;            /* bytes read (JIT_MAX_BYTES at most) */
+	off_t seen;             /* the file's size then (0: none) */
 	double checked;         /* when its size was last looked at */
 	struct jit_map *next;
 };
@@ -103,6 +105,9 @@ struct symbolizer {
 	struct bid_entry *bids;
 	size_t nbids, capbids;
 	struct jit_map *jits;
+	size_t jit_bytes;       /* text of every map held */
+	char jit_msg[512];      /* the first note about a map */
+	uint64_t jit_notes;     /* notes about maps (ignored, cut) */
 	/* kernel */
 	int kstate;             /* 0: not loaded, 1: ok, -1: unusable */
 	struct ksym *ksyms;     /* ARR arrays: capksyms, ktextcap */

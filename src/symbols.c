@@ -296,4 +296,9 @@ void sym_report(const struct symbolizer *sy, struct diag *d)
 			diag_warn(d, "%llu frames unresolved %s",
 				  (unsigned long long)sy->misses[i], what[i]);
 	}
+	if (sy->jit_notes > 1)
+		diag_warn(d, "%s (and %llu more notes about JIT maps)",
+			  sy->jit_msg, (unsigned long long)(sy->jit_notes - 1));
+	else if (sy->jit_notes)
+		diag_warn(d, "%s", sy->jit_msg);
 }

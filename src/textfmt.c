@@ -1,9 +1,11 @@
 /*
- * textfmt.c - escaping and fitting frame names.
+ * textfmt.c - escaping and fitting frame names; amounts with their scale.
  */
 #include "textfmt.h"
 
 #include <langinfo.h>
+#include <math.h>
+#include <stdio.h>
 #include <locale.h>
 #include <string.h>
 #include <strings.h>
@@ -168,4 +170,48 @@ size_t textfmt_fit(const char *s, size_t n, unsigned cols, char pad,
 	}
 	buf[len] = '\0';
 	return len;
+}
+
+size_t textfmt_amount(double v, enum amount_scale s, char *buf, size_t cap)
+{
+	static const char *const count[] = { "", "k", "M", "G", "T", "P" };
+	static const char *const bytes[] = { " B", " kB", " MB", " GB", " TB",
+					     " PB" };
+	static const char *const time_utf8[] = { " ns", " \u00b5s", " ms",
+						  " s" };
+	static const char *const time_ascii[] = { " ns", " us", " ms", " s" };
+	const char *const *u = s == AMOUNT_TIME ?
+			       (utf8_mode ? time_utf8 : time_ascii) :
+			       s == AMOUNT_BYTES ? bytes : count;
+	unsigned nu = s == AMOUNT_TIME ? 4 : 6, i = 0;
+	double base = s == AMOUNT_BYTES ? 1024 : 1000;
+	int dec, n;
+
+	if (!(v > 0))           /* negative, -0 or NaN: never "-0" */
+		v = 0;
+	/* 999.95 would print as "1000.0": the next scale's "1.00". */
+	while (i + 1 < nu && v >= 999.95) {
+		v /= base;
+		i++;
+	}
+	dec = i == 0 && v == floor(v) ? 0 : v < 9.995 ? 2 : 1;
+	n = snprintf(buf, cap, "%.*f%s", dec, v, u[i]);
+	return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap ? cap - 1 : 0;
+}
+
+size_t textfmt_rjust(const char *s, unsigned cols, char *buf, size_t cap)
+{
+	size_t len = strlen(s), w = textfmt_width(s, len), pad, k = 0;
+
+	if (!cap)
+		return 0;
+	pad = w < cols ? cols - w : 0;
+	while (pad-- && k + 1 < cap)
+		buf[k++] = ' ';
+	if (len > cap - 1 - k)
+		len = cap - 1 - k;
+	memcpy(buf + k, s, len);
+	k += len;
+	buf[k] = '\0';
+	return k;
 }

@@ -195,11 +195,10 @@ int timerange_describe(char *buf, size_t cap, uint64_t first, uint64_t t0,
 	uint64_t a = t0 > first ? t0 - first : 0;
 	uint64_t b = t1 > first ? t1 - first : 0;
 
-	return snprintf(buf, cap, "%llu.%03llus-%llu.%03llus",
-			(unsigned long long)(a / E9),
-			(unsigned long long)(a % E9 / 1000000),
-			(unsigned long long)(b / E9),
-			(unsigned long long)(b % E9 / 1000000));
+	/* Rounded to the ms, as the header's "time 1.500-3.000 s" is: a
+	 * range ending at the last ns of a second ends at that second. */
+	return snprintf(buf, cap, "%.3f-%.3f s", (double)a / 1e9,
+			(double)b / 1e9);
 }
 
 int timerange_apply(struct profile *p, const char *spec, char *msg,

@@ -19,6 +19,7 @@
 #include "heatmap.h"
 #include "keys.h"
 #include "textfmt.h"
+#include "timerange.h"
 #include "tui-priv.h"
 #include "util.h"
 
@@ -221,9 +222,12 @@ static void step(struct tui *t, int dc, int dr)
 	if (h->marked) {
 		uint64_t a, b;
 
+		char span[64];
+
 		marked_range(h, &a, &b);
-		tui_set_msg(t, false, "range %.3f-%.3f s; Enter ends it here, "
-			    "c takes it as range A", rel(h, a), rel(h, b + 1));
+		timerange_describe(span, sizeof(span), h->map.t0, a, b + 1);
+		tui_set_msg(t, false, "range %s; Enter ends it here, c takes it "
+			    "as range A", span);
 	} else
 		tui_set_msg(t, false, HEAT_HINT);
 }
@@ -427,7 +431,7 @@ void tui_heat_draw(struct tui *t, unsigned y0, unsigned rows)
 {
 	struct tui_heat *h = heat(t);
 	const struct heatmap *m = &h->map;
-	char text[1024], what[160], most[96], cell[32], row[32];
+	char text[1024], what[160], most[96], cell[32], row[32], span[64];
 	uint64_t a, b, ra = 0, rb = 0, lo = 1, hi = 0;
 	bool ranged;
 	unsigned y = y0, end = y0 + rows, w;
@@ -452,8 +456,9 @@ void tui_heat_draw(struct tui *t, unsigned y0, unsigned rows)
 		snprintf(row, sizeof(row), "%.3f s", (double)m->row_ns / 1e9);
 	snprintf(cell, sizeof(cell), "%llu s",
 		 (unsigned long long)(m->col_ns / HEATMAP_SECOND));
-	snprintf(text, sizeof(text), "heat map | %.3f-%.3f s: %s | cells %s x "
-		 "%s, most %s%s", rel(h, a), rel(h, b), what, cell, row, most,
+	timerange_describe(span, sizeof(span), m->t0, a, b);
+	snprintf(text, sizeof(text), "heat map | %s: %s | cells %s x %s, most "
+		 "%s%s", span, what, cell, row, most,
 		 h->marked ? " | marking a range" : "");
 	tui_draw_slot(t, TS_STATUS);
 	text_line(t, (int)y++, text);

@@ -324,12 +324,7 @@ void tui_status_text(struct tui *t, char *buf, size_t cap)
 		part[k][0] = '\0';
 	profile_format_amount(t->p, w, num, sizeof(num));
 	snprintf(part[SP_TOTAL], sizeof(part[0]), " | %s", num);
-	if (profile_unit(t->p) == UNIT_NS)
-		profile_format_amount(t->p, profile_self(t->p, s), num,
-				      sizeof(num));
-	else
-		profile_format_weight(t->p, profile_self(t->p, s), num,
-				      sizeof(num));
+	profile_format_figure(t->p, profile_self(t->p, s), num, sizeof(num));
 	snprintf(part[SP_SELF], sizeof(part[0]), " (self %s)", num);
 	snprintf(part[SP_SHARE], sizeof(part[0]), " | %.2f%% of %s",
 		 pct(w, total), subset ? "view" : "all");

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "textfmt.h"
+#include "timerange.h"
 #include "tui-priv.h"
 #include "util.h"
 
@@ -99,6 +100,8 @@ static void set_range(struct tui *t, bool set, uint64_t a, uint64_t b)
 /* A range [a, b] was marked, on the strip or the heat map (tui-heatmap.c). */
 void tui_range_marked(struct tui *t, uint64_t a, uint64_t b)
 {
+	char span[64];
+
 	if (t->cmp_pending) {
 		/* Range B: shown against range A, a view of its own. */
 		t->cmp_pending = false;
@@ -111,9 +114,9 @@ void tui_range_marked(struct tui *t, uint64_t a, uint64_t b)
 	set_range(t, true, a, b);
 	t->tl_mark = -1;
 	t->tl_focus = false;
-	set_msg(t, false, "range %.3f-%.3f s applied; timeline mode left "
-		"(t: select again, T: all samples)",
-		(double)(a - t->tl_first) / 1e9, (double)(b - t->tl_first) / 1e9);
+	timerange_describe(span, sizeof(span), t->tl_first, a, b);
+	set_msg(t, false, "range %s applied; timeline mode left (t: select "
+		"again, T: all samples)", span);
 }
 
 /* c: the range being marked (or the one shown) becomes range A. */
@@ -145,20 +148,23 @@ static void timeline_compare(struct tui *t)
 /* [a, b] becomes range A, on the strip or the heat map. */
 void tui_range_take_a(struct tui *t, uint64_t a, uint64_t b)
 {
+	char span[64];
+
 	t->cmp_pending = true;
 	t->cmp_pa0 = a;
 	t->cmp_pa1 = b;
 	t->tl_mark = -1;
-	set_msg(t, false, "range A %.3f-%.3f s; now mark range B (Enter, "
-		"Enter): it is shown against A", (double)(a - t->tl_first) / 1e9,
-		(double)(b - t->tl_first) / 1e9);
+	/* The header names it so too (tui-view.c). */
+	timerange_describe(span, sizeof(span), t->tl_first, a, b);
+	set_msg(t, false, "range A %s; now mark range B (Enter, Enter): it is "
+		"shown against A", span);
 }
 
 static void timeline_move(struct tui *t, int n)
 {
 	long c = (long)t->tl_cur + n;
 	uint64_t a, b;
-	char num[64];
+	char num[64], span[64];
 
 	if (!t->tl_n)
 		return;
@@ -170,9 +176,8 @@ static void timeline_move(struct tui *t, int n)
 	/* Say where the cursor is: its slice's times and samples. */
 	tui_slice_times(t, (unsigned)c, &a, &b);
 	profile_format_amount(t->p, t->tl_weight[c], num, sizeof(num));
-	set_msg(t, false, "%.3f-%.3f s: %s%s",
-		(double)(a - t->tl_first) / 1e9,
-		(double)(b - t->tl_first) / 1e9, num,
+	timerange_describe(span, sizeof(span), t->tl_first, a, b);
+	set_msg(t, false, "%s: %s%s", span, num,
 		t->tl_mark >= 0 ? "; Enter ends the range" :
 				  "; Enter starts a range");
 }

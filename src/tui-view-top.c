@@ -189,21 +189,19 @@ bool tui_top_action(struct tui *t, enum tui_action a, unsigned frame_rows)
 
 void tui_top_status_text(struct tui *t, char *buf, size_t cap)
 {
+	char sides[96] = "";
+
 	tui_top_refresh(t);
+	if (t->top_drows)
+		snprintf(sides, sizeof(sides), " | self and total: %% of all %s, "
+			 "%s, change in points", profile_side(t->p, false),
+			 profile_side(t->p, true));
 	snprintf(buf, cap, "top: %zu of %zu functions, sorted by %s%s%s | "
 		 "Enter: callers and callees, <: callers, >: callees, %s: sort, "
 		 "/: filter, v: back",
 		 t->nshown, t->ntop, sort_name(t),
 		 t->top_filter ? " (filtered)" : "",
-		 t->top_drows ? " | self and total: % of all before, after, "
-		 "change in points" : "", t->top_drows ? "1/2/3/4" : "1/2/3");
-}
-
-static double pct(const struct profile *p, uint64_t w)
-{
-	uint64_t all = profile_total(p, NODE_ROOT);
-
-	return all ? 100.0 * (double)w / (double)all : 0.0;
+		 sides, t->top_drows ? "1/2/3/4" : "1/2/3");
 }
 
 /* The name of sym on row y from column x, fitted to the rest of the row. */
@@ -222,19 +220,6 @@ static void draw_name(struct tui *t, int y, size_t x, uint32_t sym)
 	free(fit);
 }
 
-/* A change cell: new, gone, 0.00 (the same), else signed (+ grew). */
-static void change_text(const struct diff_info *di, char *buf, size_t cap)
-{
-	if (di->kind == DIFF_NEW)
-		snprintf(buf, cap, "new");
-	else if (di->kind == DIFF_GONE)
-		snprintf(buf, cap, "gone");
-	else if (di->kind == DIFF_SAME)
-		snprintf(buf, cap, "0.00");
-	else
-		snprintf(buf, cap, "%+.2f", di->change);
-}
-
 #define CHG_W 7                  /* a change cell's columns */
 #define SELF_CHG_X 16            /* "100.00% 100.00% " */
 #define TOTAL_CHG_X 41           /* SELF_CHG_X + CHG_W + "  " + 16 */
@@ -249,7 +234,7 @@ static void draw_diff_row(struct tui *t, int y, const struct diff_top_row *r,
 
 	for (int k = 0; k < 2; k++) {
 		diff_top_info(r, k == 1, &di[k]);
-		change_text(&di[k], c[k], sizeof(c[k]));
+		diff_change_text(&di[k], c[k], sizeof(c[k]));
 	}
 	n = snprintf(line, sizeof(line), "%6.2f%% %6.2f%% %*s  %6.2f%% "
 		     "%6.2f%% %*s  ", r->self_pct[0], r->self_pct[1], CHG_W,
@@ -275,7 +260,7 @@ static void draw_diff_row(struct tui *t, int y, const struct diff_top_row *r,
 
 void tui_top_draw(struct tui *t, unsigned top, unsigned rows)
 {
-	char line[4096], a[48], b[48];
+	char line[4096];
 	unsigned R = rows > 1 ? rows - 1 : 0;
 
 	tui_top_refresh(t);
@@ -283,13 +268,21 @@ void tui_top_draw(struct tui *t, unsigned top, unsigned rows)
 		t->top_scroll = t->top_sel;
 	if (R && t->top_sel >= t->top_scroll + R)
 		t->top_scroll = t->top_sel + 1 - R;
-	if (t->top_drows)
+	if (t->top_drows) {
+		/* The sides by their initials: b(efore) and a(fter), or the
+		 * ranges A and B, as the status line names them. */
+		char col[4][16];
+
+		for (int k = 0; k < 4; k++)
+			snprintf(col[k], sizeof(col[k]), "%s:%c",
+				 k < 2 ? "self" : "total",
+				 profile_side(t->p, k % 2)[0]);
 		snprintf(line, sizeof(line), "%7s %7s %*s  %7s %7s %*s  %s",
-			 "self:b", "self:a", CHG_W, "change", "total:b",
-			 "total:a", CHG_W, "change", "function");
+			 col[0], col[1], CHG_W, "change", col[2], col[3],
+			 CHG_W, "change", "function");
+	}
 	else
-		snprintf(line, sizeof(line), "%7s %7s %12s %12s  %s", "self",
-			 "total", "self", "total", "function");
+		view_top_titles(line, sizeof(line));
 	attr_set(A_BOLD, 0, NULL);
 	mvaddnstr((int)top, 0, line, (int)t->cols);
 	for (unsigned r = 0; r < R && t->top_scroll + r < t->nshown; r++) {
@@ -304,12 +297,7 @@ void tui_top_draw(struct tui *t, unsigned top, unsigned rows)
 			continue;
 		}
 		row = &t->top_rows[t->top_shown[i]];
-		profile_format_weight(t->p, row->self, a, sizeof(a));
-		profile_format_weight(t->p, row->total, b, sizeof(b));
-		n = (size_t)snprintf(line, sizeof(line),
-				     "%6.2f%% %6.2f%% %12s %12s  ",
-				     pct(t->p, row->self), pct(t->p, row->total),
-				     a, b);
+		n = view_top_cells(t->p, row, line, sizeof(line));
 		attr_set(i == t->top_sel ? A_REVERSE : A_NORMAL, 0, NULL);
 		mvaddnstr(y, 0, line, (int)t->cols);
 		draw_name(t, y, n, row->sym);

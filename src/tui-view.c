@@ -143,14 +143,15 @@ static size_t describe(const struct tui_vstate *v, uint64_t first,
 	if (v->cmp) {
 		char a[64], b[64];
 
+		/* As the messages name them (tui-view-timeline.c). */
 		timerange_describe(a, sizeof(a), first, v->cmp_a0, v->cmp_a1);
 		timerange_describe(b, sizeof(b), first, v->cmp_b0, v->cmp_b1);
-		ADD("compare B %s against A %s", b, a);
+		ADD("range B %s against range A %s", b, a);
 	}
 	if (v->baseline)
 		ADD("compare against the baseline");
 	if (v->negate)
-		ADD("sized by before");
+		ADD("sized by %s", v->cmp ? "A" : "before");
 	if (v->invert)
 		ADD("inverted");
 	if (v->fold)
@@ -224,6 +225,7 @@ static struct profile *build_comparison(struct tui *t)
 			profile_set_range(t->src, f, l);
 		else
 			profile_clear_range(t->src);
+		profile_set_sides(c, "A", "B");
 	} else {
 		diff_add(c, t->baseline, false, NULL);
 		diff_add(c, t->src, true, NULL);

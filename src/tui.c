@@ -34,6 +34,7 @@
 #include <wchar.h>
 
 #include "export.h"
+#include "textfmt.h"
 #include "tui-priv.h"
 #include "util.h"
 
@@ -491,14 +492,6 @@ void tui_set_size(struct tui *t, unsigned rows, unsigned cols)
 
 /* ---- Loading progress ------------------------------------------------ */
 
-static void human(char *buf, size_t cap, uint64_t n)
-{
-	if (n >= (1u << 30))
-		snprintf(buf, cap, "%.1f GB", (double)n / (1u << 30));
-	else
-		snprintf(buf, cap, "%.1f MB", (double)n / (1u << 20));
-}
-
 void tui_load_progress(void *ctx, uint64_t done, uint64_t total)
 {
 	struct tui_progress *pr = ctx;
@@ -511,9 +504,9 @@ void tui_load_progress(void *ctx, uint64_t done, uint64_t total)
 		return;
 	pr->last = now;
 	pr->shown = true;
-	human(a, sizeof(a), done);
+	textfmt_amount((double)done, AMOUNT_BYTES, a, sizeof(a));
 	if (total) {
-		human(b, sizeof(b), total);
+		textfmt_amount((double)total, AMOUNT_BYTES, b, sizeof(b));
 		fprintf(stderr, "\rflametop: reading %s: %s of %s (%.0f%%)\033[K",
 			pr->name ? pr->name : "input", a, b,
 			100.0 * (double)done / (double)total);

@@ -8,6 +8,7 @@
 
 #include <elfutils/libdwfl.h>
 #include <zlib.h>
+#include <json-c/json.h>
 #include <zstd.h>
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
@@ -41,6 +42,8 @@ void version_print(FILE *out)
 	snprintf(how, sizeof(how), "libzstd %s", ZSTD_versionString());
 	option(out, "zstd:", 1, how);
 	option(out, "http:", 1, fetch_version());
+	snprintf(how, sizeof(how), "json-c %s", json_c_version());
+	option(out, "cpuprofile:", 1, how);
 	if (pcre2_config(PCRE2_CONFIG_VERSION, pcre + 6) < 0)
 		pcre[0] = '\0';
 	pcre2_config(PCRE2_CONFIG_JIT, &jit);

@@ -7,6 +7,7 @@
  */
 #include "view-top.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,33 +107,59 @@ void view_top_sort(const struct profile *p, struct view_top_row *rows,
 	qsort(rows, n, sizeof(*rows), cmp_row);
 }
 
+#define FIG_W 9                  /* "366.7 ms", "999.9 kB" and a space */
+
+size_t view_top_titles(char *buf, size_t cap)
+{
+	int n = snprintf(buf, cap, "%7s %7s %*s %*s  %s", "self%", "total%",
+			 FIG_W, "self", FIG_W, "total", "function");
+
+	return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap ? cap - 1 : 0;
+}
+
+size_t view_top_cells(const struct profile *p, const struct view_top_row *r,
+		      char *buf, size_t cap)
+{
+	double all = profile_weight_value(p, profile_total(p, NODE_ROOT));
+	double sp = all > 0 ? 100 * profile_weight_value(p, r->self) / all : 0;
+	double tp = all > 0 ? 100 * profile_weight_value(p, r->total) / all : 0;
+	char f[2][48], cell[2][64];
+	int n;
+
+	profile_format_figure(p, r->self, f[0], sizeof(f[0]));
+	profile_format_figure(p, r->total, f[1], sizeof(f[1]));
+	for (int k = 0; k < 2; k++)
+		textfmt_rjust(f[k], FIG_W, cell[k], sizeof(cell[k]));
+	n = snprintf(buf, cap, "%6.2f%% %6.2f%% %s %s  ", sp, tp, cell[0],
+		     cell[1]);
+	return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap ? cap - 1 : 0;
+}
+
 size_t view_print_top(FILE *out, const struct profile *p, size_t n)
 {
 	struct view_top_row *rows;
 	size_t k = view_top(p, &rows);
 	const struct symtab *st = profile_symtab(p);
-	double all = profile_weight_value(p, profile_total(p, NODE_ROOT));
-	char a[48], b[48], *name = NULL;
+	char line[256], *name = NULL;
 	size_t capname = 0;
 
 	if (n == 0 || n > k)
 		n = k;
-	fprintf(out, "# %5s %7s %12s %12s  %s\n", "self", "total",
-		profile_unit(p) == UNIT_NS ? "self(ns)" : "self",
-		profile_unit(p) == UNIT_NS ? "total(ns)" : "total", "function");
+	profile_format_amount(p, profile_total(p, NODE_ROOT), line,
+			      sizeof(line));
+	fprintf(out, "# all: %s\n", line);
+	view_top_titles(line, sizeof(line));
+	line[0] = '#';
+	fprintf(out, "%s\n", line);
 	for (size_t i = 0; i < n; i++) {
 		const struct view_top_row *r = &rows[i];
-		double sp = all > 0 ? 100 * profile_weight_value(p, r->self) / all : 0;
-		double tp = all > 0 ? 100 * profile_weight_value(p, r->total) / all
-				    : 0;
 		size_t len = symtab_len(st, r->sym);
 
-		profile_format_weight(p, r->self, a, sizeof(a));
-		profile_format_weight(p, r->total, b, sizeof(b));
+		view_top_cells(p, r, line, sizeof(line));
 		/* An escape is at most 4 bytes per byte of the name. */
 		GROW(name, capname, 4 * len + 1);
 		textfmt_escape(symtab_name(st, r->sym), len, name, capname);
-		fprintf(out, "%6.2f%% %6.2f%% %12s %12s  %s\n", sp, tp, a, b, name);
+		fprintf(out, "%s%s\n", line, name);
 	}
 	free(name);
 	free(rows);

@@ -772,7 +772,7 @@ enum view_status view_derive(const struct profile *src,
 	}
 	if (profile_is_differential(src))
 		profile_set_differential(d.out, true);
-	profile_note_unit(d.out, profile_unit(src));
+	profile_copy_unit(d.out, src);
 	profile_set_order(d.out, spec->order);
 	view_ctx(&d, UINT32_MAX, false);     /* context 0: as read */
 	walk(&d);

@@ -127,20 +127,33 @@ def matched(stacks, rx, side, icase=False):
 
 # ---- Reading what flametop prints -----------------------------------------
 
+AMOUNT_UNITS = {"ns": 1, "\u00b5s": 10 ** 3, "us": 10 ** 3, "ms": 10 ** 6,
+                "s": 10 ** 9, "B": 1, "kB": 2 ** 10, "MB": 2 ** 20,
+                "GB": 2 ** 30, "TB": 2 ** 40, "PB": 2 ** 50}
+AMOUNT_COUNTS = {"": 1, "k": 10 ** 3, "M": 10 ** 6, "G": 10 ** 9,
+                 "T": 10 ** 12, "P": 10 ** 15}
+# An amount's figure alone, as in a top table's cells: "366.7 ms", "1.28k".
+FIGURE = (r"-?[0-9.]+(?:[kMGTP]| (?:%s))?" %
+          "|".join(sorted(AMOUNT_UNITS, key=len, reverse=True)))
+
+
 def amount(s):
-    """'37 samples', '3.875 samples', '1.675 s CPU', '82.164 ms CPU':
-    (value in the weights' unit, half a unit of the last digit shown)."""
-    scales = {"ms": 10 ** 6, "s": 10 ** 9, "B": 1, "KB": 2 ** 10,
-              "MB": 2 ** 20, "GB": 2 ** 30}
-    m = re.fullmatch(r"(-?[0-9.]+) (ms|s|B|KB|MB|GB)( .*)?", s)
+    """'37 samples', '3.88 samples', '1.28k page-faults', '1.68 s CPU',
+    '366.7 ms', '11.0 MB': (value in the weights' unit, half a unit of the
+    last digit shown at the figure's scale; 0 for a whole number shown
+    exactly)."""
+    m = re.fullmatch(r"(-?[0-9.]+) (%s)( .*)?" % "|".join(AMOUNT_UNITS), s)
     if m:
-        scale = scales[m.group(2)]
-        dec = len(m.group(1).partition(".")[2])
-        return Fraction(m.group(1)) * scale, Fraction(scale, 2 * 10 ** dec)
-    m = re.fullmatch(r"(-?[0-9.]+)( .*)?", s)
-    if not m:
-        raise ValueError("not an amount: %r" % s)
-    return Fraction(m.group(1)), Fraction(0)
+        scale = AMOUNT_UNITS[m.group(2)]
+    else:
+        m = re.fullmatch(r"(-?[0-9.]+)([kMGTP]?)( .*)?", s)
+        if not m:
+            raise ValueError("not an amount: %r" % s)
+        scale = AMOUNT_COUNTS[m.group(2)]
+    dec = len(m.group(1).partition(".")[2])
+    tol = Fraction(0) if dec == 0 and scale == 1 else \
+        Fraction(scale, 2 * 10 ** dec)
+    return Fraction(m.group(1)) * scale, tol
 
 
 def near(got, want, tol):
@@ -228,9 +241,19 @@ def top_problems(rows, stacks, diff, whole=True):
     tb, sb, ib = sums(stacks, 2)
     problems, seen, prev = [], set(), None
     for l in rows:
-        # Cells, then two spaces and the name (which may be empty).
-        f = re.match(r" *" + r"(\S+) +" * (6 if diff else 4) + r"?(.*)$", l).groups()
-        f = f[:-1] + (f[-1][1:],)
+        # Cells, then two spaces and the name (which may be empty); the
+        # figures of a single profile's table carry their scale ("366.7
+        # ms", "1.28k").
+        if diff:
+            f = re.match(r" *" + r"(\S+) +" * 6 + r"?(.*)$", l).groups()
+            f = f[:-1] + (f[-1][1:],)
+        else:
+            g = re.match(r" *(\S+) +(\S+) +(%s) +(%s)(?:  (.*))?$"
+                         % (FIGURE, FIGURE), l)
+            if not g:
+                problems.append("top: cannot read the row %r" % l)
+                continue
+            f = g.groups("")
         name = f[-1]
         seen.add(name)
         if name not in ia:
@@ -244,11 +267,15 @@ def top_problems(rows, stacks, diff, whole=True):
             key = abs(a - b)
         else:
             want = [(pct(sa[name], ta), HALF), (pct(ia[name], ta), HALF),
-                    (sa[name], 0), (ia[name], 0)]
+                    (sa[name], None), (ia[name], None)]
             key = sa[name]
         for i, (w, tol) in enumerate(want):
             cell = f[i].rstrip("%")
-            if cell not in ("new", "gone") and not near(Fraction(cell), w, tol):
+            if tol is None:             # an amount: its own rounding
+                got, tol = amount(cell)
+            else:
+                got = cell
+            if cell not in ("new", "gone") and not near(Fraction(got), w, tol):
                 problems.append("top %s column %d: %s, the collapse gives %s"
                                 % (name, i + 1, f[i], fmt(w)))
         if prev is not None and key > prev:
@@ -273,7 +300,7 @@ def check_svg(case, args, stacks, diff):
     problems = []
     side = 2 if "--negate" in args else 1
     tot, _, _ = sums(stacks, side)
-    sub = re.search(r'id="subtitle"[^>]*>(?:.*?: )?([0-9.]+(?: [^,]*)?), ([0-9]+) '
+    sub = re.search(r'id="subtitle"[^>]*>(?:.*?: )?([0-9.]+[kMGTP]?(?: [^,]*)?), ([0-9]+) '
                     r'distinct stacks(?:, sized by before)?</text>', svg)
     root = re.search(r"<title>all \(([^,]*), 100\.00%(?:; (?:before|after): ([^)]*))?"
                      r"\)</title>", svg)

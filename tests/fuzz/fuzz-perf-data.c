@@ -22,18 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct read_opts o = { .kernel = true, .jit = true };
 	struct diag d;
 
-	/*
-	 * No file of this machine: the paths in the input name nothing
-	 * (every run would otherwise load libc's symbols), no kallsyms.
-	 */
-	static const struct sym_opts none = {
-		.demangle = true, .root = "/nonexistent-fuzz-root",
-		.kallsyms = "/nonexistent-fuzz-root/kallsyms",
-		.jit_dir = "/nonexistent-fuzz-root",
-	};
-
-	sym_set_defaults(&none);
-	setenv("HOME", "/nonexistent-fuzz-root", 1);   /* perf's build-id cache */
+	fuzz_no_machine_files(NULL);   /* the paths in the input name nothing */
 	/* Vary the naming options with the input's last byte. */
 	if (size && (data[size - 1] & 1))
 		o.tid = true;

@@ -11,9 +11,11 @@ bin=${1:?usage: run.sh FLAMETOP [DIR]}
 dir=${2:-tests/golden}
 case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
 pass=0
-# --text without -w follows COLUMNS, then the terminal: pin it.
+# --text without -w follows COLUMNS, then the terminal: pin it; amounts
+# may hold µ, so the locale is UTF-8.
 COLUMNS=100
-export COLUMNS
+LC_ALL=C.UTF-8
+export COLUMNS LC_ALL
 fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -40,7 +40,7 @@ check "deep stack: rest loads" [ "$(cat "$tmp/out")" = "ok 2" ]
 # 3. A million distinct names.
 awk 'BEGIN { for (i = 0; i < 1000000; i++) printf "main;fn_%07d 1\n", i }' >"$tmp/names.folded"
 run_measured --text -w 80 "$tmp/names.folded"
-check "a million names" grep -q '1000000 samples, 1000000 distinct stacks, depth 2' "$tmp/out"
+check "a million names" grep -q '1.00M samples, 1000000 distinct stacks, depth 2' "$tmp/out"
 
 # 4. Counts near UINT64_MAX: the overflowing line is skipped and named.
 printf 'a 18446744073709551610\nb 5\nc 6\nd 18446744073709551616\n' >"$tmp/max.folded"

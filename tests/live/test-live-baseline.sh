@@ -27,9 +27,9 @@ wait_for() {
 }
 key() { $T send-keys -t live "$@"; }
 # The root's "before" and "after" amounts in the status line.
-after_amount() { screen | sed -n 's/^all | .*, after \([0-9.]* m*s CPU\) (.*/\1/p' | head -n 1; }
-before_amount() { screen | sed -n 's/^all | .*before \([0-9.]* m*s CPU\) (.*/\1/p' | head -n 1; }
-# A "1.234 s CPU" / "56.7 ms CPU" amount in ns.
+after_amount() { screen | sed -n 's/^all | .*, after \([0-9.]* m*s\) (.*/\1/p' | head -n 1; }
+before_amount() { screen | sed -n 's/^all | .*before \([0-9.]* m*s\) (.*/\1/p' | head -n 1; }
+# A "1.23 s" / "56.7 ms" figure in ns.
 ns() { echo "$1" | awk '{ print $1 * ($2 == "ms" ? 1e6 : 1e9) }'; }
 
 cd "$work" || exit 1
@@ -41,7 +41,7 @@ key b
 check "b takes the baseline" wait_for "baseline taken"
 check "the header says compare" wait_for "view: compare against the baseline"
 key g
-check "root: before and after" wait_for "^all \| .*before [0-9.]+ m?s CPU \([0-9.]+%\), after [0-9.]+ m?s CPU"
+check "root: before and after" wait_for "^all \| .*before [0-9.]+ m?s \([0-9.]+%\), after [0-9.]+ m?s \("
 check "the comparison draws the hot path" wait_for "\[[+-]?spin_hot"
 # The window is all time here: after grows, the baseline stays.
 a=$(after_amount)

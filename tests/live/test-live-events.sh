@@ -38,7 +38,7 @@ check "page-faults: $f of the $want fresh-page faults in main;run;fault_pages" \
 	within "$f" $((want * 95 / 100)) $((want + 8))
 "$BIN" -e faults --text -- "$EV" 2 4 >"$work/pf.txt" 2>&1
 check "page-faults: the --text footer says page-faults" \
-	grep -q '[0-9] page-faults, ' "$work/pf.txt"
+	grep -q '[0-9][kMGT]\? page-faults, ' "$work/pf.txt"
 # -c 2: one sample every second fault, each weighing its period (the
 # kernel's count since the last sample): the weights still add up to the
 # faults, where counting samples would give half.
@@ -62,7 +62,7 @@ check "context-switches: $s in snooze, $t in wait_timer, one per call ($R)" \
 	sh -c "[ $s -ge $((R - R / 10)) ] && [ $s -le $((R + R / 4)) ] && [ $t -ge $((R - R / 10)) ] && [ $t -le $((R + R / 4)) ]"
 "$BIN" -e cs --text -- "$EV" 2 0 >"$work/cs.txt" 2>&1
 check "context-switches: the --text footer says context-switches" \
-	grep -q '[0-9] context-switches, ' "$work/cs.txt"
+	grep -q '[0-9][kMGT]\? context-switches, ' "$work/cs.txt"
 
 "$BIN" -e sched:sched_switch --collapse -- "$EV" $R 0 >"$work/ss.folded" 2>"$work/ss.err"
 rc=$?
@@ -78,7 +78,7 @@ else
 		sh -c "[ $s -ge $((R - R / 10)) ] && [ $s -le $((R + R / 4)) ] && [ $t -ge $((R - R / 10)) ] && [ $t -le $((R + R / 4)) ]"
 	"$BIN" -e sched:sched_switch --text -- "$EV" 2 0 >"$work/ss.txt" 2>&1
 	check "sched:sched_switch: the --text footer says sched:sched_switch events" \
-		grep -q '[0-9] sched:sched_switch events, ' "$work/ss.txt"
+		grep -q '[0-9][kMGT]\? sched:sched_switch events, ' "$work/ss.txt"
 fi
 "$BIN" -e sched:no_such_tracepoint -- "$EV" 1 0 >/dev/null 2>"$work/nt.err"
 rc=$?
@@ -90,7 +90,7 @@ check "unknown tracepoint: status 2 and a message ($(head -n 1 "$work/nt.err"))"
 rc=$?
 if [ "$rc" -eq 0 ]; then
 	check "instructions: the footer says instructions" \
-		grep -q '[0-9] instructions, ' "$work/hw.txt"
+		grep -q '[0-9][kMGT]\? instructions, ' "$work/hw.txt"
 else
 	check "instructions: no counter here, and the message says so" \
 		grep -q 'no hardware counter for it' "$work/hw.txt"

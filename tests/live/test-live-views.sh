@@ -50,7 +50,7 @@ check "-p: the graph shows the target" wait_for "spin_hot"
 # The top table: named by the header, the target's functions in rows.
 key v
 check "top: the header names the view" wait_head "view: top"
-check "top: the column titles" wait_for "self   total"
+check "top: the column titles" wait_for "self%  total%"
 check "top: spin_hot has a row" wait_for "%  *[0-9.]*%.*  spin_hot"
 key 2
 check "top: 2 sorts by total" wait_for "top table sorted by total"

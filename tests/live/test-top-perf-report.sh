@@ -40,7 +40,8 @@ compare() {
 		fail=$((fail + 1))
 		return
 	fi
-	# perf: "CHILDREN% SELF% DSO [x] NAME"; flametop: "SELF% TOTAL% S T NAME"
+	# perf: "CHILDREN% SELF% DSO [x] NAME"; flametop: "SELF% TOTAL% S T
+	# NAME", S and T figures with their scale ("366.7 ms", "1.28k")
 	awk '
 		FNR == 1 { f++ }
 		f == 1 && /^ +[0-9.]+% +[0-9.]+% / {
@@ -59,8 +60,7 @@ compare() {
 		}
 		f == 2 && !/^#/ {
 			name = $0
-			for (k = 0; k < 4; k++) sub(/^ *[^ ]+/, "", name)
-			sub(/^  /, "", name)
+			sub(/^ *[0-9.]+% +[0-9.]+% +[0-9.]+[kMGTP]?( [^ ]+)? +[0-9.]+[kMGTP]?( [^ ]+)?  /, "", name)
 			fs[name] = $1 + 0; ft[name] = $2 + 0
 		}
 		END {

@@ -2,12 +2,15 @@
 """make-pprof.py - write the handmade pprof files of flametop's tests.
 
 usage: make-pprof.py OUTDIR
+       make-pprof.py --bomb MIB > FILE
 
 A tiny protobuf writer (varints and length-delimited fields, nothing else)
 that builds profile.proto messages by field number, so that the tests can
 hold inlined frames, unsymbolized locations and every kind of lie a hostile
 file can tell.  Writes OUTDIR/inline.pprof (a valid profile) and the
-OUTDIR/pprof-*.in cases of tests/bad.
+OUTDIR/pprof-*.in cases of tests/bad.  With --bomb, writes to standard
+output MIB mebibytes of empty string_table entries (bytes 0x32 0x00, a
+valid profile.proto), for the tests to compress into a decompression bomb.
 """
 import gzip
 import os
@@ -181,10 +184,46 @@ def bad_cases():
     p.location(2, 0x20, [2])
     p.sample([1, 2], [3])
     cases["pprof-hostile-names"] = p.encode()
+    # Every sample invalid (location ids 99 and 0): nothing to show.
+    p = one_function("main")
+    p.sample([99], [10])
+    p.sample([0, 1], [5])
+    cases["pprof-all-bad"] = p.encode()
+    # Fewer values than sample types: which value is which is unknown.
+    p = Profile()
+    for typ, unit in (("alloc_objects", "count"), ("alloc_space", "bytes")):
+        p.sample_type(typ, unit)
+    for i, name in enumerate(["main", "alloc"], start=1):
+        p.function(i, name)
+        p.location(i, 0x10 * i, [i])
+    p.sample([2, 1], [4])
+    p.sample([1], [1, 64])
+    cases["pprof-few-values"] = p.encode()
+    # Location 1 defined twice, function 2 too: the first of each is used.
+    p = Profile()
+    p.sample_type("samples", "count")
+    p.function(1, "main")
+    p.function(2, "first")
+    p.function(2, "second")
+    p.location(1, 0x10, [1])
+    p.location(2, 0x20, [2])
+    p.location(1, 0x30, [2])
+    p.sample([2, 1], [3])
+    cases["pprof-duplicate-ids"] = p.encode()
     return cases
 
 
+def bomb(mib):
+    """MIB MiB of empty strings, written a MiB at a time."""
+    chunk = lfield(6, b"") * (1 << 19)
+    for _ in range(mib):
+        sys.stdout.buffer.write(chunk)
+
+
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--bomb":
+        bomb(int(sys.argv[2]))
+        return
     out = sys.argv[1] if len(sys.argv) > 1 else "."
     with open(os.path.join(out, "inline.pprof"), "wb") as f:
         f.write(inline_profile())

@@ -66,6 +66,48 @@ check "cpu type shows CPU time" grep -q 'go-cpu.pprof: [0-9.]* m\?s CPU' "$tmp/t
 "$bin" --text --width 60 --sample-type alloc_space inline.pprof >"$tmp/t" 2>&1
 check "bytes shown as MB" grep -q '^inline.pprof: 1.00 MB,' "$tmp/t"
 
+# ---- A decompression bomb ----------------------------------------------------
+# 1 GiB of empty string_table entries, in 1 MB of gzip and 100 KB of zstd:
+# refused early, exit 1, with a message naming --max-input, and in bounded
+# peak memory (a generous 300 MB: the data alone would be 1 GiB).  Plain,
+# 128 MiB of them are read in memory that follows what the profile holds.  Memory is
+# measured by /usr/bin/time, and also capped (ulimit -v, not under ASan)
+# so that a binary without the bound fails without filling the machine.
+# measure FILE ARGS...: peak RSS (KB) into $rss, status into $st.
+measure() {
+	out=$1
+	shift
+	(
+		case $bin in */san/*) ;; *) ulimit -v 4000000 ;; esac
+		/usr/bin/time -f '%M' -o "$tmp/rss" "$bin" "$@" >"$out" 2>"$tmp/err"
+	)
+	st=$?
+	rss=$(tail -n 1 "$tmp/rss")
+}
+if [ -x /usr/bin/time ] && command -v zstd >/dev/null 2>&1; then
+	python3 ./make-pprof.py --bomb 1024 | gzip -1 >"$tmp/bomb.gz"
+	python3 ./make-pprof.py --bomb 1024 | zstd -q -1 >"$tmp/bomb.zst"
+	for f in bomb.gz bomb.zst; do
+		measure "$tmp/out" --collapse "$tmp/$f"
+		check "$f: exit 1" test "$st" = 1
+		check "$f: message names --max-input" grep -q \
+			"$f: decompresses to more than 64 MiB ([0-9]*:1); raise --max-input to read it" "$tmp/err"
+		check "$f: peak RSS $rss KB < 300 MB" test "$rss" -lt 307200
+	done
+	rm -f "$tmp/bomb.gz" "$tmp/bomb.zst"
+	# Plain, the same kind of profile is read through (no types, so
+	# nothing to show), in memory that follows what it holds: 128 MiB of
+	# input, the strings never held decoded.
+	python3 ./make-pprof.py --bomb 128 >"$tmp/bomb.pb"
+	measure "$tmp/out" --collapse "$tmp/bomb.pb"
+	check "plain 128 MiB of strings: read through" \
+		grep -q 'bomb.pb: pprof profile has no sample types' "$tmp/err"
+	check "plain 128 MiB of strings: peak RSS $rss KB < 300 MB" test "$rss" -lt 307200
+	rm -f "$tmp/bomb.pb"
+else
+	echo "SKIP (in part): /usr/bin/time or zstd missing: no decompression bomb test"
+fi
+
 # ---- The oracle: go tool pprof -raw ----------------------------------------
 # compare FILE: every sample type of FILE against go tool pprof.
 compare() {
@@ -141,6 +183,13 @@ python3 "$tmp/svgcheck.py" "$tmp/i.svg" >"$tmp/i.parsed" 2>&1 || bad "SVG is not
 check "SVG frames: those over 0.1%" test "$(sed -n 2p "$tmp/i.parsed")" = 8
 check "SVG has one script" test "$(sed -n 3p "$tmp/i.parsed")" = 1
 check "SVG title from --title" test "$(sed -n 1p "$tmp/i.parsed")" = 'A title'
+# Without --title: the input's name (two with --diff), else "Flame Graph".
+"$bin" --svg "$tmp/n.svg" inline.pprof && python3 "$tmp/svgcheck.py" "$tmp/n.svg" >"$tmp/n.parsed" 2>&1
+check "SVG title: the input's name by default" test "$(sed -n 1p "$tmp/n.parsed")" = 'inline.pprof'
+"$bin" --svg "$tmp/n.svg" --diff inline.pprof go-heap.pprof && python3 "$tmp/svgcheck.py" "$tmp/n.svg" >"$tmp/n.parsed" 2>&1
+check "SVG title: both names with --diff" test "$(sed -n 1p "$tmp/n.parsed")" = 'inline.pprof vs go-heap.pprof'
+"$bin" --svg "$tmp/n.svg" - <inline.pprof && python3 "$tmp/svgcheck.py" "$tmp/n.svg" >"$tmp/n.parsed" 2>&1
+check "SVG title: Flame Graph from standard input" test "$(sed -n 1p "$tmp/n.parsed")" = 'Flame Graph'
 check "SVG loads nothing from outside" sh -c \
 	"! sed 's#xmlns=\"http://www.w3.org/2000/svg\"##' '$tmp/i.svg' | grep -q -i -E 'https?:|href|@import|url\\('"
 printf 'a;b 1\na;c 3\n' >"$tmp/d1"
@@ -186,11 +235,18 @@ if command -v tmux >/dev/null 2>&1; then
 	}
 	tmux -L "$sock" -f /dev/null new -d -x 120 -y 20 "$bin go-heap.pprof"
 	check "TUI header: the default type and its unit" \
-		wait_for '10.58 MB | inuse_space (bytes), e: next type'
+		wait_for '10.6 MB | inuse_space (bytes), e: next type'
 	tmux -L "$sock" send-keys e
-	check "TUI e: next type, counted" wait_for '| 2163 | alloc_objects (count)'
+	check "TUI e: next type, counted" wait_for '| 2.16k | alloc_objects (count)'
 	tmux -L "$sock" send-keys e
-	check "TUI e again: bytes" wait_for '12.53 MB | alloc_space (bytes)'
+	check "TUI e again: bytes" wait_for '12.5 MB | alloc_space (bytes)'
+	tmux -L "$sock" kill-server 2>/dev/null
+	# What was skipped is named in its unit: samples, not lines (a server
+	# of its own: the last one may still be on its way out).
+	sock=ftpq$$
+	tmux -L "$sock" -f /dev/null new -d -x 120 -y 20 "$bin ../bad/pprof-few-values.in"
+	check "TUI status: skipped samples named" \
+		wait_for '1 bad sample skipped (listed on exit)'
 	tmux -L "$sock" kill-server 2>/dev/null
 else
 	echo "SKIP (in part): tmux is not installed: the TUI's e key is not tested"

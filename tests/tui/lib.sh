@@ -94,12 +94,23 @@ tui_start_sh() {
 
 tui_keys() { tmux_ send-keys -t ft "$@"; }
 
-# How flametop shows NS nanoseconds of CPU time: "4.291 s CPU", "82.164 ms CPU".
-cpu_amount() {
-	awk -v ns="$1" 'BEGIN { s = ns / 1e9
-		if (s >= 0.9995 || s == 0) printf "%.3f s CPU\n", s
-		else printf "%.3f ms CPU\n", s * 1e3 }'
+# How flametop shows an amount N: "figure time|count|bytes N", the scale
+# chosen per figure (ns, µs, ms, s; k, M, G by 1000; B, kB, MB by 1024),
+# two decimals under 10, one above, a whole number below the first
+# multiple exactly: "82.2 ms", "1.66G", "917", "11.0 MB".
+figure() {
+	awk -v k="$1" -v n="$2" 'BEGIN {
+		if (k == "time") { m = split("ns \302\265s ms s", u, " "); b = 1000 }
+		else if (k == "bytes") { m = split("B kB MB GB TB PB", u, " "); b = 1024 }
+		else { m = split("- k M G T P", u, " "); b = 1000 }
+		v = n + 0; i = 1
+		while (i < m && v >= 999.95) { v /= b; i++ }
+		d = (i == 1 && v == int(v)) ? 0 : v < 9.995 ? 2 : 1
+		sep = k == "count" ? "" : " "
+		printf("%." d "f%s%s\n", v, sep, u[i] == "-" ? "" : u[i]) }'
 }
+# NS nanoseconds of CPU time: "4.29 s CPU", "82.2 ms CPU".
+cpu_amount() { echo "$(figure time "$1") CPU"; }
 
 tui_wait() {
 	re=$1

@@ -180,10 +180,10 @@ tui_keys Enter L L L L L L Enter
 check "timed: range applied" tui_wait "\| time 0\.000-[0-9.]+ s of [0-9.]+ s"
 end=$(tui_line 1 | sed -n 's/.*| time 0\.000-\([0-9.]*\) s of .*/\1/p')
 foot=$("$BIN" --diff --text -w $W --time "0,$end" "$TA" "$TB" | tail -n 1)
-after=$(printf '%s\n' "$foot" | sed -n 's/.*: \([0-9.]* m*s CPU\), .*/\1/p')
-before=$(printf '%s\n' "$foot" | sed -n 's/.*; before \([0-9.]* m*s CPU\)$/\1/p')
+after=$(printf '%s\n' "$foot" | sed -n 's/.*: \([0-9.]* m*s\) CPU, .*/\1/p')
+before=$(printf '%s\n' "$foot" | sed -n 's/.*; before \([0-9.]* m*s\) CPU$/\1/p')
 # The header, too long for the paths, names both files without them.
-check "timed: header is --time's AFTER ($after)" tui_wait "^flametop-load.perf-script.zst vs python.perf-script.zst \| $after \| time"
+check "timed: header is --time's AFTER ($after)" tui_wait "^flametop-load.perf-script.zst vs python.perf-script.zst \| $after CPU \| time"
 tui_keys g
 check "timed: root's before is --time's ($before)" tui_wait "^all .*before $before \(100\.00%\), after $after \(100\.00%\)"
 tui_keys t c

@@ -65,6 +65,21 @@ if command -v man >/dev/null 2>&1; then
 	fi
 fi
 
+# Where the READMEs name the key that switches sample types, it is the key
+# the table gives for it.
+k=$("$BIN" --help-keys | sed -n 's/^  \([^ ]*\)  *next sample type.*/\1/p')
+for f in README.md samples/README.md; do
+	grep -o 'the `[^`]*` key switch' "$f" >"$tmp/switch"
+	while read -r line; do
+		case $line in
+		"the \`$k\` key switch") ok ;;
+		*) bad "$f: '$line', but the sample-type key is '$k'" ;;
+		esac
+	done <"$tmp/switch"
+done
+grep -q "the \`$k\` key switch" samples/README.md && ok ||
+	bad "samples/README.md does not name the sample-type key '$k'"
+
 # --version: the version, then every build option as "  NAME: yes|no".
 "$BIN" --version >"$tmp/version"
 if head -n 1 "$tmp/version" | grep -q -E '^flametop [0-9]+\.[0-9]+\.[0-9]+$'; then
@@ -72,7 +87,7 @@ if head -n 1 "$tmp/version" | grep -q -E '^flametop [0-9]+\.[0-9]+\.[0-9]+$'; th
 else
 	bad "--version first line: $(head -n 1 "$tmp/version")"
 fi
-for o in demangle dwarf gzip zstd regex-jit sanitize; do
+for o in demangle dwarf gzip zstd cpuprofile regex-jit sanitize; do
 	if grep -q -E "^  $o: +(yes|no)( \(.*\))?$" "$tmp/version"; then
 		ok
 	else

@@ -9,14 +9,14 @@ case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
 
 tui_start -x 140 NO_COLOR=1 -- tests/data/two-events.data
 check "opens on the first event" \
-	tui_wait "two-events.data \| 89.000 ms CPU \| cpu-clock \(CPU time\), e: next event"
+	tui_wait "two-events.data \| 89.0 ms CPU \| cpu-clock \(CPU time\), e: next event"
 tui_keys e
 check "e: the next event, alone" \
-	tui_wait "two-events.data \| 89.000 ms CPU \| task-clock \(CPU time\), e: next event"
+	tui_wait "two-events.data \| 89.0 ms CPU \| task-clock \(CPU time\), e: next event"
 check "e: says which" tui_wait "^event task-clock"
 tui_keys e
 check "e again: back to the first" \
-	tui_wait "\| 89.000 ms CPU \| cpu-clock \(CPU time\)"
+	tui_wait "\| 89.0 ms CPU \| cpu-clock \(CPU time\)"
 tui_keys q
 check "exit 0" tui_wait "__EXIT:0"
 tui_done

@@ -7,10 +7,10 @@ case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
 
 total=$("$BIN" --collapse samples/sort.folded | awk '{ s += $NF } END { printf "%.0f\n", s }')
 tui_start_sh "cat samples/sort.folded | '$BIN'"
-check "stdin: opens" tui_wait "^stdin \| $total samples"
-check "stdin: root 100%" tui_wait "^all \| $total samples \(self 0\) \| 100.00% of all"
+check "stdin: opens" tui_wait "^stdin \| $(figure count "$total") samples"
+check "stdin: root 100%" tui_wait "^all \| $(figure count "$total") samples \(self 0\) \| 100.00% of all"
 tui_keys j
-check "stdin: keys from the terminal" tui_wait "^sort \| [0-9]+ samples"
+check "stdin: keys from the terminal" tui_wait "^sort \| [0-9.]+[kMG]? samples"
 tui_keys q
 check "stdin: exit 0" tui_wait "__EXIT:0"
 check "stdin: terminal restored" tui_restored
@@ -23,6 +23,6 @@ check "zstd: exit 0" tui_wait "__EXIT:0"
 
 # Not a terminal on stdout: the text view, as before.
 out=$(cat samples/sort.folded | "$BIN" | tail -n 1)
-check "stdout not a terminal: --text" [ "$out" = "stdin: $total samples, 81 distinct stacks, depth 20" -o -n "$(printf '%s' "$out" | grep 'distinct stacks')" ]
+check "stdout not a terminal: --text" [ "$out" = "stdin: $(figure count "$total") samples, 81 distinct stacks, depth 20" -o -n "$(printf '%s' "$out" | grep 'distinct stacks')" ]
 
 tui_done

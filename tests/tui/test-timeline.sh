@@ -30,7 +30,7 @@ in_range() {
 check "fewer samples in the range ($n)" in_range
 check "the mode ends, and says so" tui_wait "applied; timeline mode left"
 tui_keys g   # the root stays selected; the message gives way to the status
-check "root 100% of the range" tui_wait "^all \| $n \(self 0.000 s CPU\) \| 100.00% of all"
+check "root 100% of the range" tui_wait "^all \| $n \(self 0 ns\) \| 100.00% of all"
 tui_keys T
 check "T: all samples" tui_wait "python.perf-script.zst \| $total_t"
 tui_keys t

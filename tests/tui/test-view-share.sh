@@ -160,7 +160,7 @@ tui_keys e
 check "e: the next type" tui_wait "alloc_objects \(count\), e: next type"
 tot=$("$BIN" --collapse --sample-type alloc_objects --exclude allocBig "$PP" |
 	awk '{ t += $NF } END { print t }')
-check "e: the view's total" tui_wait "go-heap.pprof \| $tot \| "
+check "e: the view's total" tui_wait "go-heap.pprof \| $(figure count "$tot") \| "
 check "e: the view's share" tui_wait "Matched: $(share '' 'main\.mk' \
 	--sample-type alloc_objects --exclude allocBig)"
 tui_keys q

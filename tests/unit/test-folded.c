@@ -251,12 +251,20 @@ static void detect_formats(void **state)
 	const char *folded = "a;b 1\nc 2\n";
 	const char *script = "perf 123 [000] 1.0: 1 cpu-clock:\n"
 			     "\tffffffff81000000 do_thing+0x1 ([kernel.kallsyms])\n\n";
+	const char *cpuprofile = "\n  {\"nodes\":[{\"id\":1,\"callFrame\":"
+				 "{\"functionName\":\"(root)\"}}]}";
+	const char *array = "[{\"callFrame\":{},\"nodes\":[]}]";
 
 	(void)state;
 	assert_int_equal(read_detect(folded, strlen(folded)), FMT_FOLDED);
 	assert_int_equal(read_detect(script, strlen(script)), FMT_PERF_SCRIPT);
 	assert_int_equal(read_detect("PERFILE2xxxxxxxx", 16), FMT_PERF_DATA);
 	assert_int_equal(read_detect("hello world\n", 12), FMT_UNKNOWN);
+	/* V8's .cpuprofile by its members; other JSON is not a profile. */
+	assert_int_equal(read_detect(cpuprofile, strlen(cpuprofile)),
+			 FMT_CPUPROFILE);
+	assert_int_equal(read_detect("{\"nodes\":1}\n", 12), FMT_UNKNOWN);
+	assert_int_equal(read_detect(array, strlen(array)), FMT_UNKNOWN);
 }
 
 int main(void)

@@ -214,7 +214,7 @@ static void test_tracepoint_unit(void **state)
 	done(&r);
 	load_file(&r, "tests/data/period.data", NULL);
 	profile_format_amount(r.p, 1500000000, buf, sizeof(buf));
-	assert_string_equal(buf, "1.500 s CPU");
+	assert_string_equal(buf, "1.50 s CPU");
 	done(&r);
 }
 

@@ -254,17 +254,38 @@ static void amounts_by_unit(void **state)
 
 	(void)state;
 	assert_int_equal(profile_unit(p), UNIT_SAMPLES);
-	profile_format_amount(p, 1234, buf, sizeof(buf));
-	assert_string_equal(buf, "1234 samples");
+	profile_format_amount(p, 917, buf, sizeof(buf));
+	assert_string_equal(buf, "917 samples");
+	profile_format_amount(p, 1284, buf, sizeof(buf));
+	assert_string_equal(buf, "1.28k samples");
+	profile_format_figure(p, 1284, buf, sizeof(buf));
+	assert_string_equal(buf, "1.28k");
+	profile_set_unit_name(p, "page-faults");
+	profile_format_amount(p, 1284, buf, sizeof(buf));
+	assert_string_equal(buf, "1.28k page-faults");
+	profile_set_unit_name(p, NULL);
 	profile_note_unit(p, UNIT_NS);
 	profile_format_amount(p, 2999999970ULL, buf, sizeof(buf));
-	assert_string_equal(buf, "3.000 s CPU");
+	assert_string_equal(buf, "3.00 s CPU");
 	profile_format_amount(p, 999999900, buf, sizeof(buf));
-	assert_string_equal(buf, "1.000 s CPU");
-	profile_format_amount(p, 82164328, buf, sizeof(buf));
-	assert_string_equal(buf, "82.164 ms CPU");
+	assert_string_equal(buf, "1.00 s CPU");
+	profile_format_amount(p, 366733464, buf, sizeof(buf));
+	assert_string_equal(buf, "366.7 ms CPU");
+	/* The figure alone: a self beside a total in ms is in ms too. */
+	profile_format_figure(p, 82164328, buf, sizeof(buf));
+	assert_string_equal(buf, "82.2 ms");
 	profile_format_amount(p, 0, buf, sizeof(buf));
-	assert_string_equal(buf, "0.000 s CPU");
+	assert_string_equal(buf, "0 ns CPU");
+	{
+		struct profile *h = profile_create();
+
+		profile_note_unit(h, UNIT_BYTES);
+		profile_format_amount(h, 11534336, buf, sizeof(buf));
+		assert_string_equal(buf, "11.0 MB");
+		profile_format_figure(h, 832, buf, sizeof(buf));
+		assert_string_equal(buf, "832 B");
+		profile_destroy(h);
+	}
 	/* Another input whose weights are counts: back to samples, for good. */
 	profile_note_unit(p, UNIT_SAMPLES);
 	assert_int_equal(profile_unit(p), UNIT_SAMPLES);

@@ -487,6 +487,207 @@ static void test_jit_map(void **state)
 	free(path);
 }
 
+/*
+ * A mapped file's path may name a FIFO by the time it is read (the file
+ * was replaced): it is not opened to wait for a writer, and counts as no
+ * readable ELF.
+ */
+static void test_fifo_path(void **state)
+{
+	char dir[] = "/tmp/flametop-fifo-XXXXXX", path[64];
+	struct sym_opts o = { 0 };
+	struct symbolizer *sy = sym_create(&o);
+	struct sym_dso *d;
+	enum sym_miss why = SYM_MISS_COUNT;
+	uint64_t vaddr;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/lib.so", dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	d = sym_dso_get(sy, path, strlen(path), NULL);
+	assert_null(sym_dso_lookup(sy, d, 0x1000, &vaddr, &why));
+	assert_int_equal(why, SYM_MISS_NOT_ELF);
+	sym_destroy(sy);
+	unlink(path);
+	rmdir(dir);
+}
+
+/*
+ * Destroy sy after checking what sym_report says: it holds note, or
+ * (note NULL) says nothing of the JIT map.
+ */
+static void destroy_with_note(struct symbolizer *sy, const char *note)
+{
+	char text[2048] = "";
+	struct diag d;
+	FILE *f;
+
+	diag_init(&d);
+	sym_report(sy, &d);
+	f = fmemopen(text, sizeof(text), "w");
+	assert_non_null(f);
+	diag_print(&d, f, "flametop");
+	fclose(f);
+	diag_free(&d);
+	if (note)
+		assert_non_null(strstr(text, note));
+	else
+		assert_null(strstr(text, "perf-4242.map"));
+	sym_destroy(sy);
+}
+
+/* A JIT map in a new directory: its path (malloc'd), dir filled in. */
+static char *jit_fixture(char *dir, const char *text)
+{
+	char *path;
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	path = malloc(strlen(dir) + 32);
+	assert_non_null(path);
+	sprintf(path, "%s/perf-4242.map", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+/*
+ * Anyone can write /tmp/perf-PID.map: a map owned by another user than
+ * root or this one is not read (a root flametop -a would believe it), and
+ * the user is told.
+ */
+static void test_jit_map_owner(void **state)
+{
+	char dir[] = "/tmp/flametop-jit-XXXXXX";
+	char *path = jit_fixture(dir, "7f0000001000 100 planted_name\n");
+	struct sym_opts o = { .jit_dir = dir };
+	struct symbolizer *sy;
+
+	(void)state;
+	if (geteuid() != 0) {
+		unlink(path);
+		rmdir(dir);
+		free(path);
+		skip();
+	}
+	assert_int_equal(chown(path, 65534, 65534), 0);
+	sy = sym_create(&o);
+	assert_null(sym_jit_lookup(sy, 4242, 0x7f0000001010));
+	destroy_with_note(sy, "perf-4242.map: owned by uid 65534, and "
+			  "only maps owned by root or by this user "
+			  "(uid 0) are read");
+	/* The same file, owned by root, is read. */
+	assert_int_equal(chown(path, 0, 0), 0);
+	sy = sym_create(&o);
+	assert_string_equal(sym_jit_lookup(sy, 4242, 0x7f0000001010),
+			    "planted_name");
+	destroy_with_note(sy, NULL);
+	unlink(path);
+	rmdir(dir);
+	free(path);
+}
+
+/* A FIFO or a symbolic link where the map should be is not opened. */
+static void test_jit_map_not_a_file(void **state)
+{
+	char dir[] = "/tmp/flametop-jit-XXXXXX", *path, *real;
+	struct sym_opts o = { 0 };
+	struct symbolizer *sy;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	o.jit_dir = dir;
+	path = malloc(strlen(dir) + 32);
+	real = malloc(strlen(dir) + 32);
+	assert_non_null(path);
+	assert_non_null(real);
+	sprintf(path, "%s/perf-4242.map", dir);
+	sprintf(real, "%s/real.map", dir);
+	/* A FIFO nobody writes to: opening it to read would block. */
+	assert_int_equal(mkfifo(path, 0600), 0);
+	sy = sym_create(&o);
+	assert_null(sym_jit_lookup(sy, 4242, 0x7f0000001010));
+	destroy_with_note(sy, "perf-4242.map: not a regular file");
+	unlink(path);
+	/* A link to a map: not followed. */
+	{
+		FILE *f = fopen(real, "w");
+
+		assert_non_null(f);
+		fputs("7f0000001000 100 linked_name\n", f);
+		fclose(f);
+	}
+	assert_int_equal(symlink(real, path), 0);
+	sy = sym_create(&o);
+	assert_null(sym_jit_lookup(sy, 4242, 0x7f0000001010));
+	destroy_with_note(sy, "perf-4242.map: a symbolic link");
+	unlink(path);
+	unlink(real);
+	rmdir(dir);
+	free(path);
+	free(real);
+}
+
+/*
+ * Hostile sizes: a line of 1 MB is skipped (the lines around it are
+ * read), a map of millions of lines keeps its first 2^20 entries, and of
+ * a map larger than 64 MiB only the first 64 MiB are read.
+ */
+static void test_jit_map_bounds(void **state)
+{
+	char dir[] = "/tmp/flametop-jit-XXXXXX";
+	char *path = jit_fixture(dir, "7f0000001000 100 before\n");
+	struct sym_opts o = { .jit_dir = dir };
+	struct symbolizer *sy;
+	FILE *f;
+
+	(void)state;
+	f = fopen(path, "a");
+	assert_non_null(f);
+	fputs("7f0000002000 100 ", f);
+	for (int i = 0; i < 1 << 20; i++)
+		fputc('x', f);
+	fputs("\n7f0000003000 100 after\n", f);
+	fclose(f);
+	sy = sym_create(&o);
+	assert_string_equal(sym_jit_lookup(sy, 4242, 0x7f0000001010), "before");
+	assert_null(sym_jit_lookup(sy, 4242, 0x7f0000002010));
+	assert_string_equal(sym_jit_lookup(sy, 4242, 0x7f0000003010), "after");
+	destroy_with_note(sy, "perf-4242.map: skipped 1 line longer "
+			  "than 4096 bytes");
+
+	/* 1.5 million entries: the first 2^20 are kept. */
+	f = fopen(path, "w");
+	assert_non_null(f);
+	for (unsigned i = 0; i < 1500000; i++)
+		fprintf(f, "%x 1 f\n", 0x100000 + i);
+	fclose(f);
+	sy = sym_create(&o);
+	assert_string_equal(sym_jit_lookup(sy, 4242, 0x100000), "f");
+	assert_string_equal(sym_jit_lookup(sy, 4242, 0x100000 + (1 << 20) - 1),
+			    "f");
+	assert_null(sym_jit_lookup(sy, 4242, 0x100000 + (1 << 20)));
+	destroy_with_note(sy, "perf-4242.map: kept its first 1048576 "
+			  "entries, skipped 451424");
+
+	/* 100 MiB (a sparse file): its first 64 MiB are read. */
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("7f0000001000 100 first\n", f);
+	fclose(f);
+	assert_int_equal(truncate(path, 100 << 20), 0);
+	sy = sym_create(&o);
+	assert_string_equal(sym_jit_lookup(sy, 4242, 0x7f0000001010), "first");
+	destroy_with_note(sy, "perf-4242.map: read only its first "
+			  "67108864 of 104857600 bytes");
+	unlink(path);
+	rmdir(dir);
+	free(path);
+}
+
 /* A Dwfl of this very process, built from its maps as the tracker has them. */
 static void test_proc_dwfl(void **state)
 {
@@ -546,7 +747,11 @@ int main(void)
 		cmocka_unit_test(test_kallsyms),
 		cmocka_unit_test(test_kallsyms_hidden),
 		cmocka_unit_test(test_kallsyms_from_cache),
+		cmocka_unit_test(test_fifo_path),
 		cmocka_unit_test(test_jit_map),
+		cmocka_unit_test(test_jit_map_owner),
+		cmocka_unit_test(test_jit_map_not_a_file),
+		cmocka_unit_test(test_jit_map_bounds),
 		cmocka_unit_test(test_proc_dwfl),
 	};
 

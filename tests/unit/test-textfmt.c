@@ -90,12 +90,81 @@ static void test_fit(void **state)
 	assert_safe(buf);
 }
 
+/* Amounts: the scale chosen per figure, 3 or 4 digits, never "1000.0". */
+static void amounts(void **state)
+{
+	static const struct {
+		double v;
+		enum amount_scale s;
+		const char *want;
+	} c[] = {
+		{ 0, AMOUNT_COUNT, "0" },
+		{ 917, AMOUNT_COUNT, "917" },
+		{ 999, AMOUNT_COUNT, "999" },
+		{ 1000, AMOUNT_COUNT, "1.00k" },
+		{ 1284, AMOUNT_COUNT, "1.28k" },
+		{ 99949, AMOUNT_COUNT, "99.9k" },
+		{ 999960, AMOUNT_COUNT, "1.00M" },
+		{ 1352676000, AMOUNT_COUNT, "1.35G" },
+		{ 1.5, AMOUNT_COUNT, "1.50" },
+		{ 72.5, AMOUNT_COUNT, "72.5" },
+		{ 917, AMOUNT_TIME, "917 ns" },
+		{ 12345, AMOUNT_TIME, "12.3 \u00b5s" },
+		{ 366733464, AMOUNT_TIME, "366.7 ms" },
+		{ 999960000, AMOUNT_TIME, "1.00 s" },
+		{ 1675000000, AMOUNT_TIME, "1.68 s" },
+		{ 4321e9, AMOUNT_TIME, "4321.0 s" },     /* s is the last */
+		{ 512, AMOUNT_BYTES, "512 B" },
+		{ 1010, AMOUNT_BYTES, "0.99 kB" },
+		{ 4096, AMOUNT_BYTES, "4.00 kB" },
+		{ 11534336, AMOUNT_BYTES, "11.0 MB" },
+		{ -1, AMOUNT_COUNT, "0" },
+		{ -0.0, AMOUNT_TIME, "0 ns" },
+	};
+	char buf[64];
+	bool was = textfmt_utf8();
+
+	(void)state;
+	textfmt_set_utf8(true);
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		assert_int_equal(textfmt_amount(c[i].v, c[i].s, buf, sizeof(buf)),
+				 strlen(c[i].want));
+		assert_string_equal(buf, c[i].want);
+	}
+	textfmt_set_utf8(false);
+	textfmt_amount(12345, AMOUNT_TIME, buf, sizeof(buf));
+	assert_string_equal(buf, "12.3 us");
+	/* Cut to the buffer, NUL-terminated. */
+	assert_int_equal(textfmt_amount(366733464, AMOUNT_TIME, buf, 4), 3);
+	assert_string_equal(buf, "366");
+	textfmt_set_utf8(was);
+}
+
+/* Right-aligned by display columns: µ is one column of two bytes. */
+static void rjust(void **state)
+{
+	char buf[32];
+	bool was = textfmt_utf8();
+
+	(void)state;
+	textfmt_set_utf8(true);
+	textfmt_rjust("12.3 \u00b5s", 9, buf, sizeof(buf));
+	assert_string_equal(buf, "  12.3 \u00b5s");
+	textfmt_rjust("366.7 ms", 9, buf, sizeof(buf));
+	assert_string_equal(buf, " 366.7 ms");
+	textfmt_rjust("longer than 9", 9, buf, sizeof(buf));
+	assert_string_equal(buf, "longer than 9");
+	textfmt_set_utf8(was);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_controls),
 		cmocka_unit_test(test_utf8),
 		cmocka_unit_test(test_fit),
+		cmocka_unit_test(amounts),
+		cmocka_unit_test(rjust),
 	};
 
 	textfmt_init_locale();

@@ -111,9 +111,12 @@ static void describe(void **state)
 
 	(void)state;
 	timerange_describe(buf, sizeof(buf), 10 * S, 11 * S + S / 2, 13 * S);
-	assert_string_equal(buf, "1.500s-3.000s");
+	assert_string_equal(buf, "1.500-3.000 s");
 	timerange_describe(buf, sizeof(buf), 10 * S, 5, 10 * S + 1000000);
-	assert_string_equal(buf, "0.000s-0.001s");
+	assert_string_equal(buf, "0.000-0.001 s");
+	/* Rounded, not cut: the last ns of a second ends at that second. */
+	timerange_describe(buf, sizeof(buf), 10 * S, 10 * S, 12 * S - 1);
+	assert_string_equal(buf, "0.000-2.000 s");
 }
 
 /* A profile with one sample per second, weights 1, 2, 4, 8, 16. */
@@ -146,8 +149,8 @@ static void apply(void **state)
 	assert_int_equal(timerange_apply(p, "50%/2", msg, sizeof(msg)), 0);
 	assert_true(profile_total(p, NODE_ROOT) == 4 + 8 + 16);
 	assert_int_equal(timerange_apply(p, "10,20", msg, sizeof(msg)), 0);
-	assert_string_equal(msg, "no samples in 10.000s-20.000s (the samples "
-			    "span 0.000s-4.000s)");
+	assert_string_equal(msg, "no samples in 10.000-20.000 s (the samples "
+			    "span 0.000-4.000 s)");
 	assert_true(profile_total(p, NODE_ROOT) == 0);
 	assert_int_equal(timerange_apply(p, "2,1", msg, sizeof(msg)), 2);
 	assert_string_equal(msg, "'2,1': the start is after the end");

@@ -375,8 +375,9 @@ static void test_heatmap(void **state)
 	tui_key(t, ' ');
 	tui_key(t, ' ');
 	tui_header_text(t, buf, sizeof(buf));
-	assert_non_null(strstr(buf, "compare B 2.000s-2.039s against A "
-			       "0.000s-1.039s"));
+	/* Range A named as the message named it, rounded the same. */
+	assert_non_null(strstr(buf, "view: range B 2.000-2.040 s against "
+			       "range A 0.000-1.040 s"));
 	assert_int_equal(profile_total(tui_profile(t), NODE_ROOT), 4);
 	assert_int_equal(profile_total2(tui_profile(t), NODE_ROOT), 15);
 	/* Backspace: range A's graph again. */

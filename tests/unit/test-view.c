@@ -560,8 +560,9 @@ static void top_printed(void **state)
 	assert_int_equal(view_print_top(f, p, 1), 1);
 	fclose(f);
 	assert_string_equal(out,
-		"#  self   total         self        total  function\n"
-		" 75.00%  75.00%          1.5          1.5  do\\x1bwork\n");
+		"# all: 2 samples\n"
+		"# self%  total%      self     total  function\n"
+		" 75.00%  75.00%      1.50      1.50  do\\x1bwork\n");
 	profile_destroy(p);
 }
 
