@@ -147,19 +147,28 @@ static void forget_weights(struct profile *p, struct config *c)
 	profile_forget_unit(p);
 }
 
+/* Stop the fetch under way, if any (within about a second). */
+static void url_stop(struct url_source *u)
+{
+	char *body, *err;
+	size_t len;
+
+	if (!u->job)
+		return;
+	fetch_finish(u->job, true, &body, &len, &err);
+	u->job = NULL;
+	free(body);
+	free(err);
+}
+
 /* r: fetch again, or stop the fetch under way. */
 static void url_start(void *ctx, char *msg, size_t cap)
 {
 	struct url_source *u = ctx;
 	struct fetch_opts fo = read_fetch_opts(&u->c->read);
-	char *body, *err;
-	size_t len;
 
 	if (u->job) {
-		fetch_finish(u->job, true, &body, &len, &err);
-		u->job = NULL;
-		free(body);
-		free(err);
+		url_stop(u);
 		snprintf(msg, cap, "fetch stopped: the profile shown stays");
 		return;
 	}
@@ -192,7 +201,7 @@ static int url_load(void *ctx, struct profile *p, char *msg, size_t cap)
 {
 	struct url_source *u = ctx;
 	struct config *c = u->c;
-	char *body, *err;
+	char *body, *err, what[128];
 	size_t len;
 	struct diag d;
 	int rc = 1;
@@ -219,8 +228,11 @@ static int url_load(void *ctx, struct profile *p, char *msg, size_t cap)
 		u->prevlen = u->len;
 		u->body = body;
 		u->len = len;
-		snprintf(msg, cap, "fetched again%s: b compares it with the "
-			 "previous fetch", d.bad ? " (bad lines skipped)" : "");
+		if (!diag_skipped(&d, NULL, what, sizeof(what)))
+			what[0] = '\0';
+		snprintf(msg, cap, "fetched again%s%s%s: b compares it with the "
+			 "previous fetch", *what ? " (" : "", what,
+			 *what ? " skipped)" : "");
 	} else {
 		snprintf(msg, cap, "fetch failed, the profile shown stays: %s",
 			 d.nwarnings ? d.warnings[0] : "cannot read it");
@@ -441,16 +453,8 @@ static int run_tui(struct profile *p, struct config *c, struct url_source *u,
 		o.message = msg;
 	}
 	rc = tui_run(v ? v : p, &o);
-	if (u && u->job) {
-		/* Quit while fetching: stop it (within a second). */
-		char *body, *err;
-		size_t len;
-
-		fetch_finish(u->job, true, &body, &len, &err);
-		u->job = NULL;
-		free(body);
-		free(err);
-	}
+	if (u)
+		url_stop(u);    /* quit while fetching */
 	profile_destroy(v);
 	return rc;
 }
