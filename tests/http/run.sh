@@ -8,12 +8,14 @@
 # changes), starts it on 127.0.0.1 and checks what a user would:
 #  - /debug/pprof/profile?seconds=2 names the function the service burns
 #    CPU in; /debug/pprof/heap reads with --sample-type;
-#  - a folded file, plain and gzip'd, reads over HTTP as from the file;
+#  - a folded file, plain and gzip'd, reads over HTTP as from the file,
+#    also through a redirection;
 #  - --header reaches the service (its /secret needs a token);
 #  - a refused port (in less than 10 s), a connection that never
 #    completes, a 404, a 500 (its body escaped), a timeout, an unknown
-#    host, a page that is not a profile: one line naming the URL,
-#    status 1; --max-input bounds what is read; a bad --header is usage.
+#    host, a page that is not a profile, a self-signed TLS server: one
+#    line naming the URL, status 1; --max-input bounds what is read; a
+#    bad --header is usage.
 # Prints "N passed, N failed"; SKIP when go is not installed.
 bin=${1:?usage: run.sh FLAMETOP}
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -24,7 +26,8 @@ fail=0
 tmp=$(mktemp -d)
 srv_pid=
 full_pid=
-trap 'kill $srv_pid $full_pid 2>/dev/null; rm -rf "$tmp"' EXIT
+tls_pid=
+trap 'kill $srv_pid $full_pid $tls_pid 2>/dev/null; rm -rf "$tmp"' EXIT
 export LC_ALL=C.UTF-8
 
 ok() { pass=$((pass + 1)); }
@@ -92,6 +95,8 @@ check "/allocs reads" test $? = 0
 check "folded over HTTP reads as the file" same "$tmp/want" "$tmp/got"
 "$bin" --collapse "$url/folded.gz" >"$tmp/got" 2>"$tmp/err"
 check "gzip'd folded over HTTP reads as the file" same "$tmp/want" "$tmp/got"
+"$bin" --collapse "$url/moved" >"$tmp/got" 2>"$tmp/err"
+check "a redirection is followed" same "$tmp/want" "$tmp/got"
 "$bin" --collapse --header 'Authorization: Bearer t0ken' --header 'X-A: b' \
 	"$url/secret" >"$tmp/got" 2>"$tmp/err"
 check "--header reaches the service" same "$tmp/want" "$tmp/got"
@@ -152,6 +157,31 @@ while [ ! -s "$tmp/fullport" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); do
 fails "no connection" "http://127.0.0.1:$(cat "$tmp/fullport")/x" \
 	'cannot connect (Connection timed out after' --timeout 2
 kill "$full_pid" 2>/dev/null
+
+# TLS is checked: a server whose certificate no authority signed is
+# refused, with the reason.
+if command -v openssl >/dev/null 2>&1 &&
+   openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=127.0.0.1 \
+	-keyout "$tmp/key.pem" -out "$tmp/cert.pem" >/dev/null 2>&1; then
+	cat >"$tmp/tls.py" <<'EOF'
+import http.server, ssl, sys
+s = http.server.HTTPServer(("127.0.0.1", 0), http.server.SimpleHTTPRequestHandler)
+c = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+c.load_cert_chain(sys.argv[1], sys.argv[2])
+s.socket = c.wrap_socket(s.socket, server_side=True)
+print(s.server_port, flush=True)
+s.serve_forever()
+EOF
+	python3 "$tmp/tls.py" "$tmp/cert.pem" "$tmp/key.pem" >"$tmp/tlsport" 2>/dev/null &
+	tls_pid=$!
+	i=0
+	while [ ! -s "$tmp/tlsport" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	fails "self-signed TLS" "https://127.0.0.1:$(cat "$tmp/tlsport")/x" \
+		'cannot fetch (SSL certificate problem: self.signed certificate)'
+	kill "$tls_pid" 2>/dev/null
+else
+	echo "SKIP (in part): openssl cannot make a certificate: no TLS check"
+fi
 
 "$bin" --collapse --max-input 60 "$url/folded" >"$tmp/got" 2>"$tmp/err"
 check "--max-input bounds a URL" grep -q 'larger than --max-input (60 bytes)' "$tmp/err"

@@ -3,6 +3,7 @@
 // memory allocated by allocForHTTPTest, and serves besides:
 //
 //	/folded, /folded.gz  the files given with -folded and -gz
+//	/moved               a redirection to /folded
 //	/secret              /folded, only with "Authorization: Bearer t0ken"
 //	/status/404, /500    an error with a message (the 500's with an escape)
 //	/html                a page that is not a profile
@@ -67,6 +68,9 @@ func main() {
 	}
 	http.HandleFunc("/folded", serve(*folded))
 	http.HandleFunc("/folded.gz", serve(*gz))
+	http.HandleFunc("/moved", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/folded", http.StatusFound)
+	})
 	http.HandleFunc("/secret", func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Authorization") != "Bearer t0ken" {
 			http.Error(w, "a token is needed", http.StatusUnauthorized)
