@@ -113,10 +113,13 @@ size_t diff_change_text(const struct diff_info *di, char *buf, size_t cap);
 /*
  * "before B (x%), after A (y%), +D, +z pts", or "new: ..." / "gone: ...",
  * into buf, the sides named as p names them ("A 1.2 ms (3.00%), B ..."
- * for two time ranges, profile_side); returns its length.
+ * for two time ranges, profile_side); returns its length.  For a narrow
+ * status line: terse 1 leaves out the shares ("before B, after A, +D,
+ * +z pts", "new: A"), terse 2 the difference too ("before B, after A,
+ * +z pts"), terse 3 the words ("B -> A, +z pts").
  */
 size_t diff_describe(const struct profile *p, uint32_t node, bool negated,
-		     char *buf, size_t cap);
+		     unsigned terse, char *buf, size_t cap);
 
 /* One function of a comparison's top table; [0] before, [1] after. */
 struct diff_top_row {

@@ -1,6 +1,6 @@
 /*
- * export.h - front ends that print: folded stacks (--collapse) and the
- * flame graph as text (--text).
+ * export.h - front ends that print or write: folded stacks (--collapse),
+ * the flame graph as text (--text) or SVG (--svg), pprof (--pprof).
  */
 #ifndef FLAMETOP_EXPORT_H
 #define FLAMETOP_EXPORT_H
@@ -54,7 +54,49 @@ struct svg_opts {
 size_t export_svg(FILE *out, const struct profile *p,
 		  const struct svg_opts *o);
 
+/* What the weights of a profile measure, for --pprof's sample types. */
+struct pprof_source {
+	enum weight_unit unit;   /* profile_unit of the profile as read */
+	const char *unit_name;   /* profile_unit_name: "page-faults", "" */
+	const char *type;        /* pprof input: the sample type read, or NULL */
+	const char *type_unit;   /* and its unit ("bytes") */
+};
+
+/* What export_pprof wrote. */
+struct pprof_stats {
+	size_t samples;          /* distinct stacks */
+	size_t locations;        /* distinct frame names */
+	bool counts;             /* samples/count written beside the weights */
+	bool rounded;            /* fractional weights rounded to integers */
+};
+
+/*
+ * Write p (not differential) as a gzip'd pprof profile.proto: one sample
+ * per distinct stack, one function and location per distinct frame name,
+ * no mappings (the tree keeps names, not addresses).  The weights' type is
+ * named from src; when p's timeline holds every weight, one entry per
+ * sample, samples/count comes first.  Returns 0, or -1 when writing out
+ * failed.
+ */
+int export_pprof(FILE *out, const struct profile *p,
+		 const struct pprof_source *src, struct pprof_stats *st);
+
 struct config;
+struct atomic_file;
+
+/*
+ * An output file of --svg or --pprof: path written whole or not at all
+ * (util.h's atomic file), "-" standard output.  NULL after saying why it
+ * cannot be written.
+ */
+FILE *export_file_open(struct atomic_file *af, const char *path);
+/*
+ * Whether path can be written, before a long read or sampling run: 0, or
+ * 1 after saying why not.  Nothing is left behind.
+ */
+int export_file_check(const char *path);
+/* Into place (nothing for standard output): 0, or 1 after saying why not. */
+int export_file_close(struct atomic_file *af, FILE *f, const char *path);
 
 /*
  * --negate for a drawing (--text, --svg): when c asks for it and *shown is
@@ -84,9 +126,9 @@ int export_derive(struct profile *p, const struct config *c,
 int export_normalize(struct profile **p, struct config *c);
 
 /*
- * Derive that view and print it as c's mode asks: --top, --collapse, or
- * the text flame graph (width columns unless --width).  Returns the exit
- * status.
+ * Derive that view and print it as c's mode asks: --top, --collapse, the
+ * text flame graph (width columns unless --width), or --pprof FILE (a
+ * file written whole or not at all).  Returns the exit status.
  */
 int export_run(FILE *f, struct profile *p, const struct config *c,
 	       const char *title, unsigned width);

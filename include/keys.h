@@ -79,6 +79,12 @@ enum tui_action keys_lookup(enum key_context ctx, int key, bool live);
  * others), asked first on the flame graph of a profile from a URL. */
 enum tui_action keys_lookup_url(int key);
 
+/*
+ * The key as the user reads it: "F3", "Tab", "Ctrl-F", "x", "Shift-Up",
+ * a character beyond ASCII as UTF-8 (to be escaped where shown).
+ */
+void keys_name(int key, char *buf, size_t cap);
+
 /* A context's title in the help ("Flame graph"). */
 const char *keys_context_title(enum key_context c);
 

@@ -59,8 +59,10 @@ struct live_event {
  * cpu-migrations), hardware events (cycles/cpu-cycles, instructions,
  * cache-references, cache-misses, branches, branch-misses) and tracepoints
  * SUBSYSTEM:NAME, whose id is read from tracefs (mounted at
- * /sys/kernel/tracing first when it is missing and we are root).  0, or
- * -1 with a message naming the fix in err.
+ * /sys/kernel/tracing first when it is missing and we are root).  0; -1
+ * with a message in err when the name is wrong (bad usage); -2 with a
+ * message naming the fix when the name is right but the event cannot be
+ * looked up here (tracefs unreadable or not mounted: a runtime error).
  */
 int live_event_parse(const char *name, struct live_event *ev, char *err,
 		     size_t errcap);
@@ -136,8 +138,14 @@ bool sampler_kernel_frames(const struct sampler *s);      /* not excluded */
 pid_t sampler_child(const struct sampler *s);             /* LIVE_COMMAND */
 /* Reap the command if it has exited: true (and its wait status) once it has. */
 bool sampler_child_done(struct sampler *s, int *status);
+/* Reap the command's descendants that exited as our children (flametop
+ * is their subreaper), and the command itself if it has exited. */
+void sampler_reap(struct sampler *s);
 /* Wait for the command to exit (it is known to be exiting); its status. */
 int sampler_child_wait(struct sampler *s);
+/* The CPU time (ms) the command and the children it waited for used, once
+ * it is reaped; -1 before. */
+double sampler_child_cpu_ms(const struct sampler *s);
 unsigned sampler_nrings(const struct sampler *s);
 unsigned sampler_nfds(const struct sampler *s);
 /* Notes to show the user once ("kernel frames unavailable ..."), or NULL. */
@@ -182,10 +190,19 @@ unsigned live_rate_step(unsigned hz, int dir);
 
 /*
  * Explain errno from perf_event_open for the user: one line naming the fix.
- * what is the target ("system-wide", "process 123", "the command").
+ * what is the target ("system-wide", "process 123", "the command");
+ * user_refused: the kernel refuses users even their own tasks
+ * (live_user_events_refused), the cause of EACCES whatever the target.
  */
-void live_explain_errno(int err, const char *what, int paranoid, char *buf,
-			size_t cap);
+void live_explain_errno(int err, const char *what, int paranoid,
+			bool user_refused, char *buf, size_t cap);
+
+/*
+ * Does the kernel refuse an unprivileged user even a user-space event on
+ * its own task?  Only asked (by opening one) at kernel.perf_event_paranoid
+ * 3 and above, where the answer depends on the kernel's build.
+ */
+bool live_user_events_refused(int paranoid);
 
 /* Parse a CPU list ("0-3,5"), as in /sys/devices/system/cpu/online. */
 int live_parse_cpulist(const char *s, unsigned **cpus, unsigned *n);

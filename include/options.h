@@ -18,6 +18,7 @@ enum run_mode {
 	MODE_COLLAPSE,   /* --collapse */
 	MODE_SVG,        /* --svg FILE */
 	MODE_TOP,        /* --top N */
+	MODE_PPROF,      /* --pprof FILE */
 };
 
 struct config {
@@ -34,6 +35,7 @@ struct config {
 	const char *time;            /* --time SPEC */
 	const char *format;          /* --format NAME */
 	const char *svg;             /* --svg FILE ('-': stdout) */
+	const char *pprof;           /* --pprof FILE ('-': stdout) */
 	const char *title;           /* --title TEXT (the SVG's) */
 
 	struct read_opts read;       /* reader options (perf naming, limits) */

@@ -290,6 +290,8 @@ void profile_forget_unit(struct profile *p);
  * "samples", "CPU".  Copied.
  */
 void profile_set_unit_name(struct profile *p, const char *name);
+/* The name set, or "" when none was. */
+const char *profile_unit_name(const struct profile *p);
 /* dst's weights measure what src's do: its unit and name, and a
  * comparison's names of its sides (for views and comparisons built from
  * src). */

@@ -182,4 +182,11 @@ void atomic_file_abort(struct atomic_file *af);
 
 double now_seconds(void);          /* CLOCK_MONOTONIC */
 
+/*
+ * A title without its directories, for a narrow line: "DIR/FILE" gives
+ * "FILE", "DIR/BEFORE vs DIR/AFTER" (a comparison, two) "BEFORE vs AFTER".
+ * Into buf (cap bytes).
+ */
+void title_base_names(const char *title, bool two, char *buf, size_t cap);
+
 #endif

@@ -377,7 +377,7 @@ size_t diff_change_text(const struct diff_info *di, char *buf, size_t cap)
 }
 
 size_t diff_describe(const struct profile *p, uint32_t node, bool negated,
-		     char *buf, size_t cap)
+		     unsigned terse, char *buf, size_t cap)
 {
 	struct diff_info di;
 	char b[64], a[64], c[64], pts[16];
@@ -391,11 +391,20 @@ size_t diff_describe(const struct profile *p, uint32_t node, bool negated,
 	profile_format_figure(p, di.after >= di.before ? di.after - di.before
 			      : di.before - di.after, c, sizeof(c));
 	if (di.kind == DIFF_NEW)
-		n = snprintf(buf, cap, "new: %s 0, %s %s (%.2f%%)", sb, sa, a,
+		n = terse ? snprintf(buf, cap, "new: %s", a) :
+		    snprintf(buf, cap, "new: %s 0, %s %s (%.2f%%)", sb, sa, a,
 			     di.after_pct);
 	else if (di.kind == DIFF_GONE)
-		n = snprintf(buf, cap, "gone: %s %s (%.2f%%), %s 0", sb, b,
+		n = terse ? snprintf(buf, cap, "gone: %s", b) :
+		    snprintf(buf, cap, "gone: %s %s (%.2f%%), %s 0", sb, b,
 			     di.before_pct, sa);
+	else if (terse >= 3)
+		n = snprintf(buf, cap, "%s -> %s, %s pts", b, a, pts);
+	else if (terse == 2)
+		n = snprintf(buf, cap, "%s %s, %s %s, %s pts", sb, b, sa, a, pts);
+	else if (terse)
+		n = snprintf(buf, cap, "%s %s, %s %s, %s%s, %s pts", sb, b, sa,
+			     a, di.after >= di.before ? "+" : "-", c, pts);
 	else
 		n = snprintf(buf, cap, "%s %s (%.2f%%), %s %s (%.2f%%), %s%s, "
 			     "%s pts", sb, b, di.before_pct, sa, a, di.after_pct,

@@ -1,11 +1,13 @@
 /*
  * export-view.c - the command line's derived view and what prints it:
  * the view options (--include, --callers, --invert, ...) become a view
- * spec, and the derived profile goes to --top, --collapse or --text.  The
- * file and live front ends share it.
+ * spec, and the derived profile goes to --top, --collapse, --text or
+ * --pprof.  The file and live front ends share it.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "diff.h"
 #include "export.h"
@@ -173,6 +175,94 @@ bool export_negate(const struct profile **shown, struct profile **v,
 	return true;
 }
 
+FILE *export_file_open(struct atomic_file *af, const char *path)
+{
+	FILE *f;
+
+	if (strcmp(path, "-") == 0)
+		return stdout;
+	if (!(f = atomic_file_open(af, path, true)))
+		fprintf(stderr, "flametop: %s: cannot write: %s\n", path,
+			strerror(errno));
+	return f;
+}
+
+int export_file_check(const char *path)
+{
+	struct atomic_file af;
+	struct stat st;
+
+	/* Not opened: a FIFO would wait for its reader. */
+	if (strcmp(path, "-") == 0 ||
+	    (stat(path, &st) == 0 && !S_ISREG(st.st_mode)))
+		return 0;
+	if (!export_file_open(&af, path))
+		return 1;
+	atomic_file_abort(&af);
+	return 0;
+}
+
+int export_file_close(struct atomic_file *af, FILE *f, const char *path)
+{
+	if (f == stdout)
+		return 0;
+	if (atomic_file_commit(af, NULL) == 0)
+		return 0;
+	fprintf(stderr, "flametop: %s: error writing: %s (not written)\n",
+		path, strerror(errno));
+	atomic_file_abort(af);
+	return 1;
+}
+
+/*
+ * --pprof FILE: shown (the view of p) as a pprof profile, its weights
+ * named as p's were read.  A comparison has two counts per stack and
+ * pprof one: refused.
+ */
+static int write_pprof(const struct profile *p, const struct profile *shown,
+		       const struct config *c)
+{
+	const struct pprof_types *ty = c->read.types;
+	struct pprof_source src = { profile_unit(p), profile_unit_name(p),
+				    NULL, NULL };
+	struct pprof_stats st;
+	struct atomic_file af;
+	FILE *f;
+	int rc;
+
+	if (profile_is_differential(shown)) {
+		fprintf(stderr, "flametop: --pprof: this is a comparison, with "
+			"two counts per stack, and a pprof profile has one: "
+			"write each input on its own (go tool pprof "
+			"-diff_base compares them)\n");
+		return 1;
+	}
+	/* A pprof input's own type; perf.data's events are named below. */
+	if (ty && ty->n && ty->cur < ty->n && !ty->events) {
+		src.type = ty->name[ty->cur];
+		src.type_unit = ty->unit[ty->cur];
+	}
+	if (!(f = export_file_open(&af, c->pprof)))
+		return 1;
+	rc = export_pprof(f, shown, &src, &st);
+	if (f == stdout) {
+		rc = rc || fflush(stdout) != 0 || ferror(stdout);
+		if (rc)
+			fprintf(stderr, "flametop: error writing output\n");
+	} else if (rc) {
+		fprintf(stderr, "flametop: %s: error writing: %s (not "
+			"written)\n", c->pprof, strerror(af.err ? af.err : EIO));
+		atomic_file_abort(&af);
+		rc = 1;
+	} else {
+		rc = export_file_close(&af, f, c->pprof);
+	}
+	if (rc == 0 && st.rounded)
+		fprintf(stderr, "flametop: --pprof: pprof values are whole "
+			"numbers: fractional weights were rounded\n");
+	return rc;
+}
+
 int export_run(FILE *f, struct profile *p, const struct config *c,
 	       const char *title, unsigned width)
 {
@@ -192,6 +282,8 @@ int export_run(FILE *f, struct profile *p, const struct config *c,
 		view_print_top(f, shown, c->top_n);
 	} else if (c->mode == MODE_COLLAPSE) {
 		export_collapse(f, shown);
+	} else if (c->mode == MODE_PPROF) {
+		rc = write_pprof(p, shown, c);
 	} else {
 		struct text_opts to = { 0 };
 		struct search *srch = NULL;
@@ -219,5 +311,5 @@ int export_run(FILE *f, struct profile *p, const struct config *c,
 		search_destroy(srch);
 	}
 	profile_destroy(v);
-	return 0;
+	return rc;
 }

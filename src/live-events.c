@@ -116,8 +116,32 @@ bad:
 	return -1;
 }
 
-void live_explain_errno(int err, const char *what, int paranoid, char *buf,
-			size_t cap)
+bool live_user_events_refused(int paranoid)
+{
+	struct perf_event_attr a;
+	long fd;
+
+	/* Below 3 the kernel lets users sample their own tasks; at 3 and
+	 * above it depends on the kernel (a distribution's patch refuses
+	 * them all, a stock kernel takes 3 as 2): ask it. */
+	if (paranoid < 3)
+		return false;
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_CPU_CLOCK;
+	a.disabled = 1;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	fd = perf_event_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return errno == EACCES || errno == EPERM;
+	close((int)fd);
+	return false;
+}
+
+void live_explain_errno(int err, const char *what, int paranoid,
+			bool user_refused, char *buf, size_t cap)
 {
 	static const char fix[] =
 		"run as root, lower kernel.perf_event_paranoid "
@@ -131,9 +155,14 @@ void live_explain_errno(int err, const char *what, int paranoid, char *buf,
 	switch (err) {
 	case EACCES:
 	case EPERM:
-		if (paranoid >= 3)
+		/* What the refusal means for this call: the level alone does
+		 * not say (at 3 a stock kernel still lets a user sample its
+		 * own tasks, as at 2). */
+		if (user_refused)
 			snprintf(buf, cap, "unprivileged perf events are disabled "
-				 "(kernel.perf_event_paranoid=%d): %s", paranoid, f);
+				 "(kernel.perf_event_paranoid=%d: not even a "
+				 "user's own processes can be sampled): %s",
+				 paranoid, f);
 		else if (system_wide)
 			snprintf(buf, cap, "no permission for system-wide "
 				 "sampling (kernel.perf_event_paranoid=%d): %s",
@@ -228,7 +257,9 @@ static const struct named_event named_events[] = {
 
 /*
  * The tracepoint id of sub:name from tracefs; when tracefs is not mounted
- * and we are root, mount it (perf does the same).  0 or -1 + err.
+ * and we are root, mount it (perf does the same).  0, -1 + err for a
+ * tracepoint that does not exist (bad usage), or -2 + err when tracefs
+ * cannot be read here (permissions, not mounted: a runtime error).
  */
 static int tracepoint_id(const char *sub, const char *name, uint64_t *id,
 			 char *err, size_t errcap)
@@ -244,7 +275,7 @@ static int tracepoint_id(const char *sub, const char *name, uint64_t *id,
 			snprintf(err, errcap, "-e %s:%s: tracefs is not "
 				 "mounted at " TRACEFS " and mounting it "
 				 "failed (%s)", sub, name, strerror(errno));
-			return -1;
+			return -2;
 		}
 		if (access(TRACEFS "/events", F_OK) != 0 &&
 		    (errno == EACCES || errno == EPERM)) {
@@ -252,13 +283,13 @@ static int tracepoint_id(const char *sub, const char *name, uint64_t *id,
 				 "tracefs at " TRACEFS "; run as root (or, as "
 				 "root: mount -o remount,mode=755 " TRACEFS ")",
 				 sub, name);
-			return -1;
+			return -2;
 		}
 		if (access(TRACEFS "/events", F_OK) != 0) {
 			snprintf(err, errcap, "-e %s:%s: tracefs is not "
 				 "mounted; as root: mount -t tracefs nodev "
 				 TRACEFS, sub, name);
-			return -1;
+			return -2;
 		}
 	}
 	snprintf(path, sizeof(path), TRACEFS "/events/%s/%s/id", sub, name);
@@ -266,14 +297,15 @@ static int tracepoint_id(const char *sub, const char *name, uint64_t *id,
 	if (!f) {
 		int e = errno;
 
-		if (e == EACCES || e == EPERM)
+		if (e == EACCES || e == EPERM) {
 			snprintf(err, errcap, "-e %s:%s: no permission to read "
 				 "%s; run as root (or make tracefs readable: "
 				 "chmod -R o+rX " TRACEFS ")", sub, name, path);
-		else
-			snprintf(err, errcap, "-e %s:%s: no such tracepoint "
-				 "(see " TRACEFS "/available_events, or "
-				 "perf list tracepoint)", sub, name);
+			return -2;
+		}
+		snprintf(err, errcap, "-e %s:%s: no such tracepoint "
+			 "(see " TRACEFS "/available_events, or "
+			 "perf list tracepoint)", sub, name);
 		return -1;
 	}
 	ok = fscanf(f, "%llu", &v) == 1;
@@ -281,7 +313,7 @@ static int tracepoint_id(const char *sub, const char *name, uint64_t *id,
 	if (!ok) {
 		snprintf(err, errcap, "-e %s:%s: cannot read %s", sub, name,
 			 path);
-		return -1;
+		return -2;
 	}
 	*id = v;
 	return 0;
@@ -315,13 +347,15 @@ int live_event_parse(const char *name, struct live_event *ev, char *err,
 	    !strchr(name, '/') && strlen(name) < sizeof(ev->name)) {
 		char sub[128];
 		size_t k = (size_t)(colon - name);
+		int rc;
 
 		if (k >= sizeof(sub))
 			k = sizeof(sub) - 1;
 		memcpy(sub, name, k);
 		sub[k] = '\0';
-		if (tracepoint_id(sub, colon + 1, &ev->config, err, errcap) < 0)
-			return -1;
+		rc = tracepoint_id(sub, colon + 1, &ev->config, err, errcap);
+		if (rc < 0)
+			return rc;
 		snprintf(ev->name, sizeof(ev->name), "%s", name);
 		ev->type = PERF_TYPE_TRACEPOINT;
 		ev->counts_every = true;

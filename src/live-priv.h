@@ -73,6 +73,9 @@ struct live {
 	struct u32set tasks;         /* target tasks alive (not for -a) */
 	bool track_tasks;
 	bool target_gone;
+	uint64_t start_ns;           /* sampling began (CLOCK_MONOTONIC) */
+	uint64_t gone_ns;            /* the target's last task exited
+					(CLOCK_MONOTONIC); 0: not yet */
 	uint64_t last_prune_ns;
 
 	/* Stacks waiting for the next refresh: [n, time lo, time hi, w lo,

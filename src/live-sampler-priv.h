@@ -64,6 +64,7 @@ struct sampler {
 	int go_fd, status_fd;        /* the handshake pipes' parent ends */
 	bool child_reaped;
 	int child_status;
+	double child_cpu_ms;         /* user + system, once reaped */
 
 	struct sampler_stats stats;
 	char notes[512];

@@ -61,6 +61,16 @@ static void target_name(const struct sampler *s, pid_t pid, int err,
 	}
 }
 
+/* live_explain_errno for an open the kernel refused on this machine. */
+static void explain(const struct sampler *s, int e, const char *what,
+		    char *err, size_t errcap)
+{
+	bool refused = (e == EACCES || e == EPERM) &&
+		       live_user_events_refused(s->paranoid);
+
+	live_explain_errno(e, what, s->paranoid, refused, err, errcap);
+}
+
 static void push_fd(struct sampler *s, int fd)
 {
 	GROW(s->fds, s->capfds, s->nfds + 1);
@@ -213,7 +223,7 @@ static int open_on_cpu(struct sampler *s, struct ring *r, pid_t pid,
 				 "cpu-clock, page-faults, context-switches, ...",
 				 s->event_name, strerror(-fd));
 		else
-			live_explain_errno(-fd, what, s->paranoid, err, errcap);
+			explain(s, -fd, what, err, errcap);
 		return -1;
 	}
 	if (r->fd < 0) {
@@ -241,12 +251,12 @@ static int open_on_cpu(struct sampler *s, struct ring *r, pid_t pid,
 				      PERF_FLAG_FD_CLOEXEC);
 		if (cfd < 0) {
 			char what[128];
+			int e = errno;   /* target_name's stat may change it */
 
-			if (!must && errno == ESRCH)
+			if (!must && e == ESRCH)
 				return 1;
-			target_name(s, pid, errno, what, sizeof(what));
-			live_explain_errno(errno, what, s->paranoid, err,
-					   errcap);
+			target_name(s, pid, e, what, sizeof(what));
+			explain(s, e, what, err, errcap);
 			return -1;
 		}
 		if (join_ring(s, r, (int)cfd, err, errcap) < 0)
@@ -267,6 +277,13 @@ static int fork_command(struct sampler *s, char *err, size_t errcap)
 		close(go[1]);
 		goto fail;
 	}
+	/*
+	 * Whatever the command leaves behind (a daemon, a pipeline's other
+	 * end, a child in a process group or session of its own) becomes
+	 * our child when its parent exits, instead of init's: so that it
+	 * ends with flametop (end_command_tree).
+	 */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
@@ -318,22 +335,51 @@ fail:
 	return -1;
 }
 
+/* The command was reaped: keep its status and CPU time. */
+static void child_gone(struct sampler *s, int status, const struct rusage *ru)
+{
+	s->child_reaped = true;
+	s->child_status = status;
+	s->child_cpu_ms = (double)(ru->ru_utime.tv_sec + ru->ru_stime.tv_sec) *
+			  1e3 + (double)(ru->ru_utime.tv_usec +
+					 ru->ru_stime.tv_usec) / 1e3;
+}
+
 static void reap_child(struct sampler *s, bool block)
 {
 	int status;
 	pid_t r;
+	struct rusage ru;
 
 	if (s->child <= 0 || s->child_reaped)
 		return;
 	do
-		r = waitpid(s->child, &status, block ? 0 : WNOHANG);
+		r = wait4(s->child, &status, block ? 0 : WNOHANG, &ru);
 	while (r < 0 && errno == EINTR);
 	if (r == s->child) {
-		s->child_reaped = true;
-		s->child_status = status;
+		child_gone(s, status, &ru);
 	} else if (r < 0) {
 		s->child_reaped = true;
 		s->child_status = 0;
+		s->child_cpu_ms = -1;
+	}
+}
+
+void sampler_reap(struct sampler *s)
+{
+	int status;
+	pid_t r;
+	struct rusage ru;
+
+	if (s->child <= 0)
+		return;
+	while ((r = wait4(-1, &status, WNOHANG, &ru)) != 0) {
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return;
+		if (r == s->child && !s->child_reaped)
+			child_gone(s, status, &ru);
 	}
 }
 
@@ -351,61 +397,106 @@ int sampler_child_wait(struct sampler *s)
 	return s->child_status;
 }
 
+double sampler_child_cpu_ms(const struct sampler *s)
+{
+	return s->child_reaped ? s->child_cpu_ms : -1;
+}
+
+/* A process and its parent, from /proc/PID/stat. */
+struct proc_link {
+	pid_t pid, ppid;
+};
+
+/* The parent of pid, from /proc/PID/stat; -1 when it is gone. */
+static pid_t stat_ppid(pid_t pid)
+{
+	char path[64], buf[512], *close_paren;
+	ssize_t len;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	len = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (len <= 0)
+		return -1;
+	buf[len] = '\0';
+	/* "pid (comm) state ppid ...": comm may hold spaces and ')'. */
+	close_paren = strrchr(buf, ')');
+	if (!close_paren || strlen(close_paren) < 5)
+		return -1;
+	return (pid_t)atoi(close_paren + 4);
+}
+
+/* Every process's parent, from /proc; *n of them (malloc'd). */
+static struct proc_link *list_parents(size_t *n)
+{
+	struct proc_link *v = NULL;
+	size_t cap = 0;
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+
+	*n = 0;
+	while (d && (e = readdir(d)) != NULL) {
+		pid_t pid, ppid;
+
+		if (!isdigit((unsigned char)e->d_name[0]))
+			continue;
+		pid = (pid_t)atoi(e->d_name);
+		if ((ppid = stat_ppid(pid)) < 0)
+			continue;
+		GROW(v, cap, *n + 1);
+		v[*n].pid = pid;
+		v[(*n)++].ppid = ppid;
+	}
+	if (d)
+		closedir(d);
+	return v;
+}
+
 /*
- * The threads of root and of every process descended from it (from the
- * parent pids in /proc/PID/stat); 0, or -ESRCH when root is gone.
+ * root and every process descended from it, root first, each with its
+ * parent (root's is 0); *n of them (malloc'd).
+ */
+static struct proc_link *list_descendants(pid_t root, size_t *n)
+{
+	size_t np, nt = 0, capt = 0;
+	struct proc_link *all = list_parents(&np), *tree = NULL;
+
+	GROW(tree, capt, 1);
+	tree[nt].pid = root;
+	tree[nt++].ppid = 0;
+	/* Breadth first: the children of every process found so far. */
+	for (size_t k = 0; k < nt; k++)
+		for (size_t i = 0; i < np; i++)
+			if (all[i].ppid == tree[k].pid && all[i].pid != root) {
+				GROW(tree, capt, nt + 1);
+				tree[nt++] = all[i];
+			}
+	free(all);
+	*n = nt;
+	return tree;
+}
+
+/*
+ * The threads of root and of every process descended from it; 0, or
+ * -ESRCH when root is gone.
  */
 static int list_tree(pid_t root, pid_t **tids, size_t *n)
 {
-	pid_t *pid = NULL, *ppid = NULL, *tree = NULL;
-	size_t np = 0, cap = 0, nt = 0, capt = 0;
-	DIR *d = opendir("/proc");
-	struct dirent *e;
+	size_t nt;
+	struct proc_link *tree = list_descendants(root, &nt);
 	int rc = 0;
 
 	*tids = NULL;
 	*n = 0;
-	while (d && (e = readdir(d)) != NULL) {
-		char path[64], buf[512], *close_paren;
-		ssize_t len;
-		int fd;
-
-		if (!isdigit((unsigned char)e->d_name[0]))
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d/stat", atoi(e->d_name));
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		len = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (len <= 0)
-			continue;
-		buf[len] = '\0';
-		/* "pid (comm) state ppid ...": comm may hold spaces and ')'. */
-		close_paren = strrchr(buf, ')');
-		if (!close_paren || strlen(close_paren) < 5)
-			continue;
-		GROW(pid, cap, np + 1);
-		ppid = xreallocarray(ppid, cap, sizeof(*ppid));
-		pid[np] = (pid_t)atoi(e->d_name);
-		ppid[np++] = (pid_t)atoi(close_paren + 4);
-	}
-	if (d)
-		closedir(d);
-	GROW(tree, capt, 1);
-	tree[nt++] = root;
-	/* Breadth first: the children of every process found so far. */
-	for (size_t k = 0; k < nt; k++)
-		for (size_t i = 0; i < np; i++)
-			if (ppid[i] == tree[k] && pid[i] != root) {
-				GROW(tree, capt, nt + 1);
-				tree[nt++] = pid[i];
-			}
 	for (size_t k = 0; k < nt; k++) {
 		pid_t *t = NULL;
 		size_t m = 0, c = *n;
 
-		if (list_tasks(tree[k], &t, &m) < 0) {
+		if (list_tasks(tree[k].pid, &t, &m) < 0) {
 			if (k == 0)
 				rc = -ESRCH;
 			continue;
@@ -415,8 +506,6 @@ static int list_tree(pid_t root, pid_t **tids, size_t *n)
 		*n = c + m;
 		free(t);
 	}
-	free(pid);
-	free(ppid);
 	free(tree);
 	return rc;
 }
@@ -508,7 +597,7 @@ static int open_events(struct sampler *s, bool reopen, char *err,
 
 				snprintf(what, sizeof(what), "process %d",
 					 (int)s->o.pids[p]);
-				live_explain_errno(-e, what, s->paranoid, err, errcap);
+				explain(s, -e, what, err, errcap);
 				rc = -1;
 				break;
 			}
@@ -637,6 +726,91 @@ static void close_events(struct sampler *s)
 	s->epfd = -1;
 }
 
+/*
+ * Send sig to l->pid if it is still the process listed: a pidfd pins it
+ * and its parent is read again, so a pid reused since the listing is left
+ * alone (our own children's pids cannot be reused before we reap them).
+ * 0 when sent.
+ */
+static int signal_listed(const struct proc_link *l, pid_t self, int sig)
+{
+	long fd;
+	int rc = -1;
+
+	if (l->ppid == self)
+		return kill(l->pid, sig);
+#if defined(SYS_pidfd_open) && defined(SYS_pidfd_send_signal)
+	fd = syscall(SYS_pidfd_open, l->pid, 0);
+#else
+	fd = -1;
+	errno = ENOSYS;
+#endif
+	if (fd < 0 && errno == ENOSYS)   /* a kernel before 5.3 */
+		return stat_ppid(l->pid) == l->ppid ? kill(l->pid, sig) : -1;
+	if (fd < 0)
+		return -1;
+#if defined(SYS_pidfd_open) && defined(SYS_pidfd_send_signal)
+	if (stat_ppid(l->pid) == l->ppid)
+		rc = (int)syscall(SYS_pidfd_send_signal, (int)fd, sig, NULL, 0);
+#endif
+	close((int)fd);
+	return rc;
+}
+
+/*
+ * End the command and every process descended from it, whether it still
+ * runs or left them behind: as their subreaper flametop is the parent of
+ * those orphaned on the way, so the parent links from flametop reach them
+ * all, whatever their process group or session.  Each gets SIGTERM (and
+ * SIGCONT, should it be stopped) once, new ones too, for up to a second;
+ * then SIGKILL until none is left, or none can be signalled (another
+ * user's, after a set-user-id program).  Every child is reaped; the
+ * command's status is kept.
+ */
+static void end_command_tree(struct sampler *s)
+{
+	pid_t self = getpid(), *termed = NULL;
+	size_t nterm = 0, capterm = 0;
+	double start = now_seconds();
+
+	/* Timed in seconds, not rounds: a round's /proc walk is slow on a
+	 * busy machine.  SIGKILL goes on for at most another second. */
+	for (;;) {
+		struct timespec ts = { 0, 10000000 };
+		size_t n;
+		struct proc_link *tree;
+		double t = now_seconds() - start;
+		bool sent = false, killing = t >= 1.0;
+
+		sampler_reap(s);
+		tree = list_descendants(self, &n);
+		/* Deepest first, so that fewer parents die before their
+		 * children are signalled ([0] is flametop).  One whose parent
+		 * died meanwhile is ours now: signalled next round. */
+		for (size_t k = n; k-- > 1;) {
+			bool known = false;
+
+			if (killing) {
+				sent |= signal_listed(&tree[k], self, SIGKILL) == 0;
+				continue;
+			}
+			for (size_t i = 0; i < nterm && !known; i++)
+				known = termed[i] == tree[k].pid;
+			if (known || signal_listed(&tree[k], self, SIGTERM) != 0)
+				continue;
+			signal_listed(&tree[k], self, SIGCONT);
+			GROW(termed, capterm, nterm + 1);
+			termed[nterm++] = tree[k].pid;
+		}
+		free(tree);
+		if (n <= 1 || (killing && (!sent || t >= 2.0)))
+			break;
+		nanosleep(&ts, NULL);
+	}
+	free(termed);
+	sampler_reap(s);
+}
+
 void sampler_close(struct sampler *s)
 {
 	if (!s)
@@ -646,22 +820,8 @@ void sampler_close(struct sampler *s)
 		close(s->go_fd);   /* a command not started reads EOF and exits */
 	if (s->status_fd >= 0)
 		close(s->status_fd);
-	if (s->child > 0 && !s->child_reaped) {
-		reap_child(s, false);
-		if (!s->child_reaped) {
-			kill(s->child, SIGTERM);
-			for (int i = 0; i < 100 && !s->child_reaped; i++) {
-				struct timespec ts = { 0, 10000000 };
-
-				nanosleep(&ts, NULL);
-				reap_child(s, false);
-			}
-			if (!s->child_reaped) {
-				kill(s->child, SIGKILL);
-				reap_child(s, true);
-			}
-		}
-	}
+	if (s->child > 0)
+		end_command_tree(s);
 	free(s->rings);
 	free(s->fds);
 	free(s->cpus);

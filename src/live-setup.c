@@ -60,6 +60,13 @@ static int usage(const char *fmt, ...)
 	return 2;
 }
 
+/* A runtime error (no permission, nothing to sample): status 1, no usage. */
+static int failure(const char *msg)
+{
+	fprintf(stderr, "flametop: %s\n", msg);
+	return 1;
+}
+
 static int parse_pids(struct live *L, const char *arg)
 {
 	const char *s = arg;
@@ -84,7 +91,8 @@ static int parse_pids(struct live *L, const char *arg)
 	return 0;
 }
 
-/* Check the options and fill L->so; 0 or the exit status. */
+/* Check the options and fill L->so; 0 or the exit status (2: bad usage,
+ * 1: an event that cannot be sampled here). */
 static int setup(struct live *L, struct config *c)
 {
 	int targets = !!c->attach + !!c->all_cpus + (c->ncommand > 0);
@@ -119,10 +127,13 @@ static int setup(struct live *L, struct config *c)
 			     "on-CPU part)");
 	{
 		char err[512];
+		int rc = live_event_parse(c->event, &L->so.event, err,
+					  sizeof(err));
 
-		if (live_event_parse(c->event, &L->so.event, err,
-				     sizeof(err)) < 0)
+		if (rc == -1)
 			return usage("%s", err);
+		if (rc < 0)
+			return failure(err);
 	}
 	L->so.period = c->count;
 	L->so.freq_given = c->freq != 0;
@@ -131,7 +142,7 @@ static int setup(struct live *L, struct config *c)
 
 		if (live_event_parse("context-switches", &L->so.event, err,
 				     sizeof(err)) < 0)
-			return usage("%s", err);
+			return failure(err);
 		L->so.period = 1;
 		L->so.context_switch = true;
 		L->so.wall_clock = c->wall;
@@ -291,6 +302,68 @@ static void lost_hint(const struct live *L, char *buf, size_t cap)
 			 sampler_freq(L->s));
 }
 
+/*
+ * What would have sampled a run that gave nothing: a higher rate or a
+ * smaller period when it was too brief (cpu_ms: the command's CPU time,
+ * -1 when not known), or the event never came.
+ */
+static void no_sample_hint(const struct live *L, double ms, double cpu_ms,
+			   char *buf, size_t cap)
+{
+	const struct live_event *ev = sampler_event(L->s);
+	uint64_t period = sampler_fixed_period(L->s);
+
+	if (L->c->off_cpu && !L->c->wall) {
+		snprintf(buf, cap, "it never blocked while sampled (--off-cpu "
+			 "weighs only the time off a CPU)");
+	} else if (ev->type == PERF_TYPE_TRACEPOINT ||
+		   (period == 1 && !ev->clock)) {
+		snprintf(buf, cap, "no %s event occurred", ev->name);
+	} else if (period) {
+		snprintf(buf, cap, "one sample every %llu %s: try a smaller -c N",
+			 (unsigned long long)period,
+			 ev->clock ? "ns of CPU time" : "events");
+	} else {
+		double every = 1e3 / sampler_freq(L->s);
+		int k = 0;
+
+		if (cpu_ms >= 0)
+			k = snprintf(buf, cap, "it ran %.1f ms on a CPU, and ",
+				     cpu_ms);
+		if (k < 0 || (size_t)k >= cap)
+			return;
+		snprintf(buf + k, cap - (size_t)k, "at %u Hz one sample comes "
+			 "every %.1f ms%s: sample more often with -F HZ, or "
+			 "every Nth event with -c N%s", sampler_freq(L->s), every,
+			 ev->clock ? " of CPU time" : "",
+			 ev->clock && cpu_ms >= 0 && cpu_ms < every && ms > 2 * every
+			 ? " (or see where it waited with --off-cpu)" : "");
+	}
+}
+
+/* Nothing was sampled: what ran, for how long, and what would sample it. */
+static void warn_no_samples(struct live *L, struct diag *d)
+{
+	uint64_t end = L->gone_ns ? L->gone_ns : live_mono_ns();
+	double ms = end > L->start_ns ? (double)(end - L->start_ns) / 1e6 : 0;
+	double cpu_ms = -1;
+	char hint[400];
+
+	if (L->so.target == LIVE_COMMAND && L->target_gone) {
+		sampler_child_wait(L->s);   /* exiting: its CPU time */
+		cpu_ms = sampler_child_cpu_ms(L->s);
+	}
+	no_sample_hint(L, ms, cpu_ms, hint, sizeof(hint));
+	if (L->target_gone)
+		diag_warn(d, "%s exited after %.*f ms with no samples: %s",
+			  L->so.target == LIVE_COMMAND ? "the command" :
+			  L->npids == 1 ? "the process" : "the processes",
+			  ms < 10 ? 1 : 0, ms, hint);
+	else
+		diag_warn(d, "no samples of %s in %.1f s: %s", L->target,
+			  ms / 1e3, hint);
+}
+
 static void report(struct live *L)
 {
 	struct sampler_stats st;
@@ -298,6 +371,8 @@ static void report(struct live *L)
 
 	sampler_get_stats(L->s, &st);
 	diag_init(&d);
+	if (profile_samples(L->p) == 0)
+		warn_no_samples(L, &d);
 	if (st.lost) {
 		char hint[256];
 
@@ -319,6 +394,7 @@ static void report(struct live *L)
 			  (unsigned long long)pe_machine_stats(L->m)->dwarf_truncated,
 			  (unsigned long long)pe_machine_stats(L->m)->dwarf_stacks);
 	if (L->target_gone && L->so.target == LIVE_PIDS &&
+	    profile_samples(L->p) > 0 &&
 	    now_seconds() - L->started < L->c->duration - 0.5)
 		diag_warn(&d, "%s after %.1f s", L->npids == 1 ?
 			  "the process exited" : "the processes exited",
@@ -354,10 +430,27 @@ int live_main(struct config *c)
 		free(L.pids);
 		return rc;
 	}
+	/*
+	 * Standard output a file or a pipe: the view cannot open there.  A
+	 * command without --collapse or --text would be sampled unseen until
+	 * it ends (its output on the terminal, q ignored): more often than
+	 * not, a redirection meant for the command.  Say so instead.
+	 */
+	if (!tui && c->duration <= 0 && L.so.target == LIVE_COMMAND &&
+	    c->mode == MODE_TUI) {
+		free(L.pids);
+		return usage("standard output is not a terminal, so the view "
+			     "cannot open: to print the profile when the "
+			     "command ends, add --collapse, --text or --pprof "
+			     "FILE (and -d "
+			     "SECS to stop sooner); to send the command's own "
+			     "output elsewhere, redirect it inside: flametop "
+			     "-- sh -c 'COMMAND > FILE'");
+	}
 	if (!tui && c->duration <= 0 && L.so.target != LIVE_COMMAND) {
 		free(L.pids);
 		return usage("without a terminal, live sampling needs -d SECS "
-			     "(and --collapse or --text)");
+			     "(and --collapse, --text or --pprof FILE)");
 	}
 	L.so.command_quiet = tui;
 	L.so.command_out_to_err = !tui;
@@ -396,6 +489,7 @@ int live_main(struct config *c)
 	seed(&L);
 	signal(SIGPIPE, SIG_IGN);
 	sym_kernel_join(L.sy);
+	L.start_ns = live_mono_ns();   /* the command's exec follows */
 	if (sampler_start(L.s, err, sizeof(err)) < 0) {
 		fprintf(stderr, "flametop: %s\n", err);
 		teardown(&L);
@@ -430,7 +524,9 @@ int live_main(struct config *c)
 		sigaction(SIGINT, &sa, NULL);
 		sigaction(SIGTERM, &sa, NULL);
 		run_fixed(&L);
-		rc = print_result(&L);
+		/* No sample is an error, as for an input without one: the
+		 * report says why, and nothing is printed. */
+		rc = profile_samples(L.p) ? print_result(&L) : 1;
 		report(&L);
 	}
 	teardown(&L);

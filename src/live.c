@@ -177,6 +177,10 @@ static void prune_tasks(struct live *L, uint64_t now)
 		return;
 	if (now - L->last_prune_ns >= 1000000000ull || L->tasks.n == 0) {
 		L->last_prune_ns = now;
+		/* What the command left behind exits as our child: reaped
+		 * here, no zombie waits for the end. */
+		if (L->so.target == LIVE_COMMAND)
+			sampler_reap(L->s);
 		for (size_t i = 0; L->tasks.k && i <= L->tasks.mask; i++) {
 			uint32_t tid;
 
@@ -189,8 +193,11 @@ static void prune_tasks(struct live *L, uint64_t now)
 			}
 		}
 	}
-	if (L->tasks.n == 0)
+	if (L->tasks.n == 0) {
 		L->target_gone = true;
+		if (!L->gone_ns)
+			L->gone_ns = now;
+	}
 }
 
 /* A user address of the sample outside every known mapping? */
@@ -315,8 +322,17 @@ static void on_record(void *ctx, const struct perf_event_header *h)
 		live_set_del(&L->seen_tid, r.u.task.tid);
 		if (r.u.task.pid == r.u.task.tid)
 			live_set_del(&L->synth_pid, r.u.task.pid);
-		if (L->track_tasks)
+		if (L->track_tasks) {
+			uint64_t t;
+
 			live_set_del(&L->tasks, r.u.task.tid);
+			/* When the last task went: the record's time where
+			 * it is on our clock (not when the ring was read). */
+			if (L->tasks.n == 0 && !L->gone_ns)
+				L->gone_ns = sampler_monotonic(L->s) &&
+					     pe_record_time(&r, &t) && t ? t :
+					     live_mono_ns();
+		}
 		break;
 	default:
 		break;
@@ -559,7 +575,7 @@ void live_status(void *ctx, char *buf, size_t cap)
 {
 	struct live *L = ctx;
 	struct sampler_stats st;
-	char wn[32], thr[24] = "", rate[40];
+	char wn[32], thr[24] = "", rate[160];
 
 	sampler_get_stats(L->s, &st);
 	window_name(L->window, wn, sizeof(wn));
@@ -570,19 +586,31 @@ void live_status(void *ctx, char *buf, size_t cap)
 	 * first (an 80-column header still shows them): the window, what was
 	 * lost, our CPU, then the rate asked for and the rate measured.
 	 */
-	if (sampler_fixed_period(L->s))
-		snprintf(rate, sizeof(rate), "every %llu",
+	if (L->c->wall)
+		/* Both its parts: cpu-clock at the rate, and every switch. */
+		snprintf(rate, sizeof(rate), "cpu-clock %u Hz + %s",
+			 sampler_freq(L->s), sampler_event_name(L->s));
+	else if (sampler_fixed_period(L->s))
+		snprintf(rate, sizeof(rate), "%s every %llu",
+			 sampler_event_name(L->s),
 			 (unsigned long long)sampler_fixed_period(L->s));
 	else
-		snprintf(rate, sizeof(rate), "%u Hz", sampler_freq(L->s));
-	snprintf(buf, cap, "%s%s%s | lost %llu%s%s | CPU %.1f%% | %s %s | "
+		snprintf(rate, sizeof(rate), "%s %u Hz",
+			 sampler_event_name(L->s), sampler_freq(L->s));
+	/* An empty view says why (a command too brief for the rate). */
+	snprintf(buf, cap, "%s%s%s | lost %llu%s%s | CPU %.1f%% | %s | "
 		 "%.0f/s",
 		 L->frozen ? "FROZEN | " : "",
+		 L->target_gone && !profile_samples(L->p) ?
+		 (L->c->off_cpu || sampler_fixed_period(L->s) == 1 ?
+		  "exited with no samples | " : sampler_fixed_period(L->s) ?
+		  "exited with no samples (try a smaller -c N) | " :
+		  "exited with no samples (try -F HZ or -c N) | ") :
 		 L->target_gone ? "exited | " :
 		 L->sampling_stopped ? "stopped | " : "",
 		 wn, (unsigned long long)st.lost,
 		 st.throttled ? ", throttled " : "", thr, L->cpu_pct,
-		 sampler_event_name(L->s), rate, L->sps);
+		 rate, L->sps);
 	if (L->so.dwarf_stack) {
 		size_t k = strlen(buf);
 

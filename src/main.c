@@ -306,7 +306,7 @@ static int write_svg(struct profile *p, struct config *c)
 	char *path = theme_find(name), err[400], title[8192];
 	struct profile *v;
 	const struct profile *shown;
-	FILE *out = stdout;
+	FILE *out;
 	int rc = export_derive(p, c, &v);
 
 	if (rc) {
@@ -321,10 +321,7 @@ static int write_svg(struct profile *p, struct config *c)
 		return 2;
 	}
 	free(path);
-	if (strcmp(c->svg, "-") != 0 &&
-	    !(out = atomic_file_open(&af, c->svg, true))) {
-		fprintf(stderr, "flametop: %s: cannot write: %s\n", c->svg,
-			strerror(errno));
+	if (!(out = export_file_open(&af, c->svg))) {
 		profile_destroy(v);
 		return 1;
 	}
@@ -343,13 +340,7 @@ static int write_svg(struct profile *p, struct config *c)
 	so.negated = export_negate(&shown, &v, c);
 	export_svg(out, shown, &so);
 	profile_destroy(v);
-	if (out != stdout && atomic_file_commit(&af, NULL) != 0) {
-		fprintf(stderr, "flametop: %s: error writing: %s (not "
-			"written)\n", c->svg, strerror(errno));
-		atomic_file_abort(&af);
-		rc = 1;
-	}
-	return rc;
+	return export_file_close(&af, out, c->svg);
 }
 
 /* pprof sample types in the TUI: the inputs are read again with another. */
@@ -506,6 +497,12 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	/* Said now, not after reading or sampling for a while. */
+	if ((c.pprof && export_file_check(c.pprof)) ||
+	    (c.svg && !live_requested(&c) && export_file_check(c.svg))) {
+		options_free(&c);
+		return 1;
+	}
 	if (live_requested(&c)) {
 		/* -p, -a or -- COMMAND: sample instead of reading files. */
 		rc = live_main(&c);
@@ -614,6 +611,9 @@ int main(int argc, char **argv)
 		break;
 	case MODE_SVG:
 		rc = write_svg(p, &c);
+		break;
+	case MODE_PPROF:
+		rc = print_text(p, &c);
 		break;
 	}
 	if (rc == 0 && partial)

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "timerange.h"
 #include "util.h"
@@ -62,6 +63,9 @@ static const struct opt_def opts[] = {
 	  "color theme (hot, mem, io, java, js, ...)" },
 	{ "svg", 0, OPT_STR, "FILE", OFF(svg), 0, 0, "Output",
 	  "write an interactive SVG flame graph to FILE ('-': stdout)" },
+	{ "pprof", 0, OPT_STR, "FILE", OFF(pprof), 0, 0, "Output",
+	  "write the profile (the view the options derive) to FILE as a "
+	  "gzip'd pprof profile.proto, for go tool pprof ('-': stdout)" },
 	{ "title", 0, OPT_STR, "TEXT", OFF(title), 0, 0, "Output",
 	  "the SVG's title (default: the input's name, else \"Flame Graph\")" },
 	{ "pid", 0, OPT_FLAG, NULL, OFF(read.pid), 0, 0, "perf input",
@@ -114,7 +118,8 @@ static const struct opt_def opts[] = {
 	  "Live sampling", "sample every Nth event (perf's -c; the "
 	  "alternative to -F)" },
 	{ "duration", 'd', OPT_SECS, "SECS", OFF(duration), 0, 31536000,
-	  "Live sampling", "sample for SECS, then print (with --collapse/--text)" },
+	  "Live sampling", "sample for SECS, then print (--collapse, "
+	  "--text) or write (--pprof)" },
 	{ "event", 'e', OPT_STR, "NAME", OFF(event), 0, 0, "Live sampling",
 	  "perf's name: cpu-clock (default), page-faults, "
 	  "context-switches, cycles, SUBSYS:NAME tracepoints, ... (man page)" },
@@ -199,7 +204,9 @@ void options_help(FILE *out)
 		"/mutex, or any URL serving such a file (r in the view fetches it\n"
 		"again).  With -p, -a or a command it samples live (perf_event_open)\n"
 		"and shows the last seconds, refreshed; with -d and --collapse or\n"
-		"--text it prints.\n");
+		"--text it prints, with --pprof FILE it writes a pprof profile.  The\n"
+		"view needs a terminal on standard output; a command run with\n"
+		"standard output redirected needs --collapse, --text, --pprof or -d.\n");
 	for (size_t i = 0; i < ARRAY_SIZE(opts); i++) {
 		const struct opt_def *o = &opts[i];
 		char left[64];
@@ -492,6 +499,16 @@ int options_parse(struct config *c, int argc, char **argv)
 		return usage_error("--text and --collapse do not go together");
 	if (c->svg && (c->text || c->collapse))
 		return usage_error("--svg goes with neither --text nor --collapse");
+	if (c->pprof && (c->text || c->collapse || c->svg || c->top))
+		return usage_error("--pprof goes with none of --text, --collapse, "
+				   "--svg and --top");
+	if (c->pprof && strcmp(c->pprof, "-") == 0 && isatty(1))
+		return usage_error("--pprof -: standard output is a terminal; "
+				   "give a FILE, or redirect it");
+	if (c->pprof && c->diff)
+		return usage_error("--pprof writes one profile, and --diff "
+				   "compares two: write each with --pprof (go "
+				   "tool pprof -diff_base compares them)");
 	if (c->time) {
 		char err[256];
 		uint64_t t0, t1;
@@ -517,7 +534,8 @@ int options_parse(struct config *c, int argc, char **argv)
 	if (c->normalize && !c->diff)
 		return usage_error("--normalize goes with --diff");
 	c->mode = c->top ? MODE_TOP : c->collapse ? MODE_COLLAPSE
-		: c->text ? MODE_TEXT : c->svg ? MODE_SVG : MODE_TUI;
+		: c->text ? MODE_TEXT : c->svg ? MODE_SVG
+		: c->pprof ? MODE_PPROF : MODE_TUI;
 	return 0;
 }
 

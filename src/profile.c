@@ -1244,6 +1244,11 @@ void profile_set_unit_name(struct profile *p, const char *name)
 	snprintf(p->unit_name, sizeof(p->unit_name), "%s", name ? name : "");
 }
 
+const char *profile_unit_name(const struct profile *p)
+{
+	return p->unit_name;
+}
+
 void profile_copy_unit(struct profile *dst, const struct profile *src)
 {
 	bool first = !dst->unit_known;

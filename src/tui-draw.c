@@ -356,66 +356,53 @@ void tui_draw_frame(struct tui *t, const struct profile *p,
 
 /* ---- The status line ------------------------------------------------- */
 
-/*
- * The last srows rows: the message when there is one (text unused), else
- * text (the status text, escaped) wrapped over the rows, each row taking
- * what fits and breaking after a space when one is near.
- */
-void tui_draw_status(struct tui *t, char *text, unsigned srows)
+/* The first screen's hint, at the right end of the status line. */
+static const char hint_text[] = "? help  q quit";
+
+const char *tui_hint(const struct tui *t)
 {
+	/* Shown until the first key, where the status line keeps room. */
+	return t->hint && t->cols >= 2 * sizeof(hint_text) ? hint_text : NULL;
+}
+
+unsigned tui_status_cols(const struct tui *t)
+{
+	/* The hint and two spaces before it. */
+	return tui_hint(t) ? t->cols - (unsigned)sizeof(hint_text) - 1 : t->cols;
+}
+
+/*
+ * The status line, the last row: the message when there is one (text
+ * unused), else text (the status text, escaped, shortened to the width by
+ * tui_status_text; anything longer is cut, never wrapped); on the first
+ * screen the hint at its right end.
+ */
+void tui_draw_status(struct tui *t, const char *text)
+{
+	unsigned w = tui_status_cols(t);
+	const char *hint = tui_hint(t);
+	char *b = tui_draw_rowbuf(t, t->cols);
+	int y = (int)(t->rows - 1);
+
 	curs_set(0);
 	if (t->msg[0]) {
 		char shown[1024];
 
 		textfmt_escape(t->msg, strlen(t->msg), shown, sizeof(shown));
 		tui_draw_slot(t, t->msg_error ? TS_ERROR : TS_STATUS);
-		tui_draw_line(t, (int)(t->rows - 1), shown);
-		return;
-	}
-	{
-		size_t len, off = 0;
-
-		len = strlen(text);
+		textfmt_fit(shown, strlen(shown), w, ' ', b);
+	} else {
 		tui_draw_slot(t, TS_STATUS);
-		for (unsigned k = 0; k < srows; k++) {
-			/* Wrap: each row takes what fits. */
-			char u[8];
-			size_t start = off, used = 0, ul;
-			unsigned c;
+		textfmt_fit(text, strlen(text), w, ' ', b);
+	}
+	mvaddstr(y, 0, b);
+	if (hint) {
+		char hb[64];
 
-			while (off < len) {
-				size_t step = textfmt_unit(text + off,
-					len - off, u, &ul, &c);
-
-				if (used + c > t->cols)
-					break;
-				used += c;
-				off += step;
-			}
-			if (off < len) {
-				/* Break after a space when one is near. */
-				size_t sp = off;
-
-				while (sp > start && text[sp - 1] != ' ')
-					sp--;
-				if (sp > start && used > 8 &&
-				    off - sp < used / 2)
-					off = sp;
-			}
-			if (k + 1 == srows && off < len) {
-				char *b = tui_draw_rowbuf(t, t->cols);
-
-				textfmt_fit(text + start, len - start,
-					    t->cols, ' ', b);
-				mvaddstr((int)(t->rows - srows + k), 0, b);
-			} else {
-				char save = text[off];
-
-				text[off] = '\0';
-				tui_draw_line(t, (int)(t->rows - srows + k),
-					      text + start);
-				text[off] = save;
-			}
-		}
+		snprintf(hb, sizeof(hb), "  %s", hint);   /* fills the rest */
+		tui_draw_slot(t, TS_STATUS);
+		attron(A_BOLD);
+		mvaddnstr(y, (int)w, hb, (int)(t->cols - w));
+		attroff(A_BOLD);
 	}
 }

@@ -8,7 +8,10 @@
  * the view says what they would do).
  */
 #include <curses.h>
+#include <limits.h>
+#include <stdio.h>
 #include <string.h>
+#include <wchar.h>
 
 #include "keys.h"
 #include "util.h"
@@ -36,8 +39,9 @@ static const struct key_binding table[] = {
 	  { KEY_BACKSPACE, 127, 8, 'u' } },
 	{ KCTX_VIEW, ACT_RESET, "Esc, Home, r", "reset the zoom",
 	  { 27, KEY_HOME, 'r', 0 } },
-	{ KCTX_VIEW, ACT_SEARCH, "/", "search frames with a pcre2 regex (empty: clear)",
-	  { '/', 0 } },
+	{ KCTX_VIEW, ACT_SEARCH, "/, F3, Ctrl-F",
+	  "search frames with a pcre2 regex (empty: clear)",
+	  { '/', KEY_F(3), CTRL('f'), 0 } },
 	{ KCTX_VIEW, ACT_NEXT, "n", "select the next matching frame", { 'n', 0 } },
 	{ KCTX_VIEW, ACT_PREV, "N", "select the previous matching frame", { 'N', 0 } },
 	{ KCTX_VIEW, ACT_SEARCH_NAME, "#", "search for the selected frame's name",
@@ -94,25 +98,27 @@ static const struct key_binding table[] = {
 	  { 'O', 0 } },
 	{ KCTX_VIEWS, ACT_FOLD, "R", "fold recursion: a;a;b as a;b (toggle)",
 	  { 'R', 0 } },
-	{ KCTX_VIEWS, ACT_INCLUDE, "F", "filter: keep stacks with a frame matching a regex",
-	  { 'F', 0 } },
+	{ KCTX_VIEWS, ACT_INCLUDE, "F, F4",
+	  "filter: keep stacks with a frame matching a regex",
+	  { 'F', KEY_F(4), 0 } },
 	{ KCTX_VIEWS, ACT_EXCLUDE, "X", "filter: drop stacks with a frame matching a regex",
 	  { 'X', 0 } },
 	{ KCTX_VIEWS, ACT_IDLE, "H", "filter: hide or show the idle task (toggle)",
 	  { 'H', 0 } },
 	{ KCTX_VIEWS, ACT_GROUP, "P", "group per process, per thread, merged, as read",
 	  { 'P', 0 } },
-	{ KCTX_VIEWS, ACT_TASKS, "%", "filter by comm, pid, tid, cpu (pid=1,2 cpu=0-3)",
-	  { '%', 0 } },
+	{ KCTX_VIEWS, ACT_TASKS, "%", "filter by comm, pid, tid, cpu (pid=1,2 cpu=0-3); "
+	  "again: adds (pid= drops pids), empty: none", { '%', 0 } },
 	{ KCTX_VIEWS, ACT_NEGATE, "B",
 	  "compare: size frames by the baseline (BEFORE) instead of AFTER (toggle)",
 	  { 'B', 0 } },
 	{ KCTX_VIEWS, ACT_VIEW_RESET, "V", "back to the profile as read (no view, no filter)",
 	  { 'V', 0 } },
-	{ KCTX_VIEWS, ACT_COPY_NAME, "y", "copy the selected frame's name (OSC 52)",
+	{ KCTX_VIEWS, ACT_COPY_NAME, "y",
+	  "copy the frame's name (OSC 52; tmux: set -s set-clipboard on)",
 	  { 'y', 0 } },
-	{ KCTX_VIEWS, ACT_COPY_STACK, "Y", "copy the selected frame's whole stack (OSC 52)",
-	  { 'Y', 0 } },
+	{ KCTX_VIEWS, ACT_COPY_STACK, "Y", "copy the selected frame's whole stack "
+	  "(OSC 52, as y)", { 'Y', 0 } },
 	{ KCTX_VIEWS, ACT_UNFOLD, "A",
 	  "zoomed: unfold the ancestors folded into one row (toggle)", { 'A', 0 } },
 	{ KCTX_TOP, ACT_UP, "Up, k", "previous function", { KEY_UP, 'k', 0 } },
@@ -131,8 +137,9 @@ static const struct key_binding table[] = {
 	{ KCTX_TOP, ACT_TOP_BY_CHANGE, "4",
 	  "sort a comparison's top table by the size of the change (its first order)",
 	  { '4', 0 } },
-	{ KCTX_TOP, ACT_TOP_FILTER, "/", "filter the functions by a regex (empty: all)",
-	  { '/', 0 } },
+	{ KCTX_TOP, ACT_TOP_FILTER, "/, F3, Ctrl-F",
+	  "filter the functions by a regex (empty: all)",
+	  { '/', KEY_F(3), CTRL('f'), 0 } },
 	{ KCTX_TOP, ACT_TOP_TABLE, "v, Esc", "leave the top table", { 'v', 27, 0 } },
 	{ KCTX_HEATMAP, ACT_HM_LEFT, "Left, h", "previous column (second)",
 	  { KEY_LEFT, 'h', 0 } },
@@ -277,6 +284,50 @@ enum tui_action keys_lookup(enum key_context ctx, int key, bool live)
 enum tui_action keys_lookup_url(int key)
 {
 	return find(KCTX_URL, key);
+}
+
+void keys_name(int key, char *buf, size_t cap)
+{
+	static const struct { int key; const char *name; } named[] = {
+		{ '\t', "Tab" }, { KEY_BTAB, "Shift-Tab" }, { ' ', "Space" },
+		{ 27, "Esc" }, { KEY_IC, "Insert" }, { KEY_DC, "Delete" },
+		{ KEY_SR, "Shift-Up" }, { KEY_SF, "Shift-Down" },
+		{ KEY_SHOME, "Shift-Home" }, { KEY_SEND, "Shift-End" },
+		{ KEY_SDC, "Shift-Delete" }, { KEY_SIC, "Shift-Insert" },
+	};
+	const char *kn;
+
+	for (size_t i = 0; i < ARRAY_SIZE(named); i++)
+		if (named[i].key == key) {
+			snprintf(buf, cap, "%s", named[i].name);
+			return;
+		}
+	if (key >= KEY_F(1) && key <= KEY_F(63)) {
+		snprintf(buf, cap, "F%d", key - KEY_F(0));
+	} else if (key > 0 && key < 0x20) {
+		snprintf(buf, cap, "Ctrl-%c", '@' + key);
+	} else if (key >= 0x20 && key < 0x7f) {
+		snprintf(buf, cap, "%c", key);
+	} else if (key >= KEY_MIN && key <= KEY_MAX &&
+		   (kn = keyname(key)) != NULL) {
+		/* curses' own name, "KEY_PRINT" as "PRINT". */
+		snprintf(buf, cap, "%s", strncmp(kn, "KEY_", 4) == 0 ? kn + 4 :
+			 kn);
+	} else if (key > KEY_MAX && (kn = keyname(key)) != NULL) {
+		snprintf(buf, cap, "%s", kn);   /* kUP5 and the like */
+	} else {
+		/* A character beyond ASCII, as UTF-8 (escaped when shown). */
+		mbstate_t st;
+		char mb[MB_LEN_MAX + 1];
+		size_t n;
+
+		memset(&st, 0, sizeof(st));
+		n = key > 0 ? wcrtomb(mb, (wchar_t)key, &st) : (size_t)-1;
+		if (n == (size_t)-1)
+			snprintf(buf, cap, "%d", key);
+		else
+			snprintf(buf, cap, "%.*s", (int)n, mb);
+	}
 }
 
 const char *keys_context_title(enum key_context c)

@@ -6,7 +6,7 @@
  * terminal.
  *
  * Geometry: the screen is a header row, an optional timeline row, the
- * frame rows, and one to three status rows at the bottom.  `scroll` is the
+ * frame rows, and one status row at the bottom.  `scroll` is the
  * smallest stack depth on screen in both orientations; in icicle mode
  * depth d is drawn at frame row d - scroll, in flame mode at
  * frame_rows - 1 - (d - scroll).
@@ -117,6 +117,8 @@ struct tui {
 
 	char msg[512];
 	bool msg_error;
+	bool hint;                    /* the first screen: "? help  q quit"
+					 until the first key */
 	bool help;
 	size_t help_top;              /* first line of the help shown */
 	bool repaint;                 /* Ctrl-L: send every cell again */
@@ -183,8 +185,13 @@ void tui_draw_line(struct tui *t, int y, const char *text);
  * row buffer. */
 void tui_draw_frame(struct tui *t, const struct profile *p,
 		    const struct layout_rect *r, int y, char *buf);
-/* The status rows: the message, or text wrapped over srows rows. */
-void tui_draw_status(struct tui *t, char *text, unsigned srows);
+/* The first screen's hint ("? help  q quit") or NULL: shown until the
+ * first key, at the right end of the status line. */
+const char *tui_hint(const struct tui *t);
+/* The columns the status text or message may take (the hint's are kept). */
+unsigned tui_status_cols(const struct tui *t);
+/* The status line: the message, or text (cut, never wrapped). */
+void tui_draw_status(struct tui *t, const char *text);
 
 /* ---- Layer 1: views that need only layer 0 --------------------------- */
 
@@ -218,7 +225,7 @@ void tui_help_key(struct tui *t, int key);
 void tui_relayout(struct tui *t);
 void tui_ensure_layout(struct tui *t);   /* relayout when dirty */
 unsigned tui_frame_rows(const struct tui *t);
-unsigned tui_status_rows(struct tui *t);
+unsigned tui_status_rows(struct tui *t);   /* 1 */
 unsigned tui_top_rows(const struct tui *t);
 
 /* ---- Layer 3: the flame graph and the derived views ------------------ */

@@ -154,7 +154,17 @@ void tui_prompt_draw(struct tui *t)
 	size_t cur;
 
 	textfmt_escape(t->prompt, t->prompt_len, shown, sizeof(shown));
-	snprintf(text, sizeof(text), "%s%s", label[t->prompt_kind], shown);
+	if (t->prompt_kind == PROMPT_TASKS && t->v.tasks) {
+		/* A second filter adds to the first: say to what. */
+		char now[256];
+
+		textfmt_escape(t->v.tasks, strlen(t->v.tasks), now, sizeof(now));
+		snprintf(text, sizeof(text), "filter (adds to %s; pid= drops "
+			 "pids; empty: none): %s", now, shown);
+	} else {
+		snprintf(text, sizeof(text), "%s%s", label[t->prompt_kind],
+			 shown);
+	}
 	cur = textfmt_width(text, strlen(text));
 	if (!t->prompt_len && t->nhist && t->prompt_kind == PROMPT_SEARCH) {
 		/* Say that the last patterns are a key away. */

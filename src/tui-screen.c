@@ -23,23 +23,11 @@ unsigned tui_top_rows(const struct tui *t)
 	return 1 + (t->tl_show ? 1 : 0) + tui_sandwich_rows(t);
 }
 
+/* The status line is one row at any width: its text is shortened to fit. */
 unsigned tui_status_rows(struct tui *t)
 {
-	char buf[4096];
-	size_t w, lines;
-
-	if (t->prompting || t->msg[0] || t->cols == 0)
-		return 1;
-	tui_status_text(t, buf, sizeof(buf));
-	w = textfmt_width(buf, strlen(buf));
-	lines = (w + t->cols - 1) / t->cols;
-	if (lines < 1)
-		lines = 1;
-	if (lines > 3)
-		lines = 3;
-	while (lines > 1 && t->rows < tui_top_rows(t) + lines + 3)
-		lines--;
-	return (unsigned)lines;
+	(void)t;
+	return 1;
 }
 
 unsigned tui_frame_rows(const struct tui *t)
@@ -161,16 +149,18 @@ static char *zoom_path(const struct tui *t, size_t avail)
 }
 
 /*
- * The header: [TIMELINE | or HEAT MAP |] title | samples | /search/ Matched | live | time
- * range | rows | zoom path.  When it does not fit, the rows part goes (the
- * markers say it), the title becomes its base name, and the zoom path is
- * cut from the left so that the zoomed frame stays readable.  Live figures
+ * The header: [TIMELINE | or HEAT MAP |] title | samples | /search/[i]
+ * Matched | live | time range | rows (the top table's: functions) | zoom
+ * path.  When it does not fit, the rows part goes (the markers say it; the
+ * top table keeps its functions part when it fits), the title becomes its
+ * base name, and the zoom path is cut from the left so that the zoomed
+ * frame stays readable.  Live figures
  * come before the time range, the most useful first, so that an 80-column
  * screen shows the window, the lost count and flametop's CPU.
  */
 void tui_header_text(struct tui *t, char *buf, size_t cap)
 {
-	char num[64], name[512], mid[2048], pat[256];
+	char num[64], name[512], mid[2048], pat[256], rows[80] = "";
 	size_t len = 0, mlen = 0;
 	uint64_t total = profile_total(t->p, NODE_ROOT), a, b;
 	const struct profile *rp = t->p;
@@ -184,14 +174,31 @@ void tui_header_text(struct tui *t, char *buf, size_t cap)
 
 	tui_ensure_layout(t);
 	R = tui_frame_rows(t);
+	if (t->v.top) {
+		/* The table's own rows (the column titles take one), as its
+		 * status line counts them. */
+		size_t page = R > 1 ? R - 1 : 1, last;
+
+		tui_top_refresh(t);
+		last = t->top_scroll + page < t->nshown ? t->top_scroll + page :
+		       t->nshown;
+		if (t->nshown > page)
+			snprintf(rows, sizeof(rows), " | functions %zu-%zu of %zu",
+				 t->top_scroll + 1, last, t->nshown);
+	} else if (t->lay.rows > R && R) {
+		snprintf(rows, sizeof(rows), " | rows %u-%u of %u",
+			 t->scroll + 1, t->scroll + R, t->lay.rows);
+	}
 	profile_format_amount(t->p, total, num, sizeof(num));
 	mlen = append(mid, sizeof(mid), mlen, " | %s", num);
 	if (search_active(t->search)) {
 		textfmt_escape(t->pattern ? t->pattern : "", t->pattern ?
 			       strlen(t->pattern) : 0, pat, sizeof(pat));
 		profile_format_amount(t->p, t->matched, num, sizeof(num));
+		/* "/re/i": the regex ignores case (i, -i). */
 		mlen = append(mid, sizeof(mid), mlen,
 			      t->literal ? " | \"%s\" Matched: %s (%.2f%%)" :
+			      t->icase ? " | /%s/i Matched: %s (%.2f%%)" :
 			      " | /%s/ Matched: %s (%.2f%%)", pat, num,
 			      pct(t->matched, total));
 	}
@@ -200,7 +207,8 @@ void tui_header_text(struct tui *t, char *buf, size_t cap)
 	if (t->v.top && t->top_filter) {
 		textfmt_escape(t->top_filter, strlen(t->top_filter), name,
 			       sizeof(name));
-		mlen = append(mid, sizeof(mid), mlen, " | top filter: /%s/", name);
+		mlen = append(mid, sizeof(mid), mlen, " | top filter: /%s/%s",
+			      name, t->icase ? "i" : "");
 	}
 	if (t->live && t->live->status) {
 		char live[256];
@@ -241,9 +249,7 @@ void tui_header_text(struct tui *t, char *buf, size_t cap)
 	}
 	textfmt_escape(title, strlen(title), name, sizeof(name));
 	len = append(buf, cap, len, "%s%s%s", mode, name, mid);
-	if (t->lay.rows > R && R)
-		len = append(buf, cap, len, " | rows %u-%u of %u", t->scroll + 1,
-			     t->scroll + R, t->lay.rows);
+	len = append(buf, cap, len, "%s", rows);
 	if (t->zoom != NODE_ROOT) {
 		path = zoom_path(t, t->cols ? t->cols : 0);
 		len = append(buf, cap, len, " | zoom: %s", path);
@@ -254,28 +260,18 @@ void tui_header_text(struct tui *t, char *buf, size_t cap)
 
 	/* Too long: a shorter title, no rows, the path cut from the left. */
 	{
-		const char *slash = strrchr(title, '/');
-		const char *vs = strstr(title, " vs ");
-		char two[4096];
+		char base[4096];
 		size_t used, avail;
 
-		if (vs && profile_is_differential(t->src)) {
-			/* "DIR/BEFORE vs DIR/AFTER": both names, short. */
-			const char *bn = vs, *an = vs + 4;
-
-			while (bn > title && bn[-1] != '/')
-				bn--;
-			if (slash && slash > an && slash[1])
-				an = slash + 1;
-			snprintf(two, sizeof(two), "%.*s vs %s",
-				 (int)(vs - bn), bn, an);
-			title = two;
-		} else if (slash && slash[1]) {
-			title = slash + 1;
-		}
-		textfmt_escape(title, strlen(title), name, sizeof(name));
+		/* "DIR/BEFORE vs DIR/AFTER": both names, short. */
+		title_base_names(title, profile_is_differential(t->src), base,
+				 sizeof(base));
+		textfmt_escape(base, strlen(base), name, sizeof(name));
 		len = 0;
 		len = append(buf, cap, len, "%s%s%s", mode, name, mid);
+		/* The table has no scroll markers: its rows stay if they fit. */
+		if (t->v.top && textfmt_width(buf, len) + strlen(rows) <= t->cols)
+			len = append(buf, cap, len, "%s", rows);
 		if (t->zoom == NODE_ROOT)
 			return;
 		used = textfmt_width(buf, len) + 9;    /* " | zoom: " */
@@ -292,13 +288,65 @@ void tui_header_text(struct tui *t, char *buf, size_t cap)
  * shows: "% of all" when the view keeps every sample of the profile (or is
  * the profile), else "% of view" followed by "% of all", the share of the
  * whole profile (in its time range or live window; a comparison keeps its
- * own shares).  The numbers are what the user looks for, so they keep their
- * room: a name too long for the line is cut with ".." to what is left, and
- * when even the numbers do not fit, the least wanted go first (the zoom's
- * share, self, the share of all; a comparison's own share before its
- * before and after), then the rest is cut.
+ * own shares).  It never takes a second row; when it does not fit, it is
+ * shortened by priority: first the name is cut with ".." (to 8 columns at
+ * the least), then the second figures go (the zoom's share, self, the
+ * share of all; in a comparison its own share, the shares of before and
+ * after and their difference), then the words ("% of all" becomes "%",
+ * "before B, after A" becomes "B -> A"), and what still does not fit is
+ * cut.
  */
 enum { SP_TOTAL, SP_SELF, SP_SHARE, SP_ALL, SP_DIFF, SP_ZOOM, SP_N };
+
+/*
+ * Shorten the parts of the status line one step further; false when
+ * there is no step left.  A comparison's share of all is its after's,
+ * which before and after say again.
+ */
+static bool status_shorten(const struct tui *t, char part[SP_N][256],
+			   int step)
+{
+	bool diff = profile_is_differential(t->p);
+	char dd[200], *pc;
+
+	switch (step) {
+	case 0:
+		part[SP_ZOOM][0] = '\0';
+		return true;
+	case 1:
+		part[SP_SELF][0] = '\0';
+		return true;
+	case 2:
+		part[SP_ALL][0] = '\0';
+		return true;
+	case 3:
+		if (diff)
+			part[SP_SHARE][0] = '\0';
+		return true;
+	case 4:
+	case 5:
+		/* A comparison's second figures: the shares, the difference. */
+		if (diff) {
+			diff_describe(t->p, t->sel, t->v.negate,
+				      (unsigned)step - 3, dd, sizeof(dd));
+			snprintf(part[SP_DIFF], sizeof(part[0]), " | %s", dd);
+		}
+		return true;
+	case 6:
+		/* The words: "12.34% of all" is "12.34%". */
+		pc = strchr(part[SP_SHARE], '%');
+		if (pc)
+			pc[1] = '\0';
+		if (diff) {
+			diff_describe(t->p, t->sel, t->v.negate, 3, dd,
+				      sizeof(dd));
+			snprintf(part[SP_DIFF], sizeof(part[0]), " | %s", dd);
+		}
+		return true;
+	default:
+		return false;
+	}
+}
 
 void tui_status_text(struct tui *t, char *buf, size_t cap)
 {
@@ -312,9 +360,7 @@ void tui_status_text(struct tui *t, char *buf, size_t cap)
 	bool in_zoom = profile_depth(t->p, s) >= profile_depth(t->p, t->zoom);
 	bool diff = profile_is_differential(t->p);
 	bool subset = t->p != from && !diff && total != all;
-	/* The parts that go first; a comparison's share of all is its
-	 * after's, which before and after say again. */
-	const int drop[] = { SP_ZOOM, SP_SELF, SP_ALL, diff ? SP_SHARE : SP_DIFF };
+	unsigned cols = tui_status_cols(t);
 
 	if (t->v.top) {
 		tui_top_status_text(t, buf, cap);
@@ -335,7 +381,7 @@ void tui_status_text(struct tui *t, char *buf, size_t cap)
 		/* Before, after and the change, in weight and in share. */
 		char dd[200];
 
-		diff_describe(t->p, s, t->v.negate, dd, sizeof(dd));
+		diff_describe(t->p, s, t->v.negate, 0, dd, sizeof(dd));
 		snprintf(part[SP_DIFF], sizeof(part[0]), " | %s", dd);
 	}
 	if (in_zoom)
@@ -343,33 +389,35 @@ void tui_status_text(struct tui *t, char *buf, size_t cap)
 			 pct(w, z));
 	nw = textfmt_width(profile_name(t->p, s), nlen);
 	keep = nw < 8 ? nw : 8;   /* the name's columns, at least */
-	for (size_t d = 0;; d++) {
+	for (int step = 0;; step++) {
 		rlen = 0;
 		for (int k = 0; k < SP_N; k++)
 			rlen = append(rest, sizeof(rest), rlen, "%s", part[k]);
 		rw = textfmt_width(rest, rlen);
-		if (!t->cols || rw + keep <= t->cols ||
-		    d == sizeof(drop) / sizeof(drop[0]))
+		if (!cols || rw + keep <= cols ||
+		    !status_shorten(t, part, step))
 			break;
-		part[drop[d]][0] = '\0';
 	}
-	if (t->cols && rw + keep > t->cols) {
-		/* A screen narrower than the numbers: they are cut too (the
-		 * parts are plain ASCII). */
-		if (t->cols > keep + 2) {
-			rw = append(rest, sizeof(rest), t->cols - keep - 2, "..");
+	name = xmalloc(8 * (nlen + cols + sizeof(rest)) + 16);
+	if (cols && rw + keep > cols) {
+		/* A screen narrower than the numbers: they are cut too, by
+		 * columns, or left out when only the name fits. */
+		if (cols > keep + 2) {
+			textfmt_fit(rest, rlen, (unsigned)(cols - keep), ' ',
+				    name);
+			snprintf(rest, sizeof(rest), "%s", name);
+			rw = cols - keep;
 		} else {
-			rest[0] = '\0';   /* room for the name only */
+			rest[0] = '\0';
 			rw = 0;
 		}
 	}
-	name = xmalloc(8 * (nlen + t->cols) + 16);   /* escaped or fitted */
-	if (t->cols && nw + rw > t->cols) {
+	if (cols && nw + rw > cols) {
 		textfmt_fit(profile_name(t->p, s), nlen,
-			    (unsigned)(t->cols - rw), ' ', name);
+			    (unsigned)(cols - rw), ' ', name);
 	} else {
 		textfmt_escape(profile_name(t->p, s), nlen, name,
-			       8 * (nlen + t->cols) + 16);
+			       8 * (nlen + cols) + 16);
 	}
 	snprintf(buf, cap, "%s%s", name, rest);
 	free(name);

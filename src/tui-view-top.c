@@ -187,21 +187,48 @@ bool tui_top_action(struct tui *t, enum tui_action a, unsigned frame_rows)
 	return true;
 }
 
+/*
+ * The status line of the table, on one row: where the selection is and the
+ * order, then (a comparison) what the columns hold, then the keys; when it
+ * does not fit, the keys are said shorter, then only "? help", then the
+ * legend goes (and the keys come back, short, if they fit then).
+ */
 void tui_top_status_text(struct tui *t, char *buf, size_t cap)
 {
-	char sides[96] = "";
+	/* The keys, said around the sort keys, shorter and shorter. */
+	static const char *const keys[][2] = {
+		{ " | Enter: callers and callees, <: callers, >: callees, ",
+		  ": sort, /: filter, v: back" },
+		{ " | Enter, <, >: callers, callees; ", ": sort; /: filter; v: back" },
+		{ " | ? help", NULL },
+	};
+	/* The levels: the legend (a comparison's) and which keys. */
+	static const struct { bool legend; unsigned keys; } lvl[] = {
+		{ true, 0 }, { true, 1 }, { true, 2 }, { false, 1 }, { false, 2 },
+	};
+	const char *sorts = t->top_drows ? "1/2/3/4" : "1/2/3";
+	char head[128], legend[96] = "";
 
 	tui_top_refresh(t);
 	if (t->top_drows)
-		snprintf(sides, sizeof(sides), " | self and total: %% of all %s, "
-			 "%s, change in points", profile_side(t->p, false),
+		snprintf(legend, sizeof(legend), " | self and total: %% of all "
+			 "%s, %s, change in points", profile_side(t->p, false),
 			 profile_side(t->p, true));
-	snprintf(buf, cap, "top: %zu of %zu functions, sorted by %s%s%s | "
-		 "Enter: callers and callees, <: callers, >: callees, %s: sort, "
-		 "/: filter, v: back",
+	snprintf(head, sizeof(head), "top: %zu of %zu functions, sorted by %s%s",
 		 t->nshown, t->ntop, sort_name(t),
-		 t->top_filter ? " (filtered)" : "",
-		 sides, t->top_drows ? "1/2/3/4" : "1/2/3");
+		 t->top_filter ? " (filtered)" : "");
+	for (size_t i = 0; i < ARRAY_SIZE(lvl); i++) {
+		const char *const *k = keys[lvl[i].keys];
+
+		snprintf(buf, cap, "%s%s%s%s%s", head,
+			 lvl[i].legend ? legend : "", k[0], k[1] ? sorts : "",
+			 k[1] ? k[1] : "");
+		if (!t->cols || textfmt_width(buf, strlen(buf)) <= t->cols)
+			return;
+	}
+	/* Narrower than its head: cut (plain ASCII). */
+	snprintf(buf, cap, "%.*s%s", (int)(t->cols > 2 ? t->cols - 2 : 0), head,
+		 t->cols > 2 ? ".." : "");
 }
 
 /* The name of sym on row y from column x, fitted to the rest of the row. */

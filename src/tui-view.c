@@ -455,6 +455,57 @@ void tui_view_action(struct tui *t, enum tui_action a)
 		tui_set_msg(t, false, "view: the profile as read");
 }
 
+/* Does the list of words in s (spaces between) hold one of key=?  keylen
+ * counts the "=". */
+static bool has_key(const char *s, const char *key, size_t keylen)
+{
+	for (; *s; s += strcspn(s, " ")) {
+		s += strspn(s, " ");
+		if (strncmp(s, key, keylen) == 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A second % adds to the task filter, as F adds to X: each KEY=LIST word
+ * typed replaces that key's list (KEY= alone drops it), the old filter's
+ * other words stay.  An empty answer clears the filter.  Returns a malloc'd
+ * string, or NULL for no filter.
+ */
+static char *merge_tasks(const char *old, const char *text)
+{
+	size_t cap = (old ? strlen(old) : 0) + strlen(text) + 2, n = 0;
+	char *out = xmalloc(cap);
+	const char *w;
+
+	if (!text[strspn(text, " ")]) {
+		free(out);
+		return NULL;
+	}
+	/* The old words whose key is not typed again, then the typed ones. */
+	for (int pass = 0; pass < 2; pass++) {
+		for (w = pass ? text : old ? old : ""; *w;) {
+			size_t len, key;
+
+			w += strspn(w, " ");
+			len = strcspn(w, " ");
+			key = strcspn(w, "= ");
+			key += key < len;   /* with its "=" */
+			if (len && (pass ? key < len || w[key - 1] != '=' :
+				    !has_key(text, w, key)))
+				n += (size_t)snprintf(out + n, cap - n, "%s%.*s",
+						      n ? " " : "", (int)len, w);
+			w += len;
+		}
+	}
+	if (!n) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
 void tui_view_prompt_done(struct tui *t, enum tui_prompt kind,
 			  const char *text)
 {
@@ -470,8 +521,15 @@ void tui_view_prompt_done(struct tui *t, enum tui_prompt kind,
 		vstate_free(&n);
 		return;
 	}
-	free(*slot);
-	*slot = *text ? xstrdup(text) : NULL;
+	if (kind == PROMPT_TASKS) {
+		char *m = merge_tasks(n.tasks, text);
+
+		free(n.tasks);
+		n.tasks = m;
+	} else {
+		free(*slot);
+		*slot = *text ? xstrdup(text) : NULL;
+	}
 	if (!go(t, &n))
 		vstate_free(&n);
 	else
@@ -501,6 +559,17 @@ static char *base64(const char *s, size_t n)
 	}
 	*o = 0;
 	return out;
+}
+
+/*
+ * Inside tmux?  Its default (set-clipboard external) keeps an OSC 52 from
+ * the programs it runs: the copy arrives only with set-clipboard on.
+ */
+static bool under_tmux(void)
+{
+	const char *tmux = getenv("TMUX"), *term = getenv("TERM");
+
+	return (tmux && *tmux) || (term && strncmp(term, "tmux", 4) == 0);
 }
 
 void tui_view_copy(struct tui *t, bool stack)
@@ -538,8 +607,13 @@ void tui_view_copy(struct tui *t, bool stack)
 	b64 = base64(text, len);
 	free(t->osc);
 	t->osc = xasprintf("\033]52;c;%s\a", b64);
-	tui_set_msg(t, false, "copied %s (%zu bytes) to the clipboard",
-		    stack && shown > 1 ? "the stack" : "the name", len);
+	if (under_tmux())
+		tui_set_msg(t, false, "copied %s (%zu bytes); tmux passes it "
+			    "on with: set -s set-clipboard on",
+			    stack && shown > 1 ? "the stack" : "the name", len);
+	else
+		tui_set_msg(t, false, "copied %s (%zu bytes) to the clipboard",
+			    stack && shown > 1 ? "the stack" : "the name", len);
 	free(b64);
 	free(text);
 	free(chain);

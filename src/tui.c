@@ -259,14 +259,25 @@ bool tui_key(struct tui *t, int key)
 			       t->tl_focus ? KCTX_TIMELINE :
 			       t->v.top ? KCTX_TOP : KCTX_VIEW;
 
+	enum tui_action a;
+
+	t->hint = false;   /* the first screen's hint: a key was found */
 	if (t->help) {
 		/* The overlay scrolls; any other key closes it. */
 		tui_help_key(t, key);
 		return true;
 	}
-	if (t->fetch && ctx == KCTX_VIEW && keys_lookup_url(key) != ACT_NONE)
-		return tui_do(t, keys_lookup_url(key));
-	return tui_do(t, keys_lookup(ctx, key, t->live != NULL));
+	a = t->fetch && ctx == KCTX_VIEW ? keys_lookup_url(key) : ACT_NONE;
+	if (a == ACT_NONE)
+		a = keys_lookup(ctx, key, t->live != NULL);
+	if (a == ACT_NONE) {
+		char name[64];
+
+		keys_name(key, name, sizeof(name));
+		set_msg(t, false, "unknown key %s: ? for help", name);
+		return true;
+	}
+	return tui_do(t, a);
 }
 
 /*
@@ -395,7 +406,7 @@ void tui_draw(struct tui *t)
 		text[0] = '\0';
 		if (!t->msg[0])
 			tui_status_text(t, text, sizeof(text));
-		tui_draw_status(t, text, srows);
+		tui_draw_status(t, text);
 	}
 	attr_set(A_NORMAL, 0, NULL);
 	if (t->help)
@@ -424,6 +435,7 @@ struct tui *tui_create(struct profile *p, const struct tui_opts *o,
 	t->zoom = t->sel = NODE_ROOT;
 	t->tl_mark = -1;
 	t->eye = NO_EYE;
+	t->hint = true;
 	t->dirty = true;
 	if (o->negate && profile_is_differential(p)) {
 		t->v.negate = true;

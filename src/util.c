@@ -527,3 +527,31 @@ void atomic_file_abort(struct atomic_file *af)
 	af->fd = -1;
 	errno = e;
 }
+
+/* The part of s[0..n) after its last '/' (all of it when there is none or
+ * nothing follows the slash). */
+static size_t base_off(const char *s, size_t n)
+{
+	size_t k = n;
+
+	while (k > 0 && s[k - 1] != '/')
+		k--;
+	return k < n ? k : 0;
+}
+
+void title_base_names(const char *title, bool two, char *buf, size_t cap)
+{
+	const char *vs = two ? strstr(title, " vs ") : NULL;
+	size_t n = strlen(title);
+
+	if (vs) {
+		size_t bn = (size_t)(vs - title), b0 = base_off(title, bn);
+		const char *an = vs + 4;
+		size_t a0 = base_off(an, strlen(an));
+
+		snprintf(buf, cap, "%.*s vs %s", (int)(bn - b0), title + b0,
+			 an + a0);
+	} else {
+		snprintf(buf, cap, "%s", title + base_off(title, n));
+	}
+}

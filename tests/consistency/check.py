@@ -193,7 +193,9 @@ def check_text(case, args, stacks, diff, searches, icase):
     tot, _, _ = sums(stacks, side)
     depth = max((len(s[0]) for s in stacks), default=0)
     for rx in searches or [None]:
-        targs = args + ["--text", "-w", "100"] + (["-s", rx] if rx else [])
+        # Wide enough for the whole footer: a narrower one shortens it
+        # (its words, then its depth and count), which is not checked here.
+        targs = args + ["--text", "-w", "400"] + (["-s", rx] if rx else [])
         problems = []
         lines = run(targs).rstrip("\n").splitlines()
         foot = [l for l in lines if FOOT.match(l)]

@@ -33,7 +33,8 @@ static void show(const struct profile *p, bool negated, FILE *null)
 	export_text(null, p, &t);
 	diff_print_top(null, p, 10);
 	diff_info(p, NODE_ROOT, negated, &di);
-	diff_describe(p, NODE_ROOT, negated, buf, sizeof(buf));
+	for (unsigned terse = 0; terse <= 3; terse++)
+		diff_describe(p, NODE_ROOT, negated, terse, buf, sizeof(buf));
 	free(rows);
 	(void)n;
 }

@@ -55,8 +55,10 @@ if ! "$CC" -O1 -g -fno-omit-frame-pointer -pthread \
 fi
 TARGET=$work/live-target
 
-# Can we sample at all here?
-if ! "$BIN" -d 0.2 --collapse -- true >/dev/null 2>"$work/probe.err"; then
+# Can we sample at all here?  (A command that spends some CPU: one that
+# exits at once gives no samples, which is an error of its own.)
+if ! "$BIN" -F 997 -d 30 --collapse -- "$TARGET" 0.05 >/dev/null \
+	2>"$work/probe.err"; then
 	echo "SKIP: perf_event_open not permitted here: $(head -n 1 "$work/probe.err")"
 	exit 0
 fi
@@ -93,3 +95,26 @@ near() {
 }
 # The verdict of near without its message (for check).
 near_ok() { near "$@" >/dev/null; }
+
+# For the tests that set kernel.perf_event_paranoid and run flametop as
+# nobody: says SKIP and exits unless we are root with setpriv and a
+# writable $PAR; otherwise saves the level (put back however the test
+# ends) and copies the binary where nobody may run it, as $work/flametop.
+# as_nobody COMMAND... runs COMMAND as nobody, from /.
+PAR=/proc/sys/kernel/perf_event_paranoid
+need_root_and_nobody() {
+	if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null 2>&1 ||
+		! [ -w "$PAR" ]; then
+		echo "SKIP: needs root, setpriv and a writable $PAR"
+		exit 0
+	fi
+	old_paranoid=$(cat "$PAR")
+	trap 'echo "$old_paranoid" >"$PAR"; rm -rf "$work"' EXIT
+	trap 'exit 1' INT TERM HUP
+	chmod 755 "$work" "$TARGET"
+	cp "$BIN" "$work/flametop"
+	chmod 755 "$work/flametop"
+}
+as_nobody() {
+	(cd / && setpriv --reuid=nobody --regid=nogroup --clear-groups "$@")
+}

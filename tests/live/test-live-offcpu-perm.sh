@@ -11,22 +11,7 @@
 # usage: tests/live/test-live-offcpu-perm.sh FLAMETOP_BINARY
 . "$(dirname "$0")/lib.sh"
 
-PAR=/proc/sys/kernel/perf_event_paranoid
-if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null 2>&1 ||
-	! [ -w "$PAR" ]; then
-	echo "SKIP: needs root, setpriv and a writable $PAR"
-	exit 0
-fi
-old=$(cat "$PAR")
-trap 'echo "$old" >"$PAR"; rm -rf "$work"' EXIT
-trap 'exit 1' INT TERM HUP
-# nobody must be able to run the binary: a copy in a directory it may read.
-chmod 755 "$work"
-cp "$BIN" "$work/flametop"
-chmod 755 "$work/flametop"
-as_nobody() {
-	(cd / && setpriv --reuid=nobody --regid=nogroup --clear-groups "$@")
-}
+need_root_and_nobody
 SLEEPS='sleep 1; sleep 0.5'
 
 # ---- paranoid 2: no kernel samples for users ---------------------------------
@@ -50,5 +35,5 @@ check "paranoid 1, nobody --off-cpu: exit 0 ($(head -n 1 "$work/err"))" [ "$rc" 
 s=$(awk '/^sleep;.*nanosleep/ { w += $NF } END { printf "%.0f\n", w / 1e6 }' "$work/out")
 check "paranoid 1, nobody --off-cpu: the sleeps block $s ms (1500 to 3000)" \
 	within "$s" 1500 3000
-echo "$old" >"$PAR"
+echo "$old_paranoid" >"$PAR"
 finish

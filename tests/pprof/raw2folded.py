@@ -7,7 +7,9 @@ Aggregates the values of sample type TYPE per stack (function names, root
 first; a location's inlined functions outermost first), drops stacks whose
 sum is zero, and sorts the lines in byte order, as `flametop --collapse`
 prints them.  Locations without a function are named by flametop's rule:
-"[file]" from their mapping's file name, else "[unknown]".
+"[file]" from their mapping's file name, else "[unknown]".  Names are
+taken as bytes (they may hold spaces and need not be UTF-8): a line of a
+location is "NAME FILE:LINE s=N", FILE without spaces.
 """
 import re
 import sys
@@ -20,7 +22,16 @@ locs = {}
 loc_map = {}
 maps = {}
 cur = None
-for line in sys.stdin.read().splitlines():
+
+
+def frame(text):
+    """The function name of a location's line: NAME FILE:LINE s=N."""
+    m = re.match(r"^(.*) \S*:-?\d+ s=\d+", text)
+    return m.group(1) if m else text.split(" ")[0]
+
+
+text = sys.stdin.buffer.read().decode("utf-8", "surrogateescape")
+for line in text.splitlines():
     if line in ("Samples:", "Locations", "Mappings"):
         section = line
         continue
@@ -39,9 +50,9 @@ for line in sys.stdin.read().splitlines():
             cur = int(m.group(1))
             loc_map[cur] = int(m.group(3)) if m.group(3) else 0
             rest = m.group(4).strip()
-            locs[cur] = [rest.split(" ")[0]] if rest else []
+            locs[cur] = [frame(rest)] if rest else []
         elif cur is not None and line.strip():
-            locs[cur].append(line.strip().split(" ")[0])
+            locs[cur].append(frame(line.strip()))
     elif section == "Mappings":
         m = re.match(r"^(\d+): \S+ ?(\S*)", line)
         if m:
@@ -64,5 +75,6 @@ for vals, ids in samples:
     key = ";".join(frames) if frames else "[unknown]"
     sums[key] = sums.get(key, 0) + vals[k]
 out = sys.stdout.buffer
-for key in sorted((s.encode() for s in sums if sums[s] > 0)):
-    out.write(key + b" " + str(sums[key.decode()]).encode() + b"\n")
+enc = {s.encode("utf-8", "surrogateescape"): s for s in sums if sums[s] > 0}
+for key in sorted(enc):
+    out.write(key + b" " + str(sums[enc[key]]).encode() + b"\n")

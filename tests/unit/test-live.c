@@ -215,25 +215,46 @@ static void explains_errors_with_the_fix(void **state)
 	char m[512];
 
 	(void)state;
-	live_explain_errno(EACCES, "system-wide", 2, m, sizeof(m));
+	live_explain_errno(EACCES, "system-wide", 2, false, m, sizeof(m));
 	assert_non_null(strstr(m, "system-wide"));
 	assert_non_null(strstr(m, "perf_event_paranoid=2"));
 	assert_non_null(strstr(m, "root"));
 	assert_non_null(strstr(m, "CAP_PERFMON"));
 	assert_non_null(strstr(m, "sysctl kernel.perf_event_paranoid=0"));
 
-	live_explain_errno(EACCES, "process 42", 3, m, sizeof(m));
+	live_explain_errno(EACCES, "process 42", 3, true, m, sizeof(m));
 	assert_non_null(strstr(m, "disabled"));
 
-	live_explain_errno(ESRCH, "process 4242", 2, m, sizeof(m));
+	live_explain_errno(ESRCH, "process 4242", 2, false, m, sizeof(m));
 	assert_string_equal(m, "process 4242 does not exist");
 
-	live_explain_errno(EMFILE, "process 1", 2, m, sizeof(m));
+	live_explain_errno(EMFILE, "process 1", 2, false, m, sizeof(m));
 	assert_non_null(strstr(m, "ulimit -n"));
 
-	live_explain_errno(EACCES, "process 1 (owned by another user)", 1, m,
-			   sizeof(m));
+	live_explain_errno(EACCES, "process 1 (owned by another user)", 1,
+			   false, m, sizeof(m));
 	assert_non_null(strstr(m, "another user"));
+}
+
+/* At level 3 a kernel that still lets users sample their own tasks refused
+ * for another reason: that reason is named, not the level. */
+static void paranoid_3_names_the_real_cause(void **state)
+{
+	char m[512];
+
+	(void)state;
+	live_explain_errno(EACCES, "process 1 (owned by another user)", 3,
+			   false, m, sizeof(m));
+	assert_non_null(strstr(m, "process 1 (owned by another user)"));
+	assert_null(strstr(m, "disabled"));
+
+	live_explain_errno(EACCES, "system-wide", 3, false, m, sizeof(m));
+	assert_non_null(strstr(m, "system-wide"));
+	assert_null(strstr(m, "disabled"));
+
+	live_explain_errno(EACCES, "process 1 (owned by another user)", 3,
+			   true, m, sizeof(m));
+	assert_non_null(strstr(m, "disabled"));
 }
 
 /* Live mode bounds the timeline; the all-time weights must not change. */
@@ -279,6 +300,7 @@ int main(void)
 		cmocka_unit_test(rates_step_up_and_down),
 		cmocka_unit_test(parses_cpu_lists),
 		cmocka_unit_test(explains_errors_with_the_fix),
+		cmocka_unit_test(paranoid_3_names_the_real_cause),
 		cmocka_unit_test(forgetting_the_timeline_keeps_all_time_weights),
 	};
 

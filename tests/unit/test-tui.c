@@ -18,7 +18,9 @@
 #include <dirent.h>
 #include <curses.h>
 
+#include "diff.h"
 #include "profile.h"
+#include "textfmt.h"
 #include "tui.h"
 #include "stacks.h"
 
@@ -675,6 +677,79 @@ static void test_monkey(void **state)
 	profile_destroy(p);
 }
 
+/*
+ * The status line fits one row at every width from 16 to 200 columns: of
+ * each frame, zoomed or not, with long and wide names, in a comparison and
+ * in the top table (tui_draw cuts what is wider, but the text is meant to
+ * fit, its figures shortened first).
+ */
+static void status_fits(struct tui *t, const char *what)
+{
+	char buf[4096];
+
+	for (unsigned w = 16; w <= 200; w++) {
+		tui_set_size(t, 30, w);
+		for (int k = 0; k < 6; k++) {
+			size_t sw;
+
+			tui_status_text(t, buf, sizeof(buf));
+			sw = textfmt_width(buf, strlen(buf));
+			if (sw > w)
+				fail_msg("%s at %u columns: %zu wide: %s", what,
+					 w, sw, buf);
+			tui_do(t, ACT_DOWN);
+		}
+		for (int k = 0; k < 6; k++)
+			tui_do(t, ACT_UP);
+	}
+}
+
+static void test_status_one_row(void **state)
+{
+	struct profile *p = profile_create(), *side[2], *d;
+	struct tui_opts o = { .title = "status.folded" };
+	struct tui *t;
+
+	(void)state;
+	textfmt_set_utf8(true);
+	add(p, "main;a_rather_long_function_name_that_goes_on_and_on;"
+	       "\xe4\xb8\xad\xe6\x96\x87\xe5\x90\x8d\xe5\xad\x97\x01\xe4"
+	       "\xb8\xad\xe6\x96\x87;leaf", 917835664);
+	add(p, "main;other", 366733464);
+	profile_finish(p);
+	t = open_view(p, &o);
+	status_fits(t, "flame graph");
+	tui_do(t, ACT_DOWN);
+	tui_do(t, ACT_DOWN);
+	tui_do(t, ACT_ZOOM);
+	status_fits(t, "zoomed");
+	tui_do(t, ACT_TOP_TABLE);
+	status_fits(t, "top table");
+	tui_destroy(t);
+
+	/* A comparison. */
+	side[0] = profile_create();
+	side[1] = profile_create();
+	add(side[0], "main;parse;lex", 10568559960);
+	add(side[0], "main;old_path", 1000);
+	add(side[1], "main;parse;lex", 9869563431);
+	add(side[1], "main;new_path_with_a_long_name", 24048000);
+	d = diff_create();
+	for (int k = 1; k >= 0; k--) {
+		profile_finish(side[k]);
+		assert_int_equal(diff_add(d, side[k], k == 1, NULL), 0);
+		profile_destroy(side[k]);
+	}
+	profile_finish(d);
+	t = open_view(d, &o);
+	status_fits(t, "comparison");
+	tui_do(t, ACT_TOP_TABLE);
+	status_fits(t, "top table of a comparison");
+	tui_destroy(t);
+	profile_destroy(d);
+	profile_destroy(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -687,6 +762,7 @@ int main(void)
 		cmocka_unit_test(test_live_hooks),
 		cmocka_unit_test(test_draw),
 		cmocka_unit_test(test_monkey),
+		cmocka_unit_test(test_status_one_row),
 	};
 
 	char dir[] = "/tmp/flametop-test-tui.XXXXXX";

@@ -1,0 +1,391 @@
+/*
+ * export-pprof.c - the profile as a pprof profile (profile.proto, gzip'd),
+ * for go tool pprof and the profilers that read it.
+ *
+ * flametop's tree keeps frame names, not addresses: each distinct frame
+ * name is one function and one location (with a single line naming the
+ * function, line number 0), and there are no mappings.  Each node with
+ * weight ends one distinct stack, written as one sample, leaf first.
+ *
+ * Sample types: the weights, named as they were read (cpu/nanoseconds
+ * for cpu-clock and task-clock periods, page-faults/count for an event's
+ * counts, wall/nanoseconds for other time (a .cpuprofile's), samples/count
+ * for folded counts, a pprof input's own type).
+ * When the weights are periods and every one of them is in the timeline,
+ * one timeline entry per sample, the number of samples per stack is
+ * known and comes first as samples/count, as Go's CPU profiles have it.
+ * The weights' type is the default.  The duration is the time from the
+ * first sample to the last, where samples have times.
+ *
+ * The message is never held whole: the tables (types, functions,
+ * locations, strings) are packed first, then the samples in batches, as
+ * repeated field 2 of the same message (protobuf concatenates repeated
+ * fields; a ProfileOutline with only samples set packs to just those),
+ * each batch through deflate to the file as it is packed.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "export.h"
+#include "profile.pb-c.h"
+#include "util.h"
+
+#define SAMPLE_BATCH 4096
+#define ZCHUNK (1u << 16)
+
+/* A protobuf-c output buffer that deflates (gzip) what it is given. */
+struct gz_sink {
+	ProtobufCBuffer base;    /* first: protobuf-c calls base.append */
+	z_stream z;
+	FILE *out;
+	unsigned char buf[ZCHUNK];
+	bool failed;
+};
+
+static void gz_run(struct gz_sink *s, int flush)
+{
+	do {
+		size_t n;
+
+		s->z.next_out = s->buf;
+		s->z.avail_out = sizeof(s->buf);
+		if (deflate(&s->z, flush) == Z_STREAM_ERROR)
+			s->failed = true;
+		n = sizeof(s->buf) - s->z.avail_out;
+		if (n && fwrite(s->buf, 1, n, s->out) != n)
+			s->failed = true;
+	} while (s->z.avail_out == 0 && !s->failed);
+}
+
+static void gz_append(ProtobufCBuffer *b, size_t len, const uint8_t *data)
+{
+	struct gz_sink *s = (struct gz_sink *)b;
+
+	while (len && !s->failed) {
+		uInt k = len > (1u << 30) ? 1u << 30 : (uInt)len;
+
+		s->z.next_in = (Bytef *)data;
+		s->z.avail_in = k;
+		gz_run(s, Z_NO_FLUSH);
+		data += k;
+		len -= k;
+	}
+}
+
+/* The string table: entry 0 is "". */
+struct strings {
+	ProtobufCBinaryData *s;
+	size_t n, cap;
+};
+
+static int64_t str_add(struct strings *t, const char *s, size_t len)
+{
+	GROW(t->s, t->cap, t->n + 1);
+	t->s[t->n].data = (uint8_t *)s;
+	t->s[t->n].len = len;
+	return (int64_t)t->n++;
+}
+
+/* A pprof type name from what the weights count ("off-CPU": "off-cpu"). */
+static void type_name(const char *what, char *buf, size_t cap)
+{
+	size_t n = strlen(what), i;
+
+	if (n > 7 && strcmp(what + n - 7, " events") == 0)
+		n -= 7;   /* "sched:sched_switch events" */
+	for (i = 0; i < n && i + 1 < cap; i++)
+		buf[i] = (char)(what[i] >= 'A' && what[i] <= 'Z'
+				? what[i] - 'A' + 'a' : what[i]);
+	buf[i] = 0;
+}
+
+/* The weights' type and unit, as read (see the top of the file). */
+static void weight_type(const struct pprof_source *src, char *type,
+			size_t cap, const char **unit)
+{
+	const char *what = src->unit_name ? src->unit_name : "";
+
+	if (src->type && src->type_unit) {
+		snprintf(type, cap, "%s", src->type);
+		*unit = src->type_unit;
+		return;
+	}
+	*unit = "count";
+	switch (src->unit) {
+	case UNIT_NS:
+		type_name(*what ? what : "cpu", type, cap);
+		*unit = "nanoseconds";
+		return;
+	case UNIT_NANOS:
+		/* Time that is not CPU time: a .cpuprofile's times between
+		 * samples, which pprof calls wall time. */
+		snprintf(type, cap, "wall");
+		*unit = "nanoseconds";
+		return;
+	case UNIT_BYTES:
+		snprintf(type, cap, "space");
+		*unit = "bytes";
+		return;
+	case UNIT_COUNT:
+		snprintf(type, cap, "count");
+		return;
+	case UNIT_SAMPLES:
+		break;
+	}
+	type_name(*what ? what : "samples", type, cap);
+}
+
+/*
+ * The number of samples that ended at each node, from the timeline, when
+ * it holds every weight the tree shows (in the selected range): then each
+ * entry is one sample.  NULL when it does not.
+ */
+static uint64_t *sample_counts(const struct profile *p)
+{
+	size_t nn = profile_node_count(p), ntl = profile_timeline_len(p);
+	uint64_t first = 0, last = UINT64_MAX, *cnt, *sum;
+	bool ranged = profile_range(p, &first, &last), whole = true;
+
+	if (!ntl)
+		return NULL;
+	cnt = xcalloc(nn, sizeof(*cnt));
+	sum = xcalloc(nn, sizeof(*sum));
+	for (size_t i = 0; i < ntl; i++) {
+		struct sample_meta m;
+		uint64_t w;
+		uint32_t n = profile_timeline_sample(p, i, &w, &m);
+
+		if (ranged && (m.time_ns < first || m.time_ns > last))
+			continue;
+		cnt[n]++;
+		sum[n] += w;
+	}
+	for (uint32_t n = 0; n < nn && whole; n++)
+		whole = sum[n] == profile_self(p, n);
+	free(sum);
+	if (!whole) {
+		free(cnt);
+		return NULL;
+	}
+	return cnt;
+}
+
+/*
+ * From the first sample to the last (of the selected range), when the
+ * samples have times: 0 when they have none.
+ */
+static int64_t sample_span(const struct profile *p)
+{
+	uint64_t first, last, rf, rl;
+
+	if (!profile_time_bounds(p, &first, &last))
+		return 0;
+	if (profile_range(p, &rf, &rl)) {
+		first = rf > first ? rf : first;
+		last = rl < last ? rl : last;
+	}
+	return last > first && last - first <= INT64_MAX
+		? (int64_t)(last - first) : 0;
+}
+
+/* w in whole units (pprof values are integers): rounded, noted in *st. */
+static int64_t whole_value(const struct profile *p, uint64_t w,
+			   struct pprof_stats *st)
+{
+	unsigned d = profile_decimals(p);
+	uint64_t scale = 1;
+
+	while (d--)
+		scale *= 10;
+	if (w % scale)
+		st->rounded = true;
+	w = w / scale + (w % scale >= (scale + 1) / 2 && scale > 1);
+	return w > INT64_MAX ? INT64_MAX : (int64_t)w;
+}
+
+/* Pack the samples of a batch as field 2 of the profile. */
+static void flush_batch(struct gz_sink *s, ProtobufCBinaryData *items,
+			size_t n)
+{
+	Flametop__Pprof__ProfileOutline o = FLAMETOP__PPROF__PROFILE_OUTLINE__INIT;
+
+	if (!n)
+		return;
+	o.n_sample = n;
+	o.sample = items;
+	flametop__pprof__profile_outline__pack_to_buffer(&o, &s->base);
+}
+
+/*
+ * Every node with a sample, leaf first, in node order; a node is kept
+ * (keep[]) when one is at or below it.
+ */
+static void write_samples(struct gz_sink *s, const struct profile *p,
+			  const uint64_t *cnt, const uint32_t *locid,
+			  const bool *keep, struct pprof_stats *st)
+{
+	size_t nn = profile_node_count(p), nitems = 0, blen = 0, bcap = 0;
+	unsigned maxd = profile_max_depth(p) + 1;
+	uint64_t *ids = xmalloc(maxd * sizeof(*ids)), *offs;
+	ProtobufCBinaryData *items = xmalloc(SAMPLE_BATCH * sizeof(*items));
+	uint8_t *buf = NULL;
+	int64_t vals[2];
+
+	offs = xmalloc(SAMPLE_BATCH * sizeof(*offs));
+	for (uint32_t n = 1; n < nn && !s->failed; n++) {
+		Flametop__Pprof__Sample sm = FLAMETOP__PPROF__SAMPLE__INIT;
+		uint64_t self = profile_self(p, n);
+		size_t depth = 0, len;
+
+		if (!keep[n] || (!self && !(cnt && cnt[n])))
+			continue;
+		for (uint32_t a = n; a != NODE_ROOT && depth < maxd;
+		     a = profile_node(p, a)->parent)
+			ids[depth++] = locid[profile_node(p, a)->sym];
+		sm.n_location_id = depth;
+		sm.location_id = ids;
+		sm.n_value = 0;
+		if (cnt)
+			vals[sm.n_value++] = (int64_t)cnt[n];
+		vals[sm.n_value++] = whole_value(p, self, st);
+		sm.value = vals;
+		len = flametop__pprof__sample__get_packed_size(&sm);
+		GROW(buf, bcap, blen + len);
+		flametop__pprof__sample__pack(&sm, buf + blen);
+		offs[nitems] = blen;
+		items[nitems++].len = len;
+		blen += len;
+		st->samples++;
+		if (nitems == SAMPLE_BATCH) {
+			for (size_t i = 0; i < nitems; i++)
+				items[i].data = buf + offs[i];
+			flush_batch(s, items, nitems);
+			nitems = blen = 0;
+		}
+	}
+	for (size_t i = 0; i < nitems; i++)
+		items[i].data = buf + offs[i];
+	flush_batch(s, items, nitems);
+	free(buf);
+	free(offs);
+	free(items);
+	free(ids);
+}
+
+int export_pprof(FILE *out, const struct profile *p,
+		 const struct pprof_source *src, struct pprof_stats *st)
+{
+	Flametop__Pprof__Profile m = FLAMETOP__PPROF__PROFILE__INIT;
+	Flametop__Pprof__ValueType vt[2], *vtp[2];
+	const struct symtab *sy = profile_symtab(p);
+	size_t nn = profile_node_count(p), nsym = symtab_count(sy), nloc = 0;
+	uint32_t *locid = xcalloc(nsym ? nsym : 1, sizeof(*locid));
+	uint64_t *cnt = NULL;
+	bool *keep = xcalloc(nn ? nn : 1, sizeof(*keep));
+	Flametop__Pprof__Function *fn, **fnp;
+	Flametop__Pprof__Location *loc, **locp;
+	Flametop__Pprof__Line *line, **linep;
+	struct strings t = { 0 };
+	struct gz_sink *s = xcalloc(1, sizeof(*s));
+	char type[128];
+	const char *unit;
+	int rc = 0;
+
+	memset(st, 0, sizeof(*st));
+	weight_type(src, type, sizeof(type), &unit);
+	/* Sample counts are worth a type of their own beside periods only. */
+	if (src->unit != UNIT_SAMPLES || (src->unit_name && *src->unit_name &&
+					  strcmp(src->unit_name, "samples")))
+		if (!src->type)
+			cnt = sample_counts(p);
+	st->counts = cnt != NULL;
+
+	/* The nodes on a path to a sample, and their names' ids. */
+	for (uint32_t n = (uint32_t)nn; n-- > 1;) {
+		keep[n] = keep[n] || profile_self(p, n) || (cnt && cnt[n]);
+		if (keep[n]) {
+			keep[profile_node(p, n)->parent] = true;
+			locid[profile_node(p, n)->sym] = 1;
+		}
+	}
+	str_add(&t, "", 0);
+	for (uint32_t i = 0; i < nsym; i++)
+		if (locid[i])
+			locid[i] = (uint32_t)++nloc;
+	fn = xcalloc(nloc ? nloc : 1, sizeof(*fn));
+	fnp = xcalloc(nloc ? nloc : 1, sizeof(*fnp));
+	loc = xcalloc(nloc ? nloc : 1, sizeof(*loc));
+	locp = xcalloc(nloc ? nloc : 1, sizeof(*locp));
+	line = xcalloc(nloc ? nloc : 1, sizeof(*line));
+	linep = xcalloc(nloc ? nloc : 1, sizeof(*linep));
+
+	if (cnt) {
+		flametop__pprof__value_type__init(&vt[m.n_sample_type]);
+		vt[m.n_sample_type].type = str_add(&t, "samples", 7);
+		vt[m.n_sample_type].unit = str_add(&t, "count", 5);
+		vtp[m.n_sample_type] = &vt[m.n_sample_type];
+		m.n_sample_type++;
+	}
+	flametop__pprof__value_type__init(&vt[m.n_sample_type]);
+	vt[m.n_sample_type].type = str_add(&t, type, strlen(type));
+	vt[m.n_sample_type].unit = str_add(&t, unit, strlen(unit));
+	m.default_sample_type = vt[m.n_sample_type].type;
+	vtp[m.n_sample_type] = &vt[m.n_sample_type];
+	m.n_sample_type++;
+	m.sample_type = vtp;
+
+	for (uint32_t i = 0; i < nsym; i++) {
+		uint32_t k = locid[i];
+
+		if (!k--)
+			continue;
+		flametop__pprof__function__init(&fn[k]);
+		fn[k].id = k + 1;
+		fn[k].name = fn[k].system_name =
+			str_add(&t, symtab_name(sy, i), symtab_len(sy, i));
+		fnp[k] = &fn[k];
+		flametop__pprof__line__init(&line[k]);
+		line[k].function_id = k + 1;
+		linep[k] = &line[k];
+		flametop__pprof__location__init(&loc[k]);
+		loc[k].id = k + 1;
+		loc[k].n_line = 1;
+		loc[k].line = &linep[k];
+		locp[k] = &loc[k];
+	}
+	m.n_function = m.n_location = nloc;
+	m.function = fnp;
+	m.location = locp;
+	m.duration_nanos = sample_span(p);
+	m.n_string_table = t.n;
+	m.string_table = t.s;
+	st->locations = nloc;
+
+	s->base.append = gz_append;
+	s->out = out;
+	/* 15 + 16: a gzip header and trailer around the deflate stream;
+	 * the fastest level: 2 s less on a 300k-stack profile, 8% larger. */
+	if (deflateInit2(&s->z, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8,
+			 Z_DEFAULT_STRATEGY) != Z_OK)
+		fatal("zlib: cannot start compressing");
+	flametop__pprof__profile__pack_to_buffer(&m, &s->base);
+	write_samples(s, p, cnt, locid, keep, st);
+	s->z.avail_in = 0;
+	if (!s->failed)
+		gz_run(s, Z_FINISH);
+	deflateEnd(&s->z);
+	rc = s->failed || ferror(out) ? -1 : 0;
+	free(s);
+	free(t.s);
+	free(fn);
+	free(fnp);
+	free(loc);
+	free(locp);
+	free(line);
+	free(linep);
+	free(keep);
+	free(locid);
+	free(cnt);
+	return rc;
+}

@@ -1,0 +1,216 @@
+#!/bin/sh
+# run.sh - --pprof FILE, read back as its users read it.
+#
+# usage: tests/pprof-out/run.sh FLAMETOP
+#
+# For folded stacks, perf script, perf.data (a clock event and a
+# tracepoint), pprof input, V8's .cpuprofile and views with filters and a
+# time range:
+#  - `go tool pprof -raw` reads the file, with the sample types expected,
+#    and its stacks and weights (aggregated per stack by
+#    tests/pprof/raw2folded.py) are flametop's --collapse of the same input
+#    and options;
+#  - samples/count, where written, holds the number of samples, and the
+#    duration is the samples' span: checked against the perf script text;
+#  - flametop reading its own --pprof file prints the same --collapse.
+# Bad paths: a directory that cannot be written, a full file system, a
+# comparison, options that do not go together.  (Live sampling to --pprof:
+# tests/live/test-live-pprof.sh.)
+# Prints "N passed, N failed"; says SKIP plainly for what it cannot run.
+bin=${1:?usage: run.sh FLAMETOP}
+top=$(cd "$(dirname "$0")/../.." && pwd)
+case $bin in /*) ;; *) bin=$top/$bin ;; esac
+cd "$top" || exit 1
+pass=0
+fail=0
+tmp=$(mktemp -d)
+trap 'umount "$tmp/full" 2>/dev/null; rm -rf "$tmp"' EXIT
+export LC_ALL=C.UTF-8
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+check() {
+	name=$1
+	shift
+	if "$@"; then ok; else bad "$name"; fi
+}
+same() { cmp -s "$1" "$2" || { diff -u "$1" "$2" | head -n 10; return 1; }; }
+
+# ---- Written and read back by flametop (needs nothing else) ---------------
+# back NAME ARGS...: --pprof of ARGS, read back by flametop, is --collapse.
+back() {
+	name=$1
+	shift
+	rm -f "$tmp/out.pb.gz"
+	"$bin" --pprof "$tmp/out.pb.gz" "$@" 2>"$tmp/err"
+	check "$name: --pprof exits 0 ($(head -n 1 "$tmp/err"))" test $? = 0
+	check "$name: a gzip file" sh -c "gzip -t '$tmp/out.pb.gz'"
+	"$bin" --collapse "$@" >"$tmp/want" 2>/dev/null
+	"$bin" --collapse "$tmp/out.pb.gz" >"$tmp/got" 2>"$tmp/err"
+	check "$name: flametop reads its own pprof as --collapse" \
+		same "$tmp/want" "$tmp/got"
+}
+back "folded" tests/golden/basic.folded
+back "folded, names with spaces and bytes" tests/golden/escape.folded
+back "perf script" samples/gzip.perf-script.gz
+back "perf.data" tests/data/cxx.data
+back "perf.data, a tracepoint" tests/data/switch.data
+back "pprof, default type" tests/pprof/inline.pprof
+back "pprof, --sample-type" --sample-type alloc_objects tests/pprof/inline.pprof
+back ".cpuprofile" tests/cpuprofile/work.cpuprofile
+back "view: --include --invert" --include parse --invert \
+	samples/python.perf-script.zst
+back "view: --time" --time 10%-60% samples/gzip.perf-script.gz
+
+# ---- Bad paths -------------------------------------------------------------
+printf 'x\n' >"$tmp/notadir"
+"$bin" --pprof "$tmp/notadir/out.pb.gz" tests/golden/basic.folded \
+	2>"$tmp/err"
+check "a path that cannot be written: status 1" test $? = 1
+check "  ... says which and why ($(cat "$tmp/err"))" grep -q \
+	"^flametop: $tmp/notadir/out.pb.gz: cannot write: Not a directory" \
+	"$tmp/err"
+mkdir "$tmp/ro"
+chmod 555 "$tmp/ro"
+chmod 755 "$tmp"   # (for the user setpriv runs as)
+if [ "$(id -u)" != 0 ]; then
+	"$bin" --pprof "$tmp/ro/out.pb.gz" tests/golden/basic.folded 2>"$tmp/err"
+	check "unwritable directory: status 1" test $? = 1
+	check "  ... a message ($(cat "$tmp/err"))" grep -q "Permission denied" \
+		"$tmp/err"
+	check "  ... no file" test -z "$(ls -A "$tmp/ro")"
+elif command -v setpriv >/dev/null 2>&1; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$bin" --pprof "$tmp/ro/out.pb.gz" "$top/tests/golden/basic.folded" \
+		2>"$tmp/err"
+	check "unwritable directory: status 1" test $? = 1
+	check "  ... a message ($(cat "$tmp/err"))" grep -q \
+		"^flametop: $tmp/ro/out.pb.gz: cannot write: Permission denied" \
+		"$tmp/err"
+	check "  ... no file" test -z "$(ls -A "$tmp/ro")"
+else
+	echo "SKIP (in part): root without setpriv: no unwritable directory"
+fi
+# Written beside the target, then renamed: a full file system leaves
+# nothing, partial or temporary.
+mkdir "$tmp/full"
+if mount -t tmpfs -o size=16k tmpfs "$tmp/full" 2>/dev/null; then
+	"$bin" --pprof "$tmp/full/out.pb.gz" samples/flametop-make.folded \
+		2>"$tmp/err"
+	check "full disk: status 1" test $? = 1
+	check "full disk: says why ($(cat "$tmp/err"))" grep -q \
+		"^flametop: $tmp/full/out.pb.gz: error writing: No space left on device" \
+		"$tmp/err"
+	check "full disk: no file left ($(ls -A "$tmp/full"))" \
+		test -z "$(ls -A "$tmp/full")"
+	umount "$tmp/full"
+else
+	echo "SKIP (in part): cannot mount a small tmpfs (not root): no full disk"
+fi
+"$bin" --pprof "$tmp/d.pb.gz" tests/golden/diff.folded 2>"$tmp/err"
+check "a comparison: status 1" test $? = 1
+check "  ... says why ($(cat "$tmp/err"))" grep -q "comparison" "$tmp/err"
+check "  ... no file" test ! -e "$tmp/d.pb.gz"
+check "  ... nothing left beside it ($(ls -A "$tmp" | tr '\n' ' '))" \
+	sh -c "! ls -A '$tmp' | grep -q '^\\.d\\.pb'"
+"$bin" --pprof "$tmp/d.pb.gz" --diff tests/golden/diff-before.folded \
+	tests/golden/diff-after.folded 2>"$tmp/err"
+check "--diff --pprof: a usage error ($(cat "$tmp/err"))" sh -c \
+	"test $? = 2 && grep -q 'compares two' '$tmp/err'"
+"$bin" --pprof "$tmp/d.pb.gz" --collapse tests/golden/basic.folded 2>"$tmp/err"
+check "--pprof --collapse: a usage error ($(cat "$tmp/err"))" sh -c \
+	"test $? = 2 && grep -q 'goes with none' '$tmp/err'"
+"$bin" --pprof - tests/golden/basic.folded >"$tmp/stdout.pb.gz" 2>"$tmp/err"
+check "--pprof - writes standard output" sh -c \
+	"gzip -t '$tmp/stdout.pb.gz' && test \"\$('$bin' --collapse '$tmp/stdout.pb.gz')\" = \"\$('$bin' --collapse tests/golden/basic.folded)\""
+# Standard output on a terminal: binary data is refused (in tmux).
+if command -v tmux >/dev/null 2>&1; then
+	sock=ppo$$
+	tmux -L "$sock" -f /dev/null new-session -d -x 80 -y 24 \
+		"'$bin' --pprof - tests/golden/basic.folded; echo status=\$?; sleep 30"
+	n=0
+	while [ $n -lt 50 ] && ! tmux -L "$sock" capture-pane -p | grep -q status=; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	tmux -L "$sock" capture-pane -p >"$tmp/screen"
+	tmux -L "$sock" kill-server 2>/dev/null
+	check "--pprof - on a terminal: refused ($(grep -v '^$' "$tmp/screen" | head -n 2 | tr '\n' ' '))" \
+		sh -c "grep -q 'standard output is a terminal' '$tmp/screen' && grep -q 'status=2' '$tmp/screen'"
+else
+	echo "SKIP (in part): no tmux: --pprof - on a terminal"
+fi
+"$bin" --pprof "$tmp/f.pb.gz" tests/golden/fractional.folded 2>"$tmp/err"
+check "fractional weights: written, rounded, said ($(cat "$tmp/err"))" \
+	sh -c "test $? = 0 && grep -q 'rounded' '$tmp/err' && gzip -t '$tmp/f.pb.gz'"
+
+# ---- The oracle: go tool pprof -raw ----------------------------------------
+if ! command -v go >/dev/null 2>&1 || ! command -v python3 >/dev/null 2>&1; then
+	echo "SKIP (in part): go is not installed (Debian golang-go): no reading by go tool pprof"
+	echo "$pass passed, $fail failed"
+	[ "$fail" -eq 0 ]
+	exit
+fi
+# raw NAME TYPES ARGS...: go tool pprof -raw reads --pprof of ARGS, with
+# sample types TYPES (its header line), and the default type's stacks and
+# weights are --collapse of ARGS.
+raw() {
+	name=$1
+	types=$2
+	shift 2
+	rm -f "$tmp/out.pb.gz"
+	"$bin" --pprof "$tmp/out.pb.gz" "$@" 2>/dev/null
+	if ! go tool pprof -symbolize=none -raw "$tmp/out.pb.gz" >"$tmp/raw" \
+	     2>"$tmp/err"; then
+		bad "$name: go tool pprof -raw reads it ($(head -n 1 "$tmp/err"))"
+		return
+	fi
+	got=$(sed -n '/^Samples:/{n;p;}' "$tmp/raw")
+	check "$name: sample types '$got'" test "$got" = "$types"
+	dflt=$(printf '%s\n' "$types" | tr ' ' '\n' | sed -n 's#/.*\[dflt\]##p')
+	python3 tests/pprof/raw2folded.py "$dflt" <"$tmp/raw" >"$tmp/got"
+	"$bin" --collapse "$@" >"$tmp/want" 2>/dev/null
+	check "$name: go tool pprof -raw has --collapse's stacks and weights" \
+		same "$tmp/want" "$tmp/got"
+}
+raw "folded" "samples/count[dflt]" samples/sort.folded
+raw "folded, names with spaces and bytes" "samples/count[dflt]" \
+	tests/golden/escape.folded
+raw "perf script" "samples/count cpu/nanoseconds[dflt]" \
+	samples/gzip.perf-script.gz
+# The number of samples: one a header line of the perf script text.
+n=$(gzip -dc samples/gzip.perf-script.gz | grep -c '^[^[:space:]#]')
+m=$(awk '/^Samples:/ { s = 1; getline; next } /^Locations/ { s = 0 }
+	s && /:/ { t += $1 } END { print t + 0 }' "$tmp/raw")
+check "perf script: samples/count adds up to the $n samples read ($m)" \
+	test "$n" = "$m"
+# The duration: from the first sample's time to the last's.
+span=$(gzip -dc samples/gzip.perf-script.gz | awk '/^[^[:space:]#]/ {
+	for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) {
+		t = $i + 0; if (!n++ || t < a) a = t; if (t > b) b = t } }
+	END { printf "%.6f\n", b - a }')
+d=$(sed -n 's/^Duration: //p' "$tmp/raw")
+check "perf script: duration $d s, the samples' span $span s" awk \
+	-v d="$d" -v s="$span" 'BEGIN { x = d - s; exit !(d != "" && x < 0.01 && x > -0.01) }'
+raw "perf script, another" "samples/count cpu/nanoseconds[dflt]" \
+	samples/python.perf-script.zst
+raw "perf.data" "samples/count cpu/nanoseconds[dflt]" tests/data/cxx.data
+raw "perf.data, task-clock" "samples/count cpu/nanoseconds[dflt]" \
+	--event-filter task-clock tests/data/two-events.data
+raw "perf.data, a tracepoint" \
+	"samples/count sched:sched_switch/count[dflt]" tests/data/switch.data
+raw "perf script, samples only" "samples/count[dflt]" tests/golden/mixed.perf
+raw "pprof, round trip" "inuse_space/bytes[dflt]" tests/pprof/go-heap.pprof
+raw "pprof, --sample-type" "alloc_objects/count[dflt]" \
+	--sample-type alloc_objects tests/pprof/inline.pprof
+raw "pprof, a CPU profile" "cpu/nanoseconds[dflt]" tests/pprof/go-cpu.pprof
+raw ".cpuprofile" "samples/count wall/nanoseconds[dflt]" \
+	tests/cpuprofile/work.cpuprofile
+raw "view: --include --invert" "samples/count cpu/nanoseconds[dflt]" \
+	--include parse --invert samples/python.perf-script.zst
+raw "view: --callers" "samples/count cpu/nanoseconds[dflt]" \
+	--callers pymalloc_alloc samples/python.perf-script.zst
+raw "view: --exclude --time" "samples/count cpu/nanoseconds[dflt]" \
+	--exclude gc_reset_refs --time 20%-70% samples/python.perf-script.zst
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
