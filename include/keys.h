@@ -40,6 +40,8 @@ enum tui_action {
 	/* live mode only */
 	ACT_LIVE_RATE_UP, ACT_LIVE_RATE_DOWN, ACT_LIVE_WINDOW,
 	ACT_LIVE_FREEZE, ACT_LIVE_RESET, ACT_LIVE_SAVE, ACT_LIVE_BASELINE,
+	/* a profile from a URL only */
+	ACT_FETCH, ACT_FETCH_COMPARE,
 	ACT_MOUSE_DOC,      /* a mouse binding, documented only */
 	ACT_PROMPT_DOC,     /* a key of the "/" prompt, documented only */
 	ACT_SANDWICH_DOC,   /* a key as the sandwich reads it, documented only */
@@ -57,6 +59,7 @@ enum key_context {
 			       the flame graph's) */
 	KCTX_PROMPT,        /* the "/" prompt (documentation only) */
 	KCTX_LIVE,          /* the flame graph, live sampling only */
+	KCTX_URL,           /* the flame graph, a profile from a URL only */
 	KCTX_MOUSE,         /* mouse (documentation only) */
 };
 
@@ -77,6 +80,10 @@ const struct key_binding *keys_table(size_t *n);
  * live keys, help, repaint and quit; the top table none of the graph's
  * moves). */
 enum tui_action keys_lookup(enum key_context ctx, int key, bool live);
+
+/* The URL keys' action for key (ACT_NONE: none; see keys_lookup for the
+ * others), asked first on the flame graph of a profile from a URL. */
+enum tui_action keys_lookup_url(int key);
 
 /*
  * The key as the help writes it and the user reads it: "l", "Home", "F3",

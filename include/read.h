@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "fetch.h"
 #include "input.h"
 #include "profile.h"
 
@@ -60,6 +61,8 @@ struct read_opts {
 	struct pprof_types *types;  /* pprof: filled from the first input */
 
 	uint64_t max_input;      /* stop after this many bytes (0: no limit) */
+	struct fetch_opts fetch; /* URLs: headers, timeout, progress (its
+				    max_bytes is max_input) */
 	read_progress_fn progress;
 	void *progress_ctx;
 };
@@ -69,12 +72,24 @@ enum input_format read_detect(const void *buf, size_t len);
 const char *read_format_name(enum input_format f);
 
 /*
- * Read path ("-": standard input) into p.  Bad lines go to d; returns 0, or
- * -1 with a message in d's warnings when nothing could be read at all
- * (unreadable file, directory, not a profile).
+ * Read path ("-": standard input; http:// or https://: a URL, fetch.h)
+ * into p.  Bad lines go to d; returns 0, or -1 with a message in d's
+ * warnings when nothing could be read at all (unreadable file, directory,
+ * a URL that cannot be fetched, not a profile).
  */
 int read_profile(struct profile *p, const char *path,
 		 const struct read_opts *o, struct diag *d);
+/* The format of len bytes at buf, decompressed (o->force when set);
+ * FMT_UNKNOWN also when they are empty or do not decompress. */
+enum input_format read_detect_mem(const void *buf, size_t len,
+				  const struct read_opts *o);
+/* The same from len bytes at buf (a fetched body), named name. */
+int read_profile_mem(struct profile *p, const void *buf, size_t len,
+		     const char *name, const struct read_opts *o,
+		     struct diag *d);
+
+/* How to fetch a URL for o: its fetch options, bounded by --max-input. */
+struct fetch_opts read_fetch_opts(const struct read_opts *o);
 
 /* The readers, on an opened input (used by read_profile and the fuzzers). */
 int read_folded(struct profile *p, struct input *in,

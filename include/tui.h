@@ -53,6 +53,29 @@ struct tui_live_ops {
 int tui_save_folded(const struct profile *p, const char *prefix, char *msg,
 		    size_t cap);
 
+/* ---- A profile from a URL -------------------------------------------- */
+
+/*
+ * r fetches the profile again in the background; all calls come from the
+ * view's loop.  When the fetch arrives, the profile shown before becomes
+ * the baseline that b compares the new one with.
+ */
+struct tui_fetch_ops {
+	/* r: start fetching again, or stop the fetch under way.  A message
+	 * for the status line in msg. */
+	void (*start)(void *ctx, char *msg, size_t cap);
+	/* Every 100 ms: false while nothing arrived; status gets the
+	 * header's text ("fetching: 12 s left", or empty when idle). */
+	bool (*poll)(void *ctx, char *status, size_t cap);
+	/* After poll said true: read what arrived into p.  1: p holds it;
+	 * 0: p untouched, -1: p read again as it was (the view lays out
+	 * again); msg says why not. */
+	int (*load)(void *ctx, struct profile *p, char *msg, size_t cap);
+	/* After e read another sample type: the previous fetch read again
+	 * with it (finished; the caller owns it), or NULL. */
+	struct profile *(*previous)(void *ctx);
+};
+
 /* ---- Running --------------------------------------------------------- */
 
 struct tui_opts {
@@ -73,6 +96,8 @@ struct tui_opts {
 	bool (*next_type)(void *ctx, struct profile *p, char *msg, size_t cap);
 	void (*type_status)(void *ctx, char *buf, size_t cap);
 	void *type_ctx;
+	const struct tui_fetch_ops *fetch;   /* a URL's profile, or NULL */
+	void *fetch_ctx;
 };
 
 /*

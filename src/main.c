@@ -3,6 +3,7 @@
  * profile, and hand it to a front end.
  */
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <stdbool.h>
@@ -15,6 +16,7 @@
 #include "diag.h"
 #include "diff.h"
 #include "export.h"
+#include "fetch.h"
 #include "keys.h"
 #include "live.h"
 #include "options.h"
@@ -60,13 +62,32 @@ static unsigned terminal_width(void)
 }
 
 /*
+ * A profile from one URL (not --diff): the body it was read from is kept,
+ * so that e reads another sample type without fetching again, and r in
+ * the view fetches it again in the background.
+ */
+struct url_source {
+	struct config *c;
+	char *body;                  /* what the profile shown was read from */
+	size_t len;
+	char *prev;                  /* the fetch before it (r), or NULL */
+	size_t prevlen;
+	struct fetch_job *job;       /* r: the fetch under way, or NULL */
+};
+
+/*
  * Read every input into p: 0 when all were read, 1 when some could not be
  * (what could be read is still shown, and the exit status says 1), -1
- * when none gave stacks.
+ * when none gave stacks.  A URL's kept body is read instead of fetching.
  */
-static int load(struct profile *p, struct config *c, struct diag *d)
+static int load(struct profile *p, struct config *c, struct url_source *u,
+		struct diag *d)
 {
 	int ok = 0;
+
+	if (u && u->body)
+		return read_profile_mem(p, u->body, u->len, c->files[0],
+					&c->read, d) < 0 ? -1 : 0;
 
 	for (int i = 0; i < c->nfiles; i++)
 		if (read_profile(p, c->files[i], &c->read, d) == 0)
@@ -93,6 +114,165 @@ static void say_waiting(const struct config *c, struct tui_progress *pr)
 	fflush(stderr);
 	pr->shown = true;
 }
+
+/*
+ * While a URL is fetched (a server profiling for ?seconds=N): the seconds
+ * left on standard error when that is a terminal, erased by
+ * tui_load_progress_done.  Ctrl-C ends flametop there as anywhere.
+ */
+static void say_fetching(void *ctx, const char *url, double left,
+			 uint64_t bytes)
+{
+	struct tui_progress *pr = ctx;
+
+	if (!isatty(2))
+		return;
+	if (left >= 1)
+		fprintf(stderr, "\rflametop: fetching %s: %.0f s left "
+			"(Ctrl-C: stop)\033[K", url, left);
+	else
+		fprintf(stderr, "\rflametop: fetching %s: %llu bytes so "
+			"far\033[K", url, (unsigned long long)bytes);
+	fflush(stderr);
+	pr->shown = true;
+}
+
+/* Before reading the inputs again into p: no weights, no unit, no types. */
+static void forget_weights(struct profile *p, struct config *c)
+{
+	c->read.progress = NULL;        /* the screen is the TUI's now */
+	if (c->read.types)
+		c->read.types->n = 0;   /* filled again by the reader */
+	profile_reset_weights(p);
+	profile_forget_unit(p);
+}
+
+/* Stop the fetch under way, if any (within about a second). */
+static void url_stop(struct url_source *u)
+{
+	char *body, *err;
+	size_t len;
+
+	if (!u->job)
+		return;
+	fetch_finish(u->job, true, &body, &len, &err);
+	u->job = NULL;
+	free(body);
+	free(err);
+}
+
+/* r: fetch again, or stop the fetch under way. */
+static void url_start(void *ctx, char *msg, size_t cap)
+{
+	struct url_source *u = ctx;
+	struct fetch_opts fo = read_fetch_opts(&u->c->read);
+
+	if (u->job) {
+		url_stop(u);
+		snprintf(msg, cap, "fetch stopped: the profile shown stays");
+		return;
+	}
+	u->job = fetch_start(u->c->files[0], &fo);
+	snprintf(msg, cap, "fetching the profile again (r: stop)");
+}
+
+static bool url_poll(void *ctx, char *status, size_t cap)
+{
+	struct url_source *u = ctx;
+	double left;
+
+	if (!u->job)
+		return false;
+	if (fetch_poll(u->job, &left))
+		return true;
+	if (left > 0)
+		snprintf(status, cap, "fetching: %.0f s left", ceil(left));
+	else
+		snprintf(status, cap, "fetching: waiting for the server");
+	return false;
+}
+
+/*
+ * What r fetched, into p: 1.  A body that is not a profile leaves p as it
+ * was (0); one that fails to read is dropped and the old body read again
+ * (-1).
+ */
+static int url_load(void *ctx, struct profile *p, char *msg, size_t cap)
+{
+	struct url_source *u = ctx;
+	struct config *c = u->c;
+	char *body, *err, what[128];
+	size_t len;
+	struct diag d;
+	int rc = 1;
+
+	if (fetch_finish(u->job, false, &body, &len, &err) < 0) {
+		u->job = NULL;
+		snprintf(msg, cap, "fetch failed, the profile shown stays: %s",
+			 err);
+		free(err);
+		return 0;
+	}
+	u->job = NULL;
+	if (read_detect_mem(body, len, &c->read) == FMT_UNKNOWN) {
+		snprintf(msg, cap, "fetch failed, the profile shown stays: %s: "
+			 "not a profile flametop can read", c->files[0]);
+		free(body);
+		return 0;
+	}
+	diag_init(&d);
+	forget_weights(p, c);
+	if (read_profile_mem(p, body, len, c->files[0], &c->read, &d) == 0) {
+		free(u->prev);
+		u->prev = u->body;
+		u->prevlen = u->len;
+		u->body = body;
+		u->len = len;
+		if (!diag_skipped(&d, NULL, what, sizeof(what)))
+			what[0] = '\0';
+		snprintf(msg, cap, "fetched again%s%s%s: b compares it with the "
+			 "previous fetch", *what ? " (" : "", what,
+			 *what ? " skipped)" : "");
+	} else {
+		snprintf(msg, cap, "fetch failed, the profile shown stays: %s",
+			 d.nwarnings ? d.warnings[0] : "cannot read it");
+		free(body);
+		diag_free(&d);
+		diag_init(&d);
+		forget_weights(p, c);
+		load(p, c, u, &d);
+		rc = -1;
+	}
+	diag_free(&d);
+	profile_finish(p);
+	return rc;
+}
+
+/* The previous fetch in the sample type now chosen (e), for b. */
+static struct profile *url_previous(void *ctx)
+{
+	struct url_source *u = ctx;
+	struct profile *b;
+	struct diag d;
+
+	if (!u->prev)
+		return NULL;
+	b = profile_create();
+	diag_init(&d);
+	if (read_profile_mem(b, u->prev, u->prevlen, u->c->files[0],
+			     &u->c->read, &d) < 0) {
+		profile_destroy(b);
+		b = NULL;
+	} else {
+		profile_finish(b);
+	}
+	diag_free(&d);
+	return b;
+}
+
+static const struct tui_fetch_ops url_ops = {
+	url_start, url_poll, url_load, url_previous
+};
 
 /* The input's name for the header: one file, or "BEFORE vs AFTER". */
 static const char *input_title(const struct config *c, char *buf, size_t cap)
@@ -167,6 +347,7 @@ static int write_svg(struct profile *p, struct config *c)
 struct type_switch {
 	struct config *c;
 	struct pprof_types *types;
+	struct url_source *url;      /* a URL's body, or NULL */
 	char name[64];
 };
 
@@ -210,12 +391,10 @@ static bool next_type(void *ctx, struct profile *p, char *msg, size_t cap)
 		ts->c->read.event_filter = ts->name;
 	else
 		ts->c->read.sample_type = ts->name;
-	ts->c->read.progress = NULL;    /* the screen is the TUI's now */
-	t->n = 0;                       /* filled again by the reader */
-	profile_reset_weights(p);
-	profile_forget_unit(p);
+	forget_weights(p, ts->c);
 	diag_init(&d);
-	if ((ts->c->diff ? diff_reload(p, ts->c, &d) : load(p, ts->c, &d)) < 0) {
+	if ((ts->c->diff ? diff_reload(p, ts->c, &d) :
+	     load(p, ts->c, ts->url, &d)) < 0) {
 		snprintf(msg, cap, "cannot read the inputs again with the next "
 			 "sample type");
 	} else {
@@ -231,10 +410,11 @@ static bool next_type(void *ctx, struct profile *p, char *msg, size_t cap)
 }
 
 /* The interactive view; what was skipped is mentioned in its status line. */
-static int run_tui(struct profile *p, struct config *c, struct diag *d)
+static int run_tui(struct profile *p, struct config *c, struct url_source *u,
+		   struct diag *d)
 {
 	struct tui_opts o = { 0 };
-	struct type_switch ts = { c, c->read.types, "" };
+	struct type_switch ts = { c, c->read.types, u, "" };
 	struct profile *v;
 	char msg[160], what[128], title[8192];
 	int rc = export_derive(p, c, &v);
@@ -254,11 +434,18 @@ static int run_tui(struct profile *p, struct config *c, struct diag *d)
 		o.type_ctx = &ts;
 	}
 	o.negate = c->negate;
+	if (u && !v && !c->time) {
+		/* r reads into p: only when p is what is shown. */
+		o.fetch = &url_ops;
+		o.fetch_ctx = u;
+	}
 	if (diag_skipped(d, NULL, what, sizeof(what))) {
 		snprintf(msg, sizeof(msg), "%s skipped (listed on exit)", what);
 		o.message = msg;
 	}
 	rc = tui_run(v ? v : p, &o);
+	if (u)
+		url_stop(u);    /* quit while fetching */
 	profile_destroy(v);
 	return rc;
 }
@@ -270,6 +457,7 @@ int main(int argc, char **argv)
 	struct diag d;
 	struct tui_progress progress = { 0 };
 	struct pprof_types types = { 0 };
+	struct url_source url = { &c, NULL, 0, NULL, 0, NULL }, *up = NULL;
 	int rc, partial;
 
 	util_set_program("flametop");
@@ -343,6 +531,8 @@ int main(int argc, char **argv)
 	}
 	if (c.mode == MODE_TUI && isatty(1))
 		say_waiting(&c, &progress);
+	c.read.fetch.progress = say_fetching;
+	c.read.fetch.progress_ctx = &progress;
 	if (c.diff) {
 		profile_destroy(p);
 		rc = diff_load(&c, &d, &p);
@@ -360,13 +550,29 @@ int main(int argc, char **argv)
 		}
 		c.time = NULL;   /* applied by diff_load, to each side */
 	} else {
-		rc = load(p, &c, &d);
+		if (c.nfiles == 1 && fetch_is_url(c.files[0])) {
+			/* Fetched here, its body kept for e and r. */
+			struct fetch_opts fo = read_fetch_opts(&c.read);
+			char *err;
+
+			if (fetch_url(c.files[0], &fo, NULL, &url.body, &url.len,
+				      &err) == 0) {
+				up = &url;
+			} else {
+				diag_warn(&d, "%s", err);
+				free(err);
+			}
+		}
+		rc = c.nfiles == 1 && fetch_is_url(c.files[0]) && !up ? -1 :
+		     load(p, &c, up, &d);
 		tui_load_progress_done(&progress);
 	}
 	if (rc < 0) {
 		diag_print(&d, stderr, "flametop");
 		diag_free(&d);
 		profile_destroy(p);
+		free(url.body);
+		free(url.prev);
 		options_free(&c);
 		return 1;
 	}
@@ -382,6 +588,8 @@ int main(int argc, char **argv)
 			diag_print(&d, stderr, "flametop");
 			diag_free(&d);
 			profile_destroy(p);
+			free(url.body);
+			free(url.prev);
 			options_free(&c);
 			return t;
 		}
@@ -393,7 +601,7 @@ int main(int argc, char **argv)
 		break;
 	case MODE_TUI:
 		if (isatty(1)) {
-			rc = run_tui(p, &c, &d);
+			rc = run_tui(p, &c, up, &d);
 			break;
 		}
 		rc = print_text(p, &c);
@@ -417,6 +625,8 @@ int main(int argc, char **argv)
 	diag_print(&d, stderr, "flametop");
 	diag_free(&d);
 	profile_destroy(p);
+	free(url.body);
+	free(url.prev);
 	options_free(&c);
 	return rc;
 }

@@ -103,6 +103,11 @@ static const struct opt_def opts[] = {
 	  UINT64_MAX, "Input", "stop reading an input after BYTES (K, M, G); default for "
 	  "compressed pprof and perf.data: 100 times its compressed size, at "
 	  "least 64M" },
+	{ "header", 0, OPT_STRS, "'NAME: VALUE'", OFF(read.fetch.headers), 0, 0,
+	  "Input", "URL: send this HTTP header too (repeatable), e.g. a token" },
+	{ "timeout", 0, OPT_SECS, "SECS", OFF(read.fetch.timeout), 0, 31536000,
+	  "Input", "URL: give up after SECS (default: the URL's seconds=N "
+	  "plus 30, else 30)" },
 	{ "attach", 'p', OPT_STR, "PID[,PID]", OFF(attach), 0, 0,
 	  "Live sampling", "sample these processes (all their threads)" },
 	{ "all-cpus", 'a', OPT_FLAG, NULL, OFF(all_cpus), 0, 0,
@@ -193,13 +198,15 @@ void options_help(FILE *out)
 		"\n"
 		"An interactive flame graph viewer for the terminal.  Reads folded\n"
 		"stacks, perf script output, perf.data, pprof and V8 .cpuprofile\n"
-		"(plain, gzip or zstd);\n"
-		"FILE '-' or no FILE with a pipe reads standard input.  With -p, -a\n"
-		"or a command it samples live (perf_event_open) and shows the last\n"
-		"seconds, refreshed; with -d and --collapse or --text it prints,\n"
-		"with --pprof FILE it writes a pprof profile.  The view needs a\n"
-		"terminal on standard output; a command run with standard output\n"
-		"redirected needs --collapse, --text, --pprof or -d.\n");
+		"(plain, gzip or zstd); FILE '-' or no FILE with a pipe reads standard\n"
+		"input.  A FILE that is an http:// or https:// URL is fetched: a Go\n"
+		"service's /debug/pprof/profile?seconds=30, /heap, /allocs, /block,\n"
+		"/mutex, or any URL serving such a file (r in the view fetches it\n"
+		"again).  With -p, -a or a command it samples live (perf_event_open)\n"
+		"and shows the last seconds, refreshed; with -d and --collapse or\n"
+		"--text it prints, with --pprof FILE it writes a pprof profile.  The\n"
+		"view needs a terminal on standard output; a command run with\n"
+		"standard output redirected needs --collapse, --text, --pprof or -d.\n");
 	for (size_t i = 0; i < ARRAY_SIZE(opts); i++) {
 		const struct opt_def *o = &opts[i];
 		char left[64];
@@ -511,6 +518,13 @@ int options_parse(struct config *c, int argc, char **argv)
 	}
 	if ((rc = check_views(c)) != 0)
 		return rc;
+	for (size_t k = 0; k < c->read.fetch.nheaders; k++) {
+		const char *h = c->read.fetch.headers[k], *colon = strchr(h, ':');
+
+		if (!colon || colon == h || strpbrk(h, "\r\n"))
+			return usage_error("--header: bad header '%s' (NAME: "
+					   "VALUE, on one line)", h);
+	}
 	if (c->diff && c->nfiles != 2)
 		return usage_error("--diff compares two inputs: give BEFORE "
 				   "and AFTER");
@@ -530,6 +544,8 @@ void options_free(struct config *c)
 	free(c->files);
 	free(c->include);
 	free(c->exclude);
+	free(c->read.fetch.headers);
+	c->read.fetch.headers = NULL;
 	c->files = NULL;
 	c->include = c->exclude = NULL;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fetch.h"
 #include "util.h"
 
 typedef int (*reader_fn)(struct profile *, struct input *,
@@ -214,21 +215,15 @@ void read_report_progress(const struct read_opts *o, struct input *in)
 			    input_raw_size(in));
 }
 
-int read_profile(struct profile *p, const char *path,
-		 const struct read_opts *o, struct diag *d)
+/* Recognize in's format and run its reader (in is left open). */
+static int read_input(struct profile *p, struct input *in,
+		      const struct read_opts *o, struct diag *d)
 {
-	char *err = NULL;
-	struct input *in = input_open(path, &err);
 	const void *head;
 	size_t n;
 	enum input_format fmt;
 	int rc = -1;
 
-	if (!in) {
-		diag_warn(d, "%s", err);
-		free(err);
-		return -1;
-	}
 	if (o->max_input)
 		input_set_limit(in, o->max_input);
 	n = input_peek(in, &head, INPUT_PEEK_SIZE);
@@ -254,6 +249,70 @@ int read_profile(struct profile *p, const char *path,
 		else
 			rc = readers[i].read(p, in, o, d);
 	}
+	return rc;
+}
+
+struct fetch_opts read_fetch_opts(const struct read_opts *o)
+{
+	struct fetch_opts fo = o->fetch;
+
+	fo.max_bytes = o->max_input;
+	return fo;
+}
+
+enum input_format read_detect_mem(const void *buf, size_t len,
+				  const struct read_opts *o)
+{
+	struct input *in = input_open_mem(buf, len, "");
+	const void *head;
+	size_t n = input_peek(in, &head, INPUT_PEEK_SIZE);
+	enum input_format fmt = n == 0 ? FMT_UNKNOWN :
+				o->force != FMT_UNKNOWN ? o->force :
+				read_detect(head, n);
+
+	input_close(in);
+	return fmt;
+}
+
+int read_profile_mem(struct profile *p, const void *buf, size_t len,
+		     const char *name, const struct read_opts *o,
+		     struct diag *d)
+{
+	struct input *in = input_open_mem(buf, len, name);
+	int rc = read_input(p, in, o, d);
+
+	input_close(in);
+	return rc;
+}
+
+int read_profile(struct profile *p, const char *path,
+		 const struct read_opts *o, struct diag *d)
+{
+	char *err = NULL;
+	struct input *in;
+	int rc;
+
+	if (fetch_is_url(path)) {
+		struct fetch_opts fo = read_fetch_opts(o);
+		char *body;
+		size_t len;
+
+		if (fetch_url(path, &fo, NULL, &body, &len, &err) < 0) {
+			diag_warn(d, "%s", err);
+			free(err);
+			return -1;
+		}
+		rc = read_profile_mem(p, body, len, path, o, d);
+		free(body);
+		return rc;
+	}
+	in = input_open(path, &err);
+	if (!in) {
+		diag_warn(d, "%s", err);
+		free(err);
+		return -1;
+	}
+	rc = read_input(p, in, o, d);
 	input_close(in);
 	return rc;
 }

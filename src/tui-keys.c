@@ -194,6 +194,10 @@ static const struct key_binding table[] = {
 	{ KCTX_LIVE, ACT_LIVE_SAVE, "s", "save what is on screen as a folded file: the "
 	  "view, its filters, the window or range (also on a saved profile)",
 	  { 's', 0 } },
+	{ KCTX_URL, ACT_FETCH, "r", "fetch again (the header counts down; r "
+	  "again: stop)", { 'r', 0 } },
+	{ KCTX_URL, ACT_FETCH_COMPARE, "b", "compare with the previous fetch "
+	  "(toggle; B: sized by it)", { 'b', 0 } },
 	{ KCTX_MOUSE, ACT_MOUSE_DOC, "click",
 	  "select a frame, or a row of the top table; on the timeline strip or "
 	  "the heat map, mark; over the help, close it", { 0 } },
@@ -242,6 +246,7 @@ static const char *const action_names[ACT_COUNT] = {
 	[ACT_LIVE_RATE_DOWN] = "rate-down", [ACT_LIVE_WINDOW] = "window",
 	[ACT_LIVE_FREEZE] = "freeze", [ACT_LIVE_RESET] = "live-reset",
 	[ACT_LIVE_SAVE] = "save", [ACT_LIVE_BASELINE] = "baseline", [ACT_MOUSE_DOC] = "mouse",
+	[ACT_FETCH] = "fetch-again", [ACT_FETCH_COMPARE] = "compare-fetches",
 	[ACT_PROMPT_DOC] = "prompt", [ACT_SANDWICH_DOC] = "sandwich-doc",
 };
 
@@ -320,6 +325,11 @@ enum tui_action keys_lookup(enum key_context ctx, int key, bool live)
 	return a;
 }
 
+enum tui_action keys_lookup_url(int key)
+{
+	return find(KCTX_URL, key);
+}
+
 void keys_name(int key, char *buf, size_t cap)
 {
 	static const struct { int key; const char *name; } named[] = {
@@ -386,6 +396,7 @@ const char *keys_context_title(enum key_context c)
 		       "callees below";
 	case KCTX_PROMPT: return "Search prompt (after /)";
 	case KCTX_LIVE: return "Live sampling";
+	case KCTX_URL: return "A profile from a URL (flametop http://...)";
 	case KCTX_MOUSE: return "Mouse";
 	}
 	return "";

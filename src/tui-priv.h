@@ -92,6 +92,10 @@ struct tui {
 	bool (*next_type)(void *, struct profile *, char *, size_t);
 	void (*type_status)(void *, char *, size_t);
 	void *type_ctx;              /* pprof sample types (tui_opts) */
+	const struct tui_fetch_ops *fetch;   /* a URL's profile (tui_opts) */
+	void *fetch_ctx;
+	char fetch_status[128];       /* the header's "fetching: 12 s left" */
+	bool fetched_again;           /* t->baseline is the previous fetch */
 
 	unsigned rows, cols;          /* the screen */
 	struct layout lay;
@@ -279,6 +283,13 @@ void tui_view_compare_ranges(struct tui *t, uint64_t a0, uint64_t a1,
 void tui_view_save(struct tui *t);
 /* Compare: take the source as it is now as the baseline (again: drop it). */
 void tui_view_baseline(struct tui *t);
+/* A copy of the source as it is now, for a baseline. */
+struct profile *tui_view_snapshot(const struct tui *t);
+/* r's fetch arrived: prev, the source's snapshot from before, becomes the
+ * baseline (owned by t); a comparison shown now compares with it. */
+void tui_view_previous_fetch(struct tui *t, struct profile *prev);
+/* b on a URL's profile: compare with the previous fetch (again: not). */
+void tui_view_compare_previous(struct tui *t);
 void tui_after_profile_switch(struct tui *t, uint32_t zoom, uint32_t sel);
 
 /* ---- Layer 4: the prompt and the timeline ---------------------------- */

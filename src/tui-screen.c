@@ -218,6 +218,8 @@ void tui_header_text(struct tui *t, char *buf, size_t cap)
 		if (live[0])
 			mlen = append(mid, sizeof(mid), mlen, " | %s", live);
 	}
+	if (t->fetch_status[0])
+		mlen = append(mid, sizeof(mid), mlen, " | %s", t->fetch_status);
 	if (t->type_status) {
 		char ty[128];
 

@@ -30,7 +30,8 @@ static size_t help_lines(const struct tui *t, char (*lines)[256], bool *bold,
 				 keys_context_title(kb[i].ctx),
 				 last == KCTX_LIVE && !t->live ?
 				 " (a saved profile: s saves, the others say "
-				 "why not)" : "");
+				 "why not)" : last == KCTX_URL && !t->fetch ?
+				 " (not this one: r resets the zoom here)" : "");
 			bold[k++] = true;
 		}
 		snprintf(lines[k], sizeof(lines[k]), "   %-14s %s", kb[i].label,

@@ -662,10 +662,8 @@ void tui_view_baseline(struct tui *t)
 			return;
 		}
 		profile_destroy(t->baseline);
-		t->baseline = profile_create();
-		profile_set_order(t->baseline, ORDER_NAME);
-		diff_add(t->baseline, t->src, true, NULL);
-		profile_finish(t->baseline);
+		t->baseline = tui_view_snapshot(t);
+		t->fetched_again = false;
 		n.baseline = true;
 		n.cmp = false;
 	}
@@ -676,6 +674,49 @@ void tui_view_baseline(struct tui *t)
 			    "window against it (b again: no baseline)");
 	else
 		tui_set_msg(t, false, "no baseline: the window as it is");
+}
+
+struct profile *tui_view_snapshot(const struct tui *t)
+{
+	struct profile *b = profile_create();
+
+	profile_set_order(b, ORDER_NAME);
+	diff_add(b, t->src, true, NULL);
+	profile_finish(b);
+	return b;
+}
+
+void tui_view_previous_fetch(struct tui *t, struct profile *prev)
+{
+	profile_destroy(t->baseline);
+	t->baseline = prev;
+	t->fetched_again = true;
+}
+
+void tui_view_compare_previous(struct tui *t)
+{
+	struct tui_vstate n;
+
+	if (!t->v.baseline && (!t->baseline || !t->fetched_again)) {
+		tui_set_msg(t, false, "b compares with the previous fetch: "
+			    "r fetches the profile again first");
+		return;
+	}
+	if (!t->v.baseline && profile_is_differential(t->src)) {
+		tui_set_msg(t, false, "this profile is a comparison already");
+		return;
+	}
+	n = vstate_copy(&t->v);
+	n.baseline = !t->v.baseline;
+	n.cmp = false;
+	if (!go(t, &n))
+		vstate_free(&n);
+	else if (n.baseline)
+		tui_set_msg(t, false, "view: this fetch against the previous "
+			    "one (b again: this fetch alone; B: sized by the "
+			    "previous)");
+	else
+		tui_set_msg(t, false, "this fetch alone");
 }
 
 /* ---- Saving ---------------------------------------------------------- */

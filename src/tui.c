@@ -110,6 +110,8 @@ static void saved_profile_key(struct tui *t, enum tui_action a)
 
 /* ---- Actions --------------------------------------------------------- */
 
+static bool fetch_tick(struct tui *t);
+
 bool tui_do(struct tui *t, enum tui_action a)
 {
 	bool live = t->live != NULL;
@@ -205,10 +207,26 @@ bool tui_do(struct tui *t, enum tui_action a)
 			set_msg(t, false, "only pprof profiles have sample types");
 		else if (t->next_type(t->type_ctx, t->src, t->msg,
 				      sizeof(t->msg))) {
+			/* The previous fetch compares in the same type. */
+			struct profile *b = t->fetch && t->fetched_again ?
+					    t->fetch->previous(t->fetch_ctx) : NULL;
+
+			if (b)
+				tui_view_previous_fetch(t, b);
 			/* Read into the source: the view is derived again. */
 			tui_view_source_changed(t);
 			tui_profile_changed(t);
 		}
+		break;
+	case ACT_FETCH:
+		if (t->fetch) {
+			t->fetch->start(t->fetch_ctx, t->msg, sizeof(t->msg));
+			fetch_tick(t);    /* the countdown from now */
+		}
+		break;
+	case ACT_FETCH_COMPARE:
+		if (t->fetch)
+			tui_view_compare_previous(t);
 		break;
 	case ACT_LIVE_SAVE:
 		/* What is on screen, live or not: the view, not the source. */
@@ -265,7 +283,9 @@ bool tui_key(struct tui *t, int key)
 		tui_help_key(t, key);
 		return true;
 	}
-	a = keys_lookup(ctx, key, t->live != NULL);
+	a = t->fetch && ctx == KCTX_VIEW ? keys_lookup_url(key) : ACT_NONE;
+	if (a == ACT_NONE)
+		a = keys_lookup(ctx, key, t->live != NULL);
 	if (a == ACT_NONE) {
 		/* Not this mode's, or nobody's: said, and nothing behind it
 		 * moves. */
@@ -282,10 +302,50 @@ bool tui_key(struct tui *t, int key)
 	return tui_do(t, a);
 }
 
+/*
+ * r's fetch: the header's countdown, and when it arrives the profile read
+ * again, the one shown before kept as the baseline of b.  True when the
+ * screen changed.
+ */
+static bool fetch_tick(struct tui *t)
+{
+	char st[sizeof(t->fetch_status)] = "", msg[sizeof(t->msg)] = "";
+	struct profile *prev;
+	bool arrived, shown;
+	int loaded;
+
+	if (!t->fetch)
+		return false;
+	arrived = t->fetch->poll(t->fetch_ctx, st, sizeof(st));
+	shown = strcmp(st, t->fetch_status) != 0;
+	if (shown)
+		snprintf(t->fetch_status, sizeof(t->fetch_status), "%s", st);
+	if (!arrived)
+		return shown;
+	prev = tui_view_snapshot(t);
+	loaded = t->fetch->load(t->fetch_ctx, t->src, msg, sizeof(msg));
+	if (loaded < 1) {
+		profile_destroy(prev);
+		if (loaded < 0) {
+			tui_view_source_changed(t);
+			tui_profile_changed(t);
+		}
+		set_msg(t, true, "%s", msg);
+		return true;
+	}
+	tui_view_previous_fetch(t, prev);
+	tui_view_source_changed(t);
+	tui_profile_changed(t);
+	set_msg(t, false, "%s", msg);
+	return true;
+}
+
 bool tui_tick(struct tui *t)
 {
+	bool fetched = fetch_tick(t);
+
 	if (!t->live || !t->live->tick)
-		return false;
+		return fetched;
 	if (!t->live->tick(t->live_ctx, t->src))
 		return false;
 	tui_view_source_changed(t);
@@ -430,6 +490,8 @@ struct tui *tui_create(struct profile *p, const struct tui_opts *o,
 	t->next_type = o->next_type;
 	t->type_status = o->type_status;
 	t->type_ctx = o->type_ctx;
+	t->fetch = o->fetch;
+	t->fetch_ctx = o->fetch_ctx;
 	t->flame = o->flame;
 	t->icase = o->icase;
 	t->zoom = t->sel = NODE_ROOT;

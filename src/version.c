@@ -13,6 +13,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
+#include "fetch.h"
 #include "symbols.h"
 
 #ifndef FLAMETOP_VERSION
@@ -40,6 +41,7 @@ void version_print(FILE *out)
 	option(out, "gzip:", 1, how);
 	snprintf(how, sizeof(how), "libzstd %s", ZSTD_versionString());
 	option(out, "zstd:", 1, how);
+	option(out, "http:", 1, fetch_version());
 	snprintf(how, sizeof(how), "json-c %s", json_c_version());
 	option(out, "cpuprofile:", 1, how);
 	if (pcre2_config(PCRE2_CONFIG_VERSION, pcre + 6) < 0)
