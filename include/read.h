@@ -58,6 +58,13 @@ struct read_opts {
 	const char *symfs;       /* perf.data: binaries under this directory */
 	const char *sample_type; /* pprof: the value to read (NULL: default) */
 	struct pprof_types *types;  /* pprof: filled from the first input */
+	/* pprof labels: --tag KEY=VALUE keeps a sample that has any of the
+	 * KEY=VALUE given (none given: all); --tag KEY!=VALUE drops a sample
+	 * that has any of those; label_root (--group label:KEY) roots each
+	 * sample in a frame "KEY=VALUE" ("KEY=" without the label). */
+	const char **tags;
+	size_t ntags;
+	const char *label_root;
 
 	uint64_t max_input;      /* stop after this many bytes (0: no limit) */
 	read_progress_fn progress;

@@ -435,7 +435,22 @@ struct pp {
 	uint32_t unknown;        /* the symbol "[unknown]" */
 	uint64_t bad_strings;
 	uint64_t added;          /* samples added */
+	/* Labels, read when --tag or --group label:KEY asks for them. */
+	bool labels;
+	bool focus;              /* a --tag KEY=VALUE is given */
+	struct symtab *groups;   /* "KEY=VALUE" of --group label:KEY, by group */
+	uint32_t group_off;      /* group g's frame: frames[group_off + g] */
+	char *gbuf;              /* a group's name being made */
+	size_t capgbuf;
+	uint64_t bad_labels;     /* labels dropped: string index out of range */
+	uint64_t untagged;       /* samples --tag left out */
 };
+
+/*
+ * A stack's list of locations starts with its group, when samples are
+ * grouped by a label: GROUP_LOC | group (location indices are below 2^31).
+ */
+#define GROUP_LOC 0x80000000u
 
 /* String i of the table; NULL (and counted) when out of range. */
 static const ProtobufCBinaryData *string_at(struct pp *pp, int64_t i)
@@ -775,7 +790,7 @@ static int cmp_u64(const void *a, const void *b)
  * one walk of the string table from its first field; the rest are never
  * looked at.
  */
-static void take_strings(struct pp *pp)
+static void take_strings(struct pp *pp, const uint64_t *extra, size_t nextra)
 {
 	const PProfile *m = pp->m;
 	uint64_t *want = NULL, k = 0;
@@ -792,12 +807,15 @@ static void take_strings(struct pp *pp)
 	}
 	for (size_t i = 0; i < m->n_mapping; i++)
 		want_string(&want, &n, &cap, m->mapping[i]->filename);
+	for (size_t i = 0; i < nextra; i++)
+		want_string(&want, &n, &cap, (int64_t)extra[i]);
 	if (n)
 		qsort(want, n, sizeof(*want), cmp_u64);
 	/* Unique, and within the table. */
 	for (size_t i = 0; i < n && want[i] < pp->nstrings; i++)
 		if (!u || want[i] != want[u - 1])
 			want[u++] = want[i];
+	free(pp->strs);
 	pp->strs = xreallocarray(NULL, u ? u : 1, sizeof(*pp->strs));
 	while (j < u && pos < pp->len && next_field(pp->buf, pp->len, &pos, &f)) {
 		if (f.wt != 2 || f.number != 6)
@@ -831,6 +849,165 @@ static bool next_sample(const struct pp *pp, struct sample_iter *it,
 			return true;
 		}
 	return false;
+}
+
+/* ---- Labels ------------------------------------------------------------ */
+
+/*
+ * Go's pprof.Do and pprof.Labels put string labels (key and value, both
+ * string table indices) on samples.  --tag and --group label:KEY read
+ * them: first every sample's label strings are taken from the string
+ * table (take_label_strings), then each sample is kept or left out and
+ * given its group as it is decoded (sample_labels).  A numeric label (its
+ * value index 0) is not a string label and is passed over, as pprof does.
+ */
+
+static int cmp_u64(const void *a, const void *b);
+
+/* Sort want[0..*n) and drop repeats. */
+static void uniq_u64(uint64_t *want, size_t *n)
+{
+	size_t u = 0;
+
+	qsort(want, *n, sizeof(*want), cmp_u64);
+	for (size_t i = 0; i < *n; i++)
+		if (!u || want[i] != want[u - 1])
+			want[u++] = want[i];
+	*n = u;
+}
+
+/* A label's key and value indices name strings of the table. */
+static bool label_in_range(const struct pp *pp, const Flametop__Pprof__Label *l)
+{
+	return l->key >= 0 && (uint64_t)l->key < pp->nstrings &&
+	       l->str >= 0 && (uint64_t)l->str < pp->nstrings;
+}
+
+/*
+ * Take the strings the samples' labels name, with those taken before.
+ * False when a sample does not decode (decode_samples says so later).
+ */
+static bool take_label_strings(struct pp *pp, struct arena *scratch)
+{
+	ProtobufCAllocator alloc = { arena_alloc, arena_free, scratch };
+	struct sample_iter it = { 0, 0 };
+	uint64_t *want = NULL;
+	size_t n = 0, cap = 0, kept = 0;
+	const uint8_t *data;
+	size_t len;
+
+	while (next_sample(pp, &it, &data, &len)) {
+		PSample *sa;
+
+		arena_reset(scratch);
+		sa = flametop__pprof__sample__unpack(&alloc, len, data);
+		if (!sa) {
+			free(want);
+			return false;
+		}
+		for (size_t i = 0; i < sa->n_label; i++) {
+			const Flametop__Pprof__Label *l = sa->label[i];
+
+			if (!l->str || !label_in_range(pp, l))
+				continue;
+			GROW(want, cap, n + 2);
+			want[n++] = (uint64_t)l->key;
+			want[n++] = (uint64_t)l->str;
+		}
+		/* Few distinct strings, named by many samples: keep them so. */
+		if (n > 4096 && n > 2 * kept) {
+			uniq_u64(want, &n);
+			kept = n;
+		}
+	}
+	take_strings(pp, want, n);
+	free(want);
+	return true;
+}
+
+static bool bytes_eq(const ProtobufCBinaryData *s, const char *t, size_t n)
+{
+	return s->len == n && (!n || memcmp(s->data, t, n) == 0);
+}
+
+/* Is --tag t KEY!=VALUE (the key ends before the first '=')? */
+static bool tag_negated(const char *t)
+{
+	const char *eq = strchr(t, '=');
+
+	return eq && eq > t && eq[-1] == '!';
+}
+
+/* Does the label key=val match --tag t (KEY=VALUE or KEY!=VALUE)? */
+static bool tag_matches(const char *t, const ProtobufCBinaryData *key,
+			const ProtobufCBinaryData *val, bool *neg)
+{
+	const char *eq = strchr(t, '=');
+	size_t klen = (size_t)(eq - t);
+
+	*neg = tag_negated(t);
+	return bytes_eq(key, t, klen - *neg) &&
+	       bytes_eq(val, eq + 1, strlen(eq + 1));
+}
+
+/*
+ * Is sample sa kept by --tag (any KEY=VALUE given, and no KEY!=VALUE)?
+ * With --group label:KEY, *group is its group: the values of its labels
+ * KEY, joined by commas, in the order of the sample.
+ */
+static bool sample_labels(struct pp *pp, const PSample *sa, uint32_t *group)
+{
+	const char *root = pp->o->label_root;
+	size_t rlen = root ? strlen(root) : 0, glen = 0, nval = 0;
+	bool focused = !pp->focus;
+
+	if (root) {
+		GROW(pp->gbuf, pp->capgbuf, rlen + 1);
+		memcpy(pp->gbuf, root, rlen);
+		pp->gbuf[rlen] = '=';
+		glen = rlen + 1;
+	}
+	for (size_t i = 0; i < sa->n_label; i++) {
+		const Flametop__Pprof__Label *l = sa->label[i];
+		const ProtobufCBinaryData *key, *val;
+
+		if (!l->str)
+			continue;
+		if (!label_in_range(pp, l)) {
+			pp->bad_labels++;
+			continue;
+		}
+		key = string_at(pp, l->key);
+		val = string_at(pp, l->str);
+		if (!key || !val)
+			continue;
+		for (size_t t = 0; t < pp->o->ntags; t++) {
+			bool neg;
+
+			if (!tag_matches(pp->o->tags[t], key, val, &neg))
+				continue;
+			if (neg) {
+				pp->untagged++;
+				return false;
+			}
+			focused = true;
+		}
+		if (root && bytes_eq(key, root, rlen)) {
+			GROW(pp->gbuf, pp->capgbuf, glen + val->len + 1);
+			if (nval++)
+				pp->gbuf[glen++] = ',';
+			if (val->len)
+				memcpy(pp->gbuf + glen, val->data, val->len);
+			glen += val->len;
+		}
+	}
+	if (!focused) {
+		pp->untagged++;
+		return false;
+	}
+	if (root)
+		*group = symtab_intern(pp->groups, pp->gbuf, glen);
+	return true;
 }
 
 /* ---- Samples to stacks ----------------------------------------------------- */
@@ -1010,12 +1187,13 @@ struct batch {
 };
 
 /* Sample s into the batch, unless its value is 0 or it is not wanted. */
-static void batch_add(const struct pp *pp, struct batch *bt,
+static void batch_add(struct pp *pp, struct batch *bt,
 		      const PSample *sa, size_t s, size_t which,
 		      const struct stack_set *st)
 {
 	struct pending *e = &bt->p[bt->np];
-	size_t n = sa->n_location_id;
+	size_t n = sa->n_location_id, g = 0;
+	uint32_t group = 0;
 
 	e->why = SKIP_NONE;
 	e->sample = (uint32_t)s;
@@ -1027,19 +1205,31 @@ static void batch_add(const struct pp *pp, struct batch *bt,
 	}
 	if (sa->value[which] == 0)
 		return;
+	if (pp->labels && !sample_labels(pp, sa, &group))
+		return;
 	bt->np++;
 	if (sa->value[which] < 0) {
 		e->why = SKIP_NEGATIVE;
 		return;
 	}
 	e->value = (uint64_t)sa->value[which];
-	if (bt->nlists + n >= bt->cap)
-		GROW(bt->lists, bt->cap, bt->nlists + n + 1);
+	if (bt->nlists + n + 1 >= bt->cap)
+		GROW(bt->lists, bt->cap, bt->nlists + n + 2);
 	e->off = bt->nlists;
-	e->n = n;
-	e->depth = sample_locations(pp, sa, bt->lists + e->off, &e->why);
+	if (pp->o->label_root) {
+		bt->lists[e->off] = GROUP_LOC | group;
+		g = 1;
+	}
+	e->n = n + g;
+	e->depth = sample_locations(pp, sa, bt->lists + e->off + g, &e->why);
 	if (!e->depth)
 		return;
+	if (e->depth + g > PROFILE_MAX_DEPTH - 1) {
+		e->why = SKIP_TOO_DEEP;
+		return;
+	}
+	e->depth += g;
+	n += g;
 	bt->nlists += n;
 	e->hash = hash_bytes(bt->lists + e->off, n * sizeof(*bt->lists));
 	__builtin_prefetch(&st->slots[(size_t)e->hash & st->mask]);
@@ -1104,7 +1294,7 @@ static void batch_run(struct batch *bt, struct samples *ss, uint64_t budget,
  * Returns false on one that does not decode (scratch->exhausted: for want
  * of memory).
  */
-static bool decode_samples(const struct pp *pp, size_t which, uint64_t budget,
+static bool decode_samples(struct pp *pp, size_t which, uint64_t budget,
 			   struct samples *ss, struct arena *scratch)
 {
 	ProtobufCAllocator alloc = { arena_alloc, arena_free, scratch };
@@ -1227,6 +1417,10 @@ static inline uint32_t next_frame(struct frames_of *fo, uint32_t k)
 	if (at == fo->st->start[k + 1])
 		return fo->unknown;     /* no locations: "[unknown]" */
 	l = fo->st->locs[at];
+	if (l & GROUP_LOC) {
+		c->loc++;
+		return fo->pp->frames[fo->pp->group_off + (l & ~GROUP_LOC)];
+	}
 	r = fo->pp->frames[fo->pp->loc_off[l] + c->off];
 	if (++c->off == fo->pp->loc_n[l]) {
 		c->off = 0;
@@ -1484,7 +1678,7 @@ int read_pprof(struct profile *p, struct input *in,
 	}
 	pp.m = m;
 	pp.ntypes = m->n_sample_type;
-	take_strings(&pp);
+	take_strings(&pp, NULL, 0);
 	if (m->n_location > UINT32_MAX / 2 || m->n_function > UINT32_MAX / 2 ||
 	    pp.nsamples > UINT32_MAX / 2) {
 		if (samples_decode(&pp, &scratch))
@@ -1506,6 +1700,15 @@ int read_pprof(struct profile *p, struct input *in,
 				  "lines", pp.name);
 		goto out;
 	}
+	pp.labels = o->ntags || o->label_root;
+	for (size_t t = 0; t < o->ntags; t++)
+		if (!tag_negated(o->tags[t]))
+			pp.focus = true;
+	if (pp.labels) {
+		pp.groups = symtab_create();
+		/* When a sample does not decode, decode_samples says so. */
+		take_label_strings(&pp, &scratch);
+	}
 	stacks_init(&ss.st);
 	if (!decode_samples(&pp, which, budget, &ss, &scratch)) {
 		say_undecodable(&pp, scratch.exhausted);
@@ -1521,6 +1724,10 @@ int read_pprof(struct profile *p, struct input *in,
 	pp.fn_sym = xcalloc(m->n_function ? m->n_function : 1,
 			    sizeof(*pp.fn_sym));
 	expand_locations(&pp);
+	pp.group_off = (uint32_t)pp.nframes;
+	for (uint32_t g = 0; pp.groups && g < symtab_count(pp.groups); g++)
+		push_frame(&pp, profile_intern(p, symtab_name(pp.groups, g),
+					       symtab_len(pp.groups, g)));
 	note_types(&pp, which);
 	string_copy(&pp, m->sample_type[which]->type, type, sizeof(type));
 	string_copy(&pp, m->sample_type[which]->unit, unit, sizeof(unit));
@@ -1546,6 +1753,15 @@ int read_pprof(struct profile *p, struct input *in,
 			  "as [unknown])", pp.name,
 			  (unsigned long long)pp.bad_strings,
 			  pp.bad_strings == 1 ? "ex" : "ices");
+	if (pp.bad_labels)
+		diag_warn(d, "%s: %llu label%s dropped: a string index out of "
+			  "range", pp.name, (unsigned long long)pp.bad_labels,
+			  PLURAL(pp.bad_labels));
+	if (pp.added == 0 && pp.untagged && !diag_skipped(d, before, NULL, 0)) {
+		diag_warn(d, "%s: --tag leaves none of its %llu samples",
+			  pp.name, (unsigned long long)pp.untagged);
+		pp.added = 1;
+	}
 	/* Samples all of value 0 are a profile, if an empty one. */
 	if (pp.added == 0 && !diag_skipped(d, before, NULL, 0)) {
 		char shown[8 * sizeof(type)];
@@ -1563,6 +1779,9 @@ out:
 	free(ss.rec);
 	free(pp.fn_sym);
 	free(pp.strs);
+	free(pp.gbuf);
+	if (pp.groups)
+		symtab_destroy(pp.groups);
 	free(pp.loc_off);
 	free(pp.loc_n);
 	free(pp.frames);
