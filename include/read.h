@@ -39,6 +39,24 @@ struct pprof_types {
 					    --event-filter, not --sample-type */
 };
 
+/*
+ * pprof: the string labels of the samples read (before --tag), each with
+ * the weight of the samples that carry it, for the TUI's label list.
+ * Each pprof input adds to it; the first PPROF_MAX_LABELS pairs are kept.
+ */
+#define PPROF_MAX_LABELS 64
+struct pprof_labels {
+	struct pprof_label {
+		char key[64], value[128];    /* as read: escape to show */
+		size_t klen, vlen;
+		bool cut;                    /* longer than the buffer */
+		uint64_t weight;             /* in the profile's scale */
+	} l[PPROF_MAX_LABELS];
+	unsigned n;
+	bool more;                       /* more pairs than kept */
+	uint64_t total;                  /* weight of every sample read */
+};
+
 /* Called now and then while reading: done and total raw bytes (0: unknown). */
 typedef void (*read_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 
@@ -65,6 +83,7 @@ struct read_opts {
 	const char **tags;
 	size_t ntags;
 	const char *label_root;
+	struct pprof_labels *label_list;  /* filled when not NULL */
 
 	uint64_t max_input;      /* stop after this many bytes (0: no limit) */
 	read_progress_fn progress;

@@ -950,16 +950,49 @@ static bool tag_matches(const char *t, const ProtobufCBinaryData *key,
 	       bytes_eq(val, eq + 1, strlen(eq + 1));
 }
 
+/* Add weight w to the label key=val of the list (the first ones kept). */
+static void list_label(struct pprof_labels *ll, const ProtobufCBinaryData *key,
+		       const ProtobufCBinaryData *val, uint64_t w)
+{
+	struct pprof_label *e;
+	unsigned i;
+
+	for (i = 0; i < ll->n; i++) {
+		e = &ll->l[i];
+		if (e->klen == key->len && e->vlen == val->len &&
+		    !memcmp(e->key, key->data, key->len) &&
+		    !memcmp(e->value, val->data, val->len))
+			break;
+	}
+	if (i == ll->n) {
+		if (ll->n == PPROF_MAX_LABELS || key->len >= sizeof(e->key)) {
+			ll->more = true;
+			return;
+		}
+		e = &ll->l[ll->n++];
+		memset(e, 0, sizeof(*e));
+		e->klen = key->len;
+		memcpy(e->key, key->data, key->len);
+		e->cut = val->len >= sizeof(e->value);
+		e->vlen = e->cut ? sizeof(e->value) - 1 : val->len;
+		memcpy(e->value, val->data, e->vlen);
+	}
+	e = &ll->l[i];
+	e->weight = e->weight + w < e->weight ? UINT64_MAX : e->weight + w;
+}
+
 /*
  * Is sample sa kept by --tag (any KEY=VALUE given, and no KEY!=VALUE)?
  * With --group label:KEY, *group is its group: the values of its labels
  * KEY, joined by commas, in the order of the sample.
  */
-static bool sample_labels(struct pp *pp, const PSample *sa, uint32_t *group)
+static bool sample_labels(struct pp *pp, const PSample *sa, uint64_t w,
+			  uint32_t *group)
 {
 	const char *root = pp->o->label_root;
+	struct pprof_labels *ll = pp->o->label_list;
 	size_t rlen = root ? strlen(root) : 0, glen = 0, nval = 0;
-	bool focused = !pp->focus;
+	bool focused = !pp->focus, dropped = false;
 
 	if (root) {
 		GROW(pp->gbuf, pp->capgbuf, rlen + 1);
@@ -981,16 +1014,13 @@ static bool sample_labels(struct pp *pp, const PSample *sa, uint32_t *group)
 		val = string_at(pp, l->str);
 		if (!key || !val)
 			continue;
+		if (ll)
+			list_label(ll, key, val, w);
 		for (size_t t = 0; t < pp->o->ntags; t++) {
 			bool neg;
 
-			if (!tag_matches(pp->o->tags[t], key, val, &neg))
-				continue;
-			if (neg) {
-				pp->untagged++;
-				return false;
-			}
-			focused = true;
+			if (tag_matches(pp->o->tags[t], key, val, &neg))
+				*(neg ? &dropped : &focused) = true;
 		}
 		if (root && bytes_eq(key, root, rlen)) {
 			GROW(pp->gbuf, pp->capgbuf, glen + val->len + 1);
@@ -1001,7 +1031,9 @@ static bool sample_labels(struct pp *pp, const PSample *sa, uint32_t *group)
 			glen += val->len;
 		}
 	}
-	if (!focused) {
+	if (ll)
+		ll->total = ll->total + w < ll->total ? UINT64_MAX : ll->total + w;
+	if (!focused || dropped) {
 		pp->untagged++;
 		return false;
 	}
@@ -1205,10 +1237,8 @@ static void batch_add(struct pp *pp, struct batch *bt,
 	}
 	if (sa->value[which] == 0)
 		return;
-	if (pp->labels && !sample_labels(pp, sa, &group))
-		return;
-	bt->np++;
 	if (sa->value[which] < 0) {
+		bt->np++;
 		e->why = SKIP_NEGATIVE;
 		return;
 	}
@@ -1216,18 +1246,24 @@ static void batch_add(struct pp *pp, struct batch *bt,
 	if (bt->nlists + n + 1 >= bt->cap)
 		GROW(bt->lists, bt->cap, bt->nlists + n + 2);
 	e->off = bt->nlists;
-	if (pp->o->label_root) {
-		bt->lists[e->off] = GROUP_LOC | group;
-		g = 1;
-	}
+	g = pp->o->label_root != NULL;
 	e->n = n + g;
 	e->depth = sample_locations(pp, sa, bt->lists + e->off + g, &e->why);
-	if (!e->depth)
-		return;
-	if (e->depth + g > PROFILE_MAX_DEPTH - 1) {
+	if (e->depth && e->depth + g > PROFILE_MAX_DEPTH - 1) {
+		e->depth = 0;
 		e->why = SKIP_TOO_DEEP;
+	}
+	if (!e->depth) {
+		bt->np++;
 		return;
 	}
+	/* A sample that will be added: its labels are counted, then it is
+	 * kept or left out. */
+	if (pp->labels && !sample_labels(pp, sa, e->value, &group))
+		return;
+	bt->np++;
+	if (g)
+		bt->lists[e->off] = GROUP_LOC | group;
 	e->depth += g;
 	n += g;
 	bt->nlists += n;
@@ -1700,7 +1736,7 @@ int read_pprof(struct profile *p, struct input *in,
 				  "lines", pp.name);
 		goto out;
 	}
-	pp.labels = o->ntags || o->label_root;
+	pp.labels = o->ntags || o->label_root || o->label_list;
 	for (size_t t = 0; t < o->ntags; t++)
 		if (!tag_negated(o->tags[t]))
 			pp.focus = true;
