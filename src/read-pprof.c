@@ -443,6 +443,8 @@ struct pp {
 	char *gbuf;              /* a group's name being made */
 	size_t capgbuf;
 	uint64_t bad_labels;     /* labels dropped: string index out of range */
+	uint64_t group_bytes;    /* the groups' names may take this much more */
+	uint64_t overflow;       /* samples put in GROUP_OVERFLOW for want of it */
 	uint64_t untagged;       /* samples --tag left out */
 };
 
@@ -451,6 +453,15 @@ struct pp {
  * grouped by a label: GROUP_LOC | group (location indices are below 2^31).
  */
 #define GROUP_LOC 0x80000000u
+/*
+ * A group's name keeps GROUP_NAME_MAX bytes of its values ("..." after);
+ * all names together, GROUP_BYTES_PER_BYTE per input byte and a constant
+ * (a few label bytes can name a long string many times).  Past that, a
+ * new group's samples are rooted in "KEY=[more values]".
+ */
+#define GROUP_NAME_MAX 256
+#define GROUP_BYTES_PER_BYTE 2
+#define GROUP_BYTES_BASE (8u << 20)
 
 /* String i of the table; NULL (and counted) when out of range. */
 static const ProtobufCBinaryData *string_at(struct pp *pp, int64_t i)
@@ -995,7 +1006,8 @@ static bool sample_labels(struct pp *pp, const PSample *sa, uint64_t w,
 	bool focused = !pp->focus, dropped = false;
 
 	if (root) {
-		GROW(pp->gbuf, pp->capgbuf, rlen + 1);
+		/* Room for the longest name: KEY=, the values, ",...". */
+		GROW(pp->gbuf, pp->capgbuf, rlen + GROUP_NAME_MAX + 32);
 		memcpy(pp->gbuf, root, rlen);
 		pp->gbuf[rlen] = '=';
 		glen = rlen + 1;
@@ -1022,13 +1034,16 @@ static bool sample_labels(struct pp *pp, const PSample *sa, uint64_t w,
 			if (tag_matches(pp->o->tags[t], key, val, &neg))
 				*(neg ? &dropped : &focused) = true;
 		}
-		if (root && bytes_eq(key, root, rlen)) {
-			GROW(pp->gbuf, pp->capgbuf, glen + val->len + 1);
+		if (root && bytes_eq(key, root, rlen) &&
+		    glen <= rlen + 1 + GROUP_NAME_MAX) {
+			size_t room = rlen + 1 + GROUP_NAME_MAX - glen + 1,
+			       n = val->len < room ? val->len : room;
+
 			if (nval++)
 				pp->gbuf[glen++] = ',';
-			if (val->len)
-				memcpy(pp->gbuf + glen, val->data, val->len);
-			glen += val->len;
+			if (n)
+				memcpy(pp->gbuf + glen, val->data, n);
+			glen += n;
 		}
 	}
 	if (ll)
@@ -1037,8 +1052,23 @@ static bool sample_labels(struct pp *pp, const PSample *sa, uint64_t w,
 		pp->untagged++;
 		return false;
 	}
-	if (root)
+	if (root) {
+		if (glen > rlen + 1 + GROUP_NAME_MAX) {
+			glen = rlen + 1 + GROUP_NAME_MAX;
+			memcpy(pp->gbuf + glen, "...", 3);
+			glen += 3;
+		}
+		*group = symtab_find(pp->groups, pp->gbuf, glen);
+		if (*group == UINT32_MAX && glen > pp->group_bytes) {
+			pp->overflow++;
+			glen = rlen + 1;
+			memcpy(pp->gbuf + glen, "[more values]", 13);
+			glen += 13;
+		} else if (*group == UINT32_MAX) {
+			pp->group_bytes -= glen;
+		}
 		*group = symtab_intern(pp->groups, pp->gbuf, glen);
+	}
 	return true;
 }
 
@@ -1742,6 +1772,8 @@ int read_pprof(struct profile *p, struct input *in,
 			pp.focus = true;
 	if (pp.labels) {
 		pp.groups = symtab_create();
+		pp.group_bytes = (uint64_t)len * GROUP_BYTES_PER_BYTE +
+				 GROUP_BYTES_BASE;
 		/* When a sample does not decode, decode_samples says so. */
 		take_label_strings(&pp, &scratch);
 	}
@@ -1793,6 +1825,11 @@ int read_pprof(struct profile *p, struct input *in,
 		diag_warn(d, "%s: %llu label%s dropped: a string index out of "
 			  "range", pp.name, (unsigned long long)pp.bad_labels,
 			  PLURAL(pp.bad_labels));
+	if (pp.overflow)
+		diag_warn(d, "%s: %llu sample%s rooted in %s=[more values]: the "
+			  "label's values would take more than %d bytes per "
+			  "input byte", pp.name, (unsigned long long)pp.overflow,
+			  PLURAL(pp.overflow), o->label_root, GROUP_BYTES_PER_BYTE);
 	if (pp.added == 0 && pp.untagged && !diag_skipped(d, before, NULL, 0)) {
 		diag_warn(d, "%s: --tag leaves none of its %llu samples",
 			  pp.name, (unsigned long long)pp.untagged);

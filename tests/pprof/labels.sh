@@ -76,6 +76,21 @@ check "--group label: without a key: status 2" test $? = 2
 "$bin" --text -w 70 --group label:worker labels.pprof >"$tmp/t" 2>&1
 check "--text: the group frames" grep -q '^\[worker= *\]\[worker=a  *\]\[worker=b  *\]$' "$tmp/t"
 
+# ---- Hostile labels: names bounded ------------------------------------------
+# 200,000 samples whose groups' names would take 5 times the input: each
+# name is cut at 256 bytes of values, and past 2 bytes per input byte the
+# samples of new groups go to worker=[more values], with a message.
+python3 ./many-labels.py 200000 >"$tmp/many.pprof"
+"$bin" --collapse --group label:worker "$tmp/many.pprof" >"$tmp/many" 2>"$tmp/err"
+check "many groups: status 0" test $? = 0
+check "many groups: every sample kept" test "$(total "$tmp/many")" = 200000
+check "many groups: names cut at 256 bytes of values" test \
+	"$(awk '{ if (length($0) > m) m = length($0) } END { print m }' "$tmp/many")" -le 276
+check "many groups: the rest in worker=[more values]" \
+	grep -q '^worker=\[more values\];main [0-9]' "$tmp/many"
+check "many groups: the message" \
+	grep -q 'samples rooted in worker=\[more values\]' "$tmp/err"
+
 # ---- The oracle: go tool pprof -raw ----------------------------------------
 # oracle FILE NAME FLAMETOP-ARGS -- PPROF-ARGS
 oracle() {
