@@ -437,6 +437,7 @@ struct pp {
 	uint64_t added;          /* samples added */
 	/* Labels, read when --tag or --group label:KEY asks for them. */
 	bool labels;
+	bool strings_known;      /* the labels' strings are taken */
 	bool focus;              /* a --tag KEY=VALUE is given */
 	struct symtab *groups;   /* "KEY=VALUE" of --group label:KEY, by group */
 	uint32_t group_off;      /* group g's frame: frames[group_off + g] */
@@ -444,7 +445,11 @@ struct pp {
 	size_t capgbuf;
 	uint64_t bad_labels;     /* labels dropped: string index out of range */
 	uint64_t group_bytes;    /* the groups' names may take this much more */
-	uint64_t overflow;       /* samples put in GROUP_OVERFLOW for want of it */
+	uint64_t overflow;       /* samples put in KEY=[more values] */
+	/* For the label list alone, pairs of string indices and their weight,
+	 * named after the samples are read (list_pairs). */
+	struct lpair { int64_t key, str; uint64_t w; } *lp;
+	size_t nlp, lpmask;
 	uint64_t untagged;       /* samples --tag left out */
 };
 
@@ -992,6 +997,63 @@ static void list_label(struct pprof_labels *ll, const ProtobufCBinaryData *key,
 	e->weight = e->weight + w < e->weight ? UINT64_MAX : e->weight + w;
 }
 
+/* The label list alone: add w to the pair (key, str) of string indices. */
+#define LPAIRS_MAX 4096u
+
+static void pair_add(struct pp *pp, int64_t key, int64_t str, uint64_t w)
+{
+	size_t j;
+
+	if (!pp->lp) {
+		pp->lpmask = 2 * LPAIRS_MAX - 1;
+		pp->lp = xcalloc(pp->lpmask + 1, sizeof(*pp->lp));
+	}
+	j = (size_t)hash_u64((uint64_t)key * 0x9e3779b97f4a7c15u ^
+			     (uint64_t)str) & pp->lpmask;
+	for (; pp->lp[j].w || pp->lp[j].key; j = (j + 1) & pp->lpmask)
+		if (pp->lp[j].key == key && pp->lp[j].str == str)
+			break;
+	if (!pp->lp[j].w && !pp->lp[j].key) {
+		if (pp->nlp == LPAIRS_MAX) {
+			pp->o->label_list->more = true;
+			return;
+		}
+		pp->nlp++;
+		pp->lp[j].key = key;
+		pp->lp[j].str = str;
+	}
+	pp->lp[j].w = pp->lp[j].w + w < pp->lp[j].w ? UINT64_MAX :
+		      pp->lp[j].w + w;
+}
+
+/* The pairs into the label list, by their strings (taken now). */
+static void list_pairs(struct pp *pp)
+{
+	uint64_t *want = NULL;
+	size_t n = 0;
+
+	if (!pp->nlp)
+		return;
+	want = xreallocarray(NULL, 2 * pp->nlp, sizeof(*want));
+	for (size_t j = 0; j <= pp->lpmask; j++)
+		if (pp->lp[j].w || pp->lp[j].key) {
+			want[n++] = (uint64_t)pp->lp[j].key;
+			want[n++] = (uint64_t)pp->lp[j].str;
+		}
+	take_strings(pp, want, n);
+	free(want);
+	for (size_t j = 0; j <= pp->lpmask; j++) {
+		const ProtobufCBinaryData *k, *v;
+
+		if (!pp->lp[j].w && !pp->lp[j].key)
+			continue;
+		k = string_at(pp, pp->lp[j].key);
+		v = string_at(pp, pp->lp[j].str);
+		if (k && v)
+			list_label(pp->o->label_list, k, v, pp->lp[j].w);
+	}
+}
+
 /*
  * Is sample sa kept by --tag (any KEY=VALUE given, and no KEY!=VALUE)?
  * With --group label:KEY, *group is its group: the values of its labels
@@ -1020,6 +1082,10 @@ static bool sample_labels(struct pp *pp, const PSample *sa, uint64_t w,
 			continue;
 		if (!label_in_range(pp, l)) {
 			pp->bad_labels++;
+			continue;
+		}
+		if (!pp->strings_known) {
+			pair_add(pp, l->key, l->str, w);
 			continue;
 		}
 		key = string_at(pp, l->key);
@@ -1770,12 +1836,13 @@ int read_pprof(struct profile *p, struct input *in,
 	for (size_t t = 0; t < o->ntags; t++)
 		if (!tag_negated(o->tags[t]))
 			pp.focus = true;
-	if (pp.labels) {
+	if (o->ntags || o->label_root) {
 		pp.groups = symtab_create();
 		pp.group_bytes = (uint64_t)len * GROUP_BYTES_PER_BYTE +
 				 GROUP_BYTES_BASE;
 		/* When a sample does not decode, decode_samples says so. */
 		take_label_strings(&pp, &scratch);
+		pp.strings_known = true;
 	}
 	stacks_init(&ss.st);
 	if (!decode_samples(&pp, which, budget, &ss, &scratch)) {
@@ -1783,6 +1850,7 @@ int read_pprof(struct profile *p, struct input *in,
 		goto out;
 	}
 	arena_destroy(&scratch);
+	list_pairs(&pp);
 	index_report(&pp.locs, d, pp.name, "location");
 	index_report(&pp.fns, d, pp.name, "function");
 	index_report(&pp.maps, d, pp.name, "mapping");
@@ -1853,6 +1921,7 @@ out:
 	free(pp.fn_sym);
 	free(pp.strs);
 	free(pp.gbuf);
+	free(pp.lp);
 	if (pp.groups)
 		symtab_destroy(pp.groups);
 	free(pp.loc_off);
