@@ -205,6 +205,18 @@ static void type_status(void *ctx, char *buf, size_t cap)
 		 r->ntags > 1 ? ", labels chosen" : "");
 }
 
+/* Can the inputs be read again?  Not standard input: it was read. */
+static bool can_read_again(const struct type_switch *ts, char *msg, size_t cap)
+{
+	for (int i = 0; i < ts->c->nfiles; i++)
+		if (strcmp(ts->c->files[i], "-") == 0) {
+			snprintf(msg, cap, "standard input cannot be read "
+				 "again: give the profile as a FILE");
+			return false;
+		}
+	return true;
+}
+
 /*
  * Read the inputs into p again, with the read options as the caller left
  * them; false (with the reason in msg) when they cannot be.  *bad: bad
@@ -243,6 +255,8 @@ static bool next_type(void *ctx, struct profile *p, char *msg, size_t cap)
 		snprintf(msg, cap, "this profile has one sample type");
 		return false;
 	}
+	if (!can_read_again(ts, msg, cap))
+		return false;
 	next = (t->cur + 1) % t->n;
 	snprintf(ts->name, sizeof(ts->name), "%s", t->name[next]);
 	if (t->events)
@@ -269,6 +283,8 @@ static bool choose_label(void *ctx, struct profile *p, const char *key,
 	char shown[8 * sizeof(ts->tag)];
 	bool bad;
 
+	if (!can_read_again(ts, msg, cap))
+		return false;
 	free(r->tags);
 	r->tags = NULL;
 	r->ntags = 0;

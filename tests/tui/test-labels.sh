@@ -45,6 +45,17 @@ check "hostile: values of one key" tui_wait "worker=b *$"
 tui_keys q q
 check "hostile: exits 0" tui_wait "__EXIT:0"
 
+# From a pipe: listed, but standard input cannot be read again.
+tui_session 80 24 "cat $L | env LC_ALL=C.UTF-8 TERM=tmux-256color '$BIN'"
+check "pipe: opens" tui_wait "stdin \| 1.06 s CPU"
+tui_keys T
+check "pipe: the list" tui_wait "^ +56.60% +600.0 ms CPU +worker=a *$"
+tui_keys Enter
+check "pipe: cannot read again, said" tui_wait "standard input cannot be read again"
+check "pipe: the profile kept" tui_wait "stdin \| 1.06 s CPU"
+tui_keys q
+check "pipe: exits 0" tui_wait "__EXIT:0"
+
 # Folded input has no labels: T clears the time range as before.
 tui_start -x 80 -y 24 -- tests/golden/basic.folded
 check "folded: opens" tui_wait "basic.folded"
