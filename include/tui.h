@@ -78,6 +78,8 @@ struct tui_fetch_ops {
 
 /* ---- Running --------------------------------------------------------- */
 
+struct pprof_labels;
+
 struct tui_opts {
 	const char *title;        /* the input's name, or NULL */
 	bool flame;               /* root at the bottom */
@@ -98,6 +100,16 @@ struct tui_opts {
 	void *type_ctx;
 	const struct tui_fetch_ops *fetch;   /* a URL's profile, or NULL */
 	void *fetch_ctx;
+	/*
+	 * pprof input: its labels (T lists them), and reading p again (a
+	 * message in msg; true when p changed) with the samples of the label
+	 * key=value only, or rooted per value of key (group), or every
+	 * sample as read (key NULL).  With type_ctx.  NULL: no labels.
+	 */
+	const struct pprof_labels *labels;
+	bool (*choose_label)(void *ctx, struct profile *p, const char *key,
+			     size_t klen, const char *value, size_t vlen,
+			     bool group, char *msg, size_t cap);
 };
 
 /*

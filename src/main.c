@@ -349,6 +349,7 @@ struct type_switch {
 	struct pprof_types *types;
 	struct url_source *url;      /* a URL's body, or NULL */
 	char name[64];
+	char tag[256];      /* the label chosen with T: KEY=VALUE, or KEY */
 };
 
 /* "alloc_space (bytes)", the names escaped: they come from the profile. */
@@ -369,43 +370,127 @@ static void type_status(void *ctx, char *buf, size_t cap)
 	const struct pprof_types *t = ts->types;
 	char ty[800];
 
+	const struct read_opts *r = &ts->c->read;
+	char lab[8 * sizeof(ts->tag)] = "";
+
 	type_text(t, ty, sizeof(ty));
-	snprintf(buf, cap, "%s%s", ty, t->n < 2 ? "" :
-		 t->events ? ", e: next event" : ", e: next type");
+	/* The labels chosen with T (or --tag, --group label:KEY). */
+	if (r->ntags == 1 || r->label_root) {
+		const char *s = r->label_root ? r->label_root : r->tags[0];
+
+		textfmt_escape(s, strlen(s), lab, sizeof(lab));
+	}
+	snprintf(buf, cap, "%s%s%s%s%s", ty, t->n < 2 ? "" :
+		 t->events ? ", e: next event" : ", e: next type",
+		 *lab ? (r->label_root ? ", per " : ", ") : "", lab,
+		 r->ntags > 1 ? ", labels chosen" : "");
+}
+
+/* Can the inputs be read again?  Not standard input: it was read. */
+static bool can_read_again(const struct type_switch *ts, char *msg, size_t cap)
+{
+	for (int i = 0; i < ts->c->nfiles; i++)
+		if (strcmp(ts->c->files[i], "-") == 0) {
+			snprintf(msg, cap, "standard input cannot be read "
+				 "again: give the profile as a FILE");
+			return false;
+		}
+	return true;
+}
+
+/*
+ * Read the inputs into p again, with the read options as the caller left
+ * them; false (with the reason in msg) when they cannot be.  *bad: bad
+ * samples were skipped.
+ */
+static bool read_again(struct type_switch *ts, struct profile *p,
+		       const char *what, bool *bad, char *msg, size_t cap)
+{
+	struct diag d;
+	bool ok;
+
+	forget_weights(p, ts->c);
+	if (ts->c->read.label_list)
+		memset(ts->c->read.label_list, 0, sizeof(*ts->c->read.label_list));
+	diag_init(&d);
+	ok = (ts->c->diff ? diff_reload(p, ts->c, &d) :
+	      load(p, ts->c, ts->url, &d)) >= 0;
+	if (!ok)
+		snprintf(msg, cap, "cannot read the inputs again %s", what);
+	*bad = d.bad;
+	diag_free(&d);
+	profile_finish(p);
+	return ok;
 }
 
 static bool next_type(void *ctx, struct profile *p, char *msg, size_t cap)
 {
 	struct type_switch *ts = ctx;
 	struct pprof_types *t = ts->types;
-	struct diag d;
 	unsigned next;
+	bool bad;
 
 	if (t->n < 2) {
 		snprintf(msg, cap, "this profile has one sample type");
 		return false;
 	}
+	if (!can_read_again(ts, msg, cap))
+		return false;
 	next = (t->cur + 1) % t->n;
 	snprintf(ts->name, sizeof(ts->name), "%s", t->name[next]);
 	if (t->events)
 		ts->c->read.event_filter = ts->name;
 	else
 		ts->c->read.sample_type = ts->name;
-	forget_weights(p, ts->c);
-	diag_init(&d);
-	if ((ts->c->diff ? diff_reload(p, ts->c, &d) :
-	     load(p, ts->c, ts->url, &d)) < 0) {
-		snprintf(msg, cap, "cannot read the inputs again with the next "
-			 "sample type");
-	} else {
+	if (read_again(ts, p, "with the next sample type", &bad, msg, cap)) {
 		char ty[800];
 
 		type_text(t, ty, sizeof(ty));
 		snprintf(msg, cap, "%s %s%s", t->events ? "event" : "sample type", ty,
-			 d.bad ? "; bad samples skipped" : "");
+			 bad ? "; bad samples skipped" : "");
 	}
-	diag_free(&d);
-	profile_finish(p);
+	return true;
+}
+
+/* T's choice: the samples of one label, a root per value, or all. */
+static bool choose_label(void *ctx, struct profile *p, const char *key,
+			 size_t klen, const char *value, size_t vlen, bool group,
+			 char *msg, size_t cap)
+{
+	struct type_switch *ts = ctx;
+	struct read_opts *r = &ts->c->read;
+	char shown[8 * sizeof(ts->tag)];
+	bool bad;
+
+	if (!can_read_again(ts, msg, cap))
+		return false;
+	free(r->tags);
+	r->tags = NULL;
+	r->ntags = 0;
+	r->label_root = NULL;
+	if (key && klen + vlen + 2 > sizeof(ts->tag)) {
+		snprintf(msg, cap, "this label is too long to choose here");
+		return false;
+	}
+	if (key && group) {
+		memcpy(ts->tag, key, klen);
+		ts->tag[klen] = '\0';
+		r->label_root = ts->tag;
+	} else if (key) {
+		memcpy(ts->tag, key, klen);
+		ts->tag[klen] = '=';
+		memcpy(ts->tag + klen + 1, value, vlen);
+		ts->tag[klen + 1 + vlen] = '\0';
+		r->tags = xmalloc(sizeof(*r->tags));
+		r->tags[0] = ts->tag;
+		r->ntags = 1;
+	}
+	if (read_again(ts, p, "with the labels chosen", &bad, msg, cap)) {
+		textfmt_escape(ts->tag, strlen(ts->tag), shown, sizeof(shown));
+		snprintf(msg, cap, "%s%s%s", !key ? "all samples, as read" :
+			 group ? "a root per value of " : "the samples labelled ",
+			 key ? shown : "", bad ? "; bad samples skipped" : "");
+	}
 	return true;
 }
 
@@ -414,7 +499,7 @@ static int run_tui(struct profile *p, struct config *c, struct url_source *u,
 		   struct diag *d)
 {
 	struct tui_opts o = { 0 };
-	struct type_switch ts = { c, c->read.types, u, "" };
+	struct type_switch ts = { c, c->read.types, u, "", "" };
 	struct profile *v;
 	char msg[160], what[128], title[8192];
 	int rc = export_derive(p, c, &v);
@@ -432,6 +517,10 @@ static int run_tui(struct profile *p, struct config *c, struct url_source *u,
 		o.next_type = next_type;
 		o.type_status = type_status;
 		o.type_ctx = &ts;
+		if (c->read.label_list && c->read.label_list->n) {
+			o.labels = c->read.label_list;
+			o.choose_label = choose_label;
+		}
 	}
 	o.negate = c->negate;
 	if (u && !v && !c->time) {
@@ -458,6 +547,7 @@ int main(int argc, char **argv)
 	struct tui_progress progress = { 0 };
 	struct pprof_types types = { 0 };
 	struct url_source url = { &c, NULL, 0, NULL, 0, NULL }, *up = NULL;
+	static struct pprof_labels labels;
 	int rc, partial;
 
 	util_set_program("flametop");
@@ -528,6 +618,7 @@ int main(int argc, char **argv)
 		c.read.progress_ctx = &progress;
 		progress.name = c.nfiles == 1 ? c.files[0] : NULL;
 		progress.start = now_seconds();
+		c.read.label_list = &labels;   /* T lists them */
 	}
 	if (c.mode == MODE_TUI && isatty(1))
 		say_waiting(&c, &progress);

@@ -164,7 +164,11 @@ static const struct opt_def opts[] = {
 	{ "cpus", 0, OPT_STR, "LIST", OFF(cpus), 0, 0, "Views",
 	  "keep the samples taken on these CPUs" },
 	{ "group", 0, OPT_STR, "HOW", OFF(group), 0, 0, "Views",
-	  "root per process, per thread, or merged (process, thread, merged)" },
+	  "root per process, per thread, or merged (process, thread, merged); "
+	  "label:KEY: per value of a pprof label" },
+	{ "tag", 0, OPT_STRS, "KEY=VALUE", OFF(read.tags), 0, 0, "Views",
+	  "pprof: keep samples labelled with any KEY=VALUE given; KEY!=VALUE: "
+	  "drop those labelled so (repeatable)" },
 	{ "order", 0, OPT_STR, "ORDER", OFF(order), 0, 0, "Views",
 	  "siblings by name (default) or heaviest first (weight)" },
 	{ "diff", 0, OPT_FLAG, NULL, OFF(diff), 0, 0, "Compare",
@@ -413,10 +417,23 @@ static int check_views(struct config *c)
 	    strcmp(c->order, "weight") != 0)
 		return usage_error("--order: unknown order '%s' (name, weight)",
 				   c->order);
+	if (c->group && strncmp(c->group, "label:", 6) == 0) {
+		if (!c->group[6])
+			return usage_error("--group label:KEY: no KEY");
+		c->read.label_root = c->group + 6;
+		c->group = NULL;
+	}
+	for (size_t i = 0; i < c->read.ntags; i++) {
+		const char *t = c->read.tags[i], *eq = strchr(t, '=');
+
+		if (!eq || eq == t || (eq == t + 1 && t[0] == '!'))
+			return usage_error("--tag: '%s' is not KEY=VALUE or "
+					   "KEY!=VALUE", t);
+	}
 	if (c->group && strcmp(c->group, "process") != 0 &&
 	    strcmp(c->group, "thread") != 0 && strcmp(c->group, "merged") != 0)
 		return usage_error("--group: unknown grouping '%s' (process, "
-				   "thread, merged)", c->group);
+				   "thread, merged, label:KEY)", c->group);
 	for (size_t i = 0; i < ARRAY_SIZE(lists); i++) {
 		struct view_list l = { 0 };
 		char err[256];
@@ -543,6 +560,7 @@ void options_free(struct config *c)
 {
 	free(c->files);
 	free(c->include);
+	free(c->read.tags);
 	free(c->exclude);
 	free(c->read.fetch.headers);
 	c->read.fetch.headers = NULL;

@@ -435,7 +435,38 @@ struct pp {
 	uint32_t unknown;        /* the symbol "[unknown]" */
 	uint64_t bad_strings;
 	uint64_t added;          /* samples added */
+	/* Labels, read when --tag or --group label:KEY asks for them. */
+	bool labels;
+	bool strings_known;      /* the labels' strings are taken */
+	bool focus;              /* a --tag KEY=VALUE is given */
+	struct symtab *groups;   /* "KEY=VALUE" of --group label:KEY, by group */
+	uint32_t group_off;      /* group g's frame: frames[group_off + g] */
+	char *gbuf;              /* a group's name being made */
+	size_t capgbuf;
+	uint64_t bad_labels;     /* labels dropped: string index out of range */
+	uint64_t group_bytes;    /* the groups' names may take this much more */
+	uint64_t overflow;       /* samples put in KEY=[more values] */
+	/* For the label list alone, pairs of string indices and their weight,
+	 * named after the samples are read (list_pairs). */
+	struct lpair { int64_t key, str; uint64_t w; } *lp;
+	size_t nlp, lpmask;
+	uint64_t untagged;       /* samples --tag left out */
 };
+
+/*
+ * A stack's list of locations starts with its group, when samples are
+ * grouped by a label: GROUP_LOC | group (location indices are below 2^31).
+ */
+#define GROUP_LOC 0x80000000u
+/*
+ * A group's name keeps GROUP_NAME_MAX bytes of its values ("..." after);
+ * all names together, GROUP_BYTES_PER_BYTE per input byte and a constant
+ * (a few label bytes can name a long string many times).  Past that, a
+ * new group's samples are rooted in "KEY=[more values]".
+ */
+#define GROUP_NAME_MAX 256
+#define GROUP_BYTES_PER_BYTE 2
+#define GROUP_BYTES_BASE (8u << 20)
 
 /* String i of the table; NULL (and counted) when out of range. */
 static const ProtobufCBinaryData *string_at(struct pp *pp, int64_t i)
@@ -775,7 +806,7 @@ static int cmp_u64(const void *a, const void *b)
  * one walk of the string table from its first field; the rest are never
  * looked at.
  */
-static void take_strings(struct pp *pp)
+static void take_strings(struct pp *pp, const uint64_t *extra, size_t nextra)
 {
 	const PProfile *m = pp->m;
 	uint64_t *want = NULL, k = 0;
@@ -792,12 +823,15 @@ static void take_strings(struct pp *pp)
 	}
 	for (size_t i = 0; i < m->n_mapping; i++)
 		want_string(&want, &n, &cap, m->mapping[i]->filename);
+	for (size_t i = 0; i < nextra; i++)
+		want_string(&want, &n, &cap, (int64_t)extra[i]);
 	if (n)
 		qsort(want, n, sizeof(*want), cmp_u64);
 	/* Unique, and within the table. */
 	for (size_t i = 0; i < n && want[i] < pp->nstrings; i++)
 		if (!u || want[i] != want[u - 1])
 			want[u++] = want[i];
+	free(pp->strs);
 	pp->strs = xreallocarray(NULL, u ? u : 1, sizeof(*pp->strs));
 	while (j < u && pos < pp->len && next_field(pp->buf, pp->len, &pos, &f)) {
 		if (f.wt != 2 || f.number != 6)
@@ -831,6 +865,277 @@ static bool next_sample(const struct pp *pp, struct sample_iter *it,
 			return true;
 		}
 	return false;
+}
+
+/* ---- Labels ------------------------------------------------------------ */
+
+/*
+ * Go's pprof.Do and pprof.Labels put string labels (key and value, both
+ * string table indices) on samples.  --tag and --group label:KEY read
+ * them: first every sample's label strings are taken from the string
+ * table (take_label_strings), then each sample is kept or left out and
+ * given its group as it is decoded (sample_labels).  A numeric label (its
+ * value index 0) is not a string label and is passed over, as pprof does.
+ */
+
+static int cmp_u64(const void *a, const void *b);
+
+/* Sort want[0..*n) and drop repeats. */
+static void uniq_u64(uint64_t *want, size_t *n)
+{
+	size_t u = 0;
+
+	qsort(want, *n, sizeof(*want), cmp_u64);
+	for (size_t i = 0; i < *n; i++)
+		if (!u || want[i] != want[u - 1])
+			want[u++] = want[i];
+	*n = u;
+}
+
+/* A label's key and value indices name strings of the table. */
+static bool label_in_range(const struct pp *pp, const Flametop__Pprof__Label *l)
+{
+	return l->key >= 0 && (uint64_t)l->key < pp->nstrings &&
+	       l->str >= 0 && (uint64_t)l->str < pp->nstrings;
+}
+
+/*
+ * Take the strings the samples' labels name, with those taken before.
+ * False when a sample does not decode (decode_samples says so later).
+ */
+static bool take_label_strings(struct pp *pp, struct arena *scratch)
+{
+	ProtobufCAllocator alloc = { arena_alloc, arena_free, scratch };
+	struct sample_iter it = { 0, 0 };
+	uint64_t *want = NULL;
+	size_t n = 0, cap = 0, kept = 0;
+	const uint8_t *data;
+	size_t len;
+
+	while (next_sample(pp, &it, &data, &len)) {
+		PSample *sa;
+
+		arena_reset(scratch);
+		sa = flametop__pprof__sample__unpack(&alloc, len, data);
+		if (!sa) {
+			free(want);
+			return false;
+		}
+		for (size_t i = 0; i < sa->n_label; i++) {
+			const Flametop__Pprof__Label *l = sa->label[i];
+
+			if (!l->str || !label_in_range(pp, l))
+				continue;
+			GROW(want, cap, n + 2);
+			want[n++] = (uint64_t)l->key;
+			want[n++] = (uint64_t)l->str;
+		}
+		/* Few distinct strings, named by many samples: keep them so. */
+		if (n > 4096 && n > 2 * kept) {
+			uniq_u64(want, &n);
+			kept = n;
+		}
+	}
+	take_strings(pp, want, n);
+	free(want);
+	return true;
+}
+
+static bool bytes_eq(const ProtobufCBinaryData *s, const char *t, size_t n)
+{
+	return s->len == n && (!n || memcmp(s->data, t, n) == 0);
+}
+
+/* Is --tag t KEY!=VALUE (the key ends before the first '=')? */
+static bool tag_negated(const char *t)
+{
+	const char *eq = strchr(t, '=');
+
+	return eq && eq > t && eq[-1] == '!';
+}
+
+/* Does the label key=val match --tag t (KEY=VALUE or KEY!=VALUE)? */
+static bool tag_matches(const char *t, const ProtobufCBinaryData *key,
+			const ProtobufCBinaryData *val, bool *neg)
+{
+	const char *eq = strchr(t, '=');
+	size_t klen = (size_t)(eq - t);
+
+	*neg = tag_negated(t);
+	return bytes_eq(key, t, klen - *neg) &&
+	       bytes_eq(val, eq + 1, strlen(eq + 1));
+}
+
+/* Add weight w to the label key=val of the list (the first ones kept). */
+static void list_label(struct pprof_labels *ll, const ProtobufCBinaryData *key,
+		       const ProtobufCBinaryData *val, uint64_t w)
+{
+	struct pprof_label *e;
+	unsigned i;
+
+	for (i = 0; i < ll->n; i++) {
+		e = &ll->l[i];
+		if (e->klen == key->len && e->vlen == val->len &&
+		    !memcmp(e->key, key->data, key->len) &&
+		    !memcmp(e->value, val->data, val->len))
+			break;
+	}
+	if (i == ll->n) {
+		if (ll->n == PPROF_MAX_LABELS || key->len >= sizeof(e->key)) {
+			ll->more = true;
+			return;
+		}
+		e = &ll->l[ll->n++];
+		memset(e, 0, sizeof(*e));
+		e->klen = key->len;
+		memcpy(e->key, key->data, key->len);
+		e->cut = val->len >= sizeof(e->value);
+		e->vlen = e->cut ? sizeof(e->value) - 1 : val->len;
+		memcpy(e->value, val->data, e->vlen);
+	}
+	e = &ll->l[i];
+	e->weight = e->weight + w < e->weight ? UINT64_MAX : e->weight + w;
+}
+
+/* The label list alone: add w to the pair (key, str) of string indices. */
+#define LPAIRS_MAX 4096u
+
+static void pair_add(struct pp *pp, int64_t key, int64_t str, uint64_t w)
+{
+	size_t j;
+
+	if (!pp->lp) {
+		pp->lpmask = 2 * LPAIRS_MAX - 1;
+		pp->lp = xcalloc(pp->lpmask + 1, sizeof(*pp->lp));
+	}
+	j = (size_t)hash_u64((uint64_t)key * 0x9e3779b97f4a7c15u ^
+			     (uint64_t)str) & pp->lpmask;
+	for (; pp->lp[j].w || pp->lp[j].key; j = (j + 1) & pp->lpmask)
+		if (pp->lp[j].key == key && pp->lp[j].str == str)
+			break;
+	if (!pp->lp[j].w && !pp->lp[j].key) {
+		if (pp->nlp == LPAIRS_MAX) {
+			pp->o->label_list->more = true;
+			return;
+		}
+		pp->nlp++;
+		pp->lp[j].key = key;
+		pp->lp[j].str = str;
+	}
+	pp->lp[j].w = pp->lp[j].w + w < pp->lp[j].w ? UINT64_MAX :
+		      pp->lp[j].w + w;
+}
+
+/* The pairs into the label list, by their strings (taken now). */
+static void list_pairs(struct pp *pp)
+{
+	uint64_t *want = NULL;
+	size_t n = 0;
+
+	if (!pp->nlp)
+		return;
+	want = xreallocarray(NULL, 2 * pp->nlp, sizeof(*want));
+	for (size_t j = 0; j <= pp->lpmask; j++)
+		if (pp->lp[j].w || pp->lp[j].key) {
+			want[n++] = (uint64_t)pp->lp[j].key;
+			want[n++] = (uint64_t)pp->lp[j].str;
+		}
+	take_strings(pp, want, n);
+	free(want);
+	for (size_t j = 0; j <= pp->lpmask; j++) {
+		const ProtobufCBinaryData *k, *v;
+
+		if (!pp->lp[j].w && !pp->lp[j].key)
+			continue;
+		k = string_at(pp, pp->lp[j].key);
+		v = string_at(pp, pp->lp[j].str);
+		if (k && v)
+			list_label(pp->o->label_list, k, v, pp->lp[j].w);
+	}
+}
+
+/*
+ * Is sample sa kept by --tag (any KEY=VALUE given, and no KEY!=VALUE)?
+ * With --group label:KEY, *group is its group: the values of its labels
+ * KEY, joined by commas, in the order of the sample.
+ */
+static bool sample_labels(struct pp *pp, const PSample *sa, uint64_t w,
+			  uint32_t *group)
+{
+	const char *root = pp->o->label_root;
+	struct pprof_labels *ll = pp->o->label_list;
+	size_t rlen = root ? strlen(root) : 0, glen = 0, nval = 0;
+	bool focused = !pp->focus, dropped = false;
+
+	if (root) {
+		/* Room for the longest name: KEY=, the values, ",...". */
+		GROW(pp->gbuf, pp->capgbuf, rlen + GROUP_NAME_MAX + 32);
+		memcpy(pp->gbuf, root, rlen);
+		pp->gbuf[rlen] = '=';
+		glen = rlen + 1;
+	}
+	for (size_t i = 0; i < sa->n_label; i++) {
+		const Flametop__Pprof__Label *l = sa->label[i];
+		const ProtobufCBinaryData *key, *val;
+
+		if (!l->str)
+			continue;
+		if (!label_in_range(pp, l)) {
+			pp->bad_labels++;
+			continue;
+		}
+		if (!pp->strings_known) {
+			pair_add(pp, l->key, l->str, w);
+			continue;
+		}
+		key = string_at(pp, l->key);
+		val = string_at(pp, l->str);
+		if (!key || !val)
+			continue;
+		if (ll)
+			list_label(ll, key, val, w);
+		for (size_t t = 0; t < pp->o->ntags; t++) {
+			bool neg;
+
+			if (tag_matches(pp->o->tags[t], key, val, &neg))
+				*(neg ? &dropped : &focused) = true;
+		}
+		if (root && bytes_eq(key, root, rlen) &&
+		    glen <= rlen + 1 + GROUP_NAME_MAX) {
+			size_t room = rlen + 1 + GROUP_NAME_MAX - glen + 1,
+			       n = val->len < room ? val->len : room;
+
+			if (nval++)
+				pp->gbuf[glen++] = ',';
+			if (n)
+				memcpy(pp->gbuf + glen, val->data, n);
+			glen += n;
+		}
+	}
+	if (ll)
+		ll->total = ll->total + w < ll->total ? UINT64_MAX : ll->total + w;
+	if (!focused || dropped) {
+		pp->untagged++;
+		return false;
+	}
+	if (root) {
+		if (glen > rlen + 1 + GROUP_NAME_MAX) {
+			glen = rlen + 1 + GROUP_NAME_MAX;
+			memcpy(pp->gbuf + glen, "...", 3);
+			glen += 3;
+		}
+		*group = symtab_find(pp->groups, pp->gbuf, glen);
+		if (*group == UINT32_MAX && glen > pp->group_bytes) {
+			pp->overflow++;
+			glen = rlen + 1;
+			memcpy(pp->gbuf + glen, "[more values]", 13);
+			glen += 13;
+		} else if (*group == UINT32_MAX) {
+			pp->group_bytes -= glen;
+		}
+		*group = symtab_intern(pp->groups, pp->gbuf, glen);
+	}
+	return true;
 }
 
 /* ---- Samples to stacks ----------------------------------------------------- */
@@ -1010,12 +1315,13 @@ struct batch {
 };
 
 /* Sample s into the batch, unless its value is 0 or it is not wanted. */
-static void batch_add(const struct pp *pp, struct batch *bt,
+static void batch_add(struct pp *pp, struct batch *bt,
 		      const PSample *sa, size_t s, size_t which,
 		      const struct stack_set *st)
 {
 	struct pending *e = &bt->p[bt->np];
-	size_t n = sa->n_location_id;
+	size_t n = sa->n_location_id, g = 0;
+	uint32_t group = 0;
 
 	e->why = SKIP_NONE;
 	e->sample = (uint32_t)s;
@@ -1027,19 +1333,35 @@ static void batch_add(const struct pp *pp, struct batch *bt,
 	}
 	if (sa->value[which] == 0)
 		return;
-	bt->np++;
 	if (sa->value[which] < 0) {
+		bt->np++;
 		e->why = SKIP_NEGATIVE;
 		return;
 	}
 	e->value = (uint64_t)sa->value[which];
-	if (bt->nlists + n >= bt->cap)
-		GROW(bt->lists, bt->cap, bt->nlists + n + 1);
+	if (bt->nlists + n + 1 >= bt->cap)
+		GROW(bt->lists, bt->cap, bt->nlists + n + 2);
 	e->off = bt->nlists;
-	e->n = n;
-	e->depth = sample_locations(pp, sa, bt->lists + e->off, &e->why);
-	if (!e->depth)
+	g = pp->o->label_root != NULL;
+	e->n = n + g;
+	e->depth = sample_locations(pp, sa, bt->lists + e->off + g, &e->why);
+	if (e->depth && e->depth + g > PROFILE_MAX_DEPTH - 1) {
+		e->depth = 0;
+		e->why = SKIP_TOO_DEEP;
+	}
+	if (!e->depth) {
+		bt->np++;
 		return;
+	}
+	/* A sample that will be added: its labels are counted, then it is
+	 * kept or left out. */
+	if (pp->labels && !sample_labels(pp, sa, e->value, &group))
+		return;
+	bt->np++;
+	if (g)
+		bt->lists[e->off] = GROUP_LOC | group;
+	e->depth += g;
+	n += g;
 	bt->nlists += n;
 	e->hash = hash_bytes(bt->lists + e->off, n * sizeof(*bt->lists));
 	__builtin_prefetch(&st->slots[(size_t)e->hash & st->mask]);
@@ -1104,7 +1426,7 @@ static void batch_run(struct batch *bt, struct samples *ss, uint64_t budget,
  * Returns false on one that does not decode (scratch->exhausted: for want
  * of memory).
  */
-static bool decode_samples(const struct pp *pp, size_t which, uint64_t budget,
+static bool decode_samples(struct pp *pp, size_t which, uint64_t budget,
 			   struct samples *ss, struct arena *scratch)
 {
 	ProtobufCAllocator alloc = { arena_alloc, arena_free, scratch };
@@ -1227,6 +1549,10 @@ static inline uint32_t next_frame(struct frames_of *fo, uint32_t k)
 	if (at == fo->st->start[k + 1])
 		return fo->unknown;     /* no locations: "[unknown]" */
 	l = fo->st->locs[at];
+	if (l & GROUP_LOC) {
+		c->loc++;
+		return fo->pp->frames[fo->pp->group_off + (l & ~GROUP_LOC)];
+	}
 	r = fo->pp->frames[fo->pp->loc_off[l] + c->off];
 	if (++c->off == fo->pp->loc_n[l]) {
 		c->off = 0;
@@ -1484,7 +1810,7 @@ int read_pprof(struct profile *p, struct input *in,
 	}
 	pp.m = m;
 	pp.ntypes = m->n_sample_type;
-	take_strings(&pp);
+	take_strings(&pp, NULL, 0);
 	if (m->n_location > UINT32_MAX / 2 || m->n_function > UINT32_MAX / 2 ||
 	    pp.nsamples > UINT32_MAX / 2) {
 		if (samples_decode(&pp, &scratch))
@@ -1506,12 +1832,25 @@ int read_pprof(struct profile *p, struct input *in,
 				  "lines", pp.name);
 		goto out;
 	}
+	pp.labels = o->ntags || o->label_root || o->label_list;
+	for (size_t t = 0; t < o->ntags; t++)
+		if (!tag_negated(o->tags[t]))
+			pp.focus = true;
+	if (o->ntags || o->label_root) {
+		pp.groups = symtab_create();
+		pp.group_bytes = (uint64_t)len * GROUP_BYTES_PER_BYTE +
+				 GROUP_BYTES_BASE;
+		/* When a sample does not decode, decode_samples says so. */
+		take_label_strings(&pp, &scratch);
+		pp.strings_known = true;
+	}
 	stacks_init(&ss.st);
 	if (!decode_samples(&pp, which, budget, &ss, &scratch)) {
 		say_undecodable(&pp, scratch.exhausted);
 		goto out;
 	}
 	arena_destroy(&scratch);
+	list_pairs(&pp);
 	index_report(&pp.locs, d, pp.name, "location");
 	index_report(&pp.fns, d, pp.name, "function");
 	index_report(&pp.maps, d, pp.name, "mapping");
@@ -1521,6 +1860,10 @@ int read_pprof(struct profile *p, struct input *in,
 	pp.fn_sym = xcalloc(m->n_function ? m->n_function : 1,
 			    sizeof(*pp.fn_sym));
 	expand_locations(&pp);
+	pp.group_off = (uint32_t)pp.nframes;
+	for (uint32_t g = 0; pp.groups && g < symtab_count(pp.groups); g++)
+		push_frame(&pp, profile_intern(p, symtab_name(pp.groups, g),
+					       symtab_len(pp.groups, g)));
 	note_types(&pp, which);
 	string_copy(&pp, m->sample_type[which]->type, type, sizeof(type));
 	string_copy(&pp, m->sample_type[which]->unit, unit, sizeof(unit));
@@ -1546,6 +1889,20 @@ int read_pprof(struct profile *p, struct input *in,
 			  "as [unknown])", pp.name,
 			  (unsigned long long)pp.bad_strings,
 			  pp.bad_strings == 1 ? "ex" : "ices");
+	if (pp.bad_labels)
+		diag_warn(d, "%s: %llu label%s dropped: a string index out of "
+			  "range", pp.name, (unsigned long long)pp.bad_labels,
+			  PLURAL(pp.bad_labels));
+	if (pp.overflow)
+		diag_warn(d, "%s: %llu sample%s rooted in %s=[more values]: the "
+			  "label's values would take more than %d bytes per "
+			  "input byte", pp.name, (unsigned long long)pp.overflow,
+			  PLURAL(pp.overflow), o->label_root, GROUP_BYTES_PER_BYTE);
+	if (pp.added == 0 && pp.untagged && !diag_skipped(d, before, NULL, 0)) {
+		diag_warn(d, "%s: --tag leaves none of its %llu samples",
+			  pp.name, (unsigned long long)pp.untagged);
+		pp.added = 1;
+	}
 	/* Samples all of value 0 are a profile, if an empty one. */
 	if (pp.added == 0 && !diag_skipped(d, before, NULL, 0)) {
 		char shown[8 * sizeof(type)];
@@ -1563,6 +1920,10 @@ out:
 	free(ss.rec);
 	free(pp.fn_sym);
 	free(pp.strs);
+	free(pp.gbuf);
+	free(pp.lp);
+	if (pp.groups)
+		symtab_destroy(pp.groups);
 	free(pp.loc_off);
 	free(pp.loc_n);
 	free(pp.frames);

@@ -96,6 +96,11 @@ struct tui {
 	void *fetch_ctx;
 	char fetch_status[128];       /* the header's "fetching: 12 s left" */
 	bool fetched_again;           /* t->baseline is the previous fetch */
+	const struct pprof_labels *labels;  /* pprof labels (tui_opts) */
+	bool (*choose_label)(void *, struct profile *, const char *, size_t,
+			     const char *, size_t, bool, char *, size_t);
+	bool lab_show;               /* the label list (T) is shown */
+	size_t lab_sel, lab_top;     /* its selected label, first row shown */
 
 	unsigned rows, cols;          /* the screen */
 	struct layout lay;
@@ -229,6 +234,12 @@ void tui_top_draw(struct tui *t, unsigned top, unsigned rows);
 void tui_help_draw(struct tui *t);
 /* A key while the help is shown: scroll, or close. */
 void tui_help_key(struct tui *t, int key);
+
+/* tui-view-labels.c: the labels of a pprof profile (T) over the screen. */
+void tui_labels_open(struct tui *t);
+void tui_labels_draw(struct tui *t);
+/* A key while the list is shown; true when the profile was read again. */
+bool tui_labels_key(struct tui *t, int key);
 
 /* ---- Layer 2: the screen's geometry and texts ------------------------ */
 

@@ -122,6 +122,12 @@ bool tui_do(struct tui *t, enum tui_action a)
 	if (a == ACT_ZOOM && t->sand_focus)
 		a = ACT_SANDWICH;   /* a caller: its own sandwich */
 	tui_ensure_layout(t);
+	/* A pprof profile has no time range to clear: T lists its labels. */
+	if (a == ACT_RANGE_CLEAR && t->choose_label &&
+	    !profile_has_timeline(t->src)) {
+		tui_labels_open(t);
+		return true;
+	}
 	if (tui_flame_action(t, a) || tui_timeline_action(t, a))
 		return true;
 	switch (a) {
@@ -281,6 +287,14 @@ bool tui_key(struct tui *t, int key)
 	if (t->help) {
 		/* The overlay scrolls; any other key closes it. */
 		tui_help_key(t, key);
+		return true;
+	}
+	if (t->lab_show) {
+		if (tui_labels_key(t, key)) {
+			/* Read into the source: the view is derived again. */
+			tui_view_source_changed(t);
+			tui_profile_changed(t);
+		}
 		return true;
 	}
 	a = t->fetch && ctx == KCTX_VIEW ? keys_lookup_url(key) : ACT_NONE;
@@ -473,6 +487,8 @@ void tui_draw(struct tui *t)
 	attr_set(A_NORMAL, 0, NULL);
 	if (t->help)
 		tui_help_draw(t);
+	else if (t->lab_show)
+		tui_labels_draw(t);
 	refresh();
 }
 
@@ -492,6 +508,10 @@ struct tui *tui_create(struct profile *p, const struct tui_opts *o,
 	t->type_ctx = o->type_ctx;
 	t->fetch = o->fetch;
 	t->fetch_ctx = o->fetch_ctx;
+	if (o->choose_label) {
+		t->labels = o->labels;
+		t->choose_label = o->choose_label;
+	}
 	t->flame = o->flame;
 	t->icase = o->icase;
 	t->zoom = t->sel = NODE_ROOT;

@@ -61,6 +61,7 @@ run_suite() {
 	group "fuzz corpora [$tag]" tests/fuzz/replay.sh "$build"
 	group "hostile input [$tag]" tests/hostile/run.sh "$bin"
 	group "pprof and svg [$tag]" tests/pprof/run.sh "$bin"
+	group "pprof labels [$tag]" tests/pprof/labels.sh "$bin"
 	group "pprof out [$tag]" tests/pprof-out/run.sh "$bin"
 	group "cpuprofile [$tag]" tests/cpuprofile/run.sh "$bin"
 	group "http [$tag]" tests/http/run.sh "$bin"

@@ -172,6 +172,10 @@ figures tests/golden/demo.perf | --callers leaf | render
 figures samples/go-heap.pprof |  | mk 'main\.'
 figures samples/go-heap.pprof | --sample-type alloc_objects --callers main.mk | mk
 figures samples/go-heap.pprof | --sample-type alloc_space --invert | alloc
+# pprof labels: a label's samples, a root per value, both at once.
+figures tests/pprof/labels.pprof | --tag worker=b | '^main.spin$' workB
+figures tests/pprof/labels.pprof | --group label:worker --tag worker!=a | spin '^worker=b$'
+figures tests/pprof/labels.pprof | --group label:kind --callers main.spin | spin
 figures tests/data/fp.data | --kallsyms tests/data/fp.kallsyms --symfs tests/data/symfs | burn path_a
 figures tests/data/fp.data | --kallsyms tests/data/fp.kallsyms --symfs tests/data/symfs --group thread --time 0.1,0.2 | path_b
 figures tests/data/two-events.data | --event-filter task-clock --kallsyms tests/data/fp.kallsyms --symfs tests/data/symfs --callees main | burn

@@ -62,6 +62,15 @@ class Profile:
     def sample(self, locs, values):
         self.parts.append(lfield(2, packed(1, locs) + packed(2, values)))
 
+    def labelled(self, locs, values, labels):
+        """A sample with string labels: (key, value) strings or indices."""
+        body = packed(1, locs) + packed(2, values)
+        for k, v in labels:
+            k = k if isinstance(k, int) else self.s(k)
+            v = v if isinstance(v, int) else self.s(v)
+            body += lfield(3, vfield(1, k) + vfield(2, v))
+        self.parts.append(lfield(2, body))
+
     def mapping(self, mid, filename):
         self.parts.append(lfield(3, vfield(1, mid) + vfield(2, 0x400000) +
                                  vfield(3, 0x500000) + vfield(5, self.s(filename))))
@@ -138,6 +147,17 @@ def bad_cases():
     p.location(1, 0x10, [1])
     p.sample([1], [5])
     cases["pprof-bad-string"] = p.encode()
+    # Labels: a value with control bytes (escaped on the terminal, bytes in
+    # --collapse), label string indices out of range (the label dropped),
+    # a key given twice (its values joined), a numeric label (no string).
+    p = one_function("main")
+    p.labelled([1], [5], [("worker", "a\x1b[31mred")])
+    p.labelled([1], [7], [("worker", 999), (998, "b")])
+    p.labelled([1], [11], [("worker", "b"), ("worker", "c")])
+    p.labelled([1], [13], [])
+    p.parts.append(lfield(2, packed(1, [1]) + packed(2, [17]) +
+                          lfield(3, vfield(1, p.s("worker")) + vfield(3, 4))))
+    cases["pprof-labels-bad"] = p.encode()
     # Ids that point nowhere: a sample names location 42, a line function 9.
     p = one_function("main", [9, 1])
     p.sample([42, 1], [5])

@@ -1,0 +1,66 @@
+#!/bin/sh
+# test-labels.sh - T on a pprof profile lists its labels with the share of
+# the profile that carries each; Enter keeps one label's samples, g roots
+# the samples per value of its key, a shows all again, Backspace closes
+# the list.  The figures are those of --collapse --tag; a label's control
+# bytes are shown escaped.
+BIN=${1:?usage: test-labels.sh FLAMETOP}
+case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
+. "$(dirname "$0")/lib.sh"
+
+L=tests/pprof/labels.pprof
+
+tui_start -x 80 -y 24 -- "$L"
+check "opens" tui_wait "labels.pprof \| 1.06 s CPU"
+tui_keys T
+check "T: the list" tui_wait "^ pprof labels: the share of 1.06 s CPU that carries each"
+check "T: worker=a, 600 ms of 1.06 s" tui_wait "^ +56.60% +600.0 ms CPU +worker=a *$"
+check "T: worker=b, 310 ms" tui_wait "^ +29.25% +310.0 ms CPU +worker=b *$"
+check "T: kind=batch under its key" sh -c \
+	"tmux -L '$TUI_SOCK' -f /dev/null capture-pane -p -t ft | grep -A1 '^ kind *$' | grep -q 'kind=batch'"
+tui_keys j j Enter
+check "Enter: worker=b's samples only" tui_wait "labels.pprof \| 310.0 ms CPU \|.*, worker=b"
+check "Enter: the message" tui_wait "the samples labelled worker=b"
+check "Enter: workA gone" sh -c "! tmux -L '$TUI_SOCK' -f /dev/null capture-pane -p -t ft | grep -q workA"
+tui_keys T j g
+check "g: a root per worker" tui_wait "^all *$"
+check "g: the roots" tui_wait "^worker= +worker=a +worker=b *$"
+check "g: the header says so" tui_wait "1.06 s CPU \|.*, per worker"
+tui_keys T a
+check "a: all samples again" tui_wait "all samples, as read"
+check "a: no root per worker" sh -c "! tmux -L '$TUI_SOCK' -f /dev/null capture-pane -p -t ft | grep -q 'worker='"
+tui_keys T
+check "T again" tui_wait "^ pprof labels"
+tui_keys BSpace
+check "Backspace closes the list" tui_wait "^all \|"
+tui_keys q
+check "exits 0" tui_wait "__EXIT:0"
+
+# A label with control bytes: escaped in the list.
+tui_start -x 80 -y 24 -- tests/bad/pprof-labels-bad.in
+check "hostile: opens" tui_wait "pprof-labels-bad.in \|"
+tui_keys T
+check "hostile: escaped value" tui_wait 'worker=a\\x1b\[31mred'
+check "hostile: values of one key" tui_wait "worker=b *$"
+tui_keys q q
+check "hostile: exits 0" tui_wait "__EXIT:0"
+
+# From a pipe: listed, but standard input cannot be read again.
+tui_session 80 24 "cat $L | env LC_ALL=C.UTF-8 TERM=tmux-256color '$BIN'"
+check "pipe: opens" tui_wait "stdin \| 1.06 s CPU"
+tui_keys T
+check "pipe: the list" tui_wait "^ +56.60% +600.0 ms CPU +worker=a *$"
+tui_keys Enter
+check "pipe: cannot read again, said" tui_wait "standard input cannot be read again"
+check "pipe: the profile kept" tui_wait "stdin \| 1.06 s CPU"
+tui_keys q
+check "pipe: exits 0" tui_wait "__EXIT:0"
+
+# Folded input has no labels: T clears the time range as before.
+tui_start -x 80 -y 24 -- tests/golden/basic.folded
+check "folded: opens" tui_wait "basic.folded"
+tui_keys T
+check "folded: no label list" sh -c "sleep 0.3; ! tmux -L '$TUI_SOCK' -f /dev/null capture-pane -p -t ft | grep -q 'pprof labels'"
+tui_keys q
+check "folded: exits 0" tui_wait "__EXIT:0"
+tui_done
