@@ -73,6 +73,14 @@ struct tui_opts {
 	bool (*next_type)(void *ctx, struct profile *p, char *msg, size_t cap);
 	void (*type_status)(void *ctx, char *buf, size_t cap);
 	void *type_ctx;
+	/*
+	 * Saved profiles: read p again with frames by source line, or by
+	 * function again (--lines toggled; message and result as next_type).
+	 * NULL where the inputs cannot be read again.
+	 */
+	bool (*toggle_lines)(void *ctx, struct profile *p, char *msg,
+			     size_t cap);
+	void *lines_ctx;
 };
 
 /*

@@ -74,6 +74,15 @@ static int load(struct profile *p, struct config *c, struct diag *d)
 	return !ok ? -1 : ok < c->nfiles ? 1 : 0;
 }
 
+/* Whether an input is standard input ("-"): it cannot be read again. */
+static bool reads_stdin(const struct config *c)
+{
+	for (int i = 0; i < c->nfiles; i++)
+		if (strcmp(c->files[i], "-") == 0)
+			return true;
+	return false;
+}
+
 /*
  * A pipe that has not written yet would leave the terminal blank until it
  * does: say what flametop waits for (erased by tui_load_progress_done).
@@ -81,12 +90,8 @@ static int load(struct profile *p, struct config *c, struct diag *d)
 static void say_waiting(const struct config *c, struct tui_progress *pr)
 {
 	struct pollfd pfd = { .fd = 0, .events = POLLIN };
-	bool stdin_used = false;
 
-	for (int i = 0; i < c->nfiles; i++)
-		if (strcmp(c->files[i], "-") == 0)
-			stdin_used = true;
-	if (!stdin_used || isatty(0) || !isatty(2) || poll(&pfd, 1, 0) != 0)
+	if (!reads_stdin(c) || isatty(0) || !isatty(2) || poll(&pfd, 1, 0) != 0)
 		return;
 	fprintf(stderr, "\rflametop: waiting for input on stdin%s\033[K",
 		textfmt_utf8() ? "\u2026" : "...");
@@ -163,6 +168,22 @@ static int write_svg(struct profile *p, struct config *c)
 	return export_file_close(&af, out, c->svg);
 }
 
+/*
+ * Read the inputs into p again (the view's e and L keys), with c as it is
+ * now; p is finished, whatever the result.
+ */
+static int read_again(struct profile *p, struct config *c, struct diag *d)
+{
+	int rc;
+
+	c->read.progress = NULL;        /* the screen is the TUI's now */
+	profile_reset_weights(p);
+	profile_forget_unit(p);
+	rc = c->diff ? diff_reload(p, c, d) : load(p, c, d);
+	profile_finish(p);
+	return rc;
+}
+
 /* pprof sample types in the TUI: the inputs are read again with another. */
 struct type_switch {
 	struct config *c;
@@ -210,12 +231,9 @@ static bool next_type(void *ctx, struct profile *p, char *msg, size_t cap)
 		ts->c->read.event_filter = ts->name;
 	else
 		ts->c->read.sample_type = ts->name;
-	ts->c->read.progress = NULL;    /* the screen is the TUI's now */
 	t->n = 0;                       /* filled again by the reader */
-	profile_reset_weights(p);
-	profile_forget_unit(p);
 	diag_init(&d);
-	if ((ts->c->diff ? diff_reload(p, ts->c, &d) : load(p, ts->c, &d)) < 0) {
+	if (read_again(p, ts->c, &d) < 0) {
 		snprintf(msg, cap, "cannot read the inputs again with the next "
 			 "sample type");
 	} else {
@@ -226,7 +244,28 @@ static bool next_type(void *ctx, struct profile *p, char *msg, size_t cap)
 			 d.bad ? "; bad samples skipped" : "");
 	}
 	diag_free(&d);
-	profile_finish(p);
+	return true;
+}
+
+/* L in the view: the inputs read again with --lines toggled. */
+static bool toggle_lines(void *ctx, struct profile *p, char *msg, size_t cap)
+{
+	struct config *c = ctx;
+	struct diag d;
+
+	c->read.lines = !c->read.lines;
+	if (c->read.types)
+		c->read.types->n = 0;   /* filled again by the reader */
+	diag_init(&d);
+	if (read_again(p, c, &d) < 0)
+		snprintf(msg, cap, "cannot read the inputs again");
+	else
+		snprintf(msg, cap, "%s%s", c->read.lines ?
+			 "frames by source line (NAME FILE:LINE)" :
+			 "frames by function",
+			 c->read.lines && d.nwarnings ? "; some inputs carry no "
+			 "lines" : "");
+	diag_free(&d);
 	return true;
 }
 
@@ -252,6 +291,11 @@ static int run_tui(struct profile *p, struct config *c, struct diag *d)
 		o.next_type = next_type;
 		o.type_status = type_status;
 		o.type_ctx = &ts;
+	}
+	/* Only files can be read again, into p only when p is shown. */
+	if (!v && !c->normalize && c->nfiles && !reads_stdin(c)) {
+		o.toggle_lines = toggle_lines;
+		o.lines_ctx = c;
 	}
 	o.negate = c->negate;
 	if (diag_skipped(d, NULL, what, sizeof(what))) {

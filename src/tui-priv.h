@@ -88,6 +88,8 @@ struct tui {
 	bool (*next_type)(void *, struct profile *, char *, size_t);
 	void (*type_status)(void *, char *, size_t);
 	void *type_ctx;              /* pprof sample types (tui_opts) */
+	bool (*toggle_lines)(void *, struct profile *, char *, size_t);
+	void *lines_ctx;             /* L: --lines toggled (tui_opts) */
 
 	unsigned rows, cols;          /* the screen */
 	struct layout lay;

@@ -208,6 +208,16 @@ bool tui_do(struct tui *t, enum tui_action a)
 			tui_profile_changed(t);
 		}
 		break;
+	case ACT_LINES:
+		if (!t->toggle_lines)
+			set_msg(t, false, "source lines: only for profiles read "
+				"from files, as read (start with --lines)");
+		else if (t->toggle_lines(t->lines_ctx, t->src, t->msg,
+					 sizeof(t->msg))) {
+			tui_view_source_changed(t);
+			tui_profile_changed(t);
+		}
+		break;
 	case ACT_LIVE_SAVE:
 		/* What is on screen, live or not: the view, not the source. */
 		tui_view_save(t);
@@ -368,6 +378,8 @@ struct tui *tui_create(struct profile *p, const struct tui_opts *o,
 	t->next_type = o->next_type;
 	t->type_status = o->type_status;
 	t->type_ctx = o->type_ctx;
+	t->toggle_lines = o->toggle_lines;
+	t->lines_ctx = o->lines_ctx;
 	t->flame = o->flame;
 	t->icase = o->icase;
 	t->zoom = t->sel = NODE_ROOT;
