@@ -210,8 +210,8 @@ bool tui_do(struct tui *t, enum tui_action a)
 		break;
 	case ACT_LINES:
 		if (!t->toggle_lines)
-			set_msg(t, false, "source lines: only for profiles read "
-				"from files, as read (start with --lines)");
+			set_msg(t, false, "L reads the input files again: not "
+				"here (start flametop with --lines)");
 		else if (t->toggle_lines(t->lines_ctx, t->src, t->msg,
 					 sizeof(t->msg))) {
 			tui_view_source_changed(t);

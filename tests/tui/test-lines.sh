@@ -32,7 +32,7 @@ check "folded: exit 0" tui_wait "__EXIT:0"
 tui_session 120 30 "cat tests/golden/basic.folded | env LC_ALL=C.UTF-8 TERM=tmux-256color NO_COLOR=1 '$BIN'"
 check "stdin opens" tui_wait "main"
 tui_keys L
-check "L on standard input: cannot read again" tui_wait "only for profiles read from files"
+check "L on standard input: cannot read again" tui_wait "L reads the input files again: not here"
 tui_keys q
 check "stdin: exit 0" tui_wait "__EXIT:0"
 tui_done
