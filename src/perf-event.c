@@ -121,6 +121,22 @@ void pe_machine_cache_stacks(struct pe_machine *m)
 		m->sc = sc_create();
 }
 
+void pe_machine_set_lines(struct pe_machine *m, bool on)
+{
+	if (m->o.lines == on)
+		return;
+	m->o.lines = on;
+	/* The cached names are the other granularity's. */
+	ARR_FREE(m->fc, m->fcmask + 1);
+	m->fcmask = 4095;
+	m->nfc = 0;
+	ARR_GROW(m->fc, 0, m->fcmask + 1);
+	if (m->sc) {
+		sc_destroy(m->sc);
+		m->sc = sc_create();
+	}
+}
+
 void pe_machine_keep_exited(struct pe_machine *m, bool keep)
 {
 	pe_procs_keep_exited(m->pt, keep);

@@ -57,8 +57,8 @@ static const struct key_binding table[] = {
 	  "next sample type (pprof: cpu, alloc_space, ...) or event (perf.data)",
 	  { 'e', 0 } },
 	{ KCTX_VIEW, ACT_LINES, "L",
-	  "frames by source line (NAME FILE:LINE) or by function: the inputs "
-	  "read again", { 'L', 0 } },
+	  "frames by source line (NAME FILE:LINE) or by function (files: read "
+	  "again; live: from now on)", { 'L', 0 } },
 	{ KCTX_VIEW, ACT_HELP, "?, F1", "show or hide this help",
 	  { '?', KEY_F(1), 0 } },
 	{ KCTX_VIEW, ACT_REDRAW, "Ctrl-L", "repaint the whole screen", { CTRL('l'), 0 } },

@@ -209,7 +209,13 @@ bool tui_do(struct tui *t, enum tui_action a)
 		}
 		break;
 	case ACT_LINES:
-		if (!t->toggle_lines)
+		if (!t->toggle_lines && live && t->live->action) {
+			if (t->live->action(t->live_ctx, a, t->src, t->msg,
+					    sizeof(t->msg))) {
+				tui_view_source_changed(t);
+				tui_profile_changed(t);
+			}
+		} else if (!t->toggle_lines)
 			set_msg(t, false, "L reads the input files again: not "
 				"here (start flametop with --lines)");
 		else if (t->toggle_lines(t->lines_ctx, t->src, t->msg,
