@@ -242,6 +242,7 @@ size_t sym_dso_lines(struct symbolizer *sy, struct sym_dso *d,
 		}
 	}
 	n = slot->n < cap ? slot->n : cap;
-	memcpy(out, l->all + slot->first, n * sizeof(*out));
+	if (n)
+		memcpy(out, l->all + slot->first, n * sizeof(*out));
 	return n;
 }
