@@ -37,6 +37,7 @@ enum tui_action {
 	/* other */
 	ACT_THEME, ACT_FLIP, ACT_HELP, ACT_REDRAW, ACT_QUIT,
 	ACT_SAMPLE_TYPE,    /* pprof: the next sample type */
+	ACT_LINES,          /* frames by source line, or by function */
 	/* live mode only */
 	ACT_LIVE_RATE_UP, ACT_LIVE_RATE_DOWN, ACT_LIVE_WINDOW,
 	ACT_LIVE_FREEZE, ACT_LIVE_RESET, ACT_LIVE_SAVE, ACT_LIVE_BASELINE,

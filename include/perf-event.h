@@ -59,6 +59,11 @@ void pe_machine_keep_exited(struct pe_machine *m, bool keep);
  * replaced, as live windows are).
  */
 void pe_machine_cache_stacks(struct pe_machine *m);
+/*
+ * Name frames by source line ("NAME FILE:LINE", --lines) or by function
+ * from the next stack on; the frame and stack caches start over.
+ */
+void pe_machine_set_lines(struct pe_machine *m, bool on);
 
 /*
  * Apply a decoded record: MMAP/MMAP2, COMM, FORK and EXIT go to the

@@ -69,6 +69,7 @@ struct read_opts {
 	bool jit;                /* JIT frames get "_[j]" */
 	bool addrs;              /* unknown symbols as raw addresses */
 	bool no_inline;          /* perf.data: no inlined frames */
+	bool lines;              /* --lines: frames "NAME FILE:LINE" */
 	const char *event_filter;  /* keep samples of this event only */
 	enum input_format force; /* FMT_UNKNOWN: detect */
 	const char *kallsyms;    /* perf.data: kernel symbols from this file

@@ -111,6 +111,23 @@ const char *sym_dso_lookup(struct symbolizer *sy, struct sym_dso *d,
 			   uint64_t file_off, uint64_t *vaddr,
 			   enum sym_miss *why);
 
+/*
+ * Source lines (--lines).  The code at ELF address vaddr of d may lie in
+ * functions inlined into one another: out[0] is the line of the address
+ * itself (in the innermost inlined function, or in the function when
+ * nothing is inlined there), out[k] the line of the call site of the k-th
+ * inlined function, outwards, the last one in the function that holds the
+ * code.  Returns how many were written (at most cap; 0: no line known).
+ * File names are base names, owned by d.  Looked up in the DWARF of the
+ * file d was read from once per address, then served from a cache.
+ */
+struct sym_srcline {
+	const char *file;          /* "main.c" */
+	unsigned line;             /* 1-based */
+};
+size_t sym_dso_lines(struct symbolizer *sy, struct sym_dso *d,
+		     uint64_t vaddr, struct sym_srcline *out, size_t cap);
+
 /* ---- Kernel and JIT ------------------------------------------------------ */
 
 /*

@@ -110,6 +110,14 @@ struct tui_opts {
 	bool (*choose_label)(void *ctx, struct profile *p, const char *key,
 			     size_t klen, const char *value, size_t vlen,
 			     bool group, char *msg, size_t cap);
+	/*
+	 * Saved profiles: read p again with frames by source line, or by
+	 * function again (--lines toggled; message and result as next_type).
+	 * NULL where the inputs cannot be read again.
+	 */
+	bool (*toggle_lines)(void *ctx, struct profile *p, char *msg,
+			     size_t cap);
+	void *lines_ctx;
 };
 
 /*

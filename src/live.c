@@ -461,6 +461,18 @@ static void window_name(double w, char *buf, size_t cap)
 		snprintf(buf, cap, "everything");
 }
 
+/* Counts start over (R, and L's change of names); a frozen view resumes. */
+static void reset_counts(struct live *L)
+{
+	L->npend = 0;
+	L->pend_samples = 0;
+	profile_reset_weights(L->p);
+	if (L->frozen) {
+		L->frozen = false;
+		apply_window(L);
+	}
+}
+
 bool live_action(void *ctx, enum tui_action a, struct profile *p,
 		 char *msg, size_t cap)
 {
@@ -546,14 +558,19 @@ bool live_action(void *ctx, enum tui_action a, struct profile *p,
 			snprintf(msg, cap, "resumed");
 		}
 		return true;
+	case ACT_LINES:
+		/* What was sampled so far keeps its names: counts start over. */
+		live_flush(L);
+		L->c->read.lines = !L->c->read.lines;
+		pe_machine_set_lines(L->m, L->c->read.lines);
+		reset_counts(L);
+		snprintf(msg, cap, "%s from now on (counts reset)",
+			 L->c->read.lines ?
+			 "frames by source line (NAME FILE:LINE)" :
+			 "frames by function");
+		return true;
 	case ACT_LIVE_RESET:
-		L->npend = 0;
-		L->pend_samples = 0;
-		profile_reset_weights(L->p);
-		if (L->frozen) {
-			L->frozen = false;
-			apply_window(L);
-		}
+		reset_counts(L);
 		snprintf(msg, cap, "counts reset");
 		return true;
 	default:

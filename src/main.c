@@ -95,6 +95,15 @@ static int load(struct profile *p, struct config *c, struct url_source *u,
 	return !ok ? -1 : ok < c->nfiles ? 1 : 0;
 }
 
+/* Whether an input is standard input ("-"): it cannot be read again. */
+static bool reads_stdin(const struct config *c)
+{
+	for (int i = 0; i < c->nfiles; i++)
+		if (strcmp(c->files[i], "-") == 0)
+			return true;
+	return false;
+}
+
 /*
  * A pipe that has not written yet would leave the terminal blank until it
  * does: say what flametop waits for (erased by tui_load_progress_done).
@@ -102,12 +111,8 @@ static int load(struct profile *p, struct config *c, struct url_source *u,
 static void say_waiting(const struct config *c, struct tui_progress *pr)
 {
 	struct pollfd pfd = { .fd = 0, .events = POLLIN };
-	bool stdin_used = false;
 
-	for (int i = 0; i < c->nfiles; i++)
-		if (strcmp(c->files[i], "-") == 0)
-			stdin_used = true;
-	if (!stdin_used || isatty(0) || !isatty(2) || poll(&pfd, 1, 0) != 0)
+	if (!reads_stdin(c) || isatty(0) || !isatty(2) || poll(&pfd, 1, 0) != 0)
 		return;
 	fprintf(stderr, "\rflametop: waiting for input on stdin%s\033[K",
 		textfmt_utf8() ? "\u2026" : "...");
@@ -350,6 +355,7 @@ struct type_switch {
 	struct url_source *url;      /* a URL's body, or NULL */
 	char name[64];
 	char tag[256];      /* the label chosen with T: KEY=VALUE, or KEY */
+	bool warned;        /* the last reading warned (e.g. no lines) */
 };
 
 /* "alloc_space (bytes)", the names escaped: they come from the profile. */
@@ -416,8 +422,10 @@ static bool read_again(struct type_switch *ts, struct profile *p,
 	ok = (ts->c->diff ? diff_reload(p, ts->c, &d) :
 	      load(p, ts->c, ts->url, &d)) >= 0;
 	if (!ok)
-		snprintf(msg, cap, "cannot read the inputs again %s", what);
+		snprintf(msg, cap, "cannot read the inputs again%s%s",
+			 *what ? " " : "", what);
 	*bad = d.bad;
+	ts->warned = d.nwarnings > 0;
 	diag_free(&d);
 	profile_finish(p);
 	return ok;
@@ -494,12 +502,29 @@ static bool choose_label(void *ctx, struct profile *p, const char *key,
 	return true;
 }
 
+/* L in the view: the inputs read again with --lines toggled. */
+static bool toggle_lines(void *ctx, struct profile *p, char *msg, size_t cap)
+{
+	struct type_switch *ts = ctx;
+	struct config *c = ts->c;
+	bool bad;
+
+	c->read.lines = !c->read.lines;
+	if (read_again(ts, p, "", &bad, msg, cap))
+		snprintf(msg, cap, "%s%s%s", c->read.lines ?
+			 "frames by source line (NAME FILE:LINE)" :
+			 "frames by function",
+			 c->read.lines && ts->warned ? "; some inputs carry no "
+			 "lines" : "", bad ? "; bad samples skipped" : "");
+	return true;
+}
+
 /* The interactive view; what was skipped is mentioned in its status line. */
 static int run_tui(struct profile *p, struct config *c, struct url_source *u,
 		   struct diag *d)
 {
 	struct tui_opts o = { 0 };
-	struct type_switch ts = { c, c->read.types, u, "", "" };
+	struct type_switch ts = { c, c->read.types, u, "", "", false };
 	struct profile *v;
 	char msg[160], what[128], title[8192];
 	int rc = export_derive(p, c, &v);
@@ -521,6 +546,11 @@ static int run_tui(struct profile *p, struct config *c, struct url_source *u,
 			o.labels = c->read.label_list;
 			o.choose_label = choose_label;
 		}
+	}
+	/* Only files can be read again, into p only when p is shown. */
+	if (!v && !c->normalize && c->nfiles && !reads_stdin(c)) {
+		o.toggle_lines = toggle_lines;
+		o.lines_ctx = &ts;
 	}
 	o.negate = c->negate;
 	if (u && !v && !c->time) {

@@ -66,6 +66,9 @@ static const struct opt_def opts[] = {
 	{ "pprof", 0, OPT_STR, "FILE", OFF(pprof), 0, 0, "Output",
 	  "write the profile (the view the options derive) to FILE as a "
 	  "gzip'd pprof profile.proto, for go tool pprof ('-': stdout)" },
+	{ "lines", 0, OPT_FLAG, NULL, OFF(read.lines), 0, 0, "Output",
+	  "one frame per source line: \"NAME FILE:LINE\" (perf.data, live, "
+	  "perf script with srcline, pprof, .cpuprofile)" },
 	{ "title", 0, OPT_STR, "TEXT", OFF(title), 0, 0, "Output",
 	  "the SVG's title (default: the input's name, else \"Flame Graph\")" },
 	{ "pid", 0, OPT_FLAG, NULL, OFF(read.pid), 0, 0, "perf input",

@@ -121,6 +121,22 @@ void pe_machine_cache_stacks(struct pe_machine *m)
 		m->sc = sc_create();
 }
 
+void pe_machine_set_lines(struct pe_machine *m, bool on)
+{
+	if (m->o.lines == on)
+		return;
+	m->o.lines = on;
+	/* The cached names are the other granularity's. */
+	ARR_FREE(m->fc, m->fcmask + 1);
+	m->fcmask = 4095;
+	m->nfc = 0;
+	ARR_GROW(m->fc, 0, m->fcmask + 1);
+	if (m->sc) {
+		sc_destroy(m->sc);
+		m->sc = sc_create();
+	}
+}
+
 void pe_machine_keep_exited(struct pe_machine *m, bool keep)
 {
 	pe_procs_keep_exited(m->pt, keep);
@@ -222,13 +238,33 @@ static size_t tidy(char *s, size_t n, bool java)
 }
 
 /*
+ * Append " FILE:LINE" to the name of n bytes in m->buf (--lines); a ';' or
+ * newline in the file name would split the stack in --collapse.
+ */
+static size_t srcline_append(struct pe_machine *m, size_t n,
+			     const struct sym_srcline *ln)
+{
+	size_t fl = strlen(ln->file);
+
+	buf_need(m, n + fl + 16);
+	m->buf[n++] = ' ';
+	for (size_t i = 0; i < fl; i++) {
+		char c = ln->file[i];
+
+		m->buf[n++] = c == ';' ? ':' : c == '\n' ? ' ' : c;
+	}
+	return n + (size_t)snprintf(m->buf + n, m->capbuf - n, ":%u",
+				    ln->line);
+}
+
+/*
  * Build one frame's name into m->buf: func (NULL: unknown), the module it
  * was found in (NULL: none), the address perf would print, and what
  * annotation applies.
  */
 static uint32_t make_name(struct pe_machine *m, const char *func,
 			  const char *mod, uint64_t shown, bool jit,
-			  bool java)
+			  bool java, const struct sym_srcline *ln)
 {
 	size_t fl, ml, n;
 	bool kernel;
@@ -263,6 +299,8 @@ static uint32_t make_name(struct pe_machine *m, const char *func,
 					     (int)fl, base);
 	}
 	n = tidy(m->buf, n, java);
+	if (ln)
+		n = srcline_append(m, n, ln);
 	buf_need(m, n + 8);
 	if (m->o.kernel && kernel) {
 		memcpy(m->buf + n, "_[k]", 4);
@@ -349,16 +387,30 @@ static uint32_t kernel_frame(struct pe_machine *m, uint64_t addr, bool ret)
 	(void)ret;
 	if (m->sy)
 		fn = sym_kernel_lookup(m->sy, addr, &mod);
-	return fc_store(m, tag, addr, make_name(m, fn, mod, addr, false, false),
+	return fc_store(m, tag, addr, make_name(m, fn, mod, addr, false, false,
+						  NULL),
 			fn ? -1 : SYM_MISS_KERNEL);
 }
 
 /*
+ * The source lines at vaddr of d (--lines), innermost first, as
+ * sym_dso_lines gives them; 0 when none is known or --lines is off.
+ */
+static size_t frame_lines(struct pe_machine *m, struct sym_dso *d,
+			  uint64_t vaddr, struct sym_srcline *out, size_t cap)
+{
+	if (!m->o.lines || !d || !m->sy)
+		return 0;
+	return sym_dso_lines(m->sy, d, vaddr, out, cap);
+}
+
+/*
  * Return addresses are looked up as they are, as perf does (after a call
- * that ends a function the frame is named after what follows).
+ * that ends a function the frame is named after what follows); their
+ * source line (--lines, ret set) is the call's, at the byte before.
  */
 static uint32_t user_frame(struct pe_machine *m, struct pe_proc *pr,
-			   struct pe_thread *t, uint64_t addr)
+			   struct pe_thread *t, uint64_t addr, bool ret)
 {
 	const struct pe_map *map = pe_proc_find_map(pr, addr);
 	bool java = t && t->java;
@@ -373,10 +425,10 @@ static uint32_t user_frame(struct pe_machine *m, struct pe_proc *pr,
 		if (!m->o.addrs) {
 			if (m->unknown_id == UINT32_MAX)
 				m->unknown_id = make_name(m, NULL, NULL, 0,
-							  false, false);
+							  false, false, NULL);
 			return m->unknown_id;
 		}
-		return make_name(m, NULL, NULL, addr, false, false);
+		return make_name(m, NULL, NULL, addr, false, false, NULL);
 	}
 	if (map->anon_exec) {
 		const char *fn = m->sy ? sym_jit_lookup(m->sy, pe_proc_pid(pr),
@@ -390,9 +442,10 @@ static uint32_t user_frame(struct pe_machine *m, struct pe_proc *pr,
 			if (m->sy)
 				sym_count_miss(m->sy, SYM_MISS_JIT);
 		}
-		return make_name(m, fn, jitmod, addr, true, java);
+		return make_name(m, fn, jitmod, addr, true, java, NULL);
 	}
-	tag = (uint64_t)(uintptr_t)map->dso | (java ? TAG_JAVA : 0);
+	tag = (uint64_t)(uintptr_t)map->dso | (java ? TAG_JAVA : 0) |
+	      (m->o.lines && ret ? TAG_RET : 0);
 	off = map->pgoff + (addr - map->start);
 	slot = fc_find(m, tag, off);
 	if (slot->id)
@@ -402,15 +455,23 @@ static uint32_t user_frame(struct pe_machine *m, struct pe_proc *pr,
 		enum sym_miss why = SYM_MISS_NO_SYMBOL;
 		const char *fn = NULL;
 
+		struct sym_srcline ln[64];
+		size_t nl = 0;
+
 		if (map->dso && m->sy) {
 			fn = sym_dso_lookup(m->sy, map->dso, off, &vaddr,
 					    &why);
 		}
+		/* The function's own line: the last of the inline chain. */
+		if (fn)
+			nl = frame_lines(m, map->dso, vaddr - (ret && vaddr),
+					 ln, 64);
 		return fc_store(m, tag, off,
 				make_name(m, fn,
 					  map->dso ? sym_dso_path(map->dso)
 						   : NULL,
-					  vaddr, false, java),
+					  vaddr, false, java,
+					  nl ? &ln[nl - 1] : NULL),
 				fn ? -1 : (int)why);
 	}
 }
@@ -453,14 +514,36 @@ static uint32_t root_frame(struct pe_machine *m, struct pe_thread *t,
 	}
 }
 
-/* An inlined function's frame: its name marked "_[i]". */
-static uint32_t inline_frame(struct pe_machine *m, const char *name)
+/*
+ * The source lines at pc of a process (--lines), innermost first: those
+ * of the functions inlined there, then the function's own.
+ */
+static size_t pc_lines(struct pe_machine *m, struct pe_proc *pr,
+		       uint64_t pc, struct sym_srcline *out, size_t cap)
+{
+	const struct pe_map *map = pe_proc_find_map(pr, pc);
+	enum sym_miss why;
+	uint64_t vaddr;
+
+	if (!m->o.lines || !map || map->anon_exec || !map->dso || !m->sy ||
+	    !sym_dso_lookup(m->sy, map->dso, map->pgoff + (pc - map->start),
+			    &vaddr, &why))
+		return 0;
+	return frame_lines(m, map->dso, vaddr, out, cap);
+}
+
+/* An inlined function's frame: its name (and line) marked "_[i]". */
+static uint32_t inline_frame(struct pe_machine *m, const char *name,
+			     const struct sym_srcline *ln)
 {
 	size_t n = strlen(name);
 
 	buf_need(m, n + 8);
 	memcpy(m->buf, name, n);
 	n = tidy(m->buf, n, false);
+	if (ln)
+		n = srcline_append(m, n, ln);
+	buf_need(m, n + 8);
 	memcpy(m->buf + n, "_[i]", 4);
 	return profile_intern(m->p, m->buf, n + 4);
 }
@@ -526,7 +609,8 @@ static size_t build_stack(struct pe_machine *m, const struct pe_sample *s)
 	      s->cpumode == PERF_RECORD_MISC_USER ? CTX_USER : CTX_OTHER;
 	if (nr == 0 && (ctx == CTX_KERNEL || !nu)) {
 		m->ids[n++] = ctx == CTX_KERNEL ? kernel_frame(m, s->ip, false)
-						: user_frame(m, pr, t, s->ip);
+						: user_frame(m, pr, t, s->ip,
+							     false);
 	}
 	for (uint64_t i = 0; i < nr; i++) {
 		uint64_t v = pe_chain_at(s, i);
@@ -561,16 +645,20 @@ static size_t build_stack(struct pe_machine *m, const struct pe_sample *s)
 		if (ctx == CTX_KERNEL)
 			m->ids[n++] = kernel_frame(m, v, !first);
 		else if (ctx != CTX_USER || !nu)
-			m->ids[n++] = user_frame(m, pr, t, v);
+			m->ids[n++] = user_frame(m, pr, t, v, !first);
 		first = false;
 	}
 	for (size_t i = 0; i < nu; i++) {
 		/* A return address: the call is the byte before (as perf). */
 		uint64_t pc = uf[i].activation ? uf[i].pc : uf[i].pc - 1;
 
+		struct sym_srcline ln[64];
+		size_t nl = uf[i].ninline ? pc_lines(m, pr, pc, ln, 64) : 0;
+
 		for (unsigned k = 0; k < uf[i].ninline; k++)
-			m->ids[n++] = inline_frame(m, uf[i].inlined[k]);
-		m->ids[n++] = user_frame(m, pr, t, pc);
+			m->ids[n++] = inline_frame(m, uf[i].inlined[k],
+						   k < nl ? &ln[k] : NULL);
+		m->ids[n++] = user_frame(m, pr, t, pc, false);
 	}
 	m->st.frames += n;
 	total = n + 1;

@@ -21,6 +21,7 @@
  * its count; samples that cannot be placed are skipped.
  */
 #include <json-c/json.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,6 +68,7 @@ struct cp {
 	uint64_t dup_ids, bad_children, two_parents, cycles, too_deep;
 	uint64_t unknown_samples, skipped_samples;
 	uint32_t anon;
+	bool lines;              /* --lines: "NAME URL:LINE" */
 };
 
 static int cmp_idpair(const void *a, const void *b)
@@ -244,15 +246,39 @@ static bool link_nodes(struct cp *cp, json_object *arr)
 	return true;
 }
 
+/*
+ * A node's frame: its functionName; under --lines "NAME FILE:LINE", FILE
+ * the last path component of the callFrame's url and LINE its 0-based
+ * lineNumber + 1, as DevTools shows a function's place.
+ */
 static uint32_t frame_of(struct cp *cp, const struct cpnode *c)
 {
 	json_object *cf = member(c->obj, "callFrame", json_type_object);
 	json_object *fn = member(cf, "functionName", json_type_string);
+	json_object *url = member(cf, "url", json_type_string);
 	int len = fn ? json_object_get_string_len(fn) : 0;
+	const char *name = len > 0 ? json_object_get_string(fn) : "(anonymous)";
+	const char *u, *base;
+	size_t nl = len > 0 ? (size_t)len : 11, bl;
+	int64_t line;
+	char *buf;
+	uint32_t id;
 
-	if (len <= 0)
-		return cp->anon;
-	return profile_intern(cp->p, json_object_get_string(fn), (size_t)len);
+	if (!cp->lines || !url || !int_member(cf, "lineNumber", &line) ||
+	    line < 0 || line >= INT32_MAX || !*(u = json_object_get_string(url)))
+		return len > 0 ? profile_intern(cp->p, name, nl) : cp->anon;
+	base = strrchr(u, '/');
+	base = base && base[1] ? base + 1 : u;
+	bl = strlen(base);
+	buf = xmalloc(nl + bl + 16);
+	memcpy(buf, name, nl);
+	buf[nl] = ' ';
+	memcpy(buf + nl + 1, base, bl);
+	nl += 1 + bl;
+	nl += (size_t)snprintf(buf + nl, 16, ":%d", (int)line + 1);
+	id = profile_intern(cp->p, buf, nl);
+	free(buf);
+	return id;
 }
 
 static bool is_v8_root(const struct cpnode *c)
@@ -551,7 +577,8 @@ bool read_cpuprofile_detect(const void *buf, size_t len)
 int read_cpuprofile(struct profile *p, struct input *in,
 		    const struct read_opts *o, struct diag *d)
 {
-	struct cp cp = { .p = p, .d = d, .name = input_name(in) };
+	struct cp cp = { .p = p, .d = d, .name = input_name(in),
+			 .lines = o->lines };
 	size_t len;
 	void *owned;
 	const void *b;

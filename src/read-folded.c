@@ -1127,6 +1127,9 @@ int read_folded(struct profile *p, struct input *in,
 		return b.good ? 0 : -1;
 	if (b.good)
 		profile_note_unit(p, UNIT_SAMPLES);
+	if (b.good && o->lines)
+		diag_warn(d, "%s: folded stacks carry no source lines: --lines "
+			  "names functions only", input_name(in));
 	return read_done(d, input_name(in), b.good, before,
 			 "no stacks in input");
 }

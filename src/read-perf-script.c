@@ -171,6 +171,7 @@ struct piece {
 	/* Counts for the messages at the end. */
 	uint64_t extra;          /* indented non-frame lines in samples */
 	int64_t first_extra;     /* the line of the first */
+	uint64_t srclines;       /* --lines: srcline lines given to frames */
 	uint64_t events, blanks; /* event lines and blank lines seen */
 	uint64_t oneline;        /* samples without call chains */
 	uint64_t other_events;
@@ -1025,6 +1026,56 @@ static bool indented_event(const char *s, size_t n)
 	       memmem(s, n, ": ", 2) != NULL;
 }
 
+/*
+ * --lines: a srcline line ("  file.c:12", "  file.c:12 (inlined)", from
+ * perf script -F +srcline) names the frame before it: that frame becomes
+ * "NAME file.c:12", before any "_[k]"-like mark.  False when the line is
+ * no srcline or the line is unknown ("??:0"): the frame keeps its name.
+ */
+static bool srcline_line(struct reader *r, const char *s, size_t n)
+{
+	size_t a = 0, e, colon, nl, sfx = 0, need;
+	const char *name, *base;
+	uint32_t *last;
+
+	while (a < n && is_ws((unsigned char)s[a]))
+		a++;
+	for (e = a; e < n && !is_ws((unsigned char)s[e]); e++)
+		;
+	for (colon = e; colon > a && s[colon - 1] != ':'; colon--)
+		;
+	if (colon <= a + 1 || colon == e || !r->nframes)
+		return false;
+	for (size_t i = colon; i < e; i++)
+		if (!is_digit((unsigned char)s[i]))
+			return false;
+	if (s[colon] == '0' || (colon - 1 - a == 2 && s[a] == '?'))
+		return false;
+	base = s + a;
+	for (size_t i = a; i < colon - 1; i++)
+		if (s[i] == '/')
+			base = s + i + 1;
+	last = &r->frames[r->nframes - 1];
+	name = symtab_name(r->names, *last);
+	nl = symtab_len(r->names, *last);
+	if (nl >= 4 && name[nl - 4] == '_' && name[nl - 3] == '[' &&
+	    name[nl - 1] == ']')
+		sfx = 4;
+	need = nl + 1 + (size_t)(s + e - base);
+	buf_reserve(r, need);
+	memcpy(r->buf, name, nl - sfx);
+	r->buf[nl - sfx] = ' ';
+	memcpy(r->buf + nl - sfx + 1, base, (size_t)(s + e - base));
+	/* ';' would split the stack in --collapse. */
+	for (size_t i = nl - sfx + 1; i < need - sfx; i++)
+		if (r->buf[i] == ';')
+			r->buf[i] = ':';
+	memcpy(r->buf + need - sfx, name + nl - sfx, sfx);
+	*last = intern(r, r->buf, need);
+	r->pc->srclines++;
+	return true;
+}
+
 static void one_line(struct reader *r, const char *s, size_t n)
 {
 	struct event_line e;
@@ -1047,6 +1098,10 @@ static void one_line(struct reader *r, const char *s, size_t n)
 	 * holds a NUL, so the lookup can come before those tests.
 	 */
 	if (r->in_sample) {
+		/* Before the frame cache: a srcline is never cached. */
+		if (r->o->lines && is_ws((unsigned char)s[0]) &&
+		    srcline_line(r, s, n))
+			return;
 		key = s;
 		keylen = n;
 		x = predicted(r, s, n);
@@ -1173,6 +1228,7 @@ static void read_piece(struct reader *r, struct piece *pc, uint64_t base)
 	r->pc = pc;
 	pc->nrecs = pc->nids = 0;
 	pc->extra = pc->events = pc->blanks = pc->oneline = 0;
+	pc->srclines = 0;
 	pc->other_events = 0;
 	free(pc->other);
 	pc->other = NULL;
@@ -1388,6 +1444,7 @@ static void apply(struct script *sc, struct piece *pc, uint64_t base)
 	if (pc->extra && !sum->extra)
 		sum->first_extra = (int64_t)base + pc->first_extra;
 	sum->extra += pc->extra;
+	sum->srclines += pc->srclines;
 	sum->events += pc->events;
 	sum->blanks += pc->blanks;
 	sum->oneline += pc->oneline;
@@ -1539,6 +1596,10 @@ int read_perf_script(struct profile *p, struct input *in,
 			  "(truncated input?): left out", input_name(in));
 	if (input_error(in))
 		diag_warn(d, "%s", input_error(in));
+	if (o->lines && !sum->srclines && sc.good)
+		diag_warn(d, "%s: no source lines in this perf script (perf "
+			  "script -F +srcline prints them): --lines names "
+			  "functions only", input_name(in));
 	if (sum->extra)
 		diag_warn(d, "%s:%llu: %llu indented line%s in samples %s "
 			  "(extra perf script fields such as srcline?): "

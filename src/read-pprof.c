@@ -520,6 +520,41 @@ static uint32_t function_sym(struct pp *pp, size_t f)
 	return pp->fn_sym[f] - 1;
 }
 
+/*
+ * --lines: the symbol "NAME FILE:LINE" of function index f at a line (the
+ * base name of the function's file); its plain symbol without a line.
+ */
+static uint32_t line_sym(struct pp *pp, size_t f, int64_t line)
+{
+	const PFunction *fn = pp->m->function[f];
+	uint32_t sym = function_sym(pp, f);
+	const ProtobufCBinaryData *file;
+	const struct symtab *st = profile_symtab(pp->p);
+	size_t start = 0, nl, fl, n;
+	char *buf;
+	uint32_t id;
+
+	if (!pp->o->lines || line <= 0 || !fn->filename)
+		return sym;
+	file = string_at(pp, fn->filename);
+	if (!file || !file->len)
+		return sym;
+	for (size_t i = 0; i < file->len; i++)
+		if (file->data[i] == '/')
+			start = i + 1;
+	nl = symtab_len(st, sym);
+	fl = file->len - start;
+	buf = xmalloc(nl + fl + 24);
+	memcpy(buf, symtab_name(st, sym), nl);
+	buf[nl] = ' ';
+	memcpy(buf + nl + 1, file->data + start, fl);
+	n = nl + 1 + fl;
+	n += (size_t)snprintf(buf + n, 24, ":%lld", (long long)line);
+	id = profile_intern(pp->p, buf, n);
+	free(buf);
+	return id;
+}
+
 static void push_frame(struct pp *pp, uint32_t sym)
 {
 	GROW(pp->frames, pp->capframes, pp->nframes + 1);
@@ -607,7 +642,8 @@ static void expand_locations(struct pp *pp)
 			int64_t f = index_find(&pp->fns, l->line[k]->function_id);
 
 			if (f >= 0)
-				push_frame(pp, function_sym(pp, (size_t)f));
+				push_frame(pp, line_sym(pp, (size_t)f,
+							l->line[k]->line));
 		}
 		if (pp->nframes == start)
 			push_frame(pp, location_fallback(pp, l));
@@ -820,6 +856,9 @@ static void take_strings(struct pp *pp, const uint64_t *extra, size_t nextra)
 	for (size_t i = 0; i < m->n_function; i++) {
 		want_string(&want, &n, &cap, m->function[i]->name);
 		want_string(&want, &n, &cap, m->function[i]->system_name);
+		if (pp->o->lines)
+			want_string(&want, &n, &cap,
+				    m->function[i]->filename);
 	}
 	for (size_t i = 0; i < m->n_mapping; i++)
 		want_string(&want, &n, &cap, m->mapping[i]->filename);

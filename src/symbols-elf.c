@@ -515,11 +515,8 @@ static bool is_old_version(const struct old_versions *o, uint64_t addr,
 	return false;
 }
 
-/*
- * A Dwfl of its own for the file at path (fd: owned by libdwfl from here
- * on), and its module; NULL (nothing left open) when it is no ELF.
- */
-static Dwfl_Module *report_alone(Dwfl **dwfl, const char *name,
+/* See symbols-priv.h. */
+Dwfl_Module *sym_report_alone(Dwfl **dwfl, const char *name,
 				 const char *path, int fd)
 {
 	Dwfl_Module *mod;
@@ -569,7 +566,7 @@ void sym_dso_load(struct symbolizer *sy, struct sym_dso *d)
 		fd = open_dso(sy, d, &from);
 	if (fd < 0)
 		return;
-	mod = report_alone(&dwfl, d->base, from, fd);
+	mod = sym_report_alone(&dwfl, d->base, from, fd);
 	if (!mod) {
 		free(from);
 		d->fail = SYM_MISS_NOT_ELF;
@@ -592,7 +589,7 @@ void sym_dso_load(struct symbolizer *sy, struct sym_dso *d)
 				return;
 			}
 			from = alt;
-			mod = report_alone(&dwfl, d->base, from, afd);
+			mod = sym_report_alone(&dwfl, d->base, from, afd);
 			if (!mod) {
 				free(from);
 				d->fail = SYM_MISS_NOT_ELF;

@@ -53,6 +53,7 @@ struct sym_dso {
 	char *loaded_from;      /* the file actually read */
 	char **dm;              /* demangled names (malloc'd) */
 	size_t ndm, capdm;
+	struct sym_lines *lines; /* --lines: DWARF line tables (symbols-lines.c) */
 	struct sym_dso *next;   /* hash chain */
 };
 
@@ -136,6 +137,23 @@ int sym_find_debuginfo(Dwfl_Module *mod, void **userdata,
 		       const char *modname, Dwarf_Addr base,
 		       const char *file_name, const char *debuglink_file,
 		       GElf_Word debuglink_crc, char **debuginfo_file_name);
+
+/*
+ * A Dwfl of its own for the file at path (fd: owned by libdwfl from here
+ * on), and its module; NULL (nothing left open) when it is no ELF.
+ */
+Dwfl_Module *sym_report_alone(Dwfl **dwfl, const char *name,
+			      const char *path, int fd);
+/*
+ * The concrete scopes at Dwfl address a of mod, innermost first, as
+ * dwarf_getscopes_die gives them: each DW_TAG_inlined_subroutine up to the
+ * DW_TAG_subprogram that holds the code.  Returns their number (0: none,
+ * *scopes NULL; -1: no CU holds a) and the CU in *cu; free *scopes.
+ */
+int sym_addr_scopes(Dwfl_Module *mod, Dwarf_Addr a, Dwarf_Die *cu,
+		    Dwarf_Addr *bias, Dwarf_Die **scopes);
+/* Free d's line tables and their cache (symbols-lines.c). */
+void sym_lines_free(struct sym_lines *l);
 
 /* Load d's symbol table (state 1) or note why not (state -1). */
 void sym_dso_load(struct symbolizer *sy, struct sym_dso *d);

@@ -54,6 +54,7 @@ static void dso_free(struct sym_dso *d)
 	for (size_t i = 0; i < d->ndm; i++)
 		free(d->dm[i]);
 	free(d->dm);
+	sym_lines_free(d->lines);
 	free(d);
 }
 

@@ -57,6 +57,9 @@ static const struct key_binding table[] = {
 	{ KCTX_VIEW, ACT_SAMPLE_TYPE, "e",
 	  "next sample type (pprof: cpu, alloc_space, ...) or event (perf.data)",
 	  { 'e', 0 } },
+	{ KCTX_VIEW, ACT_LINES, "L",
+	  "frames by source line (NAME FILE:LINE) or by function (files: read "
+	  "again; live: from now on)", { 'L', 0 } },
 	{ KCTX_VIEW, ACT_HELP, "?, F1", "show or hide this help",
 	  { '?', KEY_F(1), 0 } },
 	{ KCTX_VIEW, ACT_REDRAW, "Ctrl-L", "repaint the whole screen", { CTRL('l'), 0 } },
@@ -243,6 +246,7 @@ static const char *const action_names[ACT_COUNT] = {
 	[ACT_TOP_BY_CHANGE] = "top-by-change",
 	[ACT_FLIP] = "flip", [ACT_HELP] = "help", [ACT_REDRAW] = "redraw",
 	[ACT_QUIT] = "quit", [ACT_SAMPLE_TYPE] = "sample-type",
+	[ACT_LINES] = "lines",
 	[ACT_LIVE_RATE_UP] = "rate-up",
 	[ACT_LIVE_RATE_DOWN] = "rate-down", [ACT_LIVE_WINDOW] = "window",
 	[ACT_LIVE_FREEZE] = "freeze", [ACT_LIVE_RESET] = "live-reset",

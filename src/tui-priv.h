@@ -101,6 +101,8 @@ struct tui {
 			     const char *, size_t, bool, char *, size_t);
 	bool lab_show;               /* the label list (T) is shown */
 	size_t lab_sel, lab_top;     /* its selected label, first row shown */
+	bool (*toggle_lines)(void *, struct profile *, char *, size_t);
+	void *lines_ctx;             /* L: --lines toggled (tui_opts) */
 
 	unsigned rows, cols;          /* the screen */
 	struct layout lay;

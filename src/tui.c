@@ -234,6 +234,22 @@ bool tui_do(struct tui *t, enum tui_action a)
 		if (t->fetch)
 			tui_view_compare_previous(t);
 		break;
+	case ACT_LINES:
+		if (!t->toggle_lines && live && t->live->action) {
+			if (t->live->action(t->live_ctx, a, t->src, t->msg,
+					    sizeof(t->msg))) {
+				tui_view_source_changed(t);
+				tui_profile_changed(t);
+			}
+		} else if (!t->toggle_lines)
+			set_msg(t, false, "L reads the input files again: not "
+				"here (start flametop with --lines)");
+		else if (t->toggle_lines(t->lines_ctx, t->src, t->msg,
+					 sizeof(t->msg))) {
+			tui_view_source_changed(t);
+			tui_profile_changed(t);
+		}
+		break;
 	case ACT_LIVE_SAVE:
 		/* What is on screen, live or not: the view, not the source. */
 		tui_view_save(t);
@@ -512,6 +528,8 @@ struct tui *tui_create(struct profile *p, const struct tui_opts *o,
 		t->labels = o->labels;
 		t->choose_label = o->choose_label;
 	}
+	t->toggle_lines = o->toggle_lines;
+	t->lines_ctx = o->lines_ctx;
 	t->flame = o->flame;
 	t->icase = o->icase;
 	t->zoom = t->sel = NODE_ROOT;

@@ -312,7 +312,7 @@ static void inline_lookup(struct unwinder *u, Dwfl_Module *mod, uint64_t a,
 			  struct inl_slot *slot)
 {
 	Dwarf_Addr bias = 0;
-	Dwarf_Die *cu;
+	Dwarf_Die cu;
 	Dwarf_Die *scopes = NULL;
 	int n;
 
@@ -322,40 +322,7 @@ static void inline_lookup(struct unwinder *u, Dwfl_Module *mod, uint64_t a,
 	if (!mod || !dwfl_module_getelf(mod, &bias))
 		return;
 	a += bias;
-	cu = dwfl_module_addrdie(mod, a, &bias);
-	/*
-	 * libdw finds the CU through .debug_aranges, which clang does not
-	 * write: then try each CU's ranges (once per address: cached).
-	 */
-	if (!cu) {
-		Dwarf_Die *c = NULL;
-
-		while ((c = dwfl_module_nextcu(mod, c, &bias)) != NULL)
-			if (dwarf_haspc(c, a - bias) > 0) {
-				cu = c;
-				break;
-			}
-	}
-	if (!cu)
-		return;
-	/*
-	 * dwarf_getscopes gives the concrete scopes only up to the innermost
-	 * inlined subroutine: past it come the scopes of that function's
-	 * abstract definition (where its variables live), so an inline
-	 * nested in another inline would lose every outer level.  The
-	 * concrete parents of the innermost scope hold the whole chain:
-	 * each DW_TAG_inlined_subroutine up to the function that holds the
-	 * code (DW_TAG_subprogram), innermost first.
-	 */
-	if (dwarf_getscopes(cu, a - bias, &scopes) > 0) {
-		Dwarf_Die inner = scopes[0];
-
-		free(scopes);
-		scopes = NULL;
-		n = dwarf_getscopes_die(&inner, &scopes);
-	} else {
-		n = 0;
-	}
+	n = sym_addr_scopes(mod, a, &cu, &bias, &scopes);
 	for (int i = 0; i < n && slot->n < 64; i++) {
 		char *name;
 		int tag = dwarf_tag(&scopes[i]);

@@ -4,12 +4,25 @@ flametop, for tests/cpuprofile/run.sh to compare with its --collapse.
 
 A sample's stack is the functionNames (empty: "(anonymous)") from below the
 "(root)" node down to its node; it weighs the microseconds until the next
-sample in time (the last: until endTime), as nanoseconds."""
+sample in time (the last: until endTime), as nanoseconds.  With --lines a
+frame is "NAME FILE:LINE" where the callFrame has a url and a lineNumber:
+FILE the url's last path component, LINE the 0-based lineNumber plus 1.
+
+usage: reference.py FILE [--lines]"""
 import json
 import sys
 
 
-def main(path):
+def frame(cf, lines):
+    name = cf["functionName"] or "(anonymous)"
+    url, line = cf.get("url", ""), cf.get("lineNumber", -1)
+    if lines and url and line >= 0:
+        base = url.split("/")[-1] or url
+        name = "%s %s:%d" % (name, base, line + 1)
+    return name
+
+
+def main(path, lines):
     with open(path, encoding="utf-8") as f:
         prof = json.load(f)
     nodes = {n["id"]: n for n in prof["nodes"]}
@@ -22,8 +35,8 @@ def main(path):
         names = []
         while True:
             n = nodes[i]
-            name = n["callFrame"]["functionName"] or "(anonymous)"
-            if i not in parent and name == "(root)":
+            name = frame(n["callFrame"], lines)
+            if i not in parent and n["callFrame"]["functionName"] == "(root)":
                 break
             names.append(name)
             if i not in parent:
@@ -47,4 +60,4 @@ def main(path):
             print("%s %d" % (s, folded[s]))
 
 
-main(sys.argv[1])
+main(sys.argv[1], "--lines" in sys.argv[2:])

@@ -17,10 +17,11 @@ check() {   # NAME: the command's status is 0
 	if "$@"; then ok; else bad "$name"; fi
 }
 
-# same NAME PROFILE: --collapse (sorted) is what reference.py reads.
+# same NAME PROFILE [--lines]: --collapse (sorted) is what reference.py
+# reads.
 same() {
-	python3 "$here/reference.py" "$2" | LC_ALL=C sort >"$tmp/want"
-	"$bin" --collapse "$2" 2>"$tmp/err" | LC_ALL=C sort >"$tmp/got"
+	python3 "$here/reference.py" "$2" $3 | LC_ALL=C sort >"$tmp/want"
+	"$bin" --collapse $3 "$2" 2>"$tmp/err" | LC_ALL=C sort >"$tmp/got"
 	if [ -s "$tmp/want" ] && cmp -s "$tmp/want" "$tmp/got" &&
 	   [ ! -s "$tmp/err" ]; then
 		ok
@@ -32,6 +33,7 @@ same() {
 }
 
 same "work.cpuprofile" "$here/work.cpuprofile"
+same "work.cpuprofile --lines" "$here/work.cpuprofile" --lines
 gzip -c "$here/work.cpuprofile" >"$tmp/w.cpuprofile.gz"
 "$bin" --collapse "$tmp/w.cpuprofile.gz" | LC_ALL=C sort >"$tmp/gz"
 "$bin" --collapse - <"$here/work.cpuprofile" | LC_ALL=C sort >"$tmp/stdin"

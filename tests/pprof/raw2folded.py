@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """raw2folded.py - `go tool pprof -raw` output as folded stacks.
 
-usage: go tool pprof -symbolize=none -raw FILE | raw2folded.py TYPE
+usage: go tool pprof -symbolize=none -raw FILE | raw2folded.py TYPE [--lines]
 
 Aggregates the values of sample type TYPE per stack (function names, root
 first; a location's inlined functions outermost first), drops stacks whose
@@ -9,12 +9,15 @@ sum is zero, and sorts the lines in byte order, as `flametop --collapse`
 prints them.  Locations without a function are named by flametop's rule:
 "[file]" from their mapping's file name, else "[unknown]".  Names are
 taken as bytes (they may hold spaces and need not be UTF-8): a line of a
-location is "NAME FILE:LINE s=N", FILE without spaces.
+location is "NAME FILE:LINE s=N", FILE without spaces.  With --lines a
+frame is "NAME BASE:LINE" (BASE: FILE's last path component) where the
+line is known (above 0), as `flametop --lines` names it.
 """
 import re
 import sys
 
 want = sys.argv[1]
+lines = "--lines" in sys.argv[2:]
 section = None
 types = []
 samples = []
@@ -26,8 +29,13 @@ cur = None
 
 def frame(text):
     """The function name of a location's line: NAME FILE:LINE s=N."""
-    m = re.match(r"^(.*) \S*:-?\d+ s=\d+", text)
-    return m.group(1) if m else text.split(" ")[0]
+    m = re.match(r"^(.*) (\S*):(-?\d+) s=\d+", text)
+    if not m:
+        return text.split(" ")[0]
+    base = m.group(2).rsplit("/", 1)[-1]
+    if lines and base and int(m.group(3)) > 0:
+        return "%s %s:%s" % (m.group(1), base, m.group(3))
+    return m.group(1)
 
 
 text = sys.stdin.buffer.read().decode("utf-8", "surrogateescape")

@@ -9,8 +9,8 @@
 #  - when `go` is installed: `go tool pprof -raw` on the committed files,
 #    and on fresh profiles of tests/pprof/writeprof.go built here (offline,
 #    GOPATH and GOCACHE in a temporary directory), agrees with
-#    `flametop --collapse --sample-type T` for every sample type T
-#    (aggregated per stack by raw2folded.py);
+#    `flametop --collapse --sample-type T` for every sample type T, with
+#    and without --lines (aggregated per stack by raw2folded.py);
 #  - the SVG: well-formed XML, one rect per frame of the layout, the
 #    title, hostile names escaped, nothing loaded from outside;
 #  - when chromium is installed: the SVG's script run headless (search's
@@ -123,6 +123,14 @@ compare() {
 			ok
 		else
 			bad "$f --sample-type $t differs from go tool pprof -raw"
+		fi
+		# --lines: each frame named by its location line's file:line.
+		python3 ./raw2folded.py "$t" --lines <"$tmp/raw" >"$tmp/want.$t"
+		"$bin" --collapse --lines --sample-type "$t" "$f" >"$tmp/got.$t" 2>/dev/null
+		if [ -s "$tmp/want.$t" ] && same "$tmp/want.$t" "$tmp/got.$t"; then
+			ok
+		else
+			bad "$f --lines --sample-type $t differs from go tool pprof -raw"
 		fi
 	done
 }
