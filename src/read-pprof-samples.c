@@ -270,6 +270,9 @@ static bool sample_labels(struct pp *pp, const PSample *sa, uint64_t w,
 
 /* ---- Samples to stacks ----------------------------------------------------- */
 
+/* The distinct stacks and the per-sample records: struct stack_set and
+ * struct samples in read-pprof-priv.h. */
+
 void stacks_init(struct stack_set *st)
 {
 	memset(st, 0, sizeof(*st));
