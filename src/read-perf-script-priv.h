@@ -1,0 +1,264 @@
+/*
+ * read-perf-script-priv.h - what the perf script reader's files share.
+ *
+ * read-perf-script.c drives: it cuts the input into pieces, runs readers
+ * on them at once and applies what they found to the profile in input
+ * order.  read-perf-script-parse.c is a reader: the grammar of event and
+ * frame lines, turning a piece's lines into records of stacks.
+ * read-perf-script-cache.c holds a reader's caches (frame lines, stacks)
+ * and its records.  Calls go driver -> parser -> caches, never back.
+ *
+ * The small cache look-ups below run on every frame line, so they are
+ * inline here rather than calls into another file.
+ */
+#ifndef FLAMETOP_READ_PERF_SCRIPT_PRIV_H
+#define FLAMETOP_READ_PERF_SCRIPT_PRIV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "read.h"
+#include "symtab.h"
+#include "util.h"
+
+/* ---- Caches ---------------------------------------------------------- */
+
+/*
+ * A frame line already seen: the key is the whole line (address and all:
+ * what it becomes depends on nothing else) and whether the root is a java
+ * process; the value, the ids of its frames.
+ */
+struct fentry {
+	uint64_t hash;
+	size_t key;          /* in keys */
+	uint32_t klen;
+	uint32_t n;
+	size_t ids;          /* in fids */
+	uint32_t next;       /* the entry of the line that came next, + 1 */
+	bool java;
+};
+
+/*
+ * A stack of a reader's name ids (root first); node, the profile's node it
+ * ends at once the stack has been added (NO_NODE until then).
+ */
+struct sentry {
+	uint64_t hash;
+	size_t ids;          /* in sids */
+	uint32_t n;
+	uint32_t node;
+};
+
+#define NO_NODE UINT32_MAX
+#define FIRST UINT32_MAX
+#define NO_STACK UINT32_MAX
+
+/* Stop caching past these sizes (memory bound on huge inputs). */
+#define STACK_CACHE_MAX_IDS (64u << 20)
+#define FRAME_CACHE_MAX_KEYS (256u << 20)
+
+/*
+ * What a piece of text yields, in input order: samples, and bad lines to
+ * report.  Lines are counted from the piece's start (the first line is 1;
+ * a sample begun in the piece before has its event line at 0 or less).
+ */
+enum rec_kind { REC_SAMPLE, REC_BAD, REC_DEEP };
+
+struct rec {
+	int64_t line;            /* of the event line, or of the bad line */
+	enum rec_kind kind;
+	uint32_t stack;          /* in the reader's stack cache, or NO_STACK: */
+	uint32_t n;              /* ... n name ids at the piece's ids[off] */
+	size_t off;
+	uint64_t weight;
+	const char *what;        /* REC_BAD */
+	struct sample_meta meta; /* comm: the reader's name id */
+};
+
+struct reader;
+
+/* A run of whole lines one reader parses. */
+struct piece {
+	struct reader *r;
+	const char *text;
+	size_t len;
+	bool one;                /* text is one line, without its end */
+	uint64_t lines;
+	uint32_t names_from, names_to;  /* the reader's names new here */
+	struct rec *recs;
+	size_t nrecs, caprecs;
+	uint32_t *ids;           /* stacks not cached */
+	size_t nids, capids;
+	/* Counts for the messages at the end. */
+	uint64_t extra;          /* indented non-frame lines in samples */
+	int64_t first_extra;     /* the line of the first */
+	uint64_t srclines;       /* --lines: srcline lines given to frames */
+	uint64_t events, blanks; /* event lines and blank lines seen */
+	uint64_t oneline;        /* samples without call chains */
+	uint64_t other_events;
+	char *other;             /* the first other event seen */
+	bool periods;            /* an event line carried a period */
+};
+
+/*
+ * A reader: turns lines into stacks of its own name ids, with its own
+ * caches, so that several can run at once on pieces of the input; the
+ * names and stacks reach the profile afterwards, in input order (apply).
+ */
+struct reader {
+	const struct read_opts *o;
+	const char *event;       /* the event kept (NULL: none seen yet) */
+	size_t eventlen;
+	struct piece *pc;        /* the piece being read */
+
+	/* The sample being read. */
+	bool in_sample;          /* pname is set: frames are collected */
+	bool filtered;           /* the last event line was filtered out */
+	uint32_t pname;          /* root frame id */
+	bool java;               /* pname starts with "java" */
+	uint64_t period;
+	struct sample_meta meta;
+	int64_t event_line;
+	uint32_t *frames;        /* leaf first */
+	size_t nframes, capframes;
+	uint32_t *stack;         /* root first, built at the end */
+	size_t capstack;
+
+	/* Names: this reader's ids, and the profile's once interned. */
+	struct symtab *names;
+	uint32_t *gid;
+	size_t capgid;
+
+	/* The last root frame's text, to skip re-interning it. */
+	char *lastroot;
+	size_t lastrootlen, caplastroot;
+	uint32_t lastrootid;
+	bool have_lastroot;
+
+	char *buf;               /* scratch for names */
+	size_t capbuf;
+
+	struct fentry *fe;
+	size_t nfe, capfe;
+	uint32_t *fslots;
+	size_t fmask;
+	char *keys;
+	size_t nkeys, capkeys, max_keys;
+	uint32_t *fids;
+	size_t nfids, capfids;
+	/*
+	 * Stacks repeat, so the frame line after a given one is most often
+	 * the one that came after it before: compared first, it needs no
+	 * hash.  last: the sample's last frame line's entry + 1 (FIRST at
+	 * the sample's start, 0 unknown); first: the last sample's first.
+	 */
+	uint32_t last, first;
+
+	struct sentry *se;
+	size_t nse, capse;
+	uint32_t *sslots;
+	size_t smask;
+	uint32_t *sids;
+	size_t nsids, capsids, max_ids;
+
+	int64_t lineno;          /* of the line being read, in the piece */
+	struct piece *todo[2];   /* the pieces of a round, in order */
+};
+
+/* ---- Event lines ----------------------------------------------------- */
+
+struct event_line {
+	size_t commlen;
+	const char *pid, *tid;   /* tid NULL: the line has one number */
+	size_t pidlen, tidlen;
+	size_t rest;             /* offset after "COMM PID[/TID]" */
+	const char *event;       /* NULL: no "EVENT:" at the end */
+	size_t eventlen;
+	const char *period;      /* NULL: none */
+	size_t periodlen;
+};
+
+/* ---- read-perf-script-parse.c ---------------------------------------- */
+
+/* "COMM PID[/TID] " at the start of s[0..n): an event line's head. */
+bool pscript_match_event(const char *s, size_t n, struct event_line *e);
+/* The event's name and the period before it, when the line has them. */
+void pscript_match_period(const char *s, size_t n, struct event_line *e);
+/* Read a piece's lines; its reader goes on from the state it was left in. */
+void pscript_read_piece(struct reader *r, struct piece *pc, uint64_t base);
+
+/* ---- read-perf-script-cache.c ---------------------------------------- */
+
+struct rec *pscript_add_rec(struct reader *r, enum rec_kind kind,
+			    int64_t line);
+/* Cache a frame line k[0..n) (hash h) as its count frames at fids[ids]. */
+void pscript_cache_add(struct reader *r, const char *k, size_t n, uint64_t h,
+		       size_t ids, uint32_t count);
+/* A blank line: the sample is complete. */
+void pscript_end_sample(struct reader *r);
+void pscript_reader_free(struct reader *r);
+
+/* ---- The frame-line cache's look-ups --------------------------------- */
+
+static inline void push_frames(struct reader *r, size_t ids, uint32_t n)
+{
+	if (r->nframes + n > r->capframes)      /* GROW is a call */
+		GROW(r->frames, r->capframes, r->nframes + n);
+	/* Leaf first: the line's last frame is the most leafward. */
+	for (uint32_t i = n; i-- > 0;)
+		r->frames[r->nframes++] = r->fids[ids + i];
+}
+
+/* The cached frames of a line whose symbol starts at k, or NULL. */
+static inline const struct fentry *cache_find(const struct reader *r,
+					      const char *k, size_t n,
+					      uint64_t h)
+{
+	if (!r->fmask)
+		return NULL;
+	for (size_t j = (size_t)h & r->fmask; r->fslots[j];
+	     j = (j + 1) & r->fmask) {
+		const struct fentry *x = &r->fe[r->fslots[j] - 1];
+
+		if (x->hash == h && x->klen == n && x->java == r->java &&
+		    memcmp(r->keys + x->key, k, n) == 0)
+			return x;
+	}
+	return NULL;
+}
+
+/* The sample's next frame line is entry e - 1. */
+static inline void link_line(struct reader *r, uint32_t e)
+{
+	if (r->last == FIRST)
+		r->first = e;
+	else if (r->last)
+		r->fe[r->last - 1].next = e;
+	r->last = e;
+}
+
+/* The entry the sample's next frame line is likely to be, or NULL. */
+static inline const struct fentry *next_entry(const struct reader *r)
+{
+	uint32_t e = r->last == FIRST ? r->first
+		     : r->last ? r->fe[r->last - 1].next : 0;
+	const struct fentry *x = e ? &r->fe[e - 1] : NULL;
+
+	return x && x->java == r->java ? x : NULL;
+}
+
+/* The entry of the line s[0..n) when it is the one predicted, or NULL. */
+static inline const struct fentry *predicted(const struct reader *r,
+					     const char *s, size_t n)
+{
+	const struct fentry *x = next_entry(r);
+
+	if (x && x->klen == n && memcmp(r->keys + x->key, s, n) == 0)
+		return x;
+	return NULL;
+}
+
+
+#endif
