@@ -8,18 +8,11 @@ bin=${1:?usage: run.sh FLAMETOP}
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
-check() {   # NAME: the command's status is 0
-	name=$1; shift
-	if "$@"; then ok; else bad "$name"; fi
-}
+. "$here/../lib/checks.sh"
 
-# same NAME PROFILE [--lines]: --collapse (sorted) is what reference.py
+# as_reference NAME PROFILE [--lines]: --collapse (sorted) is what reference.py
 # reads.
-same() {
+as_reference() {
 	python3 "$here/reference.py" "$2" $3 | LC_ALL=C sort >"$tmp/want"
 	"$bin" --collapse $3 "$2" 2>"$tmp/err" | LC_ALL=C sort >"$tmp/got"
 	if [ -s "$tmp/want" ] && cmp -s "$tmp/want" "$tmp/got" &&
@@ -32,8 +25,8 @@ same() {
 	fi
 }
 
-same "work.cpuprofile" "$here/work.cpuprofile"
-same "work.cpuprofile --lines" "$here/work.cpuprofile" --lines
+as_reference "work.cpuprofile" "$here/work.cpuprofile"
+as_reference "work.cpuprofile --lines" "$here/work.cpuprofile" --lines
 gzip -c "$here/work.cpuprofile" >"$tmp/w.cpuprofile.gz"
 "$bin" --collapse "$tmp/w.cpuprofile.gz" | LC_ALL=C sort >"$tmp/gz"
 "$bin" --collapse - <"$here/work.cpuprofile" | LC_ALL=C sort >"$tmp/stdin"
@@ -85,7 +78,7 @@ if command -v node >/dev/null 2>&1; then
 	(cd "$tmp" && node --cpu-prof --cpu-prof-name=now.cpuprofile \
 		"$here/work.js" 200) >/dev/null 2>&1
 	if [ -s "$tmp/now.cpuprofile" ]; then
-		same "node --cpu-prof now" "$tmp/now.cpuprofile"
+		as_reference "node --cpu-prof now" "$tmp/now.cpuprofile"
 		check "node --cpu-prof now: sortWork is named" \
 			grep -q 'sortWork' "$tmp/got"
 	else
@@ -94,5 +87,4 @@ if command -v node >/dev/null 2>&1; then
 else
 	echo "SKIP (part): node is not installed; the committed profile was read"
 fi
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary

@@ -21,8 +21,6 @@ bin=${1:?usage: run.sh FLAMETOP}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 case $bin in /*) ;; *) bin=$top/$bin ;; esac
 here=$top/tests/http
-pass=0
-fail=0
 tmp=$(mktemp -d)
 srv_pid=
 full_pid=
@@ -30,14 +28,7 @@ tls_pid=
 trap 'kill $srv_pid $full_pid $tls_pid 2>/dev/null; rm -rf "$tmp"' EXIT
 export LC_ALL=C.UTF-8
 
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-check() {
-	name=$1
-	shift
-	if "$@"; then ok; else bad "$name"; fi
-}
-same() { cmp -s "$1" "$2" || { diff -u "$1" "$2" | head -n 10; return 1; }; }
+. "$top/tests/lib/checks.sh"
 
 if ! command -v go >/dev/null 2>&1; then
 	echo "SKIP: go is not installed (Debian golang-go): no Go service to fetch from"
@@ -192,5 +183,4 @@ check "--header without a colon: says so" grep -q "bad header 'no colon'" "$tmp/
 "$bin" --version >"$tmp/v"
 check "--version names libcurl" grep -q 'http: *yes (libcurl ' "$tmp/v"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary

@@ -21,20 +21,11 @@ bin=${1:?usage: run.sh FLAMETOP}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 case $bin in /*) ;; *) bin=$top/$bin ;; esac
 cd "$top" || exit 1
-pass=0
-fail=0
 tmp=$(mktemp -d)
 trap 'umount "$tmp/full" 2>/dev/null; rm -rf "$tmp"' EXIT
 export LC_ALL=C.UTF-8
 
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-check() {
-	name=$1
-	shift
-	if "$@"; then ok; else bad "$name"; fi
-}
-same() { cmp -s "$1" "$2" || { diff -u "$1" "$2" | head -n 10; return 1; }; }
+. "$top/tests/lib/checks.sh"
 
 # ---- Written and read back by flametop (needs nothing else) ---------------
 # back NAME ARGS...: --pprof of ARGS, read back by flametop, is --collapse.
@@ -212,5 +203,4 @@ raw "view: --callers" "samples/count cpu/nanoseconds[dflt]" \
 	--callers pymalloc_alloc samples/python.perf-script.zst
 raw "view: --exclude --time" "samples/count cpu/nanoseconds[dflt]" \
 	--exclude gc_reset_refs --time 20%-70% samples/python.perf-script.zst
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary

@@ -20,20 +20,11 @@ bin=${1:?usage: labels.sh FLAMETOP}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 case $bin in /*) ;; *) bin=$top/$bin ;; esac
 cd "$top/tests/pprof" || exit 1
-pass=0
-fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export LC_ALL=C
 
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-check() {
-	name=$1
-	shift
-	if "$@"; then ok; else bad "$name"; fi
-}
-same() { cmp -s "$1" "$2" || { diff -u "$1" "$2" | head -n 10; return 1; }; }
+. "$top/tests/lib/checks.sh"
 # total FILE: the sum of a folded file's counts.
 total() { awk '{ s += $NF } END { printf "%d\n", s }' "$1"; }
 
@@ -141,5 +132,4 @@ else
 	echo "SKIP (in part): go is not installed (Debian golang-go): no comparison with go tool pprof"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary

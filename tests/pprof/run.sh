@@ -20,21 +20,11 @@ bin=${1:?usage: run.sh FLAMETOP}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 case $bin in /*) ;; *) bin=$top/$bin ;; esac
 cd "$top/tests/pprof" || exit 1
-pass=0
-fail=0
 tmp=$(mktemp -d)
 trap 'umount "$tmp/full" 2>/dev/null; rm -rf "$tmp"' EXIT
 export LC_ALL=C.UTF-8
 
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-# check NAME CMD...: the command succeeds.
-check() {
-	name=$1
-	shift
-	if "$@"; then ok; else bad "$name"; fi
-}
-same() { cmp -s "$1" "$2" || { diff -u "$1" "$2" | head -n 10; return 1; }; }
+. "$top/tests/lib/checks.sh"
 
 # ---- Reading, as any other input ------------------------------------------
 "$bin" --collapse inline.pprof >"$tmp/file.out" 2>"$tmp/err"
@@ -343,5 +333,4 @@ check "--svg /dev/null: status 0, /dev/null still a device" \
 check "no temporary file left beside them ($(ls -A "$tmp" | grep '^\.'))" \
 	sh -c "! ls -A '$tmp' | grep -q '^\\.'"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary
