@@ -514,8 +514,10 @@ static bool toggle_lines(void *ctx, struct profile *p, char *msg, size_t cap)
 		snprintf(msg, cap, "%s%s%s", c->read.lines ?
 			 "frames by source line (NAME FILE:LINE)" :
 			 "frames by function",
-			 c->read.lines && ts->warned ? "; some inputs carry no "
-			 "lines" : "", bad ? "; bad samples skipped" : "");
+			 !c->read.lines || !ts->warned ? "" : c->nfiles > 1 ?
+			 "; some inputs carry no lines" :
+			 "; the input carries no lines: frames stay by function",
+			 bad ? "; bad samples skipped" : "");
 	return true;
 }
 

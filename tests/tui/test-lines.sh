@@ -26,7 +26,7 @@ check "exit 0" tui_wait "__EXIT:0"
 tui_start -x 120 -y 30 NO_COLOR=1 -- tests/golden/basic.folded
 check "folded opens" tui_wait "main"
 tui_keys L
-check "L on folded: no lines there" tui_wait "some inputs carry no lines"
+check "L on folded: no lines there" tui_wait "the input carries no lines: frames stay by function"
 tui_keys q
 check "folded: exit 0" tui_wait "__EXIT:0"
 
