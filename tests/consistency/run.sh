@@ -176,7 +176,12 @@ figures samples/go-heap.pprof | --sample-type alloc_space --invert | alloc
 figures tests/pprof/labels.pprof | --tag worker=b | '^main.spin$' workB
 figures tests/pprof/labels.pprof | --group label:worker --tag worker!=a | spin '^worker=b$'
 figures tests/pprof/labels.pprof | --group label:kind --callers main.spin | spin
+# V8 .cpuprofile: time weights, its timeline, source lines.
+figures tests/cpuprofile/work.cpuprofile |  | sortWork '^mathWork$'
+figures tests/cpuprofile/work.cpuprofile | --callers mathWork --time 20%-80% | mathWork
+figures tests/cpuprofile/work.cpuprofile | --lines --invert | sortWork
 figures tests/data/fp.data | --kallsyms tests/data/fp.kallsyms --symfs tests/data/symfs | burn path_a
+figures tests/data/fp.data | --kallsyms tests/data/fp.kallsyms --symfs tests/data/symfs --lines | burn
 figures tests/data/fp.data | --kallsyms tests/data/fp.kallsyms --symfs tests/data/symfs --group thread --time 0.1,0.2 | path_b
 figures tests/data/two-events.data | --event-filter task-clock --kallsyms tests/data/fp.kallsyms --symfs tests/data/symfs --callees main | burn
 figures tests/data/period.data | --kallsyms tests/data/fp.kallsyms --symfs tests/data/symfs --pid --invert | path_a
