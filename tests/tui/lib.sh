@@ -96,6 +96,13 @@ tui_start_sh() {
 
 tui_keys() { tmux_ send-keys -t ft "$@"; }
 
+# The pid of the program the pane's shell runs (its one child), or nothing.
+tui_pid() { pgrep -P "$(tmux_ display-message -p -t ft '#{pane_pid}')" | head -n 1; }
+
+# Has the pane's shell ended?  tmux may mark the pane dead before it has
+# the exit status, and then shows no "Pane is dead (...)" line at all.
+tui_dead() { [ "$(tmux_ display-message -p -t ft '#{pane_dead}')" = 1 ]; }
+
 # tui_mouse BUTTON-BYTE COL ROW (0-based): the X10 mouse report a terminal
 # sends for tmux-256color's kmous, ESC [ M b x y, each + 32 (+1): 32 a
 # press, 35 a release, 96 and 97 the wheel up and down.
@@ -145,10 +152,14 @@ tui_wait() {
 }
 
 # Until COMMAND... succeeds (polled), or the timeout.
-tui_poll() {
+tui_poll() { tui_poll_for "$TUI_TIMEOUT" "$@"; }
+# The same within SECONDS.
+tui_poll_for() {
+	limit=$1
+	shift
 	start=$(date +%s)
 	until "$@"; do
-		if [ $(( $(date +%s) - start )) -ge "$TUI_TIMEOUT" ]; then return 1; fi
+		if [ $(( $(date +%s) - start )) -ge "$limit" ]; then return 1; fi
 		sleep 0.05
 	done
 }
