@@ -15,7 +15,9 @@
  * shows real addresses and, if perf recorded the kernel's build-id, when
  * that matches the running kernel.
  *
- * JIT code: /tmp/perf-PID.map (start, size, name per line; later lines win).
+ * JIT code: the runtime's jitdump (jit-PID.dump, jitdump.h) when the
+ * process mapped one, named by the code load valid at the sample's time;
+ * else /tmp/perf-PID.map (start, size, name per line; later lines win).
  *
  * A DWARF unwinder needs a Dwfl per process, with every mapped ELF
  * reported at its load address: sym_proc_dwfl builds one from the
@@ -48,6 +50,10 @@ struct sym_opts {
 	                              only under it, by recorded path and in
 	                              its .build-id tree */
 	const char *jit_dir;       /* NULL: /tmp (perf-PID.map files) */
+	const char *jitdump_dir;   /* NULL, or the recording's folder: a
+	                              jit-PID.dump is looked for there too */
+	bool jitdump_growing;      /* live: the dumps are still written to
+	                              (read again when a lookup misses) */
 };
 
 /* Why a frame stayed unresolved (counted for the user). */
@@ -59,7 +65,7 @@ enum sym_miss {
 	SYM_MISS_NO_SYMBOL,        /* no function symbol covers the address */
 	SYM_MISS_STRIPPED,         /* the file has no symbol table at all */
 	SYM_MISS_KERNEL,           /* kernel frame, no usable kallsyms */
-	SYM_MISS_JIT,              /* JIT code without a perf-PID.map entry */
+	SYM_MISS_JIT,              /* JIT code in no jitdump or perf-PID.map */
 	SYM_MISS_COUNT
 };
 
@@ -165,8 +171,34 @@ const char *sym_kernel_lookup(struct symbolizer *sy, uint64_t addr,
 /* The JIT symbol of pid at addr from perf-PID.map, or NULL. */
 const char *sym_jit_lookup(struct symbolizer *sy, uint32_t pid,
 			   uint64_t addr);
-/* Forget a process's JIT map (it exited). */
+/* Forget a process's JIT map and jitdump (it exited). */
 void sym_jit_forget(struct symbolizer *sy, uint32_t pid);
+
+/*
+ * True when path (len bytes) names a jitdump: "jit-PID.dump", the file a
+ * runtime maps so that profilers see it in the MMAP records.
+ */
+bool sym_is_jitdump(const char *path, size_t len);
+/*
+ * Process pid mapped the jitdump at path (as the process names it): its
+ * JIT code is named from the dump from now on.  The dump is opened at the
+ * first lookup: under --symfs (the path, then the file name), in
+ * jitdump_dir, else at the path itself; a dump found nowhere is told once
+ * (sym_report).
+ */
+void sym_jitdump_mapped(struct symbolizer *sy, uint32_t pid,
+			const char *path, size_t len);
+/*
+ * The JIT code of pid at addr at time t (JITDUMP_TIME_ANY: the latest):
+ * from the process's jitdump when it mapped one, else (or when the dump
+ * does not know the address) from its perf-PID.map.  *mod (may be NULL)
+ * gets the file the name came from or would have: the dump's name or
+ * "/tmp/perf-PID.map".  With line set, *line gets the source line of addr
+ * from the dump's debug info (file NULL: none).  NULL when unknown.
+ */
+const char *sym_jit_lookup_at(struct symbolizer *sy, uint32_t pid,
+			      uint64_t addr, uint64_t t, const char **mod,
+			      struct sym_srcline *line);
 
 /* ---- Per-process Dwfl (for unwinders) ------------------------------------ */
 

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jitdump.h"
 #include "stack-cache.h"
 #include "symbols.h"
 #include "unwind.h"
@@ -46,6 +47,8 @@ struct pe_machine {
 	struct stack_cache *sc; /* chains to tree nodes (pe_machine_cache_stacks) */
 	bool volatile_names;    /* the stack being built has a name that may
 				   change without the process changing (JIT) */
+	bool jit_times;         /* sample times are the jitdumps' clock */
+	uint64_t jit_time;      /* the time JIT code is named at */
 };
 
 /* The process table's hooks into the symbolizer (ctx: the symbolizer). */
@@ -142,8 +145,19 @@ void pe_machine_keep_exited(struct pe_machine *m, bool keep)
 	pe_procs_keep_exited(m->pt, keep);
 }
 
+/* A runtime's jitdump among pid's mappings: its JIT code is named from it. */
+static void note_jitdump(struct pe_machine *m, uint32_t pid, const char *path,
+			 size_t len)
+{
+	if (m->sy && sym_is_jitdump(path, len))
+		sym_jitdump_mapped(m->sy, pid, path, len);
+}
+
 void pe_machine_apply(struct pe_machine *m, const struct pe_record *r)
 {
+	if (r->type == PERF_RECORD_MMAP || r->type == PERF_RECORD_MMAP2)
+		note_jitdump(m, r->u.mmap.pid, r->u.mmap.filename,
+			     r->u.mmap.filename_len);
 	if (r->type == PERF_RECORD_LOST)
 		m->st.lost += r->u.lost.lost;
 	else if (r->type == PERF_RECORD_THROTTLE)
@@ -156,7 +170,13 @@ void pe_machine_add_map(struct pe_machine *m, uint32_t pid, uint64_t start,
 			uint64_t len, uint64_t pgoff, const char *path,
 			size_t path_len, const struct pe_mmap *ident)
 {
+	note_jitdump(m, pid, path, path_len);
 	pe_procs_add_map(m->pt, pid, start, len, pgoff, path, path_len, ident);
+}
+
+void pe_machine_jit_times(struct pe_machine *m, bool on)
+{
+	m->jit_times = on;
 }
 
 void pe_machine_set_comm(struct pe_machine *m, uint32_t pid, uint32_t tid,
@@ -431,18 +451,27 @@ static uint32_t user_frame(struct pe_machine *m, struct pe_proc *pr,
 		return make_name(m, NULL, NULL, addr, false, false, NULL);
 	}
 	if (map->anon_exec) {
-		const char *fn = m->sy ? sym_jit_lookup(m->sy, pe_proc_pid(pr),
-							addr) : NULL;
+		struct sym_srcline ln;
+		const char *mod = NULL, *fn = NULL;
 
+		if (m->sy)
+			fn = sym_jit_lookup_at(m->sy, pe_proc_pid(pr),
+					       addr - (m->o.lines && ret),
+					       m->jit_time, &mod,
+					       m->o.lines ? &ln : NULL);
 		m->volatile_names = true;   /* the map file may grow */
-		snprintf(jitmod, sizeof(jitmod), "/tmp/perf-%u.map",
-			 pe_proc_pid(pr));
+		if (!mod) {
+			snprintf(jitmod, sizeof(jitmod), "/tmp/perf-%u.map",
+				 pe_proc_pid(pr));
+			mod = jitmod;
+		}
 		if (!fn) {
 			m->st.unknown_frames++;
 			if (m->sy)
 				sym_count_miss(m->sy, SYM_MISS_JIT);
 		}
-		return make_name(m, fn, jitmod, addr, true, java, NULL);
+		return make_name(m, fn, mod, addr, true, java,
+				 fn && m->o.lines && ln.file ? &ln : NULL);
 	}
 	tag = (uint64_t)(uintptr_t)map->dso | (java ? TAG_JAVA : 0) |
 	      (m->o.lines && ret ? TAG_RET : 0);
@@ -601,6 +630,8 @@ static size_t build_stack(struct pe_machine *m, const struct pe_sample *s)
 					    strlen(leader->comm));
 		t = pe_procs_thread(m->pt, s->tid);
 	}
+	m->jit_time = m->jit_times && s->has_time ? s->time
+						    : JITDUMP_TIME_ANY;
 	if (s->stack && s->stack_dyn_size && s->regs && pr && m->sy)
 		nu = unwind_user(m, pr, s, &uf, &ninl);
 	if (nr + 1 + nu + ninl > m->capids)

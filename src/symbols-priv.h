@@ -109,6 +109,11 @@ struct symbolizer {
 	size_t jit_bytes;       /* text of every map held */
 	char jit_msg[512];      /* the first note about a map */
 	uint64_t jit_notes;     /* notes about maps (ignored, cut) */
+	struct jd_proc *jitdumps;  /* processes that mapped a jitdump */
+	char *jd_notes[8];      /* what was said of dumps no longer held */
+	size_t njd_notes;
+	uint64_t jd_more_notes; /* notes past those */
+	char jit_modname[64];   /* "/tmp/perf-PID.map" of the last lookup */
 	/* kernel */
 	int kstate;             /* 0: not loaded, 1: ok, -1: unusable */
 	struct ksym *ksyms;     /* ARR arrays: capksyms, ktextcap */
@@ -154,6 +159,12 @@ int sym_addr_scopes(Dwfl_Module *mod, Dwarf_Addr a, Dwarf_Die *cu,
 		    Dwarf_Addr *bias, Dwarf_Die **scopes);
 /* Free d's line tables and their cache (symbols-lines.c). */
 void sym_lines_free(struct sym_lines *l);
+
+/* The jitdumps (symbols-jitdump.c): free them all, tell what was read. */
+void sym_jitdumps_free(struct symbolizer *sy);
+void sym_jitdumps_report(const struct symbolizer *sy, struct diag *d);
+/* Forget pid's jitdump (its notes are kept for sym_report). */
+void sym_jitdump_forget(struct symbolizer *sy, uint32_t pid);
 
 /* Load d's symbol table (state 1) or note why not (state -1). */
 void sym_dso_load(struct symbolizer *sy, struct sym_dso *d);
