@@ -21,7 +21,7 @@ cd "$work" || exit 1
 perf record -q -k 1 -g --all-user -F 499 -o perf.data -- \
 	"$node" --perf-prof sort.js >/dev/null || exit 1
 rm -rf "$here/node-k1" && mkdir "$here/node-k1" || exit 1
-cp perf.data "$here/node-k1/" && chmod 644 "$here/node-k1/perf.data" || exit 1
+cp perf.data "$here/node-k1/node.data" && chmod 644 "$here/node-k1/node.data" || exit 1
 for d in jit-*.dump; do
 	python3 "$here/trim.py" "$d" 6 Builtin: BytecodeHandler: \
 		>"$here/node-k1/$d" || exit 1
