@@ -52,8 +52,10 @@ struct sym_opts {
 	const char *jit_dir;       /* NULL: /tmp (perf-PID.map files) */
 	const char *jitdump_dir;   /* NULL, or the recording's folder: a
 	                              jit-PID.dump is looked for there too */
-	bool jitdump_growing;      /* live: the dumps are still written to
-	                              (read again when a lookup misses) */
+	bool jitdump_whole;        /* the dumps are written to their end
+	                              (perf.data): a record cut short there
+	                              is told; else (live) they may grow and
+	                              are read again when a lookup misses */
 };
 
 /* Why a frame stayed unresolved (counted for the user). */

@@ -1076,6 +1076,7 @@ int read_perf_data(struct profile *p, struct input *in,
 		      : xstrndup(name, (size_t)(sl - name));
 		so.jitdump_dir = dir;
 	}
+	so.jitdump_whole = true;
 	pd.sy = sym_create(&so);
 	pd.unpack_limit = (uint64_t)len * 256 + (64u << 20);
 	if (pd.unpack_limit > (8ULL << 30))

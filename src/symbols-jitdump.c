@@ -149,10 +149,10 @@ static void open_dump(struct symbolizer *sy, struct jd_proc *j)
 		return;
 	}
 	jitdump_update(j->jd);
-	if (sy->o.jitdump_growing)
-		j->read_at = now_seconds();
-	else
+	if (sy->o.jitdump_whole)
 		jitdump_finish(j->jd);
+	else
+		j->read_at = now_seconds();
 }
 
 const char *sym_jit_lookup_at(struct symbolizer *sy, uint32_t pid,
@@ -169,7 +169,7 @@ const char *sym_jit_lookup_at(struct symbolizer *sy, uint32_t pid,
 		open_dump(sy, j);
 	if (j && j->jd) {
 		found = jitdump_lookup(j->jd, addr, t, &c);
-		if (!found && sy->o.jitdump_growing &&
+		if (!found && !sy->o.jitdump_whole &&
 		    now_seconds() - j->read_at >= JD_REREAD_SECONDS) {
 			j->read_at = now_seconds();
 			if (jitdump_update(j->jd))
