@@ -163,6 +163,13 @@ void sym_lines_free(struct sym_lines *l);
 /* The jitdumps (symbols-jitdump.c): free them all, tell what was read. */
 void sym_jitdumps_free(struct symbolizer *sy);
 void sym_jitdumps_report(const struct symbolizer *sy, struct diag *d);
+/*
+ * Report the unwinding info of pid's jitdump not reported yet into dwfl
+ * (pid's Dwfl, fresh: just made), each piece of code as a module
+ * (symbols-jitdump.c).
+ */
+void sym_jitdump_report_cfi(struct symbolizer *sy, uint32_t pid, Dwfl *dwfl,
+			    bool fresh);
 /* Forget pid's jitdump (its notes are kept for sym_report). */
 void sym_jitdump_forget(struct symbolizer *sy, uint32_t pid);
 
