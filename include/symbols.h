@@ -98,6 +98,13 @@ void sym_add_build_id(struct symbolizer *sy, const char *path, size_t len,
 const char *sym_dso_path(const struct sym_dso *d);
 /* The file's name without directories ("libc.so.6"), as perf shows it. */
 const char *sym_dso_basename(const struct sym_dso *d);
+/*
+ * The file's build-id in hex into hex (cap bytes: 41 hold any), as perf
+ * recorded it, else as the file read says (after a lookup): its length,
+ * 0 when none is known.
+ */
+size_t sym_dso_build_id(struct symbolizer *sy, const struct sym_dso *d,
+			char *hex, size_t cap);
 /* True for "[vdso]", "[kernel.kallsyms]" and other bracketed names. */
 bool sym_dso_is_special(const struct sym_dso *d);
 
@@ -124,6 +131,7 @@ const char *sym_dso_lookup(struct symbolizer *sy, struct sym_dso *d,
 struct sym_srcline {
 	const char *file;          /* "main.c" */
 	unsigned line;             /* 1-based */
+	const char *path;          /* the file as DWARF names it, whole */
 };
 size_t sym_dso_lines(struct symbolizer *sy, struct sym_dso *d,
 		     uint64_t vaddr, struct sym_srcline *out, size_t cap);
@@ -151,6 +159,11 @@ void sym_set_kernel_release(struct symbolizer *sy, const char *rel,
 void sym_preload_kernel(struct symbolizer *sy);
 /* Wait for that read to end (live mode: before sampling starts). */
 void sym_kernel_join(struct symbolizer *sy);
+/*
+ * The kernel's build-id in hex (as sym_dso_build_id): as recorded, else
+ * the running kernel's unless the profile names another release.
+ */
+size_t sym_kernel_build_id(struct symbolizer *sy, char *hex, size_t cap);
 /* Kernel text address relocation seen in the profile (_text as recorded). */
 void sym_set_kernel_text(struct symbolizer *sy, uint64_t text_start);
 

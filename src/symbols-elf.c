@@ -219,6 +219,22 @@ static const uint8_t *want_bid(struct symbolizer *sy, struct sym_dso *d,
 	return NULL;
 }
 
+size_t sym_dso_build_id(struct symbolizer *sy, const struct sym_dso *d,
+			char *hex, size_t cap)
+{
+	size_t len;
+	const uint8_t *b = want_bid(sy, (struct sym_dso *)d, &len);
+
+	if (!b) {
+		b = d->elf_bid;
+		len = d->elf_bid_len;
+	}
+	if (!len || cap < 2 * len + 1)
+		return 0;
+	sym_bid_hex(hex, b, len);
+	return 2 * len;
+}
+
 /* An fd holding this process's own vdso (same ABI as what we profile). */
 int sym_vdso_fd(struct symbolizer *sy)
 {
@@ -595,6 +611,16 @@ void sym_dso_load(struct symbolizer *sy, struct sym_dso *d)
 				d->fail = SYM_MISS_NOT_ELF;
 				return;
 			}
+		}
+	}
+	{
+		const unsigned char *bits;
+		GElf_Addr bv;
+		int n = dwfl_module_build_id(mod, &bits, &bv);
+
+		if (n > 0) {
+			d->elf_bid_len = (size_t)n > 20 ? 20 : (size_t)n;
+			memcpy(d->elf_bid, bits, d->elf_bid_len);
 		}
 	}
 	elf = dwfl_module_getelf(mod, &bias);

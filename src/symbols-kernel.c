@@ -81,6 +81,28 @@ static size_t running_kernel_bid(uint8_t *out)
 	return 0;
 }
 
+size_t sym_kernel_build_id(struct symbolizer *sy, char *hex, size_t cap)
+{
+	uint8_t now[20];
+	size_t len = sy->kbid_len;
+	const uint8_t *b = sy->kbid;
+
+	if (!len && !sy->o.kallsyms) {
+		struct utsname u;
+
+		/* Not recorded: the running kernel's, if it is this one. */
+		if (sy->krelease[0] &&
+		    (uname(&u) != 0 || strcmp(u.release, sy->krelease)))
+			return 0;
+		len = running_kernel_bid(now);
+		b = now;
+	}
+	if (!len || cap < 2 * len + 1)
+		return 0;
+	sym_bid_hex(hex, b, len);
+	return 2 * len;
+}
+
 static int cmp_ksym(const void *a, const void *b)
 {
 	const struct ksym *x = a, *y = b;

@@ -51,6 +51,8 @@ struct sym_dso {
 	struct seg *segs;
 	size_t nsegs;
 	char *loaded_from;      /* the file actually read */
+	uint8_t elf_bid[20];    /* the build-id of that file's ELF note */
+	size_t elf_bid_len;
 	char **dm;              /* demangled names (malloc'd) */
 	size_t ndm, capdm;
 	struct sym_lines *lines; /* --lines: DWARF line tables (symbols-lines.c) */

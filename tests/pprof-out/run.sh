@@ -12,7 +12,11 @@
 #    and options;
 #  - samples/count, where written, holds the number of samples, and the
 #    duration is the samples' span: checked against the perf script text;
-#  - flametop reading its own --pprof file prints the same --collapse.
+#  - flametop reading its own --pprof file prints the same --collapse;
+#  - perf.data: each binary of the frames is a mapping with the build-id
+#    perf recorded (perf buildid-list), and the locations' addresses are
+#    frames' addresses perf script prints, in their mappings' ranges
+#    (tests/pprof-out/raw-mappings.py reads go tool pprof -raw).
 # Bad paths: a directory that cannot be written, a full file system, a
 # comparison, options that do not go together.  (Live sampling to --pprof:
 # tests/live/test-live-pprof.sh.)
@@ -203,4 +207,45 @@ raw "view: --callers" "samples/count cpu/nanoseconds[dflt]" \
 	--callers pymalloc_alloc samples/python.perf-script.zst
 raw "view: --exclude --time" "samples/count cpu/nanoseconds[dflt]" \
 	--exclude gc_reset_refs --time 20%-70% samples/python.perf-script.zst
+# ---- Mappings and build-ids: perf.data --------------------------------------
+# Each binary of fp.data's frames is a mapping with the build-id perf
+# recorded for it (perf buildid-list; the committed fp.buildids where perf
+# is not installed), and each location's address, as an offset in its
+# file, is one that perf script prints for a frame of that file (fp.ips);
+# none lies outside its mapping's range.
+"$bin" --pprof "$tmp/fp.pb.gz" --kallsyms tests/data/fp.kallsyms \
+	tests/data/fp.data 2>/dev/null
+go tool pprof -symbolize=none -raw "$tmp/fp.pb.gz" 2>/dev/null |
+	python3 tests/pprof-out/raw-mappings.py >"$tmp/maps"
+if command -v perf >/dev/null 2>&1; then
+	perf buildid-list -i tests/data/fp.data >"$tmp/bids" 2>/dev/null
+	perf script -i tests/data/fp.data -F ip,dso 2>/dev/null | awk 'NF == 2 {
+		d = $2; gsub(/[()]/, "", d); print "at " d " " $1 }' |
+		sort -u >"$tmp/ips"
+	check "perf buildid-list and perf script agree with the committed lists" \
+		sh -c "cmp -s '$tmp/bids' tests/pprof-out/fp.buildids &&
+		       cmp -s '$tmp/ips' tests/pprof-out/fp.ips"
+else
+	echo "SKIP (in part): no perf: the committed build-ids and addresses"
+	cp tests/pprof-out/fp.buildids "$tmp/bids"
+	cp tests/pprof-out/fp.ips "$tmp/ips"
+fi
+for file in /tmp/flametop-fixture/prog '[kernel.kallsyms]'; do
+	want=$(awk -v f="$file" '$2 == f { print "map " f " " $1 }' "$tmp/bids")
+	check "perf.data: a mapping of $file with its build-id ($want)" \
+		grep -qxF "$want" "$tmp/maps"
+done
+grep '^map ' "$tmp/maps" | while read -r _ path id; do
+	rec=$(awk -v f="$path" '$2 == f { print $1 }' "$tmp/bids")
+	[ -z "$rec" ] || [ "$rec" = "$id" ] || echo "$path: $id, recorded $rec"
+done >"$tmp/wrong"
+check "perf.data: no mapping has another build-id than perf recorded ($(head -n 1 "$tmp/wrong"))" \
+	test ! -s "$tmp/wrong"
+grep '^at ' "$tmp/maps" >"$tmp/at"
+check "perf.data: locations have addresses in their mappings ($(wc -l <"$tmp/at"))" \
+	test "$(wc -l <"$tmp/at")" -ge 10
+check "perf.data: each address is a frame's that perf script prints ($(grep -vxFf "$tmp/ips" "$tmp/at" | head -n 1))" \
+	sh -c "! grep -vxFf '$tmp/ips' '$tmp/at' >/dev/null"
+check "perf.data: no address outside its mapping ($(grep '^out' "$tmp/maps" | head -n 1))" \
+	sh -c "! grep -q '^out' '$tmp/maps'"
 summary
