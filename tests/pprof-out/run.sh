@@ -16,7 +16,10 @@
 #  - perf.data: each binary of the frames is a mapping with the build-id
 #    perf recorded (perf buildid-list), and the locations' addresses are
 #    frames' addresses perf script prints, in their mappings' ranges
-#    (tests/pprof-out/raw-mappings.py reads go tool pprof -raw).
+#    (tests/pprof-out/raw-mappings.py reads go tool pprof -raw);
+#  - pprof input: its mappings, build-ids and addresses are written back,
+#    and with --lines its lines are Line records: go tool pprof -raw shows
+#    the input's stacks of functions and of lines.
 # Bad paths: a directory that cannot be written, a full file system, a
 # comparison, options that do not go together.  (Live sampling to --pprof:
 # tests/live/test-live-pprof.sh.)
@@ -248,4 +251,42 @@ check "perf.data: each address is a frame's that perf script prints ($(grep -vxF
 	sh -c "! grep -vxFf '$tmp/ips' '$tmp/at' >/dev/null"
 check "perf.data: no address outside its mapping ($(grep '^out' "$tmp/maps" | head -n 1))" \
 	sh -c "! grep -q '^out' '$tmp/maps'"
+# ---- pprof input: mappings written back, lines round-trip -----------------
+# rawmaps FILE: raw-mappings.py's reading of FILE.
+rawmaps() {
+	go tool pprof -symbolize=none -raw "$1" 2>/dev/null |
+		python3 tests/pprof-out/raw-mappings.py
+}
+# Read back, fp.data's --pprof (above) keeps its mappings and build-ids.
+"$bin" --pprof "$tmp/fp2.pb.gz" "$tmp/fp.pb.gz" 2>/dev/null
+rawmaps "$tmp/fp2.pb.gz" >"$tmp/maps2"
+check "pprof in: the mappings and build-ids read are written back" \
+	sh -c "grep '^map' '$tmp/maps' >'$tmp/m1'; grep '^map' '$tmp/maps2' >'$tmp/m2';
+	       test -s '$tmp/m1' && cmp -s '$tmp/m1' '$tmp/m2'"
+check "pprof in: so are the addresses" \
+	sh -c "! grep -vxFf '$tmp/maps' '$tmp/maps2' >/dev/null"
+# lines NAME TYPE FILE: with --lines, go tool pprof -raw of --pprof of
+# FILE has FILE's stacks of functions and of lines (function file:line,
+# each line a Line record: without --lines' names, the plain function
+# names are FILE's too), and FILE's mappings.
+lines() {
+	go tool pprof -symbolize=none -raw "$3" >"$tmp/rawin" 2>/dev/null
+	"$bin" --lines --pprof "$tmp/l.pb.gz" "$3" 2>/dev/null
+	go tool pprof -symbolize=none -raw "$tmp/l.pb.gz" >"$tmp/rawout" 2>/dev/null
+	for o in --lines ""; do
+		python3 tests/pprof/raw2folded.py "$2" $o <"$tmp/rawin" >"$tmp/want"
+		python3 tests/pprof/raw2folded.py "$2" $o <"$tmp/rawout" >"$tmp/got"
+		check "$1: lines round-trip: the stacks ${o:-of functions} are the input's" \
+			same "$tmp/want" "$tmp/got"
+	done
+	check "$1: lines round-trip: lines are known ($(grep -c ':[1-9][0-9]* s=' "$tmp/rawout"))" \
+		grep -q ':[1-9][0-9]* s=' "$tmp/rawout"
+	python3 tests/pprof-out/raw-mappings.py <"$tmp/rawin" | grep '^map' >"$tmp/m1"
+	python3 tests/pprof-out/raw-mappings.py <"$tmp/rawout" | grep '^map' >"$tmp/m2"
+	check "$1: its mappings are written back" same "$tmp/m1" "$tmp/m2"
+}
+lines "pprof, Go CPU" cpu tests/pprof/go-cpu.pprof
+lines "pprof, Go heap" inuse_space tests/pprof/go-heap.pprof
+lines "pprof, inlined lines" alloc_space tests/pprof/inline.pprof
+lines "pprof, labels" cpu tests/pprof/labels.pprof
 summary
