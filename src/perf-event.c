@@ -603,20 +603,32 @@ static size_t pc_lines(struct pe_machine *m, struct pe_proc *pr,
 	return frame_lines(m, map->dso, vaddr, out, cap);
 }
 
-/* An inlined function's frame: its name (and line) marked "_[i]". */
+/*
+ * An inlined function's frame: its name (and line) marked "_[i]"; the
+ * code at pc of process pr is where it was inlined.
+ */
 static uint32_t inline_frame(struct pe_machine *m, const char *name,
-			     const struct sym_srcline *ln)
+			     const struct sym_srcline *ln, struct pe_proc *pr,
+			     uint64_t pc)
 {
 	size_t n = strlen(name);
+	const struct pe_map *map = pr ? pe_proc_find_map(pr, pc) : NULL;
+	uint32_t id;
 
 	buf_need(m, n + 8);
 	memcpy(m->buf, name, n);
 	n = tidy(m->buf, n, false);
+	m->fn_end = n;
 	if (ln)
 		n = srcline_append(m, n, ln);
+	m->ln_end = n;
 	buf_need(m, n + 8);
 	memcpy(m->buf + n, "_[i]", 4);
-	return profile_intern(m->p, m->buf, n + 4);
+	m->name_end = n + 4;
+	id = profile_intern(m->p, m->buf, n + 4);
+	if (map && !map->anon_exec)
+		note_user(m, id, map, pc, ln);
+	return id;
 }
 
 /*
@@ -728,7 +740,8 @@ static size_t build_stack(struct pe_machine *m, const struct pe_sample *s)
 
 		for (unsigned k = 0; k < uf[i].ninline; k++)
 			m->ids[n++] = inline_frame(m, uf[i].inlined[k],
-						   k < nl ? &ln[k] : NULL);
+						   k < nl ? &ln[k] : NULL,
+						   pr, pc);
 		m->ids[n++] = user_frame(m, pr, t, pc, false);
 	}
 	m->st.frames += n;

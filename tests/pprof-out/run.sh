@@ -19,7 +19,9 @@
 #    (tests/pprof-out/raw-mappings.py reads go tool pprof -raw);
 #  - pprof input: its mappings, build-ids and addresses are written back,
 #    and with --lines its lines are Line records: go tool pprof -raw shows
-#    the input's stacks of functions and of lines.
+#    the input's stacks of functions and of lines;
+#  - perf.data --lines: lines from DWARF are Line records (go tool pprof
+#    -raw and -list).
 # Bad paths: a directory that cannot be written, a full file system, a
 # comparison, options that do not go together.  (Live sampling to --pprof:
 # tests/live/test-live-pprof.sh.)
@@ -289,4 +291,38 @@ lines "pprof, Go CPU" cpu tests/pprof/go-cpu.pprof
 lines "pprof, Go heap" inuse_space tests/pprof/go-heap.pprof
 lines "pprof, inlined lines" alloc_space tests/pprof/inline.pprof
 lines "pprof, labels" cpu tests/pprof/labels.pprof
+# ---- perf.data: lines from DWARF as Line records --------------------------
+# With --lines, go tool pprof -raw of --pprof has --collapse --lines's
+# stacks (each frame a function and a Line record: without --lines' names,
+# the plain functions are --collapse's), and go tool pprof -list shows
+# step()'s lines with the weights of the stacks that end there.
+(
+	cd tests/golden || exit 1
+	"$bin" --lines --pprof "$tmp/dl.pb.gz" --symfs ../data/symfs \
+		../data/inline.data 2>/dev/null
+	"$bin" --lines --collapse --symfs ../data/symfs ../data/inline.data \
+		>"$tmp/want-l" 2>/dev/null
+	"$bin" --collapse --symfs ../data/symfs ../data/inline.data \
+		>"$tmp/want-f" 2>/dev/null
+)
+go tool pprof -symbolize=none -raw "$tmp/dl.pb.gz" >"$tmp/raw" 2>/dev/null
+python3 tests/pprof/raw2folded.py cpu --lines <"$tmp/raw" >"$tmp/got"
+check "perf.data --lines: go tool pprof -raw has --collapse --lines's stacks" \
+	same "$tmp/want-l" "$tmp/got"
+python3 tests/pprof/raw2folded.py cpu <"$tmp/raw" >"$tmp/got"
+check "perf.data --lines: its functions are --collapse's" \
+	same "$tmp/want-f" "$tmp/got"
+check "perf.data --lines: a mapping with file names and lines" \
+	grep -q '/tmp/flametop-fixture/inline .*\[FN\]\[FL\]\[LN\]' "$tmp/raw"
+go tool pprof -symbolize=none -source_path="$top/tests/data" \
+	-trim_path=/tmp/flametop-fixture -list '^step$' "$tmp/dl.pb.gz" \
+	2>/dev/null | awk '$3 ~ /^[0-9]+:$/ && $1 != "." {
+		sub(/:$/, "", $3); sub(/ms$/, "", $1); print $3, $1 * 1000000 }' \
+	>"$tmp/list"
+awk '{ s = $0; sub(/ [^ ]+$/, "", s); n = split(s, f, ";")
+	if (f[n] ~ /^step inline\.c:/) {
+	sub(/^step inline\.c:/, "", f[n]); w[f[n]] += $NF } }
+	END { for (l in w) print l, w[l] }' "$tmp/want-l" | sort -n >"$tmp/want"
+check "perf.data --lines: go tool pprof -list step has its lines' weights ($(tr '\n' ' ' <"$tmp/want"))" \
+	sh -c "test -s '$tmp/want' && sort -n '$tmp/list' | cmp -s - '$tmp/want'"
 summary
