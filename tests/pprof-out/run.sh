@@ -21,7 +21,8 @@
 #    and with --lines its lines are Line records: go tool pprof -raw shows
 #    the input's stacks of functions and of lines;
 #  - perf.data --lines: lines from DWARF are Line records (go tool pprof
-#    -raw and -list).
+#    -raw and -list); perf script: its modules are mappings, its srclines
+#    Line records.
 # Bad paths: a directory that cannot be written, a full file system, a
 # comparison, options that do not go together.  (Live sampling to --pprof:
 # tests/live/test-live-pprof.sh.)
@@ -325,4 +326,23 @@ awk '{ s = $0; sub(/ [^ ]+$/, "", s); n = split(s, f, ";")
 	END { for (l in w) print l, w[l] }' "$tmp/want-l" | sort -n >"$tmp/want"
 check "perf.data --lines: go tool pprof -list step has its lines' weights ($(tr '\n' ' ' <"$tmp/want"))" \
 	sh -c "test -s '$tmp/want' && sort -n '$tmp/list' | cmp -s - '$tmp/want'"
+# ---- perf script: modules as mappings, srclines as Line records -----------
+"$bin" --lines --pprof "$tmp/sl.pb.gz" tests/data/inline-srcline.perf-script \
+	2>/dev/null
+go tool pprof -symbolize=none -raw "$tmp/sl.pb.gz" >"$tmp/raw" 2>/dev/null
+"$bin" --lines --collapse tests/data/inline-srcline.perf-script >"$tmp/want" \
+	2>/dev/null
+python3 tests/pprof/raw2folded.py cpu --lines <"$tmp/raw" >"$tmp/got"
+check "perf script --lines: go tool pprof -raw has --collapse --lines's stacks" \
+	same "$tmp/want" "$tmp/got"
+# (Without --lines, perf script's srclines read as frames, as
+# stackcollapse-perf.pl reads them: compare the function names alone.)
+python3 tests/pprof/raw2folded.py cpu <"$tmp/raw" >"$tmp/got"
+check "perf script --lines: lines are Line records, not in the functions' names" \
+	sh -c "test -s '$tmp/got' && ! grep -q 'inline\\.c:' '$tmp/got'"
+printf '%s\n' /tmp/flametop-fixture/inline /usr/lib/x86_64-linux-gnu/libc.so.6 \
+	>"$tmp/mods"
+python3 tests/pprof-out/raw-mappings.py <"$tmp/raw" | sed -n 's/^map \([^ ]*\) .*/\1/p' \
+	>"$tmp/got"
+check "perf script: a mapping of each module with frames" same "$tmp/mods" "$tmp/got"
 summary
