@@ -2,10 +2,13 @@
  * export-pprof.c - the profile as a pprof profile (profile.proto, gzip'd),
  * for go tool pprof and the profilers that read it.
  *
- * flametop's tree keeps frame names, not addresses: each distinct frame
- * name is one function and one location (with a single line naming the
- * function, line number 0), and there are no mappings.  Each node with
- * weight ends one distinct stack, written as one sample, leaf first.
+ * flametop's tree keeps frame names: each distinct frame name is one
+ * location with one line.  Where the readers noted where a frame came
+ * from (frame-locs.h), the location has its binary as a mapping, its
+ * address, and a function of the name without "FILE:LINE" (one per name
+ * and source file) with the line number in the line; else the name is a
+ * function of its own, line 0.  Each node with weight ends one distinct
+ * stack, written as one sample, leaf first.
  *
  * Sample types: the weights, named as they were read (cpu/nanoseconds
  * for cpu-clock and task-clock periods, page-faults/count for an event's
@@ -18,10 +21,10 @@
  * first sample to the last, where samples have times.
  *
  * The message is never held whole: the tables (types, functions,
- * locations, strings) are packed first, then the samples in batches, as
- * repeated field 2 of the same message (protobuf concatenates repeated
- * fields; a ProfileOutline with only samples set packs to just those),
- * each batch through deflate to the file as it is packed.
+ * locations, mappings, strings) are packed first, then the samples in
+ * batches, as repeated field 2 of the same message (protobuf concatenates
+ * repeated fields; a ProfileOutline with only samples set packs to just
+ * those), each batch through deflate to the file as it is packed.
  */
 #include <stdlib.h>
 #include <string.h>
