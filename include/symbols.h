@@ -166,6 +166,13 @@ void sym_kernel_join(struct symbolizer *sy);
 size_t sym_kernel_build_id(struct symbolizer *sy, char *hex, size_t cap);
 /* Kernel text address relocation seen in the profile (_text as recorded). */
 void sym_set_kernel_text(struct symbolizer *sy, uint64_t text_start);
+/*
+ * The kernel's map as recorded ([kernel.kallsyms]_text: start, length),
+ * and it again (limit = start + length); false when none was recorded.
+ */
+void sym_set_kernel_map(struct symbolizer *sy, uint64_t start, uint64_t len);
+bool sym_kernel_map(const struct symbolizer *sy, uint64_t *start,
+		    uint64_t *limit);
 
 /*
  * The kernel function at addr (already adjusted for return addresses),

@@ -448,6 +448,8 @@ static uint32_t kernel_frame(struct pe_machine *m, uint64_t addr, bool ret)
 	uint32_t id;
 	char hex[48];
 	size_t hl = 0;
+	struct pe_map km = { 0 };
+	const struct pe_map *kmap = NULL;
 
 	if (slot->id)
 		return fc_hit(m, slot);
@@ -456,9 +458,16 @@ static uint32_t kernel_frame(struct pe_machine *m, uint64_t addr, bool ret)
 	if (m->sy)
 		fn = sym_kernel_lookup(m->sy, addr, &mod);
 	id = make_name(m, fn, mod, addr, false, false, NULL);
-	if (m->sy && strcmp(mod, "[kernel.kallsyms]") == 0)
+	if (m->sy && strcmp(mod, "[kernel.kallsyms]") == 0) {
 		hl = sym_kernel_build_id(m->sy, hex, sizeof(hex));
-	note_frame(m, id, mod, hex, hl, NULL, addr, NULL);
+		/* The kernel's map, where perf recorded it: its "file
+		 * offsets" are addresses (perf's pgoff is _text's). */
+		if (sym_kernel_map(m->sy, &km.start, &km.end)) {
+			km.pgoff = km.start;
+			kmap = &km;
+		}
+	}
+	note_frame(m, id, mod, hex, hl, kmap, addr, NULL);
 	return fc_store(m, tag, addr, id, fn ? -1 : SYM_MISS_KERNEL);
 }
 

@@ -46,6 +46,22 @@ void sym_set_kernel_text(struct symbolizer *sy, uint64_t text_start)
 	sy->ktext_recorded = text_start;
 }
 
+void sym_set_kernel_map(struct symbolizer *sy, uint64_t start, uint64_t len)
+{
+	sy->kmap_start = start;
+	sy->kmap_len = len;
+}
+
+bool sym_kernel_map(const struct symbolizer *sy, uint64_t *start,
+		    uint64_t *limit)
+{
+	if (!sy->kmap_len || sy->kmap_start + sy->kmap_len < sy->kmap_start)
+		return false;
+	*start = sy->kmap_start;
+	*limit = sy->kmap_start + sy->kmap_len;
+	return true;
+}
+
 /* The running kernel's build-id, from /sys/kernel/notes. */
 static size_t running_kernel_bid(uint8_t *out)
 {

@@ -122,6 +122,7 @@ struct symbolizer {
 	char krelease[65];        /* uname -r of the recording, "" unknown */
 	char kmsg[160];
 	uint64_t ktext_recorded;  /* _text as recorded, 0: unknown */
+	uint64_t kmap_start, kmap_len;  /* the kernel's map as recorded */
 	uint64_t ktext_now;       /* _text in the running kernel */
 	int64_t kdelta;
 	pthread_t kthread;        /* loading kallsyms in the background */

@@ -247,6 +247,22 @@ grep '^map ' "$tmp/maps" | while read -r _ path id; do
 done >"$tmp/wrong"
 check "perf.data: no mapping has another build-id than perf recorded ($(head -n 1 "$tmp/wrong"))" \
 	test ! -s "$tmp/wrong"
+# The kernel's mapping is its map as recorded (perf script
+# --show-mmap-events: "[0xffffffff81000000(0x1276508) @ 0xffffffff81000000]").
+kmap=0xffffffff81000000/0xffffffff82276508/0xffffffff81000000
+if command -v perf >/dev/null 2>&1; then
+	kmap=$(perf script -i tests/data/fp.data --show-mmap-events 2>/dev/null |
+		python3 -c 'import re, sys
+for l in sys.stdin:
+    m = re.search(r"\[(0x[0-9a-f]+)\((0x[0-9a-f]+)\) @ (0x[0-9a-f]+)\]: \S+ \[kernel\.kallsyms\]_text", l)
+    if m:
+        s, n, o = (int(x, 16) for x in m.groups())
+        print("0x%x/0x%x/0x%x" % (s, s + n, o))
+        break')
+fi
+check "perf.data: the kernel's mapping is its recorded map ($kmap)" \
+	sh -c "go tool pprof -symbolize=none -raw '$tmp/fp.pb.gz' 2>/dev/null |
+	       grep -q '^[0-9]*: $kmap \[kernel.kallsyms\] '"
 grep '^at ' "$tmp/maps" >"$tmp/at"
 check "perf.data: locations have addresses in their mappings ($(wc -l <"$tmp/at"))" \
 	test "$(wc -l <"$tmp/at")" -ge 10
