@@ -99,12 +99,12 @@ const char *sym_dso_path(const struct sym_dso *d);
 /* The file's name without directories ("libc.so.6"), as perf shows it. */
 const char *sym_dso_basename(const struct sym_dso *d);
 /*
- * The file's build-id in hex into hex (cap bytes: 41 hold any), as perf
- * recorded it, else as the file read says (after a lookup): its length,
- * 0 when none is known.
+ * The file's build-id in hex, as perf recorded it, else as the file read
+ * says (after a lookup): "" when none is known.  Owned by d; *len is its
+ * length.
  */
-size_t sym_dso_build_id(struct symbolizer *sy, const struct sym_dso *d,
-			char *hex, size_t cap);
+const char *sym_dso_build_id(struct symbolizer *sy, struct sym_dso *d,
+			     size_t *len);
 /* True for "[vdso]", "[kernel.kallsyms]" and other bracketed names. */
 bool sym_dso_is_special(const struct sym_dso *d);
 
@@ -161,9 +161,10 @@ void sym_preload_kernel(struct symbolizer *sy);
 void sym_kernel_join(struct symbolizer *sy);
 /*
  * The kernel's build-id in hex (as sym_dso_build_id): as recorded, else
- * the running kernel's unless the profile names another release.
+ * the running kernel's unless the profile names another release or
+ * --kallsyms stands in for it.
  */
-size_t sym_kernel_build_id(struct symbolizer *sy, char *hex, size_t cap);
+const char *sym_kernel_build_id(struct symbolizer *sy, size_t *len);
 /* Kernel text address relocation seen in the profile (_text as recorded). */
 void sym_set_kernel_text(struct symbolizer *sy, uint64_t text_start);
 /*

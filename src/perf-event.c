@@ -367,7 +367,7 @@ static void note_user(struct pe_machine *m, uint32_t id,
 		      const struct pe_map *map, uint64_t addr,
 		      const struct sym_srcline *ln)
 {
-	char hex[48];
+	const char *hex = NULL;
 	size_t hl = 0;
 
 	if (!map->dso) {
@@ -375,7 +375,7 @@ static void note_user(struct pe_machine *m, uint32_t id,
 		return;
 	}
 	if (m->sy)
-		hl = sym_dso_build_id(m->sy, map->dso, hex, sizeof(hex));
+		hex = sym_dso_build_id(m->sy, map->dso, &hl);
 	note_frame(m, id, sym_dso_path(map->dso), hex, hl, map, addr, ln);
 }
 
@@ -446,7 +446,7 @@ static uint32_t kernel_frame(struct pe_machine *m, uint64_t addr, bool ret)
 	struct fc_slot *slot = fc_find(m, tag, addr);
 	const char *mod = "[kernel.kallsyms]", *fn = NULL;
 	uint32_t id;
-	char hex[48];
+	const char *hex = NULL;
 	size_t hl = 0;
 	struct pe_map km = { 0 };
 	const struct pe_map *kmap = NULL;
@@ -459,7 +459,7 @@ static uint32_t kernel_frame(struct pe_machine *m, uint64_t addr, bool ret)
 		fn = sym_kernel_lookup(m->sy, addr, &mod);
 	id = make_name(m, fn, mod, addr, false, false, NULL);
 	if (m->sy && strcmp(mod, "[kernel.kallsyms]") == 0) {
-		hl = sym_kernel_build_id(m->sy, hex, sizeof(hex));
+		hex = sym_kernel_build_id(m->sy, &hl);
 		/* The kernel's map, where perf recorded it: its "file
 		 * offsets" are addresses (perf's pgoff is _text's). */
 		if (sym_kernel_map(m->sy, &km.start, &km.end)) {

@@ -219,20 +219,24 @@ static const uint8_t *want_bid(struct symbolizer *sy, struct sym_dso *d,
 	return NULL;
 }
 
-size_t sym_dso_build_id(struct symbolizer *sy, const struct sym_dso *d,
-			char *hex, size_t cap)
+const char *sym_dso_build_id(struct symbolizer *sy, struct sym_dso *d,
+			     size_t *len)
 {
-	size_t len;
-	const uint8_t *b = want_bid(sy, (struct sym_dso *)d, &len);
+	size_t n;
+	const uint8_t *b;
 
-	if (!b) {
-		b = d->elf_bid;
-		len = d->elf_bid_len;
+	if (!d->bid_hex_done) {
+		b = want_bid(sy, d, &n);
+		if (!b) {
+			b = d->elf_bid;
+			n = d->elf_bid_len;
+		}
+		sym_bid_hex(d->bid_hex, b, n);
+		/* The ELF note is known once the file was read. */
+		d->bid_hex_done = b != d->elf_bid || d->state != 0;
 	}
-	if (!len || cap < 2 * len + 1)
-		return 0;
-	sym_bid_hex(hex, b, len);
-	return 2 * len;
+	*len = strlen(d->bid_hex);
+	return d->bid_hex;
 }
 
 /* An fd holding this process's own vdso (same ABI as what we profile). */

@@ -29,6 +29,7 @@ void sym_set_kernel_build_id(struct symbolizer *sy, const uint8_t *bid,
 {
 	sy->kbid_len = len > 20 ? 20 : len;
 	memcpy(sy->kbid, bid, sy->kbid_len);
+	sy->kbid_hex_done = false;
 }
 
 void sym_set_kernel_release(struct symbolizer *sy, const char *rel,
@@ -97,26 +98,27 @@ static size_t running_kernel_bid(uint8_t *out)
 	return 0;
 }
 
-size_t sym_kernel_build_id(struct symbolizer *sy, char *hex, size_t cap)
+const char *sym_kernel_build_id(struct symbolizer *sy, size_t *len)
 {
 	uint8_t now[20];
-	size_t len = sy->kbid_len;
+	size_t n = sy->kbid_len;
 	const uint8_t *b = sy->kbid;
 
-	if (!len && !sy->o.kallsyms) {
+	if (!sy->kbid_hex_done) {
 		struct utsname u;
 
 		/* Not recorded: the running kernel's, if it is this one. */
-		if (sy->krelease[0] &&
-		    (uname(&u) != 0 || strcmp(u.release, sy->krelease)))
-			return 0;
-		len = running_kernel_bid(now);
-		b = now;
+		if (!n && !sy->o.kallsyms &&
+		    (!sy->krelease[0] ||
+		     (uname(&u) == 0 && !strcmp(u.release, sy->krelease)))) {
+			n = running_kernel_bid(now);
+			b = now;
+		}
+		sym_bid_hex(sy->kbid_hex, b, n);
+		sy->kbid_hex_done = true;
 	}
-	if (!len || cap < 2 * len + 1)
-		return 0;
-	sym_bid_hex(hex, b, len);
-	return 2 * len;
+	*len = strlen(sy->kbid_hex);
+	return sy->kbid_hex;
 }
 
 static int cmp_ksym(const void *a, const void *b)
