@@ -270,6 +270,15 @@ check "perf.data: each address is a frame's that perf script prints ($(grep -vxF
 	sh -c "! grep -vxFf '$tmp/ips' '$tmp/at' >/dev/null"
 check "perf.data: no address outside its mapping ($(grep '^out' "$tmp/maps" | head -n 1))" \
 	sh -c "! grep -q '^out' '$tmp/maps'"
+# A view's frames keep their mappings and addresses (looked up by name).
+"$bin" --pprof "$tmp/fpv.pb.gz" --include path_a --invert --kallsyms \
+	tests/data/fp.kallsyms tests/data/fp.data 2>/dev/null
+go tool pprof -symbolize=none -raw "$tmp/fpv.pb.gz" 2>/dev/null |
+	python3 tests/pprof-out/raw-mappings.py >"$tmp/mapsv"
+check "view --include --invert: its frames keep their mappings and addresses" \
+	sh -c "grep -q '^at /tmp/flametop-fixture/prog ' '$tmp/mapsv' &&
+	       ! grep -vxFf '$tmp/maps' '$tmp/mapsv' >/dev/null"
+
 # ---- pprof input: mappings written back, lines round-trip -----------------
 # rawmaps FILE: raw-mappings.py's reading of FILE.
 rawmaps() {
