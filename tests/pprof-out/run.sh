@@ -351,6 +351,18 @@ awk '{ s = $0; sub(/ [^ ]+$/, "", s); n = split(s, f, ";")
 	END { for (l in w) print l, w[l] }' "$tmp/want-l" | sort -n >"$tmp/want"
 check "perf.data --lines: go tool pprof -list step has its lines' weights ($(tr '\n' ' ' <"$tmp/want"))" \
 	sh -c "test -s '$tmp/want' && sort -n '$tmp/list' | cmp -s - '$tmp/want'"
+# ---- .cpuprofile: url:line as Line records ----------------------------------
+"$bin" --lines --pprof "$tmp/cp.pb.gz" tests/cpuprofile/work.cpuprofile 2>/dev/null
+go tool pprof -symbolize=none -raw "$tmp/cp.pb.gz" >"$tmp/raw" 2>/dev/null
+"$bin" --lines --collapse tests/cpuprofile/work.cpuprofile >"$tmp/want" 2>/dev/null
+python3 tests/pprof/raw2folded.py wall --lines <"$tmp/raw" >"$tmp/got"
+check ".cpuprofile --lines: go tool pprof -raw has --collapse --lines's stacks" \
+	same "$tmp/want" "$tmp/got"
+"$bin" --collapse tests/cpuprofile/work.cpuprofile >"$tmp/want" 2>/dev/null
+python3 tests/pprof/raw2folded.py wall <"$tmp/raw" >"$tmp/got"
+check ".cpuprofile --lines: its functions are --collapse's" \
+	same "$tmp/want" "$tmp/got"
+
 # ---- perf script: modules as mappings, srclines as Line records -----------
 "$bin" --lines --pprof "$tmp/sl.pb.gz" tests/data/inline-srcline.perf-script \
 	2>/dev/null
