@@ -246,6 +246,15 @@ unsigned profile_depth(const struct profile *p, uint32_t id);   /* root 0 */
 const char *profile_name(const struct profile *p, uint32_t id);
 size_t profile_name_len(const struct profile *p, uint32_t id);
 
+/*
+ * Where the frames came from (frame-locs.h), keyed by this profile's
+ * symbol ids: readers that know binaries, addresses or source lines fill
+ * it, made on the first call; the other NULL when none did (folded input).
+ */
+struct frame_locs;
+struct frame_locs *profile_frame_locs(struct profile *p);
+const struct frame_locs *profile_frame_locs_get(const struct profile *p);
+
 /* Number of add calls, distinct stacks with weight, deepest stack. */
 uint64_t profile_samples(const struct profile *p);
 size_t profile_distinct_stacks(const struct profile *p);

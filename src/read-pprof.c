@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frame-locs.h"
 #include "textfmt.h"
 #include "util.h"
 
@@ -170,6 +171,56 @@ static int count_frames(struct pp *pp)
 	return 0;
 }
 
+/*
+ * Note where frame sym of location l came from (frame-locs.h, for
+ * --pprof): l's mapping and address, function index f's name and file
+ * (f < 0: none), its line under --lines (the frame's name holds it
+ * when the file is known).
+ */
+static void note_frame(struct pp *pp, const PLocation *l, uint32_t sym,
+		       int64_t f, int64_t line)
+{
+	struct frame_locs *fl = profile_frame_locs(pp->p);
+	struct floc_frame fr = { 0 };
+	int64_t mi = index_find(&pp->maps, l->mapping_id);
+	uint64_t shift = 0;
+
+	if (floc_known(fl, sym))
+		return;
+	if (mi >= 0) {
+		const PMapping *pm = pp->m->mapping[mi];
+		const ProtobufCBinaryData *path = string_at(pp, pm->filename);
+		const ProtobufCBinaryData *bid = string_at(pp, pm->build_id);
+		struct floc_binary b = {
+			path ? (const char *)path->data : NULL,
+			path ? path->len : 0,
+			bid ? (const char *)bid->data : NULL,
+			bid ? bid->len : 0,
+			pm->memory_start, pm->memory_limit, pm->file_offset
+		};
+
+		fr.binary = floc_add_binary(fl, &b, &shift);
+	}
+	fr.addr = l->address ? l->address + shift : 0;
+	if (f >= 0) {
+		const PFunction *fn = pp->m->function[f];
+		const struct symtab *st = profile_symtab(pp->p);
+		uint32_t y = function_sym(pp, (size_t)f);
+		const ProtobufCBinaryData *file = string_at(pp, fn->filename);
+
+		fr.func = symtab_name(st, y);
+		fr.func_len = symtab_len(st, y);
+		if (file && file->len) {
+			fr.file = (const char *)file->data;
+			fr.file_len = file->len;
+		}
+		if (pp->o->lines && line > 0)
+			fr.line = (unsigned)(line > UINT32_MAX ? UINT32_MAX
+							       : line);
+	}
+	floc_note(fl, sym, &fr);
+}
+
 /* Every location's frames, outermost (the last line) first. */
 static void expand_locations(struct pp *pp)
 {
@@ -183,12 +234,18 @@ static void expand_locations(struct pp *pp)
 		for (size_t k = l->n_line; k-- > 0;) {
 			int64_t f = index_find(&pp->fns, l->line[k]->function_id);
 
-			if (f >= 0)
-				push_frame(pp, line_sym(pp, (size_t)f,
-							l->line[k]->line));
+			if (f >= 0) {
+				uint32_t y = line_sym(pp, (size_t)f,
+						      l->line[k]->line);
+
+				push_frame(pp, y);
+				note_frame(pp, l, y, f, l->line[k]->line);
+			}
 		}
-		if (pp->nframes == start)
+		if (pp->nframes == start) {
 			push_frame(pp, location_fallback(pp, l));
+			note_frame(pp, l, pp->frames[start], -1, 0);
+		}
 		pp->loc_off[i] = (uint32_t)start;
 	}
 }
