@@ -520,10 +520,36 @@ static void build_tree(const struct pp *pp, const struct stack_set *st,
 	free(keys);
 }
 
-/* Each sample's value at its stack's node, in sample order. */
+/*
+ * Each sample's value at its stack's node.  When all of them together
+ * cannot overflow the profile's totals, each stack's values are summed
+ * and added at once (a few MB of sums, where the tree's weights are
+ * random writes into a hundred); else sample by sample, in sample order,
+ * so the overflow messages are those of a sample-by-sample reader.
+ */
 static void add_samples(struct pp *pp, const struct samples *ss,
-			const uint32_t *node_of)
+			const uint32_t *node_of, size_t nstacks)
 {
+	uint64_t all = 0;
+	bool fits = true;
+
+	for (size_t i = 0; i < ss->nrec && fits; i++)
+		fits = !__builtin_add_overflow(all, ss->rec[i].value, &all);
+	if (fits && profile_can_add(pp->p, all)) {
+		uint64_t *sum = xcalloc(nstacks ? nstacks : 1, sizeof(*sum));
+
+		for (size_t i = 0; i < ss->nrec; i++)
+			sum[ss->rec[i].stack] += ss->rec[i].value;
+		for (size_t k = 0; k < nstacks; k++) {
+			struct weight w = { .v = sum[k] };
+
+			if (sum[k])
+				profile_add_at(pp->p, node_of[k], &w, NULL);
+		}
+		pp->added += ss->nrec;
+		free(sum);
+		return;
+	}
 	for (size_t i = 0; i < ss->nrec; i++) {
 		const struct sample_rec *r = &ss->rec[i];
 		struct weight w = { .v = r->value };
@@ -611,7 +637,7 @@ int read_pprof(struct profile *p, struct input *in,
 	struct rows rows;
 	uint32_t *node_of = NULL;
 	unsigned char *rest = NULL;
-	size_t len, nrest = 0, which = 0;
+	size_t len, nrest = 0, which = 0, nstacks;
 	void *owned;
 	const void *b = read_whole(in, &len, &owned, d);
 	uint64_t budget, before[DIAG_UNITS];
@@ -719,8 +745,9 @@ int read_pprof(struct profile *p, struct input *in,
 	build_tree(&pp, &ss.st, &rk, &rows, node_of);
 	free(rows.rows);
 	free(rows.at);
+	nstacks = ss.st.n;
 	stacks_free(&ss.st);
-	add_samples(&pp, &ss, node_of);
+	add_samples(&pp, &ss, node_of, nstacks);
 	report_samples(&pp, &ss, budget);
 	if (pp.bad_strings)
 		diag_warn(d, "%s: %llu string ind%s out of range (names shown "
