@@ -142,7 +142,7 @@ record() {
 real=$dir/build.perf-script
 if [ ! -s "$real" ]; then
 	if ! command -v perf >/dev/null 2>&1 || ! record "$real"; then
-		echo "   SKIP (perf script of a real build): perf cannot record here" \
+		echo "   SKIP (perf script of a real build): perf did not record here" \
 			"($(head -n 1 "$dir/build-rec/record.err" 2>/dev/null))"
 		rm -f "$real.one"
 	else
