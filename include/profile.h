@@ -267,6 +267,11 @@ double profile_max_change(const struct profile *p);
 
 /* Decimals of the tree's weights; weight / 10^decimals is the value. */
 unsigned profile_decimals(const struct profile *p);
+/*
+ * Can whole weights (no decimals) summing to v be added, in any number of
+ * adds, without one of them overflowing the profile's totals?
+ */
+bool profile_can_add(const struct profile *p, uint64_t v);
 /* Write w (in the tree's scale) as exact decimal text: "12", "1.5" (for
  * data: --collapse; people read profile_format_amount). */
 size_t profile_format_weight(const struct profile *p, uint64_t w, char *buf,

@@ -1216,6 +1216,14 @@ unsigned profile_max_depth(const struct profile *p) { return p->max_depth; }
 double profile_max_change(const struct profile *p) { return p->max_change; }
 unsigned profile_decimals(const struct profile *p) { return p->decimals; }
 
+bool profile_can_add(const struct profile *p, uint64_t v)
+{
+	uint64_t t;
+
+	return p->decimals == 0 && !__builtin_add_overflow(p->grand, v, &t) &&
+	       !__builtin_add_overflow(p->grand2, v, &t);
+}
+
 size_t profile_format_weight(const struct profile *p, uint64_t w, char *buf,
 			     size_t cap)
 {
