@@ -115,6 +115,9 @@ static int derive(struct profile *p, const struct config *c,
 		s.group = strcmp(c->group, "process") == 0 ? GROUP_PROCESS
 			: strcmp(c->group, "thread") == 0 ? GROUP_THREAD
 			: GROUP_MERGED;
+	s.tags = c->tags;
+	s.ntags = c->ntags;
+	s.label_key = c->label_key;
 	s.order = !samples_only && c->order && strcmp(c->order, "weight") == 0
 		  ? ORDER_WEIGHT : ORDER_NAME;
 	st = VIEW_OK;
@@ -127,8 +130,14 @@ static int derive(struct profile *p, const struct config *c,
 		}
 	} else {
 		st = view_derive(p, &s, out, err, sizeof(err));
-		if (st)
+		if (err[0])     /* an error, or a note */
 			fprintf(stderr, "flametop: %s\n", err);
+		if (!st && c->ntags && profile_samples(p) &&
+		    !profile_total(*out, NODE_ROOT) && profile_total(p, NODE_ROOT))
+			fprintf(stderr, "flametop: %s%s--tag leaves none of its "
+				"%llu samples\n", c->nfiles == 1 ? c->files[0] : "",
+				c->nfiles == 1 ? ": " : "",
+				(unsigned long long)profile_samples(p));
 	}
 	view_list_free(&s.pids);
 	view_list_free(&s.tids);

@@ -355,10 +355,6 @@ static inline uint32_t next_frame(struct frames_of *fo, uint32_t k)
 	if (at == fo->st->start[k + 1])
 		return fo->unknown;     /* no locations: "[unknown]" */
 	l = fo->st->locs[at];
-	if (l & GROUP_LOC) {
-		c->loc++;
-		return fo->pp->frames[fo->pp->group_off + (l & ~GROUP_LOC)];
-	}
 	r = fo->pp->frames[fo->pp->loc_off[l] + c->off];
 	if (++c->off == fo->pp->loc_n[l]) {
 		c->off = 0;
@@ -501,8 +497,13 @@ static void add_samples(struct pp *pp, const struct samples *ss,
 	for (size_t i = 0; i < ss->nrec; i++) {
 		const struct sample_rec *r = &ss->rec[i];
 		struct weight w = { .v = r->value };
+		struct sample_meta m = { .labels = 0 };
 
-		if (profile_add_at(pp->p, node_of[r->stack], &w, NULL) ==
+		/* The label set travels with the sample, for the views. */
+		if (r->lset)
+			m.labels = pp->lset_of[r->lset];
+		if (profile_add_at(pp->p, node_of[r->stack], &w,
+				   m.labels ? &m : NULL) ==
 		    ADD_OVERFLOW)
 			diag_skip(pp->d, DIAG_SAMPLE, 1, pp->name, "sample %u: "
 				  "value would overflow the profile's total",
@@ -638,25 +639,12 @@ int read_pprof(struct profile *p, struct input *in,
 				  "lines", pp.name);
 		goto out;
 	}
-	pp.labels = o->ntags || o->label_root || o->label_list;
-	for (size_t t = 0; t < o->ntags; t++)
-		if (!tag_negated(o->tags[t]))
-			pp.focus = true;
-	if (o->ntags || o->label_root) {
-		pp.groups = symtab_create();
-		pp.group_bytes = (uint64_t)len * GROUP_BYTES_PER_BYTE +
-				 GROUP_BYTES_BASE;
-		/* When a sample does not decode, decode_samples says so. */
-		take_label_strings(&pp, &scratch);
-		pp.strings_known = true;
-	}
 	stacks_init(&ss.st);
 	if (!decode_samples(&pp, which, budget, &ss, &scratch)) {
 		say_undecodable(&pp, scratch.exhausted);
 		goto out;
 	}
 	arena_destroy(&scratch);
-	list_pairs(&pp);
 	index_report(&pp.locs, d, pp.name, "location");
 	index_report(&pp.fns, d, pp.name, "function");
 	index_report(&pp.maps, d, pp.name, "mapping");
@@ -666,10 +654,7 @@ int read_pprof(struct profile *p, struct input *in,
 	pp.fn_sym = xcalloc(m->n_function ? m->n_function : 1,
 			    sizeof(*pp.fn_sym));
 	expand_locations(&pp);
-	pp.group_off = (uint32_t)pp.nframes;
-	for (uint32_t g = 0; pp.groups && g < symtab_count(pp.groups); g++)
-		push_frame(&pp, profile_intern(p, symtab_name(pp.groups, g),
-					       symtab_len(pp.groups, g)));
+	name_label_sets(&pp);
 	note_types(&pp, which);
 	string_copy(&pp, m->sample_type[which]->type, type, sizeof(type));
 	string_copy(&pp, m->sample_type[which]->unit, unit, sizeof(unit));
@@ -699,16 +684,6 @@ int read_pprof(struct profile *p, struct input *in,
 		diag_warn(d, "%s: %llu label%s dropped: a string index out of "
 			  "range", pp.name, (unsigned long long)pp.bad_labels,
 			  PLURAL(pp.bad_labels));
-	if (pp.overflow)
-		diag_warn(d, "%s: %llu sample%s rooted in %s=[more values]: the "
-			  "label's values would take more than %d bytes per "
-			  "input byte", pp.name, (unsigned long long)pp.overflow,
-			  PLURAL(pp.overflow), o->label_root, GROUP_BYTES_PER_BYTE);
-	if (pp.added == 0 && pp.untagged && !diag_skipped(d, before, NULL, 0)) {
-		diag_warn(d, "%s: --tag leaves none of its %llu samples",
-			  pp.name, (unsigned long long)pp.untagged);
-		pp.added = 1;
-	}
 	/* Samples all of value 0 are a profile, if an empty one. */
 	if (pp.added == 0 && !diag_skipped(d, before, NULL, 0)) {
 		char shown[8 * sizeof(type)];
@@ -726,10 +701,9 @@ out:
 	free(ss.rec);
 	free(pp.fn_sym);
 	free(pp.strs);
-	free(pp.gbuf);
-	free(pp.lp);
-	if (pp.groups)
-		symtab_destroy(pp.groups);
+	labels_destroy(pp.raw);
+	free(pp.lpairs);
+	free(pp.lset_of);
 	free(pp.loc_off);
 	free(pp.loc_n);
 	free(pp.frames);
