@@ -67,6 +67,19 @@ check "--group label: without a key: status 2" test $? = 2
 "$bin" --text -w 70 --group label:worker labels.pprof >"$tmp/t" 2>&1
 check "--text: the group frames" grep -q '^\[worker= *\]\[worker=a  *\]\[worker=b  *\]$' "$tmp/t"
 
+# ---- --pprof keeps the labels ------------------------------------------------
+# Read back, the file written groups and filters as the input does.
+"$bin" --pprof "$tmp/out.pb.gz" labels.pprof 2>"$tmp/err"
+check "--pprof: written" test $? = 0 -a -s "$tmp/out.pb.gz"
+"$bin" --collapse --group label:worker "$tmp/out.pb.gz" >"$tmp/rg" 2>&1
+check "--pprof: read back, a root per worker as from the input" same "$tmp/g" "$tmp/rg"
+"$bin" --collapse --tag worker=a "$tmp/out.pb.gz" >"$tmp/ra" 2>&1
+check "--pprof: read back, --tag worker=a as from the input" same "$tmp/a" "$tmp/ra"
+"$bin" --pprof "$tmp/outna.pb.gz" --tag worker!=a labels.pprof 2>"$tmp/err"
+"$bin" --collapse --group label:worker "$tmp/outna.pb.gz" >"$tmp/rna" 2>&1
+check "--pprof of a label view: its samples, their labels" \
+	test "$(cut -d';' -f1 "$tmp/rna" | sort -u | tr '\n' ' ')" = "worker= worker=b "
+
 # ---- Hostile labels: names bounded ------------------------------------------
 # 200,000 samples whose groups' names would take 5 times the input: each
 # name is cut at 256 bytes of values, and past 2 bytes per input byte the
@@ -103,6 +116,12 @@ oracle() {
 	"$bin" --collapse $fa "$f" >"$tmp/got" 2>/dev/null
 	check "$name: flametop$fa = go tool pprof $*" same "$tmp/want" "$tmp/got"
 }
+# tags NAME FILE PPROF-ARGS: go tool pprof -tags of FILE = of labels.pprof.
+tags() {
+	go tool pprof -tags ${3:+"$3"} labels.pprof >"$tmp/want" 2>/dev/null
+	go tool pprof -tags "$2" >"$tmp/got" 2>/dev/null
+	check "$1" same "$tmp/want" "$tmp/got"
+}
 compare_labels() {
 	oracle "$1" "$2" --tag worker=a -- '-tagfocus=worker=^a$'
 	oracle "$1" "$2" --tag worker=a --tag worker=b -- '-tagfocus=worker=^a$,^b$'
@@ -115,6 +134,10 @@ compare_labels() {
 }
 if command -v go >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
 	compare_labels labels.pprof labels.pprof
+	tags "--pprof: go tool pprof -tags as of the input" "$tmp/out.pb.gz"
+	tags "--pprof --tag worker!=a: -tags as the input's -tagignore" \
+		"$tmp/outna.pb.gz" '-tagignore=worker=^a$'
+	compare_labels "$tmp/out.pb.gz" "--pprof's output"
 	mkdir -p "$tmp/go"
 	if GOPATH=$tmp/go/path GOCACHE=$tmp/go/cache GOFLAGS= GO111MODULE=off \
 	   GOPROXY=off GOTOOLCHAIN=local go build -o "$tmp/labels" labels.go \
