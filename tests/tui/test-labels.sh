@@ -47,6 +47,21 @@ check "Backspace closes the list" tui_wait "^all \|"
 tui_keys q
 check "exits 0" tui_wait "__EXIT:0"
 
+# Every figure follows the label chosen: the search's share, the top
+# table, the status line; and goes back with Backspace.
+tui_start -x 100 -y 24 -- "$L"
+check "figures: opens" tui_wait "labels.pprof \| 1.06 s CPU"
+tui_keys / asyncPreempt Enter
+check "figures: matched share of all" tui_wait "Matched: 20.0 ms CPU \(1.89%\)"
+tui_keys T j j Enter
+check "figures: matched share of worker=b" tui_wait "Matched: 20.0 ms CPU \(6.45%\) \| view: label worker=b"
+tui_keys v
+check "figures: the top table" tui_wait "^ 93.55% 100.00%  290.0 ms  310.0 ms  main.spin *$"
+tui_keys BSpace BSpace
+check "figures: Backspace, matched share of all again" tui_wait "Matched: 20.0 ms CPU \(1.89%\) \| cpu"
+tui_keys q
+check "figures: exits 0" tui_wait "__EXIT:0"
+
 # A label with control bytes: escaped in the list.
 tui_start -x 80 -y 24 -- tests/bad/pprof-labels-bad.in
 check "hostile: opens" tui_wait "pprof-labels-bad.in \|"
