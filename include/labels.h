@@ -20,9 +20,13 @@
 struct labels;
 
 struct labels *labels_create(void);
+/* Drop a holder of l; the last one frees it. */
 void labels_destroy(struct labels *l);
-/* A copy of l: the same strings and sets under the same ids. */
-struct labels *labels_copy(const struct labels *l);
+/*
+ * One more holder of l (a view shares its source's table): sets and
+ * strings are only ever added, so the ids a holder knows stay valid.
+ */
+struct labels *labels_share(struct labels *l);
 
 /* The id of a key or value string s[0..len), interned if new. */
 uint32_t labels_str(struct labels *l, const char *s, size_t len);
@@ -40,7 +44,7 @@ uint32_t labels_set(struct labels *l, const uint32_t *pairs, size_t n);
 size_t labels_count(const struct labels *l);
 /* Set id's pairs, as given to labels_set; *n their number. */
 const uint32_t *labels_pairs(const struct labels *l, uint32_t set, size_t *n);
-/* Bytes the table holds (for budgets tied to its size). */
+/* Bytes of its strings and pairs (for budgets tied to its size). */
 size_t labels_bytes(const struct labels *l);
 
 /* ---- The --tag KEY=VALUE syntax ------------------------------------------ */

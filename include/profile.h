@@ -231,7 +231,7 @@ bool profile_untimed_before(const struct profile *p, size_t i);
 
 /*
  * The label sets the samples' meta.labels name (labels.h).  A reader
- * interns into profile_labels_w; a view copies its source's
+ * interns into profile_labels_w; a view shares its source's table
  * (profile_copy_labels) so that the ids stay.
  */
 const struct labels *profile_labels(const struct profile *p);

@@ -2,7 +2,9 @@
  * labels.c - label sets (labels.h): the keys and values interned in a
  * symtab of their own, the sets' pairs back to back in one array (set k:
  * pairs[start[k] .. start[k + 1]), two ids a pair) and found again through
- * an open addressing table of set index + 1 keyed by the pairs' hash.
+ * an open addressing table keyed by the pairs' hash, each slot the hash's
+ * high half and the set's index + 1, so that a probe compares pairs only
+ * when the hashes agree (a profile may hold a million distinct sets).
  * Set 0, the empty set, is made with the table.
  */
 #include "labels.h"
@@ -14,12 +16,15 @@
 #include "util.h"
 
 struct labels {
+	unsigned refs;           /* holders (labels_share) */
 	struct symtab *str;
 	uint32_t *pairs;         /* two string ids a pair */
 	size_t npairs, cappairs; /* in ids (two a pair) */
 	size_t *start;           /* set k: pairs[start[k] .. start[k + 1]) */
 	size_t nsets, capstart;
-	uint32_t *slots;         /* set + 1; 0 empty */
+	uint64_t *hash;          /* set k's hash */
+	size_t caphash;
+	uint64_t *slots;         /* hash >> 32 << 32 | set + 1; 0 empty */
 	size_t mask;
 	size_t strbytes;
 };
@@ -32,23 +37,26 @@ static uint64_t set_hash(const uint32_t *pairs, size_t n)
 /* Put set k in the table (the slot of its hash, or the next free one). */
 static void slot_put(struct labels *l, uint32_t k)
 {
-	const uint32_t *p = l->pairs + l->start[k];
-	size_t n = (l->start[k + 1] - l->start[k]) / 2, j;
+	uint64_t h = l->hash[k];
+	size_t j;
 
-	for (j = set_hash(p, n) & l->mask; l->slots[j]; j = (j + 1) & l->mask)
+	for (j = h & l->mask; l->slots[j]; j = (j + 1) & l->mask)
 		;
-	l->slots[j] = k + 1;
+	l->slots[j] = (h >> 32 << 32) | (k + 1);
 }
 
 struct labels *labels_create(void)
 {
 	struct labels *l = xcalloc(1, sizeof(*l));
 
+	l->refs = 1;
 	l->str = symtab_create();
 	l->mask = 63;
 	l->slots = xcalloc(l->mask + 1, sizeof(*l->slots));
 	GROW(l->start, l->capstart, 2);
+	GROW(l->hash, l->caphash, 1);
 	l->start[0] = l->start[1] = 0;
+	l->hash[0] = 0;          /* never looked up: labels_set(l, p, 0) is 0 */
 	l->nsets = 1;
 	slot_put(l, 0);
 	return l;
@@ -56,32 +64,20 @@ struct labels *labels_create(void)
 
 void labels_destroy(struct labels *l)
 {
-	if (!l)
+	if (!l || --l->refs)
 		return;
 	symtab_destroy(l->str);
 	free(l->pairs);
 	free(l->start);
+	free(l->hash);
 	free(l->slots);
 	free(l);
 }
 
-struct labels *labels_copy(const struct labels *l)
+struct labels *labels_share(struct labels *l)
 {
-	struct labels *c = labels_create();
-	size_t len;
-
-	for (uint32_t i = 0; i < symtab_count(l->str); i++) {
-		const char *s = labels_name(l, i, &len);
-
-		labels_str(c, s, len);
-	}
-	for (uint32_t k = 1; k < l->nsets; k++) {
-		size_t n;
-		const uint32_t *p = labels_pairs(l, k, &n);
-
-		labels_set(c, p, n);
-	}
-	return c;
+	l->refs++;
+	return l;
 }
 
 uint32_t labels_str(struct labels *l, const char *s, size_t len)
@@ -106,15 +102,18 @@ const char *labels_name(const struct labels *l, uint32_t id, size_t *len)
 
 uint32_t labels_set(struct labels *l, const uint32_t *pairs, size_t n)
 {
+	uint64_t h, tag;
 	size_t j;
 
 	if (!n)
 		return 0;
-	for (j = set_hash(pairs, n) & l->mask; l->slots[j];
-	     j = (j + 1) & l->mask) {
-		uint32_t k = l->slots[j] - 1;
+	h = set_hash(pairs, n);
+	tag = h >> 32 << 32;
+	for (j = h & l->mask; l->slots[j]; j = (j + 1) & l->mask) {
+		uint32_t k = (uint32_t)l->slots[j] - 1;
 
-		if (l->start[k + 1] - l->start[k] == 2 * n &&
+		if ((l->slots[j] & ~(uint64_t)UINT32_MAX) == tag &&
+		    l->start[k + 1] - l->start[k] == 2 * n &&
 		    !memcmp(l->pairs + l->start[k], pairs,
 			    2 * n * sizeof(*pairs)))
 			return k;
@@ -125,6 +124,8 @@ uint32_t labels_set(struct labels *l, const uint32_t *pairs, size_t n)
 	memcpy(l->pairs + l->npairs, pairs, 2 * n * sizeof(*pairs));
 	l->npairs += 2 * n;
 	GROW(l->start, l->capstart, l->nsets + 2);
+	GROW(l->hash, l->caphash, l->nsets + 1);
+	l->hash[l->nsets] = h;
 	l->start[++l->nsets] = l->npairs;
 	if (l->nsets * 2 > l->mask) {
 		l->mask = l->mask * 2 + 1;
@@ -133,7 +134,7 @@ uint32_t labels_set(struct labels *l, const uint32_t *pairs, size_t n)
 		for (uint32_t k = 0; k < l->nsets; k++)
 			slot_put(l, k);
 	} else {
-		l->slots[j] = (uint32_t)l->nsets;
+		l->slots[j] = tag | l->nsets;
 	}
 	return (uint32_t)l->nsets - 1;
 }
@@ -151,8 +152,7 @@ const uint32_t *labels_pairs(const struct labels *l, uint32_t set, size_t *n)
 
 size_t labels_bytes(const struct labels *l)
 {
-	return l->strbytes + l->npairs * sizeof(*l->pairs) +
-	       l->nsets * (sizeof(*l->start) + 2 * sizeof(*l->slots));
+	return l->strbytes + l->npairs * sizeof(*l->pairs);
 }
 
 /* ---- --tag ---------------------------------------------------------------- */

@@ -51,11 +51,17 @@ struct tl_entry {
 	uint64_t weight;
 	uint32_t node;
 	uint32_t meta;      /* index + 1 in the task table; 0: unknown;
+	                       or TL_LABELS | a label set;
 	                       | TL_BEFORE: a weight of the first count */
 };
 
 /* The timeline entry of a differential profile's first count (BEFORE). */
 #define TL_BEFORE 0x80000000u
+/*
+ * A sample that carries a label set and nothing else (pprof's) keeps the
+ * set itself, not a tuple: TL_LABELS | set.
+ */
+#define TL_LABELS 0x40000000u
 
 /* An untimed sample with a tuple (meta as in struct tl_entry). */
 struct ut_entry {
@@ -676,7 +682,7 @@ static uint32_t intern_task_slot(struct profile *p, const struct task_meta *t)
 	     j = (j + 1) & p->taskmask)
 		if (task_eq(&p->tasks[p->taskslot[j] - 1], t))
 			return p->taskslot[j];
-	if (p->ntasks >= TL_BEFORE - 1)
+	if (p->ntasks >= TL_LABELS - 1)
 		return 0;
 	GROW(p->tasks, p->captasks, p->ntasks + 1);
 	p->tasks[p->ntasks++] = *t;
@@ -692,6 +698,8 @@ static uint32_t intern_task(struct profile *p, const struct sample_meta *m)
 
 	if (!m->has_task && !m->has_cpu && !m->labels)
 		return 0;
+	if (!m->has_task && !m->has_cpu && m->labels < TL_LABELS)
+		return TL_LABELS | m->labels;   /* no tuple needed */
 	if (m->has_task) {
 		t.pid = m->pid;
 		t.tid = m->tid;
@@ -1147,6 +1155,10 @@ static void task_of(const struct profile *p, uint32_t tm,
 	const struct task_meta *t;
 
 	memset(meta, 0, sizeof(*meta));
+	if (tm & TL_LABELS) {
+		meta->labels = tm & ~(TL_BEFORE | TL_LABELS);
+		return;
+	}
 	if (!(tm & ~TL_BEFORE))
 		return;
 	t = &p->tasks[(tm & ~TL_BEFORE) - 1];
@@ -1207,7 +1219,7 @@ struct labels *profile_labels_w(struct profile *p)
 void profile_copy_labels(struct profile *dst, const struct profile *src)
 {
 	labels_destroy(dst->labels);
-	dst->labels = labels_copy(src->labels);
+	dst->labels = labels_share(src->labels);
 }
 
 bool profile_has_labels(const struct profile *p)

@@ -61,21 +61,44 @@ void name_label_sets(struct pp *pp)
 {
 	struct labels *to = profile_labels_w(pp->p);
 	size_t nsets = pp->raw ? labels_count(pp->raw) : 0, n = 0, cap = 0;
+	size_t mask = 255;
 	uint64_t *want = NULL;
-	uint32_t *pairs = NULL;
+	uint32_t *pairs = NULL, *seen = xcalloc(mask + 1, sizeof(*seen));
 	size_t cappairs = 0;
 
-	if (nsets < 2)
+	if (nsets < 2) {
+		free(seen);
 		return;
+	}
+	/* The distinct string indices (few, named by many sets): a hash set
+	 * of index + 1. */
 	for (uint32_t k = 1; k < nsets; k++) {
-		size_t np;
+		size_t np, j;
 		const uint32_t *p = labels_pairs(pp->raw, k, &np);
 
-		GROW(want, cap, n + 2 * np);
-		for (size_t i = 0; i < 2 * np; i++)
+		for (size_t i = 0; i < 2 * np; i++) {
+			for (j = hash_u64(p[i]) & mask; seen[j] && seen[j] != p[i] + 1;
+			     j = (j + 1) & mask)
+				;
+			if (seen[j])
+				continue;
+			seen[j] = p[i] + 1;
+			GROW(want, cap, n + 1);
 			want[n++] = p[i];
+			if (n * 2 > mask) {
+				mask = mask * 2 + 1;
+				free(seen);
+				seen = xcalloc(mask + 1, sizeof(*seen));
+				for (size_t w = 0; w < n; w++) {
+					for (j = hash_u64(want[w]) & mask; seen[j];
+					     j = (j + 1) & mask)
+						;
+					seen[j] = (uint32_t)want[w] + 1;
+				}
+			}
+		}
 	}
-	uniq_u64(want, &n);
+	free(seen);
 	take_strings(pp, want, n);
 	free(want);
 	pp->lset_of = xmalloc(nsets * sizeof(*pp->lset_of));

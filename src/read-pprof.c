@@ -655,6 +655,8 @@ int read_pprof(struct profile *p, struct input *in,
 			    sizeof(*pp.fn_sym));
 	expand_locations(&pp);
 	name_label_sets(&pp);
+	labels_destroy(pp.raw);     /* lset_of says what it was */
+	pp.raw = NULL;
 	note_types(&pp, which);
 	string_copy(&pp, m->sample_type[which]->type, type, sizeof(type));
 	string_copy(&pp, m->sample_type[which]->unit, unit, sizeof(unit));
