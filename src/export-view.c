@@ -135,9 +135,11 @@ static int derive(struct profile *p, const struct config *c,
 		if (!st && c->ntags && profile_samples(p) &&
 		    !profile_total(*out, NODE_ROOT) && profile_total(p, NODE_ROOT))
 			fprintf(stderr, "flametop: %s%s--tag leaves none of its "
-				"%llu samples\n", c->nfiles == 1 ? c->files[0] : "",
+				"%llu samples%s\n", c->nfiles == 1 ? c->files[0] : "",
 				c->nfiles == 1 ? ": " : "",
-				(unsigned long long)profile_samples(p));
+				(unsigned long long)profile_samples(p),
+				profile_has_labels(p) ? "" :
+				" (none carries a label)");
 	}
 	view_list_free(&s.pids);
 	view_list_free(&s.tids);

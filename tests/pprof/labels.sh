@@ -54,6 +54,9 @@ check "--tag leaving nothing: said, status 0" \
 	test $? = 0 -a ! -s "$tmp/none"
 check "--tag leaving nothing: the message" \
 	grep -q 'labels.pprof: --tag leaves none of its 9 samples' "$tmp/err"
+"$bin" --collapse --tag worker=a ../golden/basic.folded >"$tmp/none" 2>"$tmp/err"
+check "--tag on an input without labels: said" \
+	grep -q 'basic.folded: --tag leaves none of its 6 samples (none carries a label)' "$tmp/err"
 "$bin" --collapse labels.pprof >"$tmp/all" 2>&1
 "$bin" --collapse --tag worker=b labels.pprof >"$tmp/b" 2>&1
 "$bin" --collapse --tag worker!=a --tag worker!=b labels.pprof >"$tmp/un" 2>&1
