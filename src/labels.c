@@ -147,7 +147,7 @@ size_t labels_count(const struct labels *l)
 const uint32_t *labels_pairs(const struct labels *l, uint32_t set, size_t *n)
 {
 	*n = (l->start[set + 1] - l->start[set]) / 2;
-	return l->pairs + l->start[set];
+	return *n ? l->pairs + l->start[set] : NULL;    /* none: no pairs yet */
 }
 
 size_t labels_bytes(const struct labels *l)
