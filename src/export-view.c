@@ -79,7 +79,7 @@ static bool samples_known(const struct profile *p, const struct config *c)
 
 /*
  * export_derive, or with samples_only the per-sample views of c alone
- * (--comm, --pids, --tids, --cpus, --group), in name order.
+ * (--comm, --pids, --tids, --cpus, --group, --tag), in name order.
  */
 static int derive(struct profile *p, const struct config *c,
 		  bool samples_only, struct profile **out)
@@ -160,10 +160,15 @@ int export_normalize(struct profile **p, struct config *c)
 	struct profile *v = NULL, *n;
 	int rc;
 
-	if (c->comms || c->pids || c->tids || c->cpus || c->group) {
+	/* The per-sample views (labels too) first: BEFORE is scaled to
+	 * what they keep of AFTER. */
+	if (c->comms || c->pids || c->tids || c->cpus || c->group ||
+	    c->ntags || c->label_key) {
 		if ((rc = derive(*p, c, true, &v)) != 0)
 			return rc;
 		c->comms = c->pids = c->tids = c->cpus = c->group = NULL;
+		c->ntags = 0;
+		c->label_key = NULL;
 	}
 	n = diff_normalize(v ? v : *p);
 	profile_destroy(v);

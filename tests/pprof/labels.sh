@@ -83,6 +83,14 @@ check "--pprof: read back, --tag worker=a as from the input" same "$tmp/a" "$tmp
 check "--pprof of a label view: its samples, their labels" \
 	test "$(cut -d';' -f1 "$tmp/rna" | sort -u | tr '\n' ' ')" = "worker= worker=b "
 
+# --diff --normalize: BEFORE is scaled to what --tag keeps of AFTER (here
+# AFTER lacks worker b: worker a weighs the same on both sides).
+"$bin" --pprof "$tmp/outnb.pb.gz" --tag worker!=b labels.pprof 2>"$tmp/err"
+"$bin" --diff --normalize --collapse --tag worker=a labels.pprof "$tmp/outnb.pb.gz" \
+	>"$tmp/dn" 2>&1
+check "--diff --normalize --tag: scaled to the samples kept" \
+	grep -q 'main.workA;main.spin 600000000 600000000$' "$tmp/dn"
+
 # ---- Hostile labels: names bounded ------------------------------------------
 # 200,000 samples whose groups' names would take 5 times the input: each
 # name is cut at 256 bytes of values, and past 2 bytes per input byte the
