@@ -72,6 +72,9 @@ struct config {
 	const char *comms;           /* --comm LIST */
 	const char *pids, *tids, *cpus;  /* --pids/--tids/--cpus LIST */
 	const char *group;           /* --group process|thread|merged */
+	const char *label_key;       /* --group label:KEY: its KEY */
+	const char **tags;           /* --tag KEY=VALUE or KEY!=VALUE */
+	size_t ntags;
 	const char *order;           /* --order name|weight */
 	const char *top;             /* --top N */
 	unsigned top_n;              /* its value; 0: all */

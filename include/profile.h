@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "labels.h"
 #include "symtab.h"
 
 #define NODE_ROOT 0u
@@ -43,9 +44,10 @@ struct weight {
 };
 
 /*
- * What a reader knows of a sample besides its stack.  The task and CPU are
- * kept with timed samples only (in the timeline), for the views that filter
- * or group by process, thread or CPU (view.h).
+ * What a reader knows of a sample besides its stack.  The task, CPU and
+ * label set are kept with the sample (timed: in the timeline; untimed,
+ * when it carries labels: in the profile's untimed samples), for the views
+ * that filter or group by process, thread, CPU or label (view.h).
  */
 struct sample_meta {
 	uint64_t time_ns;    /* timestamp, in nanoseconds */
@@ -55,6 +57,7 @@ struct sample_meta {
 	uint32_t pid, tid;
 	uint32_t cpu;
 	uint32_t comm;       /* profile_intern'd command name of the thread */
+	uint32_t labels;     /* its label set in profile_labels (0: none) */
 };
 
 enum add_status {
@@ -214,6 +217,29 @@ uint32_t profile_timeline_sample(const struct profile *p, size_t i,
 				 uint64_t *weight, struct sample_meta *meta);
 /* The i-th sample is a weight of the first count (BEFORE, differential). */
 bool profile_timeline_before(const struct profile *p, size_t i);
+/*
+ * Untimed samples that carry something besides their stack (a label set):
+ * the i-th (0 <= i < profile_untimed_len) as its node, weight and meta
+ * (has_time false), in the order they were added.  Untimed samples with
+ * nothing to say are only weight at their node.
+ */
+size_t profile_untimed_len(const struct profile *p);
+uint32_t profile_untimed_sample(const struct profile *p, size_t i,
+				uint64_t *weight, struct sample_meta *meta);
+/* The i-th untimed sample is a weight of the first count (BEFORE). */
+bool profile_untimed_before(const struct profile *p, size_t i);
+
+/*
+ * The label sets the samples' meta.labels name (labels.h).  A reader
+ * interns into profile_labels_w; a view shares its source's table
+ * (profile_copy_labels) so that the ids stay.
+ */
+const struct labels *profile_labels(const struct profile *p);
+struct labels *profile_labels_w(struct profile *p);
+void profile_copy_labels(struct profile *dst, const struct profile *src);
+/* Does any sample carry a label? */
+bool profile_has_labels(const struct profile *p);
+
 /* Self weight of id over all time, whatever range is selected. */
 uint64_t profile_self_all(const struct profile *p, uint32_t id);
 /* Number of timed samples in [first, last], weight summed into *weight. */

@@ -40,24 +40,6 @@ struct pprof_types {
 					    --event-filter, not --sample-type */
 };
 
-/*
- * pprof: the string labels of the samples read (before --tag), each with
- * the weight of the samples that carry it, for the TUI's label list.
- * Each pprof input adds to it; the first PPROF_MAX_LABELS pairs are kept.
- */
-#define PPROF_MAX_LABELS 64
-struct pprof_labels {
-	struct pprof_label {
-		char key[64], value[128];    /* as read: escape to show */
-		size_t klen, vlen;
-		bool cut;                    /* longer than the buffer */
-		uint64_t weight;             /* in the profile's scale */
-	} l[PPROF_MAX_LABELS];
-	unsigned n;
-	bool more;                       /* more pairs than kept */
-	uint64_t total;                  /* weight of every sample read */
-};
-
 /* Called now and then while reading: done and total raw bytes (0: unknown). */
 typedef void (*read_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 
@@ -78,14 +60,6 @@ struct read_opts {
 	const char *symfs;       /* perf.data: binaries under this directory */
 	const char *sample_type; /* pprof: the value to read (NULL: default) */
 	struct pprof_types *types;  /* pprof: filled from the first input */
-	/* pprof labels: --tag KEY=VALUE keeps a sample that has any of the
-	 * KEY=VALUE given (none given: all); --tag KEY!=VALUE drops a sample
-	 * that has any of those; label_root (--group label:KEY) roots each
-	 * sample in a frame "KEY=VALUE" ("KEY=" without the label). */
-	const char **tags;
-	size_t ntags;
-	const char *label_root;
-	struct pprof_labels *label_list;  /* filled when not NULL */
 
 	uint64_t max_input;      /* stop after this many bytes (0: no limit) */
 	struct fetch_opts fetch; /* URLs: headers, timeout, progress (its

@@ -78,8 +78,6 @@ struct tui_fetch_ops {
 
 /* ---- Running --------------------------------------------------------- */
 
-struct pprof_labels;
-
 struct tui_opts {
 	const char *title;        /* the input's name, or NULL */
 	bool flame;               /* root at the bottom */
@@ -101,15 +99,12 @@ struct tui_opts {
 	const struct tui_fetch_ops *fetch;   /* a URL's profile, or NULL */
 	void *fetch_ctx;
 	/*
-	 * pprof input: its labels (T lists them), and reading p again (a
-	 * message in msg; true when p changed) with the samples of the label
-	 * key=value only, or rooted per value of key (group), or every
-	 * sample as read (key NULL).  With type_ctx.  NULL: no labels.
+	 * The view's labels to start with (--tag, --group label:KEY): a view
+	 * step like the others, which T changes and Backspace undoes.
 	 */
-	const struct pprof_labels *labels;
-	bool (*choose_label)(void *ctx, struct profile *p, const char *key,
-			     size_t klen, const char *value, size_t vlen,
-			     bool group, char *msg, size_t cap);
+	const char *const *tags;
+	size_t ntags;
+	const char *label_key;
 	/*
 	 * Saved profiles: read p again with frames by source line, or by
 	 * function again (--lines toggled; message and result as next_type).

@@ -9,6 +9,8 @@
  * and source file) with the line number in the line; else the name is a
  * function of its own, line 0.  Each node with weight ends one distinct
  * stack, written as one sample, leaf first.
+ * The weight of a stack's samples that carry labels is written apart, one
+ * sample per label set with the set's labels, and the rest without.
  *
  * Sample types: the weights, named as they were read (cpu/nanoseconds
  * for cpu-clock and task-clock periods, page-faults/count for an event's
@@ -184,6 +186,86 @@ static uint64_t *sample_counts(const struct profile *p)
 	return cnt;
 }
 
+/* The weight (and number of samples) of one label set at one node. */
+struct lab_at {
+	uint32_t node, set;
+	uint64_t weight, count;
+};
+
+static int cmp_lab_at(const void *a, const void *b)
+{
+	const struct lab_at *x = a, *y = b;
+
+	if (x->node != y->node)
+		return x->node < y->node ? -1 : 1;
+	return (x->set > y->set) - (x->set < y->set);
+}
+
+/*
+ * The labelled samples of p (in the selected range), summed per node and
+ * label set, by node: *n of them, malloc'ed.  Their label strings get
+ * string table entries: strid[id] (0: not used), grown to the table.
+ */
+static struct lab_at *label_weights(const struct profile *p, size_t *n,
+				    struct strings *t, int64_t **strid)
+{
+	const struct labels *l = profile_labels(p);
+	size_t ntl = profile_timeline_len(p), nut = profile_untimed_len(p),
+	       cap = 0, k = 0, capid = 0;
+	uint64_t first = 0, last = UINT64_MAX;
+	bool ranged = profile_range(p, &first, &last);
+	struct lab_at *a = NULL;
+
+	*n = 0;
+	*strid = NULL;
+	if (!profile_has_labels(p))
+		return NULL;
+	for (size_t i = 0; i < ntl + nut; i++) {
+		struct sample_meta m;
+		uint64_t w;
+		uint32_t node = i < ntl ? profile_timeline_sample(p, i, &w, &m)
+				: profile_untimed_sample(p, i - ntl, &w, &m);
+
+		if (!m.labels || (ranged && (!m.has_time ||
+					     m.time_ns < first || m.time_ns > last)))
+			continue;
+		GROW(a, cap, k + 1);
+		a[k++] = (struct lab_at){ node, m.labels, w, 1 };
+	}
+	if (k)
+		qsort(a, k, sizeof(*a), cmp_lab_at);
+	/* One entry per (node, set), and each set's strings named. */
+	for (size_t i = 0; i < k; i++) {
+		size_t np;
+		const uint32_t *pr;
+
+		if (*n && a[*n - 1].node == a[i].node &&
+		    a[*n - 1].set == a[i].set) {
+			a[*n - 1].weight += a[i].weight;
+			a[*n - 1].count++;
+			continue;
+		}
+		a[(*n)++] = a[i];
+		pr = labels_pairs(l, a[i].set, &np);
+		for (size_t j = 0; j < 2 * np; j++) {
+			size_t len;
+			const char *str;
+
+			if (pr[j] >= capid) {
+				size_t old = capid;
+
+				GROW(*strid, capid, (size_t)pr[j] + 1);
+				memset(*strid + old, 0, (capid - old) * sizeof(**strid));
+			}
+			if ((*strid)[pr[j]])
+				continue;
+			str = labels_name(l, pr[j], &len);
+			(*strid)[pr[j]] = str_of(t, str, len);
+		}
+	}
+	return a;
+}
+
 /*
  * From the first sample to the last (of the selected range), when the
  * samples have times: 0 when they have none.
@@ -234,9 +316,52 @@ static void flush_batch(struct gz_sink *s, ProtobufCBinaryData *items,
  * Every node with a sample, leaf first, in node order; a node is kept
  * (keep[]) when one is at or below it.
  */
+/* One sample of the stack ids[0..depth), values vals, labels of set. */
+static size_t pack_sample(const struct profile *p, const uint64_t *ids,
+			  size_t depth, const int64_t *vals, size_t nvals,
+			  uint32_t set, const int64_t *strid, uint8_t **buf,
+			  size_t *cap, size_t at)
+{
+	Flametop__Pprof__Sample sm = FLAMETOP__PPROF__SAMPLE__INIT;
+	Flametop__Pprof__Label lab[16], *labp[16];
+	size_t np = 0, len;
+	const uint32_t *pr = set ? labels_pairs(profile_labels(p), set, &np)
+				 : NULL;
+	Flametop__Pprof__Label *many = NULL, **manyp = NULL;
+
+	sm.n_location_id = depth;
+	sm.location_id = (uint64_t *)ids;
+	sm.n_value = nvals;
+	sm.value = (int64_t *)vals;
+	if (np) {
+		Flametop__Pprof__Label *l = lab, **lp = labp;
+
+		if (np > 16) {
+			l = many = xmalloc(np * sizeof(*many));
+			lp = manyp = xmalloc(np * sizeof(*manyp));
+		}
+		for (size_t i = 0; i < np; i++) {
+			flametop__pprof__label__init(&l[i]);
+			l[i].key = strid[pr[2 * i]];
+			l[i].str = strid[pr[2 * i + 1]];
+			lp[i] = &l[i];
+		}
+		sm.n_label = np;
+		sm.label = lp;
+	}
+	len = flametop__pprof__sample__get_packed_size(&sm);
+	GROW(*buf, *cap, at + len);
+	flametop__pprof__sample__pack(&sm, *buf + at);
+	free(many);
+	free(manyp);
+	return len;
+}
+
 static void write_samples(struct gz_sink *s, const struct profile *p,
 			  const uint64_t *cnt, const uint32_t *locid,
-			  const bool *keep, struct pprof_stats *st)
+			  const bool *keep, const struct lab_at *lab,
+			  size_t nlab, const int64_t *strid,
+			  struct pprof_stats *st)
 {
 	size_t nn = profile_node_count(p), nitems = 0, blen = 0, bcap = 0;
 	unsigned maxd = profile_max_depth(p) + 1;
@@ -246,30 +371,46 @@ static void write_samples(struct gz_sink *s, const struct profile *p,
 	int64_t vals[2];
 
 	offs = xmalloc(SAMPLE_BATCH * sizeof(*offs));
-	for (uint32_t n = 1; n < nn && !s->failed; n++) {
-		Flametop__Pprof__Sample sm = FLAMETOP__PPROF__SAMPLE__INIT;
-		uint64_t self = profile_self(p, n);
-		size_t depth = 0, len;
+	for (uint32_t n = 1, li = 0; n < nn && !s->failed; n++) {
+		uint64_t self = profile_self(p, n), count = cnt ? cnt[n] : 0;
+		size_t depth = 0, nvals;
 
 		if (!keep[n] || (!self && !(cnt && cnt[n])))
 			continue;
 		for (uint32_t a = n; a != NODE_ROOT && depth < maxd;
 		     a = profile_node(p, a)->parent)
 			ids[depth++] = locid[profile_node(p, a)->sym];
-		sm.n_location_id = depth;
-		sm.location_id = ids;
-		sm.n_value = 0;
-		if (cnt)
-			vals[sm.n_value++] = (int64_t)cnt[n];
-		vals[sm.n_value++] = whole_value(p, self, st);
-		sm.value = vals;
-		len = flametop__pprof__sample__get_packed_size(&sm);
-		GROW(buf, bcap, blen + len);
-		flametop__pprof__sample__pack(&sm, buf + blen);
-		offs[nitems] = blen;
-		items[nitems++].len = len;
-		blen += len;
-		st->samples++;
+		while (li < nlab && lab[li].node < n)
+			li++;
+		/* Its labelled samples, a set at a time, then the rest. */
+		for (;; li++) {
+			bool labelled = li < nlab && lab[li].node == n;
+			uint64_t w = labelled ? lab[li].weight : self;
+			uint64_t c = labelled ? lab[li].count : count;
+
+			if (!labelled && !self && !count)
+				break;
+			nvals = 0;
+			if (cnt)
+				vals[nvals++] = (int64_t)c;
+			vals[nvals++] = whole_value(p, w, st);
+			offs[nitems] = blen;
+			items[nitems].len = pack_sample(p, ids, depth, vals, nvals,
+							labelled ? lab[li].set : 0,
+							strid, &buf, &bcap, blen);
+			blen += items[nitems++].len;
+			st->samples++;
+			if (!labelled)
+				break;
+			self = self > w ? self - w : 0;
+			count = count > c ? count - c : 0;
+			if (nitems == SAMPLE_BATCH) {
+				for (size_t i = 0; i < nitems; i++)
+					items[i].data = buf + offs[i];
+				flush_batch(s, items, nitems);
+				nitems = blen = 0;
+			}
+		}
 		if (nitems == SAMPLE_BATCH) {
 			for (size_t i = 0; i < nitems; i++)
 				items[i].data = buf + offs[i];
@@ -460,6 +601,9 @@ int export_pprof(FILE *out, const struct profile *p,
 	size_t nn = profile_node_count(p), nsym = symtab_count(sy), nloc = 0;
 	uint32_t *locid = xcalloc(nsym ? nsym : 1, sizeof(*locid));
 	uint64_t *cnt = NULL;
+	struct lab_at *lab = NULL;
+	int64_t *strid = NULL;
+	size_t nlab = 0;
 	bool *keep = xcalloc(nn ? nn : 1, sizeof(*keep));
 	struct tables tb;
 	struct strings t = { 0 };
@@ -517,6 +661,8 @@ int export_pprof(FILE *out, const struct profile *p,
 	m.location = tb.locp;
 	m.n_mapping = tb.nmap;
 	m.mapping = tb.mapp;
+	/* The labels' strings, before the table is packed. */
+	lab = label_weights(p, &nlab, &t, &strid);
 	m.duration_nanos = sample_span(p);
 	m.n_string_table = t.n;
 	m.string_table = t.s;
@@ -531,7 +677,7 @@ int export_pprof(FILE *out, const struct profile *p,
 			 Z_DEFAULT_STRATEGY) != Z_OK)
 		fatal("zlib: cannot start compressing");
 	flametop__pprof__profile__pack_to_buffer(&m, &s->base);
-	write_samples(s, p, cnt, locid, keep, st);
+	write_samples(s, p, cnt, locid, keep, lab, nlab, strid, st);
 	s->z.avail_in = 0;
 	if (!s->failed)
 		gz_run(s, Z_FINISH);
@@ -544,5 +690,7 @@ int export_pprof(FILE *out, const struct profile *p,
 	free(keep);
 	free(locid);
 	free(cnt);
+	free(lab);
+	free(strid);
 	return rc;
 }

@@ -79,7 +79,7 @@ static bool samples_known(const struct profile *p, const struct config *c)
 
 /*
  * export_derive, or with samples_only the per-sample views of c alone
- * (--comm, --pids, --tids, --cpus, --group), in name order.
+ * (--comm, --pids, --tids, --cpus, --group, --tag), in name order.
  */
 static int derive(struct profile *p, const struct config *c,
 		  bool samples_only, struct profile **out)
@@ -115,6 +115,9 @@ static int derive(struct profile *p, const struct config *c,
 		s.group = strcmp(c->group, "process") == 0 ? GROUP_PROCESS
 			: strcmp(c->group, "thread") == 0 ? GROUP_THREAD
 			: GROUP_MERGED;
+	s.tags = c->tags;
+	s.ntags = c->ntags;
+	s.label_key = c->label_key;
 	s.order = !samples_only && c->order && strcmp(c->order, "weight") == 0
 		  ? ORDER_WEIGHT : ORDER_NAME;
 	st = VIEW_OK;
@@ -127,8 +130,16 @@ static int derive(struct profile *p, const struct config *c,
 		}
 	} else {
 		st = view_derive(p, &s, out, err, sizeof(err));
-		if (st)
+		if (err[0])     /* an error, or a note */
 			fprintf(stderr, "flametop: %s\n", err);
+		if (!st && c->ntags && profile_samples(p) &&
+		    !profile_total(*out, NODE_ROOT) && profile_total(p, NODE_ROOT))
+			fprintf(stderr, "flametop: %s%s--tag leaves none of its "
+				"%llu samples%s\n", c->nfiles == 1 ? c->files[0] : "",
+				c->nfiles == 1 ? ": " : "",
+				(unsigned long long)profile_samples(p),
+				profile_has_labels(p) ? "" :
+				" (none carries a label)");
 	}
 	view_list_free(&s.pids);
 	view_list_free(&s.tids);
@@ -149,10 +160,15 @@ int export_normalize(struct profile **p, struct config *c)
 	struct profile *v = NULL, *n;
 	int rc;
 
-	if (c->comms || c->pids || c->tids || c->cpus || c->group) {
+	/* The per-sample views (labels too) first: BEFORE is scaled to
+	 * what they keep of AFTER. */
+	if (c->comms || c->pids || c->tids || c->cpus || c->group ||
+	    c->ntags || c->label_key) {
 		if ((rc = derive(*p, c, true, &v)) != 0)
 			return rc;
 		c->comms = c->pids = c->tids = c->cpus = c->group = NULL;
+		c->ntags = 0;
+		c->label_key = NULL;
 	}
 	n = diff_normalize(v ? v : *p);
 	profile_destroy(v);

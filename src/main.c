@@ -354,7 +354,6 @@ struct type_switch {
 	struct pprof_types *types;
 	struct url_source *url;      /* a URL's body, or NULL */
 	char name[64];
-	char tag[256];      /* the label chosen with T: KEY=VALUE, or KEY */
 	bool warned;        /* the last reading warned (e.g. no lines) */
 };
 
@@ -376,20 +375,9 @@ static void type_status(void *ctx, char *buf, size_t cap)
 	const struct pprof_types *t = ts->types;
 	char ty[800];
 
-	const struct read_opts *r = &ts->c->read;
-	char lab[8 * sizeof(ts->tag)] = "";
-
 	type_text(t, ty, sizeof(ty));
-	/* The labels chosen with T (or --tag, --group label:KEY). */
-	if (r->ntags == 1 || r->label_root) {
-		const char *s = r->label_root ? r->label_root : r->tags[0];
-
-		textfmt_escape(s, strlen(s), lab, sizeof(lab));
-	}
-	snprintf(buf, cap, "%s%s%s%s%s", ty, t->n < 2 ? "" :
-		 t->events ? ", e: next event" : ", e: next type",
-		 *lab ? (r->label_root ? ", per " : ", ") : "", lab,
-		 r->ntags > 1 ? ", labels chosen" : "");
+	snprintf(buf, cap, "%s%s", ty, t->n < 2 ? "" :
+		 t->events ? ", e: next event" : ", e: next type");
 }
 
 /* Can the inputs be read again?  Not standard input: it was read. */
@@ -416,8 +404,6 @@ static bool read_again(struct type_switch *ts, struct profile *p,
 	bool ok;
 
 	forget_weights(p, ts->c);
-	if (ts->c->read.label_list)
-		memset(ts->c->read.label_list, 0, sizeof(*ts->c->read.label_list));
 	diag_init(&d);
 	ok = (ts->c->diff ? diff_reload(p, ts->c, &d) :
 	      load(p, ts->c, ts->url, &d)) >= 0;
@@ -460,48 +446,6 @@ static bool next_type(void *ctx, struct profile *p, char *msg, size_t cap)
 	return true;
 }
 
-/* T's choice: the samples of one label, a root per value, or all. */
-static bool choose_label(void *ctx, struct profile *p, const char *key,
-			 size_t klen, const char *value, size_t vlen, bool group,
-			 char *msg, size_t cap)
-{
-	struct type_switch *ts = ctx;
-	struct read_opts *r = &ts->c->read;
-	char shown[8 * sizeof(ts->tag)];
-	bool bad;
-
-	if (!can_read_again(ts, msg, cap))
-		return false;
-	free(r->tags);
-	r->tags = NULL;
-	r->ntags = 0;
-	r->label_root = NULL;
-	if (key && klen + vlen + 2 > sizeof(ts->tag)) {
-		snprintf(msg, cap, "this label is too long to choose here");
-		return false;
-	}
-	if (key && group) {
-		memcpy(ts->tag, key, klen);
-		ts->tag[klen] = '\0';
-		r->label_root = ts->tag;
-	} else if (key) {
-		memcpy(ts->tag, key, klen);
-		ts->tag[klen] = '=';
-		memcpy(ts->tag + klen + 1, value, vlen);
-		ts->tag[klen + 1 + vlen] = '\0';
-		r->tags = xmalloc(sizeof(*r->tags));
-		r->tags[0] = ts->tag;
-		r->ntags = 1;
-	}
-	if (read_again(ts, p, "with the labels chosen", &bad, msg, cap)) {
-		textfmt_escape(ts->tag, strlen(ts->tag), shown, sizeof(shown));
-		snprintf(msg, cap, "%s%s%s", !key ? "all samples, as read" :
-			 group ? "a root per value of " : "the samples labelled ",
-			 key ? shown : "", bad ? "; bad samples skipped" : "");
-	}
-	return true;
-}
-
 /* L in the view: the inputs read again with --lines toggled. */
 static bool toggle_lines(void *ctx, struct profile *p, char *msg, size_t cap)
 {
@@ -526,13 +470,25 @@ static int run_tui(struct profile *p, struct config *c, struct url_source *u,
 		   struct diag *d)
 {
 	struct tui_opts o = { 0 };
-	struct type_switch ts = { c, c->read.types, u, "", "", false };
+	struct type_switch ts = { c, c->read.types, u, "", false };
 	struct profile *v;
 	char msg[160], what[128], title[8192];
-	int rc = export_derive(p, c, &v);
+	const char *label_key = c->label_key;
+	size_t ntags = c->ntags;
+	int rc;
 
+	/* --tag and --group label:KEY are the view's first step, not the
+	 * source's: T and Backspace change them. */
+	c->label_key = NULL;
+	c->ntags = 0;
+	rc = export_derive(p, c, &v);
+	c->label_key = label_key;
+	c->ntags = ntags;
 	if (rc)
 		return rc;
+	o.tags = (const char *const *)c->tags;
+	o.ntags = c->ntags;
+	o.label_key = c->label_key;
 
 	o.title = input_title(c, title, sizeof(title));
 	o.flame = c->flame;
@@ -544,10 +500,6 @@ static int run_tui(struct profile *p, struct config *c, struct url_source *u,
 		o.next_type = next_type;
 		o.type_status = type_status;
 		o.type_ctx = &ts;
-		if (c->read.label_list && c->read.label_list->n) {
-			o.labels = c->read.label_list;
-			o.choose_label = choose_label;
-		}
 	}
 	/* Only files can be read again, into p only when p is shown. */
 	if (!v && !c->normalize && c->nfiles && !reads_stdin(c)) {
@@ -579,7 +531,6 @@ int main(int argc, char **argv)
 	struct tui_progress progress = { 0 };
 	struct pprof_types types = { 0 };
 	struct url_source url = { &c, NULL, 0, NULL, 0, NULL }, *up = NULL;
-	static struct pprof_labels labels;
 	int rc, partial;
 
 	util_set_program("flametop");
@@ -650,7 +601,6 @@ int main(int argc, char **argv)
 		c.read.progress_ctx = &progress;
 		progress.name = c.nfiles == 1 ? c.files[0] : NULL;
 		progress.start = now_seconds();
-		c.read.label_list = &labels;   /* T lists them */
 	}
 	if (c.mode == MODE_TUI && isatty(1))
 		say_waiting(&c, &progress);

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "labels.h"
 #include "timerange.h"
 #include "util.h"
 #include "view.h"
@@ -171,7 +172,7 @@ static const struct opt_def opts[] = {
 	{ "group", 0, OPT_STR, "HOW", OFF(group), 0, 0, "Views",
 	  "root per process, per thread, or merged (process, thread, merged); "
 	  "label:KEY: per value of a pprof label" },
-	{ "tag", 0, OPT_STRS, "KEY=VALUE", OFF(read.tags), 0, 0, "Views",
+	{ "tag", 0, OPT_STRS, "KEY=VALUE", OFF(tags), 0, 0, "Views",
 	  "pprof: keep samples labelled with any KEY=VALUE given; KEY!=VALUE: "
 	  "drop those labelled so (repeatable)" },
 	{ "order", 0, OPT_STR, "ORDER", OFF(order), 0, 0, "Views",
@@ -425,13 +426,15 @@ static int check_views(struct config *c)
 	if (c->group && strncmp(c->group, "label:", 6) == 0) {
 		if (!c->group[6])
 			return usage_error("--group label:KEY: no KEY");
-		c->read.label_root = c->group + 6;
+		c->label_key = c->group + 6;
 		c->group = NULL;
 	}
-	for (size_t i = 0; i < c->read.ntags; i++) {
-		const char *t = c->read.tags[i], *eq = strchr(t, '=');
+	for (size_t i = 0; i < c->ntags; i++) {
+		const char *t = c->tags[i];
+		bool neg;
+		size_t klen, voff;
 
-		if (!eq || eq == t || (eq == t + 1 && t[0] == '!'))
+		if (!labels_tag_parse(t, &neg, &klen, &voff))
 			return usage_error("--tag: '%s' is not KEY=VALUE or "
 					   "KEY!=VALUE", t);
 	}
@@ -565,7 +568,7 @@ void options_free(struct config *c)
 {
 	free(c->files);
 	free(c->include);
-	free(c->read.tags);
+	free(c->tags);
 	free(c->exclude);
 	free(c->read.fetch.headers);
 	c->read.fetch.headers = NULL;

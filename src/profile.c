@@ -22,9 +22,13 @@
  *
  * The timeline keeps (time, node, weight) for every timed sample, so the
  * weights of any time range are rebuilt without reading the input again.
- * What a reader knew of the sample's task and CPU is interned (a profile
- * sees few distinct pid/tid/cpu/comm tuples) and the entry keeps its index,
- * in what would otherwise be padding.
+ * What a reader knew of the sample's task, CPU and label set is interned
+ * (a profile sees few distinct pid/tid/cpu/comm/labels tuples) and the
+ * entry keeps its index, in what would otherwise be padding.  Untimed
+ * samples that carry such a tuple (pprof's labelled samples) are kept in
+ * an array of their own, without a time, so that views filter and group
+ * them as they do timed ones; an untimed sample without one is only
+ * weight at its node.
  */
 #include "profile.h"
 
@@ -48,14 +52,28 @@ struct tl_entry {
 	uint64_t weight;
 	uint32_t node;
 	uint32_t meta;      /* index + 1 in the task table; 0: unknown;
+	                       or TL_LABELS | a label set;
 	                       | TL_BEFORE: a weight of the first count */
 };
 
 /* The timeline entry of a differential profile's first count (BEFORE). */
 #define TL_BEFORE 0x80000000u
+/*
+ * A sample that carries a label set and nothing else (pprof's) keeps the
+ * set itself, not a tuple: TL_LABELS | set.
+ */
+#define TL_LABELS 0x40000000u
+
+/* An untimed sample with a tuple (meta as in struct tl_entry). */
+struct ut_entry {
+	uint64_t weight;
+	uint32_t node;
+	uint32_t meta;
+};
 
 struct task_meta {
 	uint32_t pid, tid, cpu, comm;
+	uint32_t labels;            /* label set (labels.h); 0: none */
 	uint8_t has_task, has_cpu;
 };
 
@@ -93,6 +111,9 @@ struct profile {
 	uint32_t *taskslot;         /* open addressing: index + 1, 0 empty */
 	size_t ntasks, captasks, taskmask;
 	uint32_t task_last[8];      /* by CPU mod 8: its last task's index + 1 */
+	struct ut_entry *ut;        /* untimed samples with a tuple */
+	size_t nut, caput;
+	struct labels *labels;      /* the label sets */
 
 	enum profile_order order;
 	bool sorted;                /* siblings sorted since the last add */
@@ -165,6 +186,7 @@ struct profile *profile_create(void)
 	struct profile *p = xcalloc(1, sizeof(*p));
 
 	p->symtab = symtab_create();
+	p->labels = labels_create();
 	p->mask = 4095;
 	p->slots = xcalloc(p->mask + 1, sizeof(*p->slots));
 	p->tl_sorted = true;
@@ -177,7 +199,8 @@ bool profile_is_new(const struct profile *p)
 {
 	return p->n == 1 && p->samples == 0 && p->samples_other == 0 &&
 	       p->grand == 0 && p->grand2 == 0 && p->ntl == 0 &&
-	       p->ntasks == 0 && !p->differential && !p->into2 &&
+	       p->ntasks == 0 && p->nut == 0 &&
+	       labels_count(p->labels) == 1 && !p->differential && !p->into2 &&
 	       !p->rself && !p->range_on && p->decimals == 0 &&
 	       !p->unit_known && !p->unit_mixed && !p->unit_name[0] &&
 	       !p->side[0][0] && !p->side[1][0] &&
@@ -249,6 +272,8 @@ void profile_destroy(struct profile *p)
 	free(p->tasks);
 	free(p->taskslot);
 	floc_destroy(p->locs);
+	ARR_FREE(p->ut, p->caput);
+	labels_destroy(p->labels);
 	free(p);
 }
 
@@ -629,6 +654,8 @@ static bool rescale(struct profile *p, unsigned d)
 	}
 	for (size_t i = 0; i < p->ntl; i++)
 		p->tl[i].weight *= m;
+	for (size_t i = 0; i < p->nut; i++)
+		p->ut[i].weight *= m;
 	p->decimals += d;
 	return true;
 }
@@ -637,13 +664,15 @@ static uint64_t task_hash(const struct task_meta *t)
 {
 	return hash_u64(((uint64_t)t->pid << 32 | t->tid) ^
 			hash_u64((uint64_t)t->cpu << 32 | t->comm) ^
+			hash_u64(t->labels) ^
 			(uint64_t)(t->has_task | t->has_cpu << 1) << 62);
 }
 
 static bool task_eq(const struct task_meta *a, const struct task_meta *b)
 {
 	return a->pid == b->pid && a->tid == b->tid && a->cpu == b->cpu &&
-	       a->comm == b->comm && a->has_task == b->has_task &&
+	       a->comm == b->comm && a->labels == b->labels &&
+	       a->has_task == b->has_task &&
 	       a->has_cpu == b->has_cpu;
 }
 
@@ -669,7 +698,7 @@ static uint32_t intern_task_slot(struct profile *p, const struct task_meta *t)
 	     j = (j + 1) & p->taskmask)
 		if (task_eq(&p->tasks[p->taskslot[j] - 1], t))
 			return p->taskslot[j];
-	if (p->ntasks >= TL_BEFORE - 1)
+	if (p->ntasks >= TL_LABELS - 1)
 		return 0;
 	GROW(p->tasks, p->captasks, p->ntasks + 1);
 	p->tasks[p->ntasks++] = *t;
@@ -680,11 +709,13 @@ static uint32_t intern_task_slot(struct profile *p, const struct task_meta *t)
 /* The index + 1 of meta's task/CPU tuple, added if new; 0 when unknown. */
 static uint32_t intern_task(struct profile *p, const struct sample_meta *m)
 {
-	struct task_meta t = { 0, 0, 0, 0, m->has_task, m->has_cpu };
+	struct task_meta t = { 0, 0, 0, 0, m->labels, m->has_task, m->has_cpu };
 	uint32_t *last;
 
-	if (!m->has_task && !m->has_cpu)
+	if (!m->has_task && !m->has_cpu && !m->labels)
 		return 0;
+	if (!m->has_task && !m->has_cpu && m->labels < TL_LABELS)
+		return TL_LABELS | m->labels;   /* no tuple needed */
 	if (m->has_task) {
 		t.pid = m->pid;
 		t.tid = m->tid;
@@ -731,6 +762,16 @@ static void add_timed(struct profile *p, uint32_t node, uint64_t time,
 	}
 }
 
+/* Append an untimed sample (meta: as add_timed's). */
+static void add_untimed(struct profile *p, uint32_t node, uint64_t v,
+			uint32_t meta)
+{
+	if (!meta)
+		return;         /* the tuple table is full: weight alone */
+	ARR_NEED(p->ut, p->caput, p->nut + 1);
+	p->ut[p->nut++] = (struct ut_entry){ v, node, meta };
+}
+
 enum add_status profile_add_at(struct profile *p, uint32_t node,
 			       const struct weight *w,
 			       const struct sample_meta *meta)
@@ -771,6 +812,13 @@ enum add_status profile_add_at(struct profile *p, uint32_t node,
 			add_timed(p, node, meta->time_ns, v, task);
 		if (v2)
 			add_timed(p, node, meta->time_ns, v2, task | TL_BEFORE);
+	} else if (meta && (meta->has_task || meta->has_cpu || meta->labels)) {
+		uint32_t task = intern_task(p, meta);
+
+		if (v || !v2)
+			add_untimed(p, node, v, task);
+		if (v2)
+			add_untimed(p, node, v2, task | TL_BEFORE);
 	}
 	return ADD_OK;
 }
@@ -971,6 +1019,7 @@ void profile_reset_weights(struct profile *p)
 	p->grand = p->grand2 = 0;
 	p->samples = 0;
 	p->ntl = 0;
+	p->nut = 0;
 	p->tl_sorted = true;
 	profile_finish(p);
 }
@@ -1115,6 +1164,29 @@ size_t profile_timeline_len(const struct profile *p)
 	return p->ntl;
 }
 
+/* The tuple of an entry's meta (task index + 1, maybe | TL_BEFORE). */
+static void task_of(const struct profile *p, uint32_t tm,
+		    struct sample_meta *meta)
+{
+	const struct task_meta *t;
+
+	memset(meta, 0, sizeof(*meta));
+	if (tm & TL_LABELS) {
+		meta->labels = tm & ~(TL_BEFORE | TL_LABELS);
+		return;
+	}
+	if (!(tm & ~TL_BEFORE))
+		return;
+	t = &p->tasks[(tm & ~TL_BEFORE) - 1];
+	meta->has_task = t->has_task;
+	meta->has_cpu = t->has_cpu;
+	meta->pid = t->pid;
+	meta->tid = t->tid;
+	meta->cpu = t->cpu;
+	meta->comm = t->comm;
+	meta->labels = t->labels;
+}
+
 uint32_t profile_timeline_sample(const struct profile *p, size_t i,
 				 uint64_t *weight, struct sample_meta *meta)
 {
@@ -1122,22 +1194,53 @@ uint32_t profile_timeline_sample(const struct profile *p, size_t i,
 
 	*weight = e->weight;
 	if (meta) {
-		memset(meta, 0, sizeof(*meta));
+		task_of(p, e->meta, meta);
 		meta->time_ns = e->time;
 		meta->has_time = true;
-		if (e->meta & ~TL_BEFORE) {
-			const struct task_meta *t =
-				&p->tasks[(e->meta & ~TL_BEFORE) - 1];
-
-			meta->has_task = t->has_task;
-			meta->has_cpu = t->has_cpu;
-			meta->pid = t->pid;
-			meta->tid = t->tid;
-			meta->cpu = t->cpu;
-			meta->comm = t->comm;
-		}
 	}
 	return e->node;
+}
+
+size_t profile_untimed_len(const struct profile *p)
+{
+	return p->nut;
+}
+
+uint32_t profile_untimed_sample(const struct profile *p, size_t i,
+				uint64_t *weight, struct sample_meta *meta)
+{
+	const struct ut_entry *e = &p->ut[i];
+
+	*weight = e->weight;
+	if (meta)
+		task_of(p, e->meta, meta);
+	return e->node;
+}
+
+bool profile_untimed_before(const struct profile *p, size_t i)
+{
+	return (p->ut[i].meta & TL_BEFORE) != 0;
+}
+
+const struct labels *profile_labels(const struct profile *p)
+{
+	return p->labels;
+}
+
+struct labels *profile_labels_w(struct profile *p)
+{
+	return p->labels;
+}
+
+void profile_copy_labels(struct profile *dst, const struct profile *src)
+{
+	labels_destroy(dst->labels);
+	dst->labels = labels_share(src->labels);
+}
+
+bool profile_has_labels(const struct profile *p)
+{
+	return labels_count(p->labels) > 1;
 }
 
 bool profile_timeline_before(const struct profile *p, size_t i)

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "labels.h"
 #include "profile.pb-c.h"
 #include "read.h"
 
@@ -117,38 +118,14 @@ struct pp {
 	uint32_t unknown;        /* the symbol "[unknown]" */
 	uint64_t bad_strings;
 	uint64_t added;          /* samples added */
-	/* Labels, read when --tag or --group label:KEY asks for them. */
-	bool labels;
-	bool strings_known;      /* the labels' strings are taken */
-	bool focus;              /* a --tag KEY=VALUE is given */
-	struct symtab *groups;   /* "KEY=VALUE" of --group label:KEY, by group */
-	uint32_t group_off;      /* group g's frame: frames[group_off + g] */
-	char *gbuf;              /* a group's name being made */
-	size_t capgbuf;
+	/* Labels: the samples' sets as string index pairs, then their
+	 * sets in the profile's table (name_label_sets). */
+	struct labels *raw;
+	uint32_t *lpairs;        /* a sample's pairs being made */
+	size_t caplpairs;
+	uint32_t *lset_of;       /* raw set -> the profile's set */
 	uint64_t bad_labels;     /* labels dropped: string index out of range */
-	uint64_t group_bytes;    /* the groups' names may take this much more */
-	uint64_t overflow;       /* samples put in KEY=[more values] */
-	/* For the label list alone, pairs of string indices and their weight,
-	 * named after the samples are read (list_pairs). */
-	struct lpair { int64_t key, str; uint64_t w; } *lp;
-	size_t nlp, lpmask;
-	uint64_t untagged;       /* samples --tag left out */
 };
-
-/*
- * A stack's list of locations starts with its group, when samples are
- * grouped by a label: GROUP_LOC | group (location indices are below 2^31).
- */
-#define GROUP_LOC 0x80000000u
-/*
- * A group's name keeps GROUP_NAME_MAX bytes of its values ("..." after);
- * all names together, GROUP_BYTES_PER_BYTE per input byte and a constant
- * (a few label bytes can name a long string many times).  Past that, a
- * new group's samples are rooted in "KEY=[more values]".
- */
-#define GROUP_NAME_MAX 256
-#define GROUP_BYTES_PER_BYTE 2
-#define GROUP_BYTES_BASE (8u << 20)
 
 /* ---- The string table and the samples' bytes (read-pprof-decode.c) ------- */
 
@@ -208,6 +185,7 @@ struct sample_rec {
 	uint64_t value;
 	uint32_t stack;
 	uint32_t sample;         /* its index in the profile, for messages */
+	uint32_t lset;           /* its labels' raw set (pp->raw; 0: none) */
 };
 
 /* Why a sample is skipped (SKIP_BUDGET: the frame budget ran out). */
@@ -225,16 +203,10 @@ struct samples {
 };
 
 /*
- * Take the strings the samples' labels name, with those taken before.
- * False when a sample does not decode (decode_samples says so later).
+ * The samples' label sets (pp->raw) into the profile's, by their strings
+ * (taken now); pp->lset_of maps a raw set to the profile's.
  */
-bool take_label_strings(struct pp *pp, struct arena *scratch);
-
-/* Is --tag t KEY!=VALUE (the key ends before the first '=')? */
-bool tag_negated(const char *t);
-
-/* The pairs into the label list, by their strings (taken now). */
-void list_pairs(struct pp *pp);
+void name_label_sets(struct pp *pp);
 
 void stacks_init(struct stack_set *st);
 

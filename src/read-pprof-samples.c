@@ -1,9 +1,9 @@
 /*
  * read-pprof-samples.c - a pprof profile's samples, decoded one at a time
- * (on every thread when no labels are read: decode_parallel) into the
- * distinct stacks of location indices and a (stack, value) per sample
- * (decode_samples), and their labels read for --tag and --group
- * label:KEY.  It calls read-pprof-decode.c, and nothing of read-pprof.c.
+ * (on every thread: decode_parallel) into the distinct stacks of location
+ * indices and a (stack, value) per sample (decode_samples), with the
+ * label set each carries.  It calls read-pprof-decode.c, and nothing of
+ * read-pprof.c.
  */
 #include "read-pprof-priv.h"
 
@@ -17,257 +17,125 @@
 
 /*
  * Go's pprof.Do and pprof.Labels put string labels (key and value, both
- * string table indices) on samples.  --tag and --group label:KEY read
- * them: first every sample's label strings are taken from the string
- * table (take_label_strings), then each sample is kept or left out and
- * given its group as it is decoded (sample_labels).  A numeric label (its
- * value index 0) is not a string label and is passed over, as pprof does.
+ * string table indices) on samples.  Each sample's labels are kept as a
+ * set of (key, value) index pairs, interned in the reader's own table
+ * (pp->raw) as it is decoded: samples are many, their sets few, and no
+ * string is looked at yet.  After the samples, the strings the sets name
+ * are taken in one more walk of the table and the sets interned into the
+ * profile's (name_label_sets), where filters and groupings read them.  A
+ * numeric label (its value index 0) is not a string label and is passed
+ * over, as pprof passes it over for tag filters; one whose key or value
+ * index is out of the string table is dropped and counted.
  */
-
-/* A label's key and value indices name strings of the table. */
-static bool label_in_range(const struct pp *pp, const Flametop__Pprof__Label *l)
-{
-	return l->key >= 0 && (uint64_t)l->key < pp->nstrings &&
-	       l->str >= 0 && (uint64_t)l->str < pp->nstrings;
-}
 
 /*
- * Take the strings the samples' labels name, with those taken before.
- * False when a sample does not decode (decode_samples says so later).
+ * Sample sa's string labels as (key, value) string index pairs into out
+ * (room for 2 * sa->n_label); returns how many.  Those out of the string
+ * table are counted in *bad.  It writes nothing else, so the samples'
+ * threads may call it; their sets are interned in sample order
+ * (label_set).
  */
-bool take_label_strings(struct pp *pp, struct arena *scratch)
+static uint32_t sample_label_pairs(const struct pp *pp, const PSample *sa,
+				   uint32_t *out, uint32_t *bad)
 {
-	ProtobufCAllocator alloc = { arena_alloc, arena_free, scratch };
-	struct sample_iter it = { 0, 0 };
-	uint64_t *want = NULL;
-	size_t n = 0, cap = 0, kept = 0;
-	const uint8_t *data;
-	size_t len;
+	uint32_t n = 0;
 
-	while (next_sample(pp, &it, &data, &len)) {
-		PSample *sa;
-
-		arena_reset(scratch);
-		sa = flametop__pprof__sample__unpack(&alloc, len, data);
-		if (!sa) {
-			free(want);
-			return false;
-		}
-		for (size_t i = 0; i < sa->n_label; i++) {
-			const Flametop__Pprof__Label *l = sa->label[i];
-
-			if (!l->str || !label_in_range(pp, l))
-				continue;
-			GROW(want, cap, n + 2);
-			want[n++] = (uint64_t)l->key;
-			want[n++] = (uint64_t)l->str;
-		}
-		/* Few distinct strings, named by many samples: keep them so. */
-		if (n > 4096 && n > 2 * kept) {
-			uniq_u64(want, &n);
-			kept = n;
-		}
-	}
-	take_strings(pp, want, n);
-	free(want);
-	return true;
-}
-
-static bool bytes_eq(const ProtobufCBinaryData *s, const char *t, size_t n)
-{
-	return s->len == n && (!n || memcmp(s->data, t, n) == 0);
-}
-
-/* Is --tag t KEY!=VALUE (the key ends before the first '=')? */
-bool tag_negated(const char *t)
-{
-	const char *eq = strchr(t, '=');
-
-	return eq && eq > t && eq[-1] == '!';
-}
-
-/* Does the label key=val match --tag t (KEY=VALUE or KEY!=VALUE)? */
-static bool tag_matches(const char *t, const ProtobufCBinaryData *key,
-			const ProtobufCBinaryData *val, bool *neg)
-{
-	const char *eq = strchr(t, '=');
-	size_t klen = (size_t)(eq - t);
-
-	*neg = tag_negated(t);
-	return bytes_eq(key, t, klen - *neg) &&
-	       bytes_eq(val, eq + 1, strlen(eq + 1));
-}
-
-/* Add weight w to the label key=val of the list (the first ones kept). */
-static void list_label(struct pprof_labels *ll, const ProtobufCBinaryData *key,
-		       const ProtobufCBinaryData *val, uint64_t w)
-{
-	struct pprof_label *e;
-	unsigned i;
-
-	for (i = 0; i < ll->n; i++) {
-		e = &ll->l[i];
-		if (e->klen == key->len && e->vlen == val->len &&
-		    !memcmp(e->key, key->data, key->len) &&
-		    !memcmp(e->value, val->data, val->len))
-			break;
-	}
-	if (i == ll->n) {
-		if (ll->n == PPROF_MAX_LABELS || key->len >= sizeof(e->key)) {
-			ll->more = true;
-			return;
-		}
-		e = &ll->l[ll->n++];
-		memset(e, 0, sizeof(*e));
-		e->klen = key->len;
-		memcpy(e->key, key->data, key->len);
-		e->cut = val->len >= sizeof(e->value);
-		e->vlen = e->cut ? sizeof(e->value) - 1 : val->len;
-		memcpy(e->value, val->data, e->vlen);
-	}
-	e = &ll->l[i];
-	e->weight = e->weight + w < e->weight ? UINT64_MAX : e->weight + w;
-}
-
-/* The label list alone: add w to the pair (key, str) of string indices. */
-#define LPAIRS_MAX 4096u
-
-static void pair_add(struct pp *pp, int64_t key, int64_t str, uint64_t w)
-{
-	size_t j;
-
-	if (!pp->lp) {
-		pp->lpmask = 2 * LPAIRS_MAX - 1;
-		pp->lp = xcalloc(pp->lpmask + 1, sizeof(*pp->lp));
-	}
-	j = (size_t)hash_u64((uint64_t)key * 0x9e3779b97f4a7c15u ^
-			     (uint64_t)str) & pp->lpmask;
-	for (; pp->lp[j].w || pp->lp[j].key; j = (j + 1) & pp->lpmask)
-		if (pp->lp[j].key == key && pp->lp[j].str == str)
-			break;
-	if (!pp->lp[j].w && !pp->lp[j].key) {
-		if (pp->nlp == LPAIRS_MAX) {
-			pp->o->label_list->more = true;
-			return;
-		}
-		pp->nlp++;
-		pp->lp[j].key = key;
-		pp->lp[j].str = str;
-	}
-	pp->lp[j].w = pp->lp[j].w + w < pp->lp[j].w ? UINT64_MAX :
-		      pp->lp[j].w + w;
-}
-
-/* The pairs into the label list, by their strings (taken now). */
-void list_pairs(struct pp *pp)
-{
-	uint64_t *want = NULL;
-	size_t n = 0;
-
-	if (!pp->nlp)
-		return;
-	want = xreallocarray(NULL, 2 * pp->nlp, sizeof(*want));
-	for (size_t j = 0; j <= pp->lpmask; j++)
-		if (pp->lp[j].w || pp->lp[j].key) {
-			want[n++] = (uint64_t)pp->lp[j].key;
-			want[n++] = (uint64_t)pp->lp[j].str;
-		}
-	take_strings(pp, want, n);
-	free(want);
-	for (size_t j = 0; j <= pp->lpmask; j++) {
-		const ProtobufCBinaryData *k, *v;
-
-		if (!pp->lp[j].w && !pp->lp[j].key)
-			continue;
-		k = string_at(pp, pp->lp[j].key);
-		v = string_at(pp, pp->lp[j].str);
-		if (k && v)
-			list_label(pp->o->label_list, k, v, pp->lp[j].w);
-	}
-}
-
-/*
- * Is sample sa kept by --tag (any KEY=VALUE given, and no KEY!=VALUE)?
- * With --group label:KEY, *group is its group: the values of its labels
- * KEY, joined by commas, in the order of the sample.
- */
-static bool sample_labels(struct pp *pp, const PSample *sa, uint64_t w,
-			  uint32_t *group)
-{
-	const char *root = pp->o->label_root;
-	struct pprof_labels *ll = pp->o->label_list;
-	size_t rlen = root ? strlen(root) : 0, glen = 0, nval = 0;
-	bool focused = !pp->focus, dropped = false;
-
-	if (root) {
-		/* Room for the longest name: KEY=, the values, ",...". */
-		GROW(pp->gbuf, pp->capgbuf, rlen + GROUP_NAME_MAX + 32);
-		memcpy(pp->gbuf, root, rlen);
-		pp->gbuf[rlen] = '=';
-		glen = rlen + 1;
-	}
 	for (size_t i = 0; i < sa->n_label; i++) {
 		const Flametop__Pprof__Label *l = sa->label[i];
-		const ProtobufCBinaryData *key, *val;
 
 		if (!l->str)
 			continue;
-		if (!label_in_range(pp, l)) {
-			pp->bad_labels++;
+		if (l->key < 0 || (uint64_t)l->key >= pp->nstrings ||
+		    l->str < 0 || (uint64_t)l->str >= pp->nstrings ||
+		    l->key >= UINT32_MAX || l->str >= UINT32_MAX) {
+			(*bad)++;
 			continue;
 		}
-		if (!pp->strings_known) {
-			pair_add(pp, l->key, l->str, w);
-			continue;
-		}
-		key = string_at(pp, l->key);
-		val = string_at(pp, l->str);
-		if (!key || !val)
-			continue;
-		if (ll)
-			list_label(ll, key, val, w);
-		for (size_t t = 0; t < pp->o->ntags; t++) {
-			bool neg;
+		out[2 * n] = (uint32_t)l->key;
+		out[2 * n++ + 1] = (uint32_t)l->str;
+	}
+	return n;
+}
 
-			if (tag_matches(pp->o->tags[t], key, val, &neg))
-				*(neg ? &dropped : &focused) = true;
-		}
-		if (root && bytes_eq(key, root, rlen) &&
-		    glen <= rlen + 1 + GROUP_NAME_MAX) {
-			size_t room = rlen + 1 + GROUP_NAME_MAX - glen + 1,
-			       n = val->len < room ? val->len : room;
+/* The raw set of n pairs (0: none), interned in pp->raw. */
+static uint32_t label_set(struct pp *pp, const uint32_t *pairs, uint32_t n)
+{
+	if (!n)
+		return 0;
+	if (!pp->raw)
+		pp->raw = labels_create();
+	return labels_set(pp->raw, pairs, n);
+}
 
-			if (nval++)
-				pp->gbuf[glen++] = ',';
-			if (n)
-				memcpy(pp->gbuf + glen, val->data, n);
-			glen += n;
+/*
+ * The raw sets into the profile's label sets, by their strings (taken
+ * now); pp->lset_of maps a raw set to the profile's.
+ */
+void name_label_sets(struct pp *pp)
+{
+	struct labels *to = profile_labels_w(pp->p);
+	size_t nsets = pp->raw ? labels_count(pp->raw) : 0, n = 0, cap = 0;
+	size_t mask = 255;
+	uint64_t *want = NULL;
+	uint32_t *pairs = NULL, *seen = xcalloc(mask + 1, sizeof(*seen));
+	size_t cappairs = 0;
+
+	if (nsets < 2) {
+		free(seen);
+		return;
+	}
+	/* The distinct string indices (few, named by many sets): a hash set
+	 * of index + 1. */
+	for (uint32_t k = 1; k < nsets; k++) {
+		size_t np, j;
+		const uint32_t *p = labels_pairs(pp->raw, k, &np);
+
+		for (size_t i = 0; i < 2 * np; i++) {
+			for (j = hash_u64(p[i]) & mask; seen[j] && seen[j] != p[i] + 1;
+			     j = (j + 1) & mask)
+				;
+			if (seen[j])
+				continue;
+			seen[j] = p[i] + 1;
+			GROW(want, cap, n + 1);
+			want[n++] = p[i];
+			if (n * 2 > mask) {
+				mask = mask * 2 + 1;
+				free(seen);
+				seen = xcalloc(mask + 1, sizeof(*seen));
+				for (size_t w = 0; w < n; w++) {
+					for (j = hash_u64(want[w]) & mask; seen[j];
+					     j = (j + 1) & mask)
+						;
+					seen[j] = (uint32_t)want[w] + 1;
+				}
+			}
 		}
 	}
-	if (ll)
-		ll->total = ll->total + w < ll->total ? UINT64_MAX : ll->total + w;
-	if (!focused || dropped) {
-		pp->untagged++;
-		return false;
-	}
-	if (root) {
-		if (glen > rlen + 1 + GROUP_NAME_MAX) {
-			glen = rlen + 1 + GROUP_NAME_MAX;
-			memcpy(pp->gbuf + glen, "...", 3);
-			glen += 3;
+	free(seen);
+	take_strings(pp, want, n);
+	free(want);
+	pp->lset_of = xmalloc(nsets * sizeof(*pp->lset_of));
+	pp->lset_of[0] = 0;
+	for (uint32_t k = 1; k < nsets; k++) {
+		size_t np, m = 0;
+		const uint32_t *p = labels_pairs(pp->raw, k, &np);
+
+		GROW(pairs, cappairs, 2 * np);
+		for (size_t i = 0; i < np; i++) {
+			const ProtobufCBinaryData *key = string_at(pp, p[2 * i]);
+			const ProtobufCBinaryData *val = string_at(pp, p[2 * i + 1]);
+
+			if (!key || !val)
+				continue;
+			pairs[2 * m] = labels_str(to, (const char *)key->data,
+						  key->len);
+			pairs[2 * m++ + 1] = labels_str(to, (const char *)val->data,
+						       val->len);
 		}
-		*group = symtab_find(pp->groups, pp->gbuf, glen);
-		if (*group == UINT32_MAX && glen > pp->group_bytes) {
-			pp->overflow++;
-			glen = rlen + 1;
-			memcpy(pp->gbuf + glen, "[more values]", 13);
-			glen += 13;
-		} else if (*group == UINT32_MAX) {
-			pp->group_bytes -= glen;
-		}
-		*group = symtab_intern(pp->groups, pp->gbuf, glen);
+		pp->lset_of[k] = labels_set(to, pairs, m);
 	}
-	return true;
+	free(pairs);
 }
 
 /* ---- Samples to stacks ----------------------------------------------------- */
@@ -401,6 +269,7 @@ struct pending {
 	size_t off, n, depth;    /* its list: lists[off .. off + n) */
 	uint64_t hash, value;
 	uint32_t sample;
+	uint32_t nl, badl;       /* its label pairs, after its list; dropped */
 	enum skip why;
 };
 
@@ -413,16 +282,15 @@ struct batch {
 
 /*
  * Sample s as a pending lookup in *e, its list appended to *lists (of
- * *nlists entries, room for *cap).  False when it counts for nothing: its
- * value is 0 or its labels leave it out.  Labels aside (pp->labels, read
- * on one thread only), it reads pp and writes nothing else.
+ * *nlists entries, room for *cap), its label pairs after the list.
+ * False when it counts for nothing: its value is 0.  It reads pp and
+ * writes nothing else, so the samples' threads may call it.
  */
 static bool sample_pending(struct pp *pp, const PSample *sa, size_t s,
 			   size_t which, struct pending *e, uint32_t **lists,
 			   size_t *nlists, size_t *cap)
 {
-	size_t n = sa->n_location_id, g = 0;
-	uint32_t group = 0;
+	size_t n = sa->n_location_id;
 
 	e->why = SKIP_NONE;
 	e->sample = (uint32_t)s;
@@ -438,28 +306,18 @@ static bool sample_pending(struct pp *pp, const PSample *sa, size_t s,
 		return true;
 	}
 	e->value = (uint64_t)sa->value[which];
-	if (*nlists + n + 1 >= *cap)
-		GROW(*lists, *cap, *nlists + n + 2);
+	if (*nlists + n + 2 * sa->n_label + 1 >= *cap)
+		GROW(*lists, *cap, *nlists + n + 2 * sa->n_label + 2);
 	e->off = *nlists;
-	g = pp->o->label_root != NULL;
-	e->n = n + g;
-	e->depth = sample_locations(pp, sa, *lists + e->off + g, &e->why);
-	if (e->depth && e->depth + g > PROFILE_MAX_DEPTH - 1) {
-		e->depth = 0;
-		e->why = SKIP_TOO_DEEP;
-	}
+	e->n = n;
+	e->nl = e->badl = 0;
+	e->depth = sample_locations(pp, sa, *lists + e->off, &e->why);
 	if (!e->depth)
 		return true;
-	/* A sample that will be added: its labels are counted, then it is
-	 * kept or left out. */
-	if (pp->labels && !sample_labels(pp, sa, e->value, &group))
-		return false;
-	if (g)
-		(*lists)[e->off] = GROUP_LOC | group;
-	e->depth += g;
-	n += g;
-	*nlists += n;
+	/* A sample that will be added: its label pairs after its list. */
+	e->nl = sample_label_pairs(pp, sa, *lists + e->off + n, &e->badl);
 	e->hash = hash_bytes(*lists + e->off, n * sizeof(**lists));
+	*nlists += n + 2 * (size_t)e->nl;
 	return true;
 }
 
@@ -482,8 +340,9 @@ static void batch_add(struct pp *pp, struct batch *bt,
  * Look samples p[0..np) up in order (their lists in lists[]), noting their
  * stacks.  Their slots were asked for from memory when they were decoded.
  */
-static void look_up(struct pending *p, size_t np, const uint32_t *lists,
-		    struct samples *ss, uint64_t budget, uint64_t *spent)
+static void look_up(struct pp *pp, struct pending *p, size_t np,
+		    const uint32_t *lists, struct samples *ss,
+		    uint64_t budget, uint64_t *spent)
 {
 	struct stack_set *st = &ss->st;
 
@@ -503,6 +362,7 @@ static void look_up(struct pending *p, size_t np, const uint32_t *lists,
 		uint64_t *sl;
 		uint32_t k;
 
+		pp->bad_labels += e->badl;
 		if (e->why == SKIP_NONE && ss->over_budget)
 			e->why = SKIP_BUDGET;
 		if (e->why != SKIP_NONE) {
@@ -527,15 +387,16 @@ static void look_up(struct pending *p, size_t np, const uint32_t *lists,
 			GROW(ss->rec, ss->caprec, ss->nrec + 1);
 		ss->rec[ss->nrec].value = e->value;
 		ss->rec[ss->nrec].stack = k;
+		ss->rec[ss->nrec].lset = label_set(pp, list + e->n, e->nl);
 		ss->rec[ss->nrec++].sample = e->sample;
 	}
 }
 
 /* Look the batch's samples up in order, noting their stacks. */
-static void batch_run(struct batch *bt, struct samples *ss, uint64_t budget,
-		      uint64_t *spent)
+static void batch_run(struct pp *pp, struct batch *bt, struct samples *ss,
+		      uint64_t budget, uint64_t *spent)
 {
-	look_up(bt->p, bt->np, bt->lists, ss, budget, spent);
+	look_up(pp, bt->p, bt->np, bt->lists, ss, budget, spent);
 	bt->np = 0;
 	bt->nlists = 0;
 }
@@ -605,7 +466,7 @@ static void look_up_share(struct share *sh, struct samples *ss,
 			if (sh->p[k].why == SKIP_NONE)
 				__builtin_prefetch(&st->slots[(size_t)sh->p[k].hash &
 							      st->mask]);
-		look_up(sh->p + i, m, sh->lists, ss, budget, spent);
+		look_up(sh->pp, sh->p + i, m, sh->lists, ss, budget, spent);
 	}
 }
 
@@ -686,7 +547,7 @@ bool decode_samples(struct pp *pp, size_t which, uint64_t budget,
 	bool ok = true, set;
 	unsigned nthreads = read_thread_count(MAX_THREADS, &set);
 
-	if (ss && !pp->labels && nthreads > 1 &&
+	if (ss && nthreads > 1 &&
 	    (set || pp->nsamples >= PARALLEL_MIN))
 		return decode_parallel(pp, which, budget, ss, scratch, nthreads);
 	for (size_t s = 0; next_sample(pp, &it, &data, &n); s++) {
@@ -702,10 +563,10 @@ bool decode_samples(struct pp *pp, size_t which, uint64_t budget,
 			continue;           /* only checked */
 		batch_add(pp, &bt, sa, s, which, &ss->st);
 		if (bt.np == BATCH)
-			batch_run(&bt, ss, budget, &spent);
+			batch_run(pp, &bt, ss, budget, &spent);
 	}
 	if (ok && ss && bt.np)
-		batch_run(&bt, ss, budget, &spent);
+		batch_run(pp, &bt, ss, budget, &spent);
 	free(bt.lists);
 	return ok;
 }

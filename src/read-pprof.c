@@ -418,10 +418,6 @@ static void expand_share(void *ctx, unsigned i)
 		for (size_t j = st->start[k]; j < st->start[k + 1]; j++) {
 			uint32_t l = st->locs[j];
 
-			if (l & GROUP_LOC) {
-				*out++ = pp->frames[pp->group_off + (l & ~GROUP_LOC)];
-				continue;
-			}
 			memcpy(out, pp->frames + pp->loc_off[l],
 			       pp->loc_n[l] * sizeof(*out));
 			out += pp->loc_n[l];
@@ -578,11 +574,28 @@ static void build_tree(const struct pp *pp, const struct stack_set *st,
 }
 
 /*
+ * Sample r's value at its stack's node, its label set (if any) with it
+ * for the views.
+ */
+static enum add_status add_sample(struct pp *pp, const struct sample_rec *r,
+				  const uint32_t *node_of)
+{
+	struct weight w = { .v = r->value };
+	struct sample_meta m = { .labels = 0 };
+
+	if (r->lset)
+		m.labels = pp->lset_of[r->lset];
+	return profile_add_at(pp->p, node_of[r->stack], &w,
+			      m.labels ? &m : NULL);
+}
+
+/*
  * Each sample's value at its stack's node.  When all of them together
  * cannot overflow the profile's totals, each stack's values are summed
  * and added at once (a few MB of sums, where the tree's weights are
- * random writes into a hundred); else sample by sample, in sample order,
- * so the overflow messages are those of a sample-by-sample reader.
+ * random writes into a hundred; a sample with labels is added alone, its
+ * set with it); else sample by sample, in sample order, so the overflow
+ * messages are those of a sample-by-sample reader.
  */
 static void add_samples(struct pp *pp, const struct samples *ss,
 			const uint32_t *node_of, size_t nstacks)
@@ -595,8 +608,12 @@ static void add_samples(struct pp *pp, const struct samples *ss,
 	if (fits && profile_can_add(pp->p, all)) {
 		uint64_t *sum = xcalloc(nstacks ? nstacks : 1, sizeof(*sum));
 
-		for (size_t i = 0; i < ss->nrec; i++)
-			sum[ss->rec[i].stack] += ss->rec[i].value;
+		for (size_t i = 0; i < ss->nrec; i++) {
+			if (ss->rec[i].lset)
+				add_sample(pp, &ss->rec[i], node_of);
+			else
+				sum[ss->rec[i].stack] += ss->rec[i].value;
+		}
 		for (size_t k = 0; k < nstacks; k++) {
 			struct weight w = { .v = sum[k] };
 
@@ -608,14 +625,10 @@ static void add_samples(struct pp *pp, const struct samples *ss,
 		return;
 	}
 	for (size_t i = 0; i < ss->nrec; i++) {
-		const struct sample_rec *r = &ss->rec[i];
-		struct weight w = { .v = r->value };
-
-		if (profile_add_at(pp->p, node_of[r->stack], &w, NULL) ==
-		    ADD_OVERFLOW)
+		if (add_sample(pp, &ss->rec[i], node_of) == ADD_OVERFLOW)
 			diag_skip(pp->d, DIAG_SAMPLE, 1, pp->name, "sample %u: "
 				  "value would overflow the profile's total",
-				  r->sample);
+				  ss->rec[i].sample);
 		else
 			pp->added++;
 	}
@@ -748,25 +761,12 @@ int read_pprof(struct profile *p, struct input *in,
 				  "lines", pp.name);
 		goto out;
 	}
-	pp.labels = o->ntags || o->label_root || o->label_list;
-	for (size_t t = 0; t < o->ntags; t++)
-		if (!tag_negated(o->tags[t]))
-			pp.focus = true;
-	if (o->ntags || o->label_root) {
-		pp.groups = symtab_create();
-		pp.group_bytes = (uint64_t)len * GROUP_BYTES_PER_BYTE +
-				 GROUP_BYTES_BASE;
-		/* When a sample does not decode, decode_samples says so. */
-		take_label_strings(&pp, &scratch);
-		pp.strings_known = true;
-	}
 	stacks_init(&ss.st);
 	if (!decode_samples(&pp, which, budget, &ss, &scratch)) {
 		say_undecodable(&pp, scratch.exhausted);
 		goto out;
 	}
 	arena_destroy(&scratch);
-	list_pairs(&pp);
 	index_report(&pp.locs, d, pp.name, "location");
 	index_report(&pp.fns, d, pp.name, "function");
 	index_report(&pp.maps, d, pp.name, "mapping");
@@ -776,10 +776,9 @@ int read_pprof(struct profile *p, struct input *in,
 	pp.fn_sym = xcalloc(m->n_function ? m->n_function : 1,
 			    sizeof(*pp.fn_sym));
 	expand_locations(&pp);
-	pp.group_off = (uint32_t)pp.nframes;
-	for (uint32_t g = 0; pp.groups && g < symtab_count(pp.groups); g++)
-		push_frame(&pp, profile_intern(p, symtab_name(pp.groups, g),
-					       symtab_len(pp.groups, g)));
+	name_label_sets(&pp);
+	labels_destroy(pp.raw);     /* lset_of says what it was */
+	pp.raw = NULL;
 	note_types(&pp, which);
 	string_copy(&pp, m->sample_type[which]->type, type, sizeof(type));
 	string_copy(&pp, m->sample_type[which]->unit, unit, sizeof(unit));
@@ -815,16 +814,6 @@ int read_pprof(struct profile *p, struct input *in,
 		diag_warn(d, "%s: %llu label%s dropped: a string index out of "
 			  "range", pp.name, (unsigned long long)pp.bad_labels,
 			  PLURAL(pp.bad_labels));
-	if (pp.overflow)
-		diag_warn(d, "%s: %llu sample%s rooted in %s=[more values]: the "
-			  "label's values would take more than %d bytes per "
-			  "input byte", pp.name, (unsigned long long)pp.overflow,
-			  PLURAL(pp.overflow), o->label_root, GROUP_BYTES_PER_BYTE);
-	if (pp.added == 0 && pp.untagged && !diag_skipped(d, before, NULL, 0)) {
-		diag_warn(d, "%s: --tag leaves none of its %llu samples",
-			  pp.name, (unsigned long long)pp.untagged);
-		pp.added = 1;
-	}
 	/* Samples all of value 0 are a profile, if an empty one. */
 	if (pp.added == 0 && !diag_skipped(d, before, NULL, 0)) {
 		char shown[8 * sizeof(type)];
@@ -842,10 +831,9 @@ out:
 	free(ss.rec);
 	free(pp.fn_sym);
 	free(pp.strs);
-	free(pp.gbuf);
-	free(pp.lp);
-	if (pp.groups)
-		symtab_destroy(pp.groups);
+	labels_destroy(pp.raw);
+	free(pp.lpairs);
+	free(pp.lset_of);
 	free(pp.loc_off);
 	free(pp.loc_n);
 	free(pp.frames);

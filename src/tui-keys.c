@@ -50,7 +50,8 @@ static const struct key_binding table[] = {
 	{ KCTX_VIEW, ACT_TIMELINE, "t", "show the timeline and select a time range",
 	  { 't', 0 } },
 	{ KCTX_VIEW, ACT_RANGE_CLEAR, "T", "show all samples again (no time range); "
-	  "pprof: its labels, to keep one's samples or group by its key",
+	  "pprof: its labels, to keep one's samples or group by its key (a "
+	  "view: Backspace undoes it)",
 	  { 'T', 0 } },
 	{ KCTX_VIEW, ACT_THEME, "c", "next color theme", { 'c', 0 } },
 	{ KCTX_VIEW, ACT_FLIP, "f", "flip between icicle and flame", { 'f', 0 } },

@@ -42,6 +42,9 @@ struct tui_vstate {
 	char *focus;                  /* callers/callees of this function */
 	bool callers;                 /* focus: its callers, else callees */
 	char *tasks;                  /* "pid=1 cpu=0-3 comm=x tid=2", or NULL */
+	char **tags;                  /* label filters KEY=VALUE, KEY!=VALUE */
+	size_t ntags;
+	char *label_key;              /* a root per value of this label */
 	bool top;                     /* the top table */
 	bool sandwich;                /* focus: callers above, callees below */
 	bool negate;                  /* differential: sized by BEFORE */
@@ -96,10 +99,10 @@ struct tui {
 	void *fetch_ctx;
 	char fetch_status[128];       /* the header's "fetching: 12 s left" */
 	bool fetched_again;           /* t->baseline is the previous fetch */
-	const struct pprof_labels *labels;  /* pprof labels (tui_opts) */
-	bool (*choose_label)(void *, struct profile *, const char *, size_t,
-			     const char *, size_t, bool, char *, size_t);
 	bool lab_show;               /* the label list (T) is shown */
+	struct label_share *lab;     /* its labels (view_label_shares) */
+	size_t nlab;
+	uint64_t lab_total;          /* the source's weight, for the shares */
 	size_t lab_sel, lab_top;     /* its selected label, first row shown */
 	bool (*toggle_lines)(void *, struct profile *, char *, size_t);
 	void *lines_ctx;             /* L: --lines toggled (tui_opts) */
@@ -237,12 +240,6 @@ void tui_help_draw(struct tui *t);
 /* A key while the help is shown: scroll, or close. */
 void tui_help_key(struct tui *t, int key);
 
-/* tui-view-labels.c: the labels of a pprof profile (T) over the screen. */
-void tui_labels_open(struct tui *t);
-void tui_labels_draw(struct tui *t);
-/* A key while the list is shown; true when the profile was read again. */
-bool tui_labels_key(struct tui *t, int key);
-
 /* ---- Layer 2: the screen's geometry and texts ------------------------ */
 
 /* tui-screen.c */
@@ -303,9 +300,31 @@ struct profile *tui_view_snapshot(const struct tui *t);
 void tui_view_previous_fetch(struct tui *t, struct profile *prev);
 /* b on a URL's profile: compare with the previous fetch (again: not). */
 void tui_view_compare_previous(struct tui *t);
+/*
+ * T's choice, a view in the history: the samples labelled KEY=VALUE
+ * (key[0..klen), value[0..vlen)), a root per value of KEY (group), or
+ * every sample (key NULL).
+ */
+void tui_view_label(struct tui *t, const char *key, size_t klen,
+		    const char *value, size_t vlen, bool group);
+/* The view's labels at start (tui_opts: --tag, --group label:KEY). */
+void tui_view_set_labels(struct tui *t, const char *const *tags,
+			 size_t ntags, const char *label_key);
 void tui_after_profile_switch(struct tui *t, uint32_t zoom, uint32_t sel);
 
-/* ---- Layer 4: the prompt and the timeline ---------------------------- */
+/* ---- Layer 4: the prompt, the timeline and the label list ------------ */
+
+/* tui-view-labels.c: the samples' labels (T) over the screen. */
+/* Open the list; false when the source's samples carry no labels (or
+ * have times: T is the timeline's then). */
+bool tui_labels_open(struct tui *t);
+void tui_labels_close(struct tui *t);
+void tui_labels_draw(struct tui *t);
+/* A key while the list is shown (Enter, g, a: a view step). */
+void tui_labels_key(struct tui *t, int key);
+/* A click on screen row `row` (a double click: Enter), the wheel. */
+void tui_labels_click(struct tui *t, int row, bool dbl);
+void tui_labels_wheel(struct tui *t, bool up);
 
 /* tui-prompt.c */
 void tui_prompt_start(struct tui *t, enum tui_prompt kind);

@@ -1,184 +1,232 @@
 /*
- * tui-view-labels.c - the labels of a pprof profile (T): each label key
- * with its values and the share of the profile's weight that carries
- * each (struct pprof_labels, filled by the reader before --tag), over the
- * screen as the help is.  Enter keeps the samples of the chosen
+ * tui-view-labels.c - the labels of the samples (T, on a profile whose
+ * samples carry labels and no times): each label key with its values and
+ * the share of the source's weight that carries each (view_label_shares),
+ * over the screen as the help is.  Enter keeps the samples of the chosen
  * KEY=VALUE, g roots the samples per value of its key, a shows every
- * sample as read: main.c reads the profile again (tui_opts.choose_label)
- * and tui.c derives the view again.  Backspace, Esc or T closes the list.
+ * sample: each a view step (tui_view_label), which Backspace undoes; no
+ * input is read again.  A click selects a row, a double click keeps its
+ * samples.  Backspace, Esc or T closes the list.
  */
 #include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "read.h"
 #include "textfmt.h"
 #include "tui-priv.h"
 
-/* Keys in byte order, a key's values heaviest first. */
-static int cmp_label(const void *a, const void *b)
+void tui_labels_close(struct tui *t)
 {
-	const struct pprof_label *x = a, *y = b;
-	size_t n = x->klen < y->klen ? x->klen : y->klen;
-	int c = memcmp(x->key, y->key, n);
-
-	if (c || x->klen != y->klen)
-		return c ? c : x->klen < y->klen ? -1 : 1;
-	if (x->weight != y->weight)
-		return x->weight > y->weight ? -1 : 1;
-	n = x->vlen < y->vlen ? x->vlen : y->vlen;
-	c = memcmp(x->value, y->value, n);
-	return c ? c : (x->vlen > y->vlen) - (x->vlen < y->vlen);
+	free(t->lab);
+	t->lab = NULL;
+	t->nlab = 0;
+	t->lab_show = false;
 }
 
-void tui_labels_open(struct tui *t)
+bool tui_labels_open(struct tui *t)
 {
-	if (!t->labels || !t->labels->n) {
-		tui_set_msg(t, false, "this profile's samples carry no string labels");
-		return;
+	if (!profile_has_labels(t->src) || profile_has_timeline(t->src))
+		return false;
+	tui_labels_close(t);
+	t->lab = view_label_shares(t->src, &t->nlab);
+	if (!t->nlab) {
+		tui_set_msg(t, false, "no sample carries a string label");
+		return true;
 	}
+	t->lab_total = profile_total(t->src, NODE_ROOT);
 	t->lab_show = true;
 	t->lab_sel = t->lab_top = 0;
-}
-
-/* The labels in list order (64 at most: sorted at each use). */
-static const struct pprof_label *sorted(struct tui *t)
-{
-	static struct pprof_label l[PPROF_MAX_LABELS];
-
-	memcpy(l, t->labels->l, t->labels->n * sizeof(*l));
-	qsort(l, t->labels->n, sizeof(*l), cmp_label);
-	return l;
+	return true;
 }
 
 /* The list's rows: a title row before each key's values. */
 struct lrow {
-	unsigned i;              /* the label */
+	size_t i;                /* the label */
 	bool title;              /* its key's title */
 };
 
-static bool new_key(const struct pprof_label *l, size_t i)
+static bool new_key(const struct label_share *l, size_t i)
 {
-	return i == 0 || l[i].klen != l[i - 1].klen ||
-	       memcmp(l[i].key, l[i - 1].key, l[i].klen) != 0;
+	return i == 0 || l[i].key != l[i - 1].key;
 }
 
-/* The rows of l[0..n) into rows; their number; *sel: the row of label sel. */
-static size_t list_rows(const struct pprof_label *l, size_t n, size_t selected,
-			struct lrow *rows, size_t *sel)
+/*
+ * Row k of the list (a key's title, or label i); false past the end.
+ * *sel: the row of the selected label.  Keys are few beside values: the
+ * rows are counted each time.
+ */
+static bool list_row(const struct tui *t, size_t k, struct lrow *row)
 {
-	size_t k = 0;
+	size_t r = 0;
 
-	for (size_t i = 0; i < n; i++) {
-		if (new_key(l, i))
-			rows[k++] = (struct lrow){ (unsigned)i, true };
-		if (i == selected)
-			*sel = k;
-		rows[k++] = (struct lrow){ (unsigned)i, false };
+	for (size_t i = 0; i < t->nlab; i++) {
+		if (new_key(t->lab, i) && r++ == k) {
+			*row = (struct lrow){ i, true };
+			return true;
+		}
+		if (r++ == k) {
+			*row = (struct lrow){ i, false };
+			return true;
+		}
 	}
-	return k;
+	return false;
+}
+
+/* The row of label i. */
+static size_t row_of(const struct tui *t, size_t i)
+{
+	size_t r = 0;
+
+	for (size_t j = 0; j <= i && j < t->nlab; j++)
+		r += new_key(t->lab, j) ? 2 : 1;
+	return r ? r - 1 : 0;
+}
+
+/* The rows of the list on screen (between its title and its keys). */
+static unsigned visible(const struct tui *t)
+{
+	return t->rows > 2 ? t->rows - 2 : 1;
 }
 
 void tui_labels_draw(struct tui *t)
 {
-	const struct pprof_labels *ll = t->labels;
-	const struct pprof_label *l = sorted(t);
-	struct lrow rows[2 * PPROF_MAX_LABELS];
-	unsigned w = t->cols, vis = t->rows > 2 ? t->rows - 2 : 1;
-	char *buf = tui_draw_rowbuf(t, w), line[2048], key[8 * 64],
-	     val[8 * 128], amt[64], tot[64];
-	size_t sel = 0, nrows = list_rows(l, ll->n, t->lab_sel, rows, &sel);
+	const struct labels *ll = profile_labels(t->src);
+	unsigned w = t->cols, vis = visible(t);
+	char *buf = tui_draw_rowbuf(t, w), line[2400], key[1024], val[1024],
+	     amt[64], tot[64];
+	size_t sel = row_of(t, t->lab_sel), klen, vlen;
 
 	if (sel < t->lab_top)
 		t->lab_top = sel;
 	if (sel >= t->lab_top + vis)
 		t->lab_top = sel - vis + 1;
 	tui_draw_slot(t, TS_HELP);
-	profile_format_amount(t->src, ll->total, tot, sizeof(tot));
-	snprintf(line, sizeof(line), " pprof labels: the share of %s that "
-		 "carries each%s", tot, ll->more ? " (the first 64)" : "");
+	profile_format_amount(t->src, t->lab_total, tot, sizeof(tot));
+	snprintf(line, sizeof(line), " labels: the share of %s that carries "
+		 "each", tot);
 	textfmt_fit(line, strlen(line), w, ' ', buf);
 	attron(A_BOLD);
 	mvaddstr(0, 0, buf);
 	attroff(A_BOLD);
 	for (unsigned r = 0; r < vis; r++) {
 		size_t k = t->lab_top + r;
-		bool title = k < nrows && rows[k].title;
+		struct lrow row = { 0, false };
+		bool any = list_row(t, k, &row);
 
 		line[0] = '\0';
-		if (k < nrows) {
-			const struct pprof_label *e = &l[rows[k].i];
+		if (any) {
+			const struct label_share *e = &t->lab[row.i];
+			const char *ks = labels_name(ll, e->key, &klen);
+			const char *vs = labels_name(ll, e->value, &vlen);
 
-			textfmt_escape(e->key, e->klen, key, sizeof(key));
-			textfmt_escape(e->value, e->vlen, val, sizeof(val));
+			/* Label bytes are the profile's: escaped, cut. */
+			textfmt_escape(ks, klen < 120 ? klen : 120, key,
+				       sizeof(key));
+			textfmt_escape(vs, vlen < 120 ? vlen : 120, val,
+				       sizeof(val));
 			profile_format_amount(t->src, e->weight, amt, sizeof(amt));
-			if (title)
-				snprintf(line, sizeof(line), " %s", key);
+			if (row.title)
+				snprintf(line, sizeof(line), " %s%s", key,
+					 klen > 120 ? "..." : "");
 			else
-				snprintf(line, sizeof(line), "   %6.2f%%  %-16s %s=%s%s",
-					 ll->total ? 100.0 * (double)e->weight /
-					 (double)ll->total : 0.0, amt, key, val,
-					 e->cut ? "..." : "");
+				snprintf(line, sizeof(line), "   %6.2f%%  %-16s "
+					 "%s%s=%s%s", t->lab_total ? 100.0 *
+					 (double)e->weight / (double)t->lab_total
+					 : 0.0, amt, key, klen > 120 ? "..." : "",
+					 val, vlen > 120 ? "..." : "");
 		}
 		textfmt_fit(line, strlen(line), w, ' ', buf);
-		if (title)
+		if (row.title)
 			attron(A_BOLD);
-		if (k == sel)
+		if (any && k == sel)
 			attron(A_REVERSE);
 		mvaddstr((int)r + 1, 0, buf);
 		attr_set(A_NORMAL, 0, NULL);
 		tui_draw_slot(t, TS_HELP);
 	}
-	snprintf(line, sizeof(line), " Enter: keep these samples  g: a root "
-		 "per value  a: all samples  Backspace: back");
+	/* What Enter and g would do, with the selected label's names. */
+	{
+		const struct label_share *e = &t->lab[t->lab_sel];
+		const char *ks = labels_name(ll, e->key, &klen);
+		const char *vs = labels_name(ll, e->value, &vlen);
+
+		textfmt_escape(ks, klen < 60 ? klen : 60, key, sizeof(key));
+		textfmt_escape(vs, vlen < 60 ? vlen : 60, val, sizeof(val));
+		snprintf(line, sizeof(line), " Enter: keep %.300s=%.300s  g: a root per "
+			 "%.300s  a: all samples  Backspace: back", key, val, key);
+	}
 	attron(A_REVERSE);
 	textfmt_fit(line, strlen(line), w, ' ', buf);
 	mvaddstr((int)vis + 1, 0, buf);
 	attr_set(A_NORMAL, 0, NULL);
 }
 
-bool tui_labels_key(struct tui *t, int key)
+/* Enter, g or a: the view step, the list closed. */
+static void choose(struct tui *t, bool group, bool all)
 {
-	const struct pprof_label *e;
+	const struct labels *ll = profile_labels(t->src);
+	const struct label_share *e = &t->lab[t->lab_sel];
+	size_t klen, vlen;
+	const char *k = labels_name(ll, e->key, &klen);
+	const char *v = labels_name(ll, e->value, &vlen);
+
+	if (all)
+		tui_view_label(t, NULL, 0, NULL, 0, false);
+	else
+		tui_view_label(t, k, klen, v, vlen, group);
+	tui_labels_close(t);
+}
+
+void tui_labels_key(struct tui *t, int key)
+{
 	size_t page = t->rows > 4 ? t->rows - 4 : 1;
-	bool group = key == 'g';
 
 	switch (key) {
 	case 'j': case KEY_DOWN:
-		if (t->lab_sel + 1 < t->labels->n)
+		if (t->lab_sel + 1 < t->nlab)
 			t->lab_sel++;
-		return false;
+		return;
 	case 'k': case KEY_UP:
 		if (t->lab_sel)
 			t->lab_sel--;
-		return false;
+		return;
 	case KEY_NPAGE: case ' ':
-		t->lab_sel = t->lab_sel + page < t->labels->n ?
-			     t->lab_sel + page : t->labels->n - 1;
-		return false;
+		t->lab_sel = t->lab_sel + page < t->nlab ?
+			     t->lab_sel + page : t->nlab - 1;
+		return;
 	case KEY_PPAGE:
 		t->lab_sel = t->lab_sel > page ? t->lab_sel - page : 0;
-		return false;
+		return;
 	case 27: case KEY_BACKSPACE: case 127: case 8: case 'T': case 'q':
-		t->lab_show = false;
-		return false;
+		tui_labels_close(t);
+		return;
 	case 'a':
-		t->lab_show = false;
-		return t->choose_label(t->type_ctx, t->src, NULL, 0, NULL, 0,
-				       false, t->msg, sizeof(t->msg));
+		choose(t, false, true);
+		return;
 	case '\n': case '\r': case KEY_ENTER: case 'g':
-		e = &sorted(t)[t->lab_sel];
-		if (e->cut && !group) {
-			tui_set_msg(t, true, "this value is too long to choose here: "
-				"--tag KEY=VALUE");
-			return false;
-		}
-		t->lab_show = false;
-		return t->choose_label(t->type_ctx, t->src, e->key, e->klen,
-				       e->value, e->vlen, group, t->msg,
-				       sizeof(t->msg));
+		choose(t, key == 'g', false);
+		return;
 	default:
-		return false;
+		return;
 	}
+}
+
+void tui_labels_click(struct tui *t, int row, bool dbl)
+{
+	struct lrow r;
+
+	/* Row 0 is the list's title, the last row its keys. */
+	if (row < 1 || (unsigned)row > visible(t) ||
+	    !list_row(t, t->lab_top + (size_t)row - 1, &r))
+		return;
+	t->lab_sel = r.i;
+	if (dbl && !r.title)
+		choose(t, false, false);
+}
+
+void tui_labels_wheel(struct tui *t, bool up)
+{
+	for (int k = 0; k < 3; k++)
+		tui_labels_key(t, up ? KEY_UP : KEY_DOWN);
 }

@@ -6,6 +6,10 @@
  * Backspace walks back after the zoom history, the header's description of
  * the view, and copying a name with OSC 52.  Curses-free.
  *
+ * Labels (T, --tag, --group label:KEY) are view settings like the task
+ * filters: the samples keep their label sets, and the view filters or
+ * groups them without reading the input again.
+ *
  * The source profile (read or sampled) stays as it is; a view is a new
  * profile derived from it and owned here.  Deriving the same settings from
  * the same source gives the same node ids, so a view returned to gets its
@@ -38,6 +42,10 @@ static void vstate_free(struct tui_vstate *v)
 	free(v->exclude);
 	free(v->focus);
 	free(v->tasks);
+	for (size_t i = 0; i < v->ntags; i++)
+		free(v->tags[i]);
+	free(v->tags);
+	free(v->label_key);
 	memset(v, 0, sizeof(*v));
 }
 
@@ -54,6 +62,11 @@ static struct tui_vstate vstate_copy(const struct tui_vstate *v)
 	c.exclude = dup_or_null(v->exclude);
 	c.focus = dup_or_null(v->focus);
 	c.tasks = dup_or_null(v->tasks);
+	c.label_key = dup_or_null(v->label_key);
+	c.tags = v->ntags ? xreallocarray(NULL, v->ntags, sizeof(*c.tags))
+			  : NULL;
+	for (size_t i = 0; i < v->ntags; i++)
+		c.tags[i] = xstrdup(v->tags[i]);
 	return c;
 }
 
@@ -132,6 +145,11 @@ static size_t describe(const struct tui_vstate *v, uint64_t first,
 		k_ = snprintf(buf + n, cap - n, __VA_ARGS__); \
 		n += k_ > 0 && (size_t)k_ < cap - n ? (size_t)k_ : 0; \
 	} while (0)
+	/* A string of the user's or the profile's, escaped into fmt's %s. */
+#define ADD_SHOWN(fmt, s) do { \
+		textfmt_escape((s), strlen(s), shown, sizeof(shown)); \
+		ADD(fmt, shown); \
+	} while (0)
 	buf[0] = 0;
 	if (v->top)
 		ADD("top");
@@ -158,24 +176,21 @@ static size_t describe(const struct tui_vstate *v, uint64_t first,
 		ADD("recursion folded");
 	if (v->weight)
 		ADD("weight order");
-	if (v->include) {
-		textfmt_escape(v->include, strlen(v->include), shown,
-			       sizeof(shown));
-		ADD("filter +/%s/", shown);
-	}
-	if (v->exclude) {
-		textfmt_escape(v->exclude, strlen(v->exclude), shown,
-			       sizeof(shown));
-		ADD("filter -/%s/", shown);
-	}
+	if (v->include)
+		ADD_SHOWN("filter +/%s/", v->include);
+	if (v->exclude)
+		ADD_SHOWN("filter -/%s/", v->exclude);
 	if (v->hide_idle)
 		ADD("idle hidden");
-	if (v->tasks) {
-		textfmt_escape(v->tasks, strlen(v->tasks), shown, sizeof(shown));
-		ADD("filter %s", shown);
-	}
+	if (v->tasks)
+		ADD_SHOWN("filter %s", v->tasks);
 	if (v->group)
 		ADD("%s", groups[v->group]);
+	for (size_t i = 0; i < v->ntags; i++)
+		ADD_SHOWN("label %s", v->tags[i]);
+	if (v->label_key)
+		ADD_SHOWN("per label %s", v->label_key);
+#undef ADD_SHOWN
 #undef ADD
 	return n;
 }
@@ -254,6 +269,9 @@ bool tui_view_apply(struct tui *t)
 	s.order = t->v.weight ? ORDER_WEIGHT : ORDER_NAME;
 	s.hide_idle = t->v.hide_idle;
 	s.group = t->v.group;
+	s.tags = (const char *const *)t->v.tags;
+	s.ntags = t->v.ntags;
+	s.label_key = t->v.label_key;
 	s.icase = t->icase;
 	if (t->v.include) {
 		inc[0] = t->v.include;
@@ -281,6 +299,8 @@ bool tui_view_apply(struct tui *t)
 		if (st) {
 			tui_set_msg(t, true, "%s", err);
 			ok = false;
+		} else if (err[0]) {
+			tui_set_msg(t, false, "%s", err);   /* a note */
 		}
 	} else if (ok && profile_order(base) != s.order) {
 		profile_set_order(base, s.order);
@@ -437,6 +457,8 @@ void tui_view_action(struct tui *t, enum tui_action a)
 		break;
 	case ACT_GROUP:
 		n.group = (enum view_group)((n.group + 1) % 4);
+		free(n.label_key);      /* one grouping at a time */
+		n.label_key = NULL;
 		break;
 	case ACT_VIEW_RESET:
 		if (!t->own && !t->v.top && !t->v.weight) {
@@ -717,6 +739,74 @@ void tui_view_compare_previous(struct tui *t)
 			    "previous)");
 	else
 		tui_set_msg(t, false, "this fetch alone");
+}
+
+/* ---- Labels ----------------------------------------------------------- */
+
+void tui_view_label(struct tui *t, const char *key, size_t klen,
+		    const char *value, size_t vlen, bool group)
+{
+	struct tui_vstate n = vstate_copy(&t->v);
+	char shown[512];
+
+	t->msg[0] = '\0';
+	/* A filter or a grouping, as --tag and --group label:KEY: a C
+	 * string of its own, which a key or value with a NUL byte (or a key
+	 * with '=') cannot be. */
+	if (key && (memchr(key, 0, klen) || memchr(key, '=', klen) ||
+		    (klen && key[klen - 1] == '!') ||
+		    (!group && memchr(value, 0, vlen)))) {
+		tui_set_msg(t, true, "this label cannot be chosen here: its key "
+			    "or value holds a NUL, '=' or a final '!'");
+		vstate_free(&n);
+		return;
+	}
+	for (size_t i = 0; i < n.ntags; i++)
+		free(n.tags[i]);
+	free(n.tags);
+	n.tags = NULL;
+	n.ntags = 0;
+	free(n.label_key);
+	n.label_key = NULL;
+	if (key && group) {
+		n.label_key = xstrndup(key, klen);
+		n.group = GROUP_ASREAD;         /* one grouping at a time */
+	} else if (key) {
+		n.tags = xmalloc(sizeof(*n.tags));
+		n.tags[0] = xasprintf("%.*s=%.*s", (int)klen, key, (int)vlen,
+				      value);
+		n.ntags = 1;
+	}
+	if (!go(t, &n)) {
+		vstate_free(&n);
+		return;
+	}
+	if (key)
+		textfmt_escape(group ? n.label_key : n.tags[0],
+			       strlen(group ? n.label_key : n.tags[0]), shown,
+			       sizeof(shown));
+	if (t->msg[0] && !t->msg_error)
+		return;         /* the view's note (a grouping cut short) */
+	tui_set_msg(t, false, "%s%s (Backspace: back)", !key ?
+		    "all samples, as read" : group ? "a root per value of " :
+		    "the samples labelled ", key ? shown : "");
+}
+
+void tui_view_set_labels(struct tui *t, const char *const *tags,
+			 size_t ntags, const char *label_key)
+{
+	if (!ntags && !label_key)
+		return;
+	t->v.tags = ntags ? xreallocarray(NULL, ntags, sizeof(*t->v.tags))
+			  : NULL;
+	for (size_t i = 0; i < ntags; i++)
+		t->v.tags[i] = xstrdup(tags[i]);
+	t->v.ntags = ntags;
+	t->v.label_key = label_key ? xstrdup(label_key) : NULL;
+	if (!tui_view_apply(t)) {
+		vstate_free(&t->v);
+		tui_view_apply(t);
+	}
 }
 
 /* ---- Saving ---------------------------------------------------------- */

@@ -122,12 +122,10 @@ bool tui_do(struct tui *t, enum tui_action a)
 	if (a == ACT_ZOOM && t->sand_focus)
 		a = ACT_SANDWICH;   /* a caller: its own sandwich */
 	tui_ensure_layout(t);
-	/* A pprof profile has no time range to clear: T lists its labels. */
-	if (a == ACT_RANGE_CLEAR && t->choose_label &&
-	    !profile_has_timeline(t->src)) {
-		tui_labels_open(t);
+	/* Samples with labels and no times have no range to clear: T lists
+	 * their labels. */
+	if (a == ACT_RANGE_CLEAR && tui_labels_open(t))
 		return true;
-	}
 	if (tui_flame_action(t, a) || tui_timeline_action(t, a))
 		return true;
 	switch (a) {
@@ -306,11 +304,7 @@ bool tui_key(struct tui *t, int key)
 		return true;
 	}
 	if (t->lab_show) {
-		if (tui_labels_key(t, key)) {
-			/* Read into the source: the view is derived again. */
-			tui_view_source_changed(t);
-			tui_profile_changed(t);
-		}
+		tui_labels_key(t, key);
 		return true;
 	}
 	a = t->fetch && ctx == KCTX_VIEW ? keys_lookup_url(key) : ACT_NONE;
@@ -385,7 +379,8 @@ bool tui_tick(struct tui *t)
 
 /*
  * A click goes to the mode shown: the help overlay closes (as for a key),
- * the heat map and the strip mark, the top table selects a row (a double
+ * the label list selects a row (a double click keeps its samples), the
+ * heat map and the strip mark, the top table selects a row (a double
  * click opens its sandwich), the graph and the sandwich's callers select
  * a frame (a double click zooms, or opens a caller's sandwich).  In
  * timeline mode the frames below the strip do not take clicks.
@@ -398,6 +393,10 @@ void tui_click(struct tui *t, int row, int col, bool dbl)
 		return;
 	if (t->help) {
 		t->help = false;
+		return;
+	}
+	if (t->lab_show) {
+		tui_labels_click(t, row, dbl);
 		return;
 	}
 	if (tui_heat_shown(t)) {
@@ -433,6 +432,8 @@ void tui_wheel(struct tui *t, int row, bool up)
 	if (t->help) {
 		for (int k = 0; k < 3; k++)
 			tui_help_key(t, up ? KEY_UP : KEY_DOWN);
+	} else if (t->lab_show) {
+		tui_labels_wheel(t, up);
 	} else if (tui_heat_shown(t)) {
 		tui_heat_action(t, up ? ACT_HM_UP : ACT_HM_DOWN);
 	} else if (t->v.top) {
@@ -524,10 +525,6 @@ struct tui *tui_create(struct profile *p, const struct tui_opts *o,
 	t->type_ctx = o->type_ctx;
 	t->fetch = o->fetch;
 	t->fetch_ctx = o->fetch_ctx;
-	if (o->choose_label) {
-		t->labels = o->labels;
-		t->choose_label = o->choose_label;
-	}
 	t->toggle_lines = o->toggle_lines;
 	t->lines_ctx = o->lines_ctx;
 	t->flame = o->flame;
@@ -541,6 +538,7 @@ struct tui *tui_create(struct profile *p, const struct tui_opts *o,
 		t->v.negate = true;
 		tui_view_apply(t);
 	}
+	tui_view_set_labels(t, o->tags, o->ntags, o->label_key);
 	layout_init(&t->lay);
 	t->search = search_create();
 	theme_default(&t->theme);
@@ -583,6 +581,7 @@ void tui_destroy(struct tui *t)
 	free(t->zhist);
 	free(t->tl_weight);
 	tui_heat_free(t);
+	tui_labels_close(t);
 	for (size_t i = 0; i < t->nhist; i++)
 		free(t->hist[i]);
 	free(t->hist);

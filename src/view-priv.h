@@ -104,7 +104,26 @@ struct deriver {
 	size_t capseq;
 	char *buf;
 	size_t capbuf;
+
+	bool *lskeep;             /* per label set: kept by the tags (NULL: all) */
+	uint32_t *lsgsym;         /* per label set: its group frame + 1 */
+	size_t nls;
+	uint32_t lkey;            /* label_key's string id (UINT32_MAX: none) */
+	uint64_t gbytes_left;     /* the group names may take this much more */
+	uint64_t overflow;        /* samples rooted in KEY=[more values] */
+	uint32_t moresym;         /* "KEY=[more values]", once made */
 };
+
+/*
+ * A label group's name keeps GROUP_NAME_MAX bytes of its values ("..."
+ * after); all names together GROUP_BYTES_PER_BYTE per byte of the label
+ * table and a constant (a few label bytes can name a long string many
+ * times).  Past that, the samples of a new group are rooted in
+ * "KEY=[more values]".
+ */
+#define GROUP_NAME_MAX 256
+#define GROUP_BYTES_PER_BYTE 2
+#define GROUP_BYTES_BASE (8u << 20)
 
 /* Intern source symbol s in the view (the slow path of view_sym). */
 uint32_t view_sym_new(struct deriver *d, uint32_t s);

@@ -1,9 +1,10 @@
 /*
- * view-sample.c - deriving a view from the timeline's samples: each
- * sample's task, CPU and time decide whether it stays (keep_meta, with the
- * stack's own test, view_keep_node), and its task the context it is rooted
- * in (a group frame per process or thread, the command frame stripped or
- * not).  The kept samples are mapped to view nodes one context after the
+ * view-sample.c - deriving a view from the samples that carry something
+ * besides their stack: the timeline's, then the untimed ones with a label
+ * set.  Each sample's task, CPU, labels and time decide whether it stays
+ * (keep_meta, with the stack's own test, view_keep_node), and its task or
+ * labels the context it is rooted in (a group frame per process, thread or
+ * label value, the command frame stripped or not).  The kept samples are mapped to view nodes one context after the
  * other (the memo of view.c holds one context at a time) and added in the
  * timeline's order, so the view keeps times, tasks and CPUs.
  */
@@ -105,6 +106,62 @@ static uint32_t group_sym(struct deriver *d, const struct sample_meta *m)
 	return y;
 }
 
+/*
+ * The group frame of label set k: "KEY=" and the set's values of KEY,
+ * joined by commas in the sample's order, within the names' budget.
+ */
+static uint32_t label_group_sym(struct deriver *d, uint32_t k)
+{
+	const struct labels *l = profile_labels(d->src);
+	const char *key = d->spec->label_key;
+	size_t klen = strlen(key), len = klen + 1, np, nval = 0;
+	const uint32_t *p = labels_pairs(l, k, &np);
+	uint32_t y;
+
+	if (d->lsgsym[k] == UINT32_MAX)
+		return d->moresym;
+	if (d->lsgsym[k])
+		return d->lsgsym[k] - 1;
+	GROW(d->buf, d->capbuf, klen + GROUP_NAME_MAX + 32);
+	memcpy(d->buf, key, klen);
+	d->buf[klen] = '=';
+	for (size_t i = 0; i < np && d->lkey != UINT32_MAX; i++) {
+		size_t vlen, room, c;
+		const char *v;
+
+		if (p[2 * i] != d->lkey)
+			continue;
+		if (nval++ && len <= klen + 1 + GROUP_NAME_MAX)
+			d->buf[len++] = ',';
+		v = labels_name(l, p[2 * i + 1], &vlen);
+		room = klen + 1 + GROUP_NAME_MAX + 1 > len ?
+		       klen + 1 + GROUP_NAME_MAX + 1 - len : 0;
+		c = vlen < room ? vlen : room;
+		memcpy(d->buf + len, v, c);
+		len += c;
+	}
+	if (len > klen + 1 + GROUP_NAME_MAX) {
+		len = klen + 1 + GROUP_NAME_MAX;
+		memcpy(d->buf + len, "...", 3);
+		len += 3;
+	}
+	y = symtab_find(profile_symtab(d->out), d->buf, len);
+	if (y == UINT32_MAX && len > d->gbytes_left) {
+		/* This set's samples, and every later new name's. */
+		len = klen + 1;
+		memcpy(d->buf + len, "[more values]", 13);
+		len += 13;
+		d->lsgsym[k] = UINT32_MAX;      /* counted per sample */
+		d->moresym = profile_intern(d->out, d->buf, len);
+		return d->moresym;
+	}
+	if (y == UINT32_MAX)
+		d->gbytes_left -= len;
+	y = profile_intern(d->out, d->buf, len);
+	d->lsgsym[k] = y + 1;
+	return y;
+}
+
 /* The context of a kept sample at node n (meta NULL: untimed weight). */
 static uint32_t sample_ctx(struct deriver *d, uint32_t n,
 			   const struct sample_meta *m)
@@ -114,6 +171,14 @@ static uint32_t sample_ctx(struct deriver *d, uint32_t n,
 	bool strip = false;
 
 	/* A callees view starts at the function: the root does not matter. */
+	if (s->label_key && !s->callees) {
+		uint32_t k = m ? m->labels : 0;
+
+		gsym = label_group_sym(d, k);
+		if (d->lsgsym[k] == UINT32_MAX)
+			d->overflow++;
+		return view_ctx(d, gsym, false);
+	}
 	if (!m || s->group == GROUP_ASREAD || !m->has_task ||
 	    m->comm >= d->nsym || s->callees)
 		return 0;
@@ -129,6 +194,8 @@ static bool keep_meta(const struct deriver *d, const struct sample_meta *m)
 {
 	const struct view_spec *s = d->spec;
 
+	if (d->lskeep && !d->lskeep[m->labels])
+		return false;
 	if (s->hide_idle && m->has_task && m->pid == 0)
 		return false;
 	if ((s->ncomms || s->pids.n || s->tids.n) && !m->has_task)
@@ -145,11 +212,23 @@ static bool keep_meta(const struct deriver *d, const struct sample_meta *m)
 }
 
 /*
- * The timeline's samples: keep or drop each (pass 1), map the kept ones to
- * view nodes one context after the other (pass 2), then add them in the
- * timeline's order (pass 3), and the weight the timeline does not hold.
+ * The samples one by one: the timeline's (i < ntl), then the untimed ones
+ * that carry labels.  The i-th's node, weight, meta and column.
  */
-/* Weight of node n that no timed sample holds (intl: the timed weight,
+static uint32_t sample_at(const struct profile *src, size_t ntl, size_t i,
+			  uint64_t *w, struct sample_meta *m, bool *before)
+{
+	bool diff = profile_is_differential(src);
+
+	if (i < ntl) {
+		*before = diff && profile_timeline_before(src, i);
+		return profile_timeline_sample(src, i, w, m);
+	}
+	*before = diff && profile_untimed_before(src, i - ntl);
+	return profile_untimed_sample(src, i - ntl, w, m);
+}
+
+/* Weight of node n that no sample of the walk holds (intl: their weight,
  * AFTER's then BEFORE's column on a diff). */
 static bool untimed_rest(const struct profile *src, const uint64_t *intl,
 			 size_t nn, uint32_t n, bool diff)
@@ -158,46 +237,54 @@ static bool untimed_rest(const struct profile *src, const uint64_t *intl,
 	       (diff && profile_self2(src, n) > intl[nn + n]);
 }
 
+/*
+ * The samples: keep or drop each (pass 1), map the kept ones to view nodes
+ * one context after the other (pass 2), then add them in their order
+ * (pass 3), and the weight no sample holds: it has no time, task, CPU or
+ * label (its label set is the empty one).
+ */
 void view_walk_timeline(struct deriver *d, bool ranged, uint64_t rf,
 			uint64_t rl)
 {
 	const struct profile *src = d->src;
 	const struct view_spec *s = d->spec;
 	size_t nn = profile_node_count(src), ntl = profile_timeline_len(src);
+	size_t ns = ntl + profile_untimed_len(src);
 	size_t nrest = 0, *cnt, *order;
-	uint32_t *sctx = xmalloc(ntl * sizeof(*sctx));
-	uint32_t *onode = xmalloc(ntl * sizeof(*onode));
-	uint32_t *rest = NULL, *restnode = NULL;
+	uint32_t *sctx = xmalloc((ns ? ns : 1) * sizeof(*sctx));
+	uint32_t *onode = xmalloc((ns ? ns : 1) * sizeof(*onode));
+	uint32_t *rest = NULL, *restnode = NULL, restctx = 0;
 	uint64_t *intl = NULL, w, tw[2] = { 0, 0 };
-	bool diff = profile_is_differential(src);
+	bool diff = profile_is_differential(src), before;
 
-	for (size_t i = 0; i < ntl; i++) {
+	for (size_t i = 0; i < ns; i++) {
 		struct sample_meta m;
-		uint32_t n = profile_timeline_sample(src, i, &w, &m);
+		uint32_t n = sample_at(src, ntl, i, &w, &m, &before);
 
-		tw[diff && profile_timeline_before(src, i)] += w;
+		tw[before] += w;
 		sctx[i] = UINT32_MAX;
 		onode[i] = n;
-		if (ranged && (m.time_ns < rf || m.time_ns > rl))
+		if (ranged && (!m.has_time || m.time_ns < rf || m.time_ns > rl))
 			continue;
 		if (!keep_meta(d, &m) || !view_keep_node(d, n, m.has_task))
 			continue;
 		sctx[i] = sample_ctx(d, n, &m);
 	}
 	/*
-	 * Untimed samples (and those live mode forgot): as they were.  There
-	 * are none when the timeline holds all the weight (the root's total).
+	 * The rest (and what live mode forgot): as it was, unlabelled.  There
+	 * is none when the samples hold all the weight (the root's total).
 	 */
 	if (!ranged && !(s->ncomms || s->pids.n || s->tids.n || s->cpus.n) &&
+	    (!d->lskeep || d->lskeep[0]) &&
 	    (tw[0] != profile_total(src, NODE_ROOT) ||
 	     tw[1] != profile_total2(src, NODE_ROOT))) {
 		size_t cap = 0;
 
 		intl = xcalloc(diff ? 2 * nn : nn, sizeof(*intl));
-		for (size_t i = 0; i < ntl; i++) {
-			uint32_t n = profile_timeline_sample(src, i, &w, NULL);
+		for (size_t i = 0; i < ns; i++) {
+			uint32_t n = sample_at(src, ntl, i, &w, NULL, &before);
 
-			intl[diff && profile_timeline_before(src, i) ? nn + n : n] += w;
+			intl[before ? nn + n : n] += w;
 		}
 		for (uint32_t n = 1; n < nn; n++)
 			if (untimed_rest(src, intl, nn, n, diff) &&
@@ -206,16 +293,18 @@ void view_walk_timeline(struct deriver *d, bool ranged, uint64_t rf,
 				rest[nrest++] = n;
 			}
 		restnode = xmalloc((nrest ? nrest : 1) * sizeof(*restnode));
+		if (nrest)
+			restctx = sample_ctx(d, rest[0], NULL);
 	}
 	/* Pass 2: the samples of each context together (counting sort). */
 	cnt = xcalloc(d->nctx + 1, sizeof(*cnt));
-	order = xmalloc((ntl ? ntl : 1) * sizeof(*order));
-	for (size_t i = 0; i < ntl; i++)
+	order = xmalloc((ns ? ns : 1) * sizeof(*order));
+	for (size_t i = 0; i < ns; i++)
 		if (sctx[i] != UINT32_MAX)
 			cnt[sctx[i] + 1]++;
 	for (size_t c = 1; c <= d->nctx; c++)
 		cnt[c] += cnt[c - 1];
-	for (size_t i = 0; i < ntl; i++)
+	for (size_t i = 0; i < ns; i++)
 		if (sctx[i] != UINT32_MAX)
 			order[cnt[sctx[i]]++] = i;
 	/* cnt[c] is now the end of context c's run. */
@@ -225,27 +314,25 @@ void view_walk_timeline(struct deriver *d, bool ranged, uint64_t rf,
 
 			onode[i] = view_node(d, onode[i], (uint32_t)c);
 		}
-		if (c == 0)
+		if (c == restctx)
 			for (size_t r = 0; r < nrest; r++)
-				restnode[r] = view_node(d, rest[r], 0);
+				restnode[r] = view_node(d, rest[r], restctx);
 	}
 	if (d->chained) {
 		view_chains(d);
-		for (size_t i = 0; i < ntl; i++)
+		for (size_t i = 0; i < ns; i++)
 			if (sctx[i] != UINT32_MAX)
 				onode[i] = d->keys[onode[i]].out;
 		for (size_t r = 0; r < nrest; r++)
 			restnode[r] = d->keys[restnode[r]].out;
 	}
-	/* Pass 3: in the timeline's order. */
-	for (size_t i = 0; i < ntl; i++) {
+	/* Pass 3: in the samples' order. */
+	for (size_t i = 0; i < ns; i++) {
 		struct sample_meta m;
-		bool before;
 
 		if (sctx[i] == UINT32_MAX)
 			continue;
-		profile_timeline_sample(src, i, &w, &m);
-		before = diff && profile_timeline_before(src, i);
+		sample_at(src, ntl, i, &w, &m, &before);
 		/* The command by the view's own name for it. */
 		if (m.has_task && m.comm < d->nsym)
 			m.comm = view_sym(d, m.comm);

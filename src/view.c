@@ -108,11 +108,16 @@ bool view_spec_per_sample(const struct view_spec *s)
 	       s->group != GROUP_ASREAD;
 }
 
+bool view_spec_labels(const struct view_spec *s)
+{
+	return s->ntags || s->label_key;
+}
+
 bool view_spec_active(const struct view_spec *s)
 {
 	return s->ninclude || s->nexclude || s->callers || s->callees ||
 	       s->fold_recursion || s->invert || s->has_range ||
-	       s->hide_idle || view_spec_per_sample(s);
+	       s->hide_idle || view_spec_per_sample(s) || view_spec_labels(s);
 }
 
 
@@ -613,6 +618,8 @@ static void deriver_free(struct deriver *d)
 	free(d->path);
 	free(d->seq);
 	free(d->buf);
+	free(d->lskeep);
+	free(d->lsgsym);
 }
 
 /* Walk the source's samples: the timeline, and weight it does not hold. */
@@ -637,7 +644,8 @@ static void walk(struct deriver *d)
 		}
 		ranged = true;
 	}
-	if (ntl) {
+	/* Samples that carry a time, a task or a label, one by one. */
+	if (ntl || profile_untimed_len(src) || view_spec_labels(s)) {
 		view_walk_timeline(d, ranged, rf, rl);
 		return;
 	}
@@ -763,6 +771,17 @@ enum view_status view_derive(const struct profile *src,
 	d.symmap = xmalloc((d.nsym ? d.nsym : 1) * sizeof(*d.symmap));
 	memset(d.symmap, 0xff, (d.nsym ? d.nsym : 1) * sizeof(*d.symmap));
 	d.out = profile_create();
+	/* The samples keep their label sets' ids. */
+	profile_copy_labels(d.out, src);
+	d.lskeep = labels_keep(profile_labels(src), spec->tags, spec->ntags);
+	if (spec->label_key) {
+		d.nls = labels_count(profile_labels(src));
+		d.lsgsym = xcalloc(d.nls, sizeof(*d.lsgsym));
+		d.lkey = labels_find_str(profile_labels(src), spec->label_key,
+					 strlen(spec->label_key));
+		d.gbytes_left = GROUP_BYTES_BASE + GROUP_BYTES_PER_BYTE *
+			(uint64_t)labels_bytes(profile_labels(src));
+	}
 	if (!d.chained) {
 		/* Most views are about as big as their source. */
 		d.capo = nn;
@@ -778,6 +797,12 @@ enum view_status view_derive(const struct profile *src,
 	walk(&d);
 	profile_finish(d.out);
 	*out = d.out;
+	if (d.overflow)
+		snprintf(err, errcap, "%llu sample%s rooted in %s=[more values]: "
+			 "the label's values would take more than %d bytes per "
+			 "byte of the labels", (unsigned long long)d.overflow,
+			 d.overflow == 1 ? "" : "s", spec->label_key,
+			 GROUP_BYTES_PER_BYTE);
 	deriver_free(&d);
 	return VIEW_OK;
 }

@@ -176,6 +176,9 @@ figures samples/go-heap.pprof | --sample-type alloc_space --invert | alloc
 figures tests/pprof/labels.pprof | --tag worker=b | '^main.spin$' workB
 figures tests/pprof/labels.pprof | --group label:worker --tag worker!=a | spin '^worker=b$'
 figures tests/pprof/labels.pprof | --group label:kind --callers main.spin | spin
+figures tests/pprof/labels.pprof | --tag kind=batch --tag worker=b --invert | '^main.spin$' Do
+figures tests/pprof/labels.pprof | --group label:worker --order weight --fold-recursion | spin '^worker=$'
+figures tests/pprof/labels.pprof | --tag worker!=b --callees runtime/pprof.Do | work
 # V8 .cpuprofile: time weights, its timeline, source lines.
 figures tests/cpuprofile/work.cpuprofile |  | sortWork '^mathWork$'
 figures tests/cpuprofile/work.cpuprofile | --callers mathWork --time 20%-80% | mathWork

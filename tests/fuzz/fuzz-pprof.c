@@ -1,8 +1,9 @@
 /*
  * fuzz-pprof.c - the pprof reader (protobuf-c under its allocation budget,
- * ids, string indices, inlined lines, labels with --tag, --group
- * label:KEY and the TUI's label list) on arbitrary bytes, then the
- * exporters, the SVG among them, on what it read.
+ * ids, string indices, inlined lines, the samples' label sets) on
+ * arbitrary bytes, then the views that read the labels (--tag, --group
+ * label:KEY, the TUI's label list) and the exporters, the SVG among them,
+ * on what it read.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include "input.h"
 #include "profile.h"
 #include "read.h"
+#include "view.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -22,8 +24,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct input *in = input_open_mem(data, size, "fuzz");
 	struct pprof_types types = { 0 };
 	static const char *tags[] = { "worker=a", "kind!=batch", "worker=" };
-	static struct pprof_labels ll;
 	struct read_opts o = { .types = &types };
+	struct view_spec vs = { .order = ORDER_NAME };
 	struct svg_opts so = { .zoom = NODE_ROOT, .title = "fuzz" };
 	struct diag d;
 	FILE *null;
@@ -34,19 +36,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size && (data[size - 1] & 2))
 		o.sample_type = "alloc_space";
 	if (size && (data[size - 1] & 4)) {
-		o.tags = tags;
-		o.ntags = 3;
+		vs.tags = tags;
+		vs.ntags = 3;
 	}
 	if (size && (data[size - 1] & 8))
-		o.label_root = "worker";
-	if (size && (data[size - 1] & 16)) {
-		memset(&ll, 0, sizeof(ll));
-		o.label_list = &ll;     /* the TUI's T */
-	}
+		vs.label_key = "worker";
 	diag_init(&d);
 	(void)read_pprof_detect(data, size);
 	read_pprof(p, in, &o, &d);
 	profile_finish(p);
+	if (size && (data[size - 1] & 16)) {
+		size_t n;
+
+		free(view_label_shares(p, &n));     /* the TUI's T */
+	}
+	if (view_spec_labels(&vs)) {
+		struct profile *v;
+		char err[256];
+
+		if (view_derive(p, &vs, &v, err, sizeof(err)) == VIEW_OK) {
+			profile_destroy(p);
+			p = v;
+		}
+	}
 	null = fopen("/dev/null", "w");
 	if (null) {
 		export_svg(null, p, &so);

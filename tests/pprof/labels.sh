@@ -54,6 +54,9 @@ check "--tag leaving nothing: said, status 0" \
 	test $? = 0 -a ! -s "$tmp/none"
 check "--tag leaving nothing: the message" \
 	grep -q 'labels.pprof: --tag leaves none of its 9 samples' "$tmp/err"
+"$bin" --collapse --tag worker=a ../golden/basic.folded >"$tmp/none" 2>"$tmp/err"
+check "--tag on an input without labels: said" \
+	grep -q 'basic.folded: --tag leaves none of its 6 samples (none carries a label)' "$tmp/err"
 "$bin" --collapse labels.pprof >"$tmp/all" 2>&1
 "$bin" --collapse --tag worker=b labels.pprof >"$tmp/b" 2>&1
 "$bin" --collapse --tag worker!=a --tag worker!=b labels.pprof >"$tmp/un" 2>&1
@@ -66,6 +69,27 @@ check "--tag without '=': the message" grep -q "'worker' is not KEY=VALUE" "$tmp
 check "--group label: without a key: status 2" test $? = 2
 "$bin" --text -w 70 --group label:worker labels.pprof >"$tmp/t" 2>&1
 check "--text: the group frames" grep -q '^\[worker= *\]\[worker=a  *\]\[worker=b  *\]$' "$tmp/t"
+
+# ---- --pprof keeps the labels ------------------------------------------------
+# Read back, the file written groups and filters as the input does.
+"$bin" --pprof "$tmp/out.pb.gz" labels.pprof 2>"$tmp/err"
+check "--pprof: written" test $? = 0 -a -s "$tmp/out.pb.gz"
+"$bin" --collapse --group label:worker "$tmp/out.pb.gz" >"$tmp/rg" 2>&1
+check "--pprof: read back, a root per worker as from the input" same "$tmp/g" "$tmp/rg"
+"$bin" --collapse --tag worker=a "$tmp/out.pb.gz" >"$tmp/ra" 2>&1
+check "--pprof: read back, --tag worker=a as from the input" same "$tmp/a" "$tmp/ra"
+"$bin" --pprof "$tmp/outna.pb.gz" --tag worker!=a labels.pprof 2>"$tmp/err"
+"$bin" --collapse --group label:worker "$tmp/outna.pb.gz" >"$tmp/rna" 2>&1
+check "--pprof of a label view: its samples, their labels" \
+	test "$(cut -d';' -f1 "$tmp/rna" | sort -u | tr '\n' ' ')" = "worker= worker=b "
+
+# --diff --normalize: BEFORE is scaled to what --tag keeps of AFTER (here
+# AFTER lacks worker b: worker a weighs the same on both sides).
+"$bin" --pprof "$tmp/outnb.pb.gz" --tag worker!=b labels.pprof 2>"$tmp/err"
+"$bin" --diff --normalize --collapse --tag worker=a labels.pprof "$tmp/outnb.pb.gz" \
+	>"$tmp/dn" 2>&1
+check "--diff --normalize --tag: scaled to the samples kept" \
+	grep -q 'main.workA;main.spin 600000000 600000000$' "$tmp/dn"
 
 # ---- Hostile labels: names bounded ------------------------------------------
 # 200,000 samples whose groups' names would take 5 times the input: each
@@ -103,6 +127,12 @@ oracle() {
 	"$bin" --collapse $fa "$f" >"$tmp/got" 2>/dev/null
 	check "$name: flametop$fa = go tool pprof $*" same "$tmp/want" "$tmp/got"
 }
+# tags NAME FILE PPROF-ARGS: go tool pprof -tags of FILE = of labels.pprof.
+tags() {
+	go tool pprof -tags ${3:+"$3"} labels.pprof >"$tmp/want" 2>/dev/null
+	go tool pprof -tags "$2" >"$tmp/got" 2>/dev/null
+	check "$1" same "$tmp/want" "$tmp/got"
+}
 compare_labels() {
 	oracle "$1" "$2" --tag worker=a -- '-tagfocus=worker=^a$'
 	oracle "$1" "$2" --tag worker=a --tag worker=b -- '-tagfocus=worker=^a$,^b$'
@@ -115,6 +145,10 @@ compare_labels() {
 }
 if command -v go >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
 	compare_labels labels.pprof labels.pprof
+	tags "--pprof: go tool pprof -tags as of the input" "$tmp/out.pb.gz"
+	tags "--pprof --tag worker!=a: -tags as the input's -tagignore" \
+		"$tmp/outna.pb.gz" '-tagignore=worker=^a$'
+	compare_labels "$tmp/out.pb.gz" "--pprof's output"
 	mkdir -p "$tmp/go"
 	if GOPATH=$tmp/go/path GOCACHE=$tmp/go/cache GOFLAGS= GO111MODULE=off \
 	   GOPROXY=off GOTOOLCHAIN=local go build -o "$tmp/labels" labels.go \

@@ -13,10 +13,10 @@
 dir=${1:?usage: tui-layers.sh OBJDIR}
 # One line per layer, the lowest (0) first.
 layers='tui-state tui-draw tui-keys
-tui-view-sandwich tui-view-top tui-view-help tui-view-labels
+tui-view-sandwich tui-view-top tui-view-help
 tui-screen
 tui-view-flame tui-view
-tui-prompt tui-view-timeline
+tui-prompt tui-view-timeline tui-view-labels
 tui-heatmap
 tui'
 # The layer of a file, 0 for the lowest (as in src/tui-priv.h).

@@ -470,6 +470,142 @@ static void untimed_weight_kept(void **state)
 	profile_destroy(p);
 }
 
+/*
+ * Add stack with weight v and the labels "k=v,k2=v2" (untimed, as pprof's
+ * samples): the labels go into p's table and the sample keeps its set.
+ */
+static void add_labelled(struct profile *p, const char *stack, uint64_t v,
+			 const char *labels)
+{
+	struct labels *l = profile_labels_w(p);
+	uint32_t syms[16], pairs[16];
+	size_t n = 0, np = 0;
+	struct weight w = { v, 0, 0 };
+	struct sample_meta m = { .labels = 0 };
+	char buf[128], *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", stack);
+	for (char *f = strtok_r(buf, ";", &save); f; f = strtok_r(NULL, ";", &save))
+		syms[n++] = profile_intern(p, f, strlen(f));
+	snprintf(buf, sizeof(buf), "%s", labels);
+	for (char *f = strtok_r(buf, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(f, '=');
+
+		pairs[2 * np] = labels_str(l, f, (size_t)(eq - f));
+		pairs[2 * np++ + 1] = labels_str(l, eq + 1, strlen(eq + 1));
+	}
+	m.labels = labels_set(l, pairs, np);
+	assert_int_equal(profile_add_stack(p, syms, n, &w, &m), ADD_OK);
+}
+
+static struct profile *labelled_profile(void)
+{
+	struct profile *p = profile_create();
+
+	add_labelled(p, "main;a", 3, "worker=x");
+	add_labelled(p, "main;a", 2, "worker=y,kind=batch");
+	add_labelled(p, "main;b", 4, "worker=y");
+	add_labelled(p, "main;a", 1, "worker=x");
+	add(p, "main;c", 5);            /* no labels */
+	profile_finish(p);
+	return p;
+}
+
+/* Label sets: one id per distinct set, set 0 the empty one. */
+static void label_sets(void **state)
+{
+	struct labels *l = labels_create();
+	uint32_t a = labels_str(l, "k", 1), b = labels_str(l, "v", 1);
+	uint32_t p1[] = { a, b }, p2[] = { a, b, a, a };
+	size_t n;
+
+	(void)state;
+	assert_int_equal(labels_set(l, p1, 0), 0);
+	assert_int_equal(labels_set(l, p1, 1), 1);
+	assert_int_equal(labels_set(l, p2, 2), 2);
+	assert_int_equal(labels_set(l, p1, 1), 1);
+	assert_int_equal(labels_count(l), 3);
+	assert_int_equal(labels_pairs(l, 2, &n)[3], a);
+	assert_int_equal(n, 2);
+	/* Many sets: the table grows, ids stay. */
+	for (uint32_t i = 0; i < 5000; i++) {
+		uint32_t q[] = { a, labels_str(l, (const char *)&i, sizeof(i)) };
+
+		assert_int_equal(labels_set(l, q, 1), 3 + i);
+	}
+	assert_int_equal(labels_set(l, p2, 2), 2);
+	assert_ptr_equal(labels_share(l), l);
+	labels_destroy(l);
+	assert_int_equal(labels_set(l, p1, 1), 1);   /* still held */
+	labels_destroy(l);
+}
+
+/* --tag: any KEY=VALUE keeps, a KEY!=VALUE drops; samples without labels
+ * are kept only when no KEY=VALUE is asked for. */
+static void label_filters(void **state)
+{
+	struct profile *p = labelled_profile();
+	const char *x[] = { "worker=x" }, *xb[] = { "worker=x", "kind=batch" },
+		   *noty[] = { "worker!=y" }, *none[] = { "worker=zzz" };
+	struct view_spec s = { 0 };
+
+	(void)state;
+	s.tags = x;
+	s.ntags = 1;
+	CHECK_VIEW(p, &s, "main;a 4\n");
+	s.tags = xb;
+	s.ntags = 2;
+	CHECK_VIEW(p, &s, "main;a 6\n");
+	s.tags = noty;
+	s.ntags = 1;
+	CHECK_VIEW(p, &s, "main;a 4\nmain;c 5\n");
+	s.tags = none;
+	CHECK_VIEW(p, &s, "");
+	/* With inversion, and a view of a view keeps the labels. */
+	{
+		struct view_spec a = { 0 }, b = { 0 };
+		struct profile *v;
+
+		a.tags = noty;
+		a.ntags = 1;
+		a.invert = true;
+		v = derive(p, &a);
+		assert_string_equal(folded(v), "a;main 4\nc;main 5\n");
+		b.label_key = "worker";
+		CHECK_VIEW(v, &b, "worker=;c;main 5\nworker=x;a;main 4\n");
+		profile_destroy(v);
+	}
+	profile_destroy(p);
+}
+
+/* --group label:KEY: a root per value, "KEY=" for none; the shares. */
+static void label_group(void **state)
+{
+	struct profile *p = labelled_profile();
+	struct view_spec s = { 0 };
+	struct label_share *sh;
+	size_t n, len;
+	const struct labels *l = profile_labels(p);
+
+	(void)state;
+	s.label_key = "worker";
+	CHECK_VIEW(p, &s, "worker=;main;c 5\nworker=x;main;a 4\n"
+		   "worker=y;main;a 2\nworker=y;main;b 4\n");
+	s.label_key = "kind";
+	s.callers = "a";
+	CHECK_VIEW(p, &s, "a;main;kind= 4\na;main;kind=batch 2\n");
+	sh = view_label_shares(p, &n);
+	assert_int_equal(n, 3);
+	assert_string_equal(labels_name(l, sh[0].key, &len), "kind");
+	assert_int_equal(sh[0].weight, 2);
+	assert_string_equal(labels_name(l, sh[1].value, &len), "y");
+	assert_int_equal(sh[1].weight, 6);
+	assert_string_equal(labels_name(l, sh[2].value, &len), "x");
+	assert_int_equal(sh[2].weight, 4);
+	free(sh);
+	profile_destroy(p);
+}
+
 static void weight_order(void **state)
 {
 	struct profile *p = sample_profile(), *v;
@@ -584,6 +720,9 @@ int main(void)
 		cmocka_unit_test(hide_idle),
 		cmocka_unit_test(time_range),
 		cmocka_unit_test(untimed_weight_kept),
+		cmocka_unit_test(label_sets),
+		cmocka_unit_test(label_filters),
+		cmocka_unit_test(label_group),
 		cmocka_unit_test(weight_order),
 		cmocka_unit_test(top_table),
 		cmocka_unit_test(top_printed),
