@@ -109,6 +109,7 @@ static void add_line(struct sym_lines *l, const char *file, unsigned line)
 {
 	GROW(l->all, l->capall, l->nall + 1);
 	l->all[l->nall].file = base_name(file);
+	l->all[l->nall].path = file;
 	l->all[l->nall].line = line;
 	l->nall++;
 }
@@ -245,4 +246,13 @@ size_t sym_dso_lines(struct symbolizer *sy, struct sym_dso *d,
 	if (n)
 		memcpy(out, l->all + slot->first, n * sizeof(*out));
 	return n;
+}
+
+Dwfl_Module *sym_dso_dwfl(struct symbolizer *sy, struct sym_dso *d)
+{
+	if (d->state == 0)
+		sym_dso_load(sy, d);
+	if (d->state < 0)
+		return NULL;
+	return lines_of(d)->mod;
 }
