@@ -56,6 +56,8 @@ struct paddr_func {
 	                              valid while its owner is kept); NULL */
 	void *sym;                 /* the struct symbolizer dso belongs to
 	                              (kept with paddr_keep); NULL */
+	bool input_lines;          /* the input gives its lines per address
+	                              (paddr_set_line): no DWARF needed */
 };
 
 /* One address of a function, with its weights (paddr_rows). */
@@ -101,6 +103,17 @@ uint32_t paddr_add_stack(struct paddr *a, const struct paddr_frame *frames,
 			 size_t n, uint64_t w);
 /* Add w again where a stack ended. */
 void paddr_add_at(struct paddr *a, uint32_t node, uint64_t w);
+
+/*
+ * The source line the input gives for function func at addr (pprof
+ * locations: a line per function, inlined ones being functions of their
+ * own): file (flen bytes, copied) and line.  The last one set wins.
+ */
+void paddr_set_line(struct paddr *a, uint32_t func, uint64_t addr,
+		    const char *file, size_t flen, unsigned line);
+/* That line: false when none was set. */
+bool paddr_line(const struct paddr *a, uint32_t func, uint64_t addr,
+		const char **file, unsigned *line);
 
 /*
  * Keep owner alive as long as the tables, and free it with release at

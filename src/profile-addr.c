@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "symtab.h"
 #include "util.h"
 
 struct anode {
@@ -46,6 +47,15 @@ struct paddr {
 
 	struct owner *owners;
 	size_t nowners, capowners;
+
+	struct aline {             /* lines the input gave (paddr_set_line) */
+		uint64_t addr;
+		uint32_t func;     /* + 1; 0: empty */
+		uint32_t file;     /* in files */
+		unsigned line;
+	} *lines;
+	size_t nlines, linemask;
+	struct symtab *files;
 };
 
 static uint64_t mix(uint64_t h)
@@ -89,6 +99,8 @@ void paddr_destroy(struct paddr *a)
 	ARR_FREE(a->nodes, a->capnodes);
 	ARR_FREE(a->w, a->capnodes);
 	free(a->slots);
+	free(a->lines);
+	symtab_destroy(a->files);
 	free(a);
 }
 
@@ -258,6 +270,67 @@ void paddr_keep(struct paddr *a, void *owner, void (*release)(void *))
 void *paddr_owner(const struct paddr *a)
 {
 	return a && a->nowners ? a->owners[a->nowners - 1].p : NULL;
+}
+
+/* ---- Lines the input gives ---------------------------------------------- */
+
+static struct aline *line_slot(const struct paddr *a, uint32_t func,
+			       uint64_t addr)
+{
+	size_t i = node_hash(0, func, addr) & a->linemask;
+
+	for (;; i = (i + 1) & a->linemask) {
+		struct aline *l = &a->lines[i];
+
+		if (!l->func || (l->func == func + 1 && l->addr == addr))
+			return l;
+	}
+}
+
+void paddr_set_line(struct paddr *a, uint32_t func, uint64_t addr,
+		    const char *file, size_t flen, unsigned line)
+{
+	struct aline *l;
+
+	if (!a->files) {
+		a->files = symtab_create();
+		a->linemask = 255;
+		a->lines = xcalloc(a->linemask + 1, sizeof(*a->lines));
+	}
+	if ((a->nlines + 1) * 2 > a->linemask) {
+		struct aline *old = a->lines;
+		size_t omask = a->linemask;
+
+		a->linemask = omask * 2 + 1;
+		a->lines = xcalloc(a->linemask + 1, sizeof(*a->lines));
+		for (size_t i = 0; i <= omask; i++)
+			if (old[i].func)
+				*line_slot(a, old[i].func - 1, old[i].addr) =
+					old[i];
+		free(old);
+	}
+	l = line_slot(a, func, addr);
+	if (!l->func)
+		a->nlines++;
+	l->func = func + 1;
+	l->addr = addr;
+	l->file = symtab_intern(a->files, file, flen);
+	l->line = line;
+}
+
+bool paddr_line(const struct paddr *a, uint32_t func, uint64_t addr,
+		const char **file, unsigned *line)
+{
+	const struct aline *l;
+
+	if (!a->lines)
+		return false;
+	l = line_slot(a, func, addr);
+	if (!l->func)
+		return false;
+	*file = symtab_name(a->files, l->file);
+	*line = l->line;
+	return true;
 }
 
 /* ---- Reading ----------------------------------------------------------- */
