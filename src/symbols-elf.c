@@ -755,18 +755,24 @@ const char *sym_dso_lookup(struct symbolizer *sy, struct sym_dso *d,
 bool sym_dso_func_range(struct symbolizer *sy, struct sym_dso *d,
 			uint64_t vaddr, uint64_t *start, uint64_t *end)
 {
+	return sym_dso_func_at(sy, d, vaddr, start, end) != NULL;
+}
+
+const char *sym_dso_func_at(struct symbolizer *sy, struct sym_dso *d,
+			    uint64_t vaddr, uint64_t *start, uint64_t *end)
+{
 	size_t lo;
 
 	if (d->state == 0)
 		sym_dso_load(sy, d);
 	if (d->state < 0)
-		return false;
+		return NULL;
 	lo = sym_count_starting_by(d->syms, d->nsyms, sizeof(*d->syms), vaddr);
 	if (!lo || vaddr >= d->syms[lo - 1].end)
-		return false;
+		return NULL;
 	*start = d->syms[lo - 1].start;
 	*end = d->syms[lo - 1].end;
-	return true;
+	return d->syms[lo - 1].name;
 }
 
 const char *sym_dso_file(const struct sym_dso *d)
