@@ -73,11 +73,11 @@ static const struct opt_def opts[] = {
 	  "print the source lines of function NAME (a name or a regex) with "
 	  "self and total weight and share; hottest lines marked '*'" },
 	{ "source-path", 0, OPT_STRS, "DIR", OFF(source_paths), 0, 0,
-	  "Output", "--annotate: look for sources under DIR too "
-	  "(repeatable)" },
+	  "Output", "--annotate and the view's a: look for sources under DIR "
+	  "too (repeatable)" },
 	{ "prefix-map", 0, OPT_STRS, "OLD=NEW", OFF(prefix_maps), 0, 0,
-	  "Output", "--annotate: read a source recorded under OLD from NEW "
-	  "(repeatable)" },
+	  "Output", "--annotate and the view's a: read a source recorded "
+	  "under OLD from NEW (repeatable)" },
 	{ "title", 0, OPT_STR, "TEXT", OFF(title), 0, 0, "Output",
 	  "the SVG's title (default: the input's name, else \"Flame Graph\")" },
 	{ "pid", 0, OPT_FLAG, NULL, OFF(read.pid), 0, 0, "perf input",
@@ -576,9 +576,10 @@ int options_parse(struct config *c, int argc, char **argv)
 			return usage_error("--prefix-map: '%s' is not "
 					   "OLD=NEW", c->prefix_maps[k]);
 	}
-	if ((c->nsource_paths || c->nprefix_maps) && !c->annotate)
+	if ((c->nsource_paths || c->nprefix_maps) && !c->annotate &&
+	    (c->text || c->collapse || c->svg || c->top || c->pprof))
 		return usage_error("--source-path and --prefix-map go with "
-				   "--annotate");
+				   "--annotate or the view (a)");
 	c->mode = c->annotate ? MODE_ANNOTATE
 		: c->top ? MODE_TOP : c->collapse ? MODE_COLLAPSE
 		: c->text ? MODE_TEXT : c->svg ? MODE_SVG
