@@ -178,8 +178,9 @@ static void print_one(FILE *out, const struct profile *p,
 	textfmt_escape(an->module, strlen(an->module), mod, sizeof(mod));
 	profile_format_amount(p, an->self, s1, sizeof(s1));
 	profile_format_amount(p, an->total, s2, sizeof(s2));
-	fprintf(out, "%s (%s) self %s %.1f%%, total %s %.1f%%\n", name,
-		*mod ? mod : "?", s1,
+	/* The module in parentheses, when the input named one. */
+	fprintf(out, "%s%s%s%s self %s %.1f%%, total %s %.1f%%\n", name,
+		*mod ? " (" : "", mod, *mod ? ")" : "", s1,
 		an->grand ? 100.0 * (double)an->self / (double)an->grand : 0.0,
 		s2,
 		an->grand ? 100.0 * (double)an->total / (double)an->grand
