@@ -139,10 +139,29 @@ const char *sym_dso_lookup(struct symbolizer *sy, struct sym_dso *d,
 struct sym_srcline {
 	const char *file;          /* "main.c" */
 	unsigned line;             /* 1-based */
-	const char *path;          /* the file as DWARF names it, whole */
+	const char *path;          /* the file as DWARF names it, whole
+	                              (DW_AT_comp_dir joined) */
 };
 size_t sym_dso_lines(struct symbolizer *sy, struct sym_dso *d,
 		     uint64_t vaddr, struct sym_srcline *out, size_t cap);
+
+/*
+ * For annotation and disassembly: the function symbol holding ELF address
+ * vaddr of d, as [*start, *end) (false: none); the file d's symbols were
+ * read from (after --symfs, build-id and debug-link search; NULL: none);
+ * d's build-id as bytes, as recorded or read (*len 0: unknown;
+ * sym_dso_build_id gives it in hex); and the Dwfl module
+ * of that file at bias 0, the one sym_dso_lines reads (NULL: no DWARF
+ * nor ELF to read).  All owned by the symbolizer.
+ */
+bool sym_dso_func_range(struct symbolizer *sy, struct sym_dso *d,
+			uint64_t vaddr, uint64_t *start, uint64_t *end);
+/* The same, returning the symbol's name as in the ELF (NULL: none). */
+const char *sym_dso_func_at(struct symbolizer *sy, struct sym_dso *d,
+			    uint64_t vaddr, uint64_t *start, uint64_t *end);
+const char *sym_dso_file(const struct sym_dso *d);
+const uint8_t *sym_dso_build_id_bytes(const struct sym_dso *d, size_t *len);
+Dwfl_Module *sym_dso_dwfl(struct symbolizer *sy, struct sym_dso *d);
 
 /* ---- Kernel and JIT ------------------------------------------------------ */
 

@@ -335,6 +335,7 @@ static void event_line(struct reader *r, const char *s, size_t n,
 				r->filtered = true;  /* its frames go quietly */
 				r->in_sample = false;
 				r->nframes = 0;
+				r->naf = 0;
 				return;
 			}
 		}
@@ -373,6 +374,7 @@ static void event_line(struct reader *r, const char *s, size_t n,
 	r->meta.comm = k == e->commlen ? r->pname
 				       : intern(r, r->buf, e->commlen);
 	r->in_sample = true;
+	r->naf = 0;
 	r->last = FIRST;
 }
 
@@ -626,6 +628,52 @@ static uint32_t make_frames(struct reader *r, const struct frame_line *f,
 }
 
 /*
+ * The function of a frame line for the address tables: its leafward
+ * frame's name without a "_[k]"-like mark, then a NUL and the module, in
+ * the reader's afns (id + 1); 0 for a frame without a symbol (it keeps
+ * its place: a caller's address stays a caller's), AFN_NONE for a line
+ * that is no frame.
+ */
+static uint32_t line_func(struct reader *r, const struct frame_line *f,
+			  size_t ids, uint32_t n)
+{
+	const char *name;
+	size_t nl;
+
+	if (!n)
+		return AFN_NONE;
+	if (f->funclen == 9 && memcmp(f->func, "[unknown]", 9) == 0)
+		return 0;
+	name = symtab_name(r->names, r->fids[ids + n - 1]);
+	nl = symtab_len(r->names, r->fids[ids + n - 1]);
+	if (nl > 4 && name[nl - 4] == '_' && name[nl - 3] == '[' &&
+	    name[nl - 1] == ']')
+		nl -= 4;
+	buf_reserve(r, nl + 1 + f->modlen);
+	memcpy(r->buf, name, nl);
+	r->buf[nl] = 0;
+	memcpy(r->buf + nl + 1, f->mod, f->modlen);
+	if (!r->afns)
+		r->afns = symtab_create();
+	return symtab_intern(r->afns, r->buf, nl + 1 + f->modlen) + 1;
+}
+
+/* A frame line's address: its first word in hex (0: none). */
+static uint64_t line_addr(const struct frame_line *f)
+{
+	uint64_t a = 0;
+
+	for (size_t i = 0; i < f->pclen && i < 16; i++) {
+		unsigned char c = (unsigned char)f->pc[i];
+
+		if (!is_hex(c))
+			return 0;
+		a = a << 4 | (uint64_t)(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
+	}
+	return a;
+}
+
+/*
  * Add one frame line's frames to the sample (leaf first).  key/keylen: the
  * line, to cache what it became, or NULL.
  */
@@ -653,10 +701,21 @@ static void frame_line(struct reader *r, const struct frame_line *f,
 		n = make_frames(r, f, func, funclen);
 	}
 	push_frames(r, ids, n);
-	if (key)
-		pscript_cache_add(r, key, keylen, h, ids, n);
-	else
-		r->nfids = ids;
+	{
+		uint32_t fn = line_func(r, f, ids, n);
+		uint64_t addr = line_addr(f);
+		size_t had = r->nfe;
+
+		push_aframe(r, fn, addr);
+		if (key)
+			pscript_cache_add(r, key, keylen, h, ids, n);
+		else
+			r->nfids = ids;
+		if (r->nfe > had) {
+			r->fe[had].afn = fn;
+			r->fe[had].addr = addr;
+		}
+	}
 }
 
 /*
@@ -680,23 +739,48 @@ static bool indented_event(const char *s, size_t n)
  * "NAME file.c:12", before any "_[k]"-like mark.  False when the line is
  * no srcline or the line is unknown ("??:0"): the frame keeps its name.
  */
+/*
+ * The shape of a srcline line: blanks, "FILE:DIGITS", then nothing but
+ * " (inlined)".  Sets [*a, *e) to "FILE:DIGITS" and *colon just after the
+ * ':'.  A frame line never has it: its first word is a hex address.
+ */
+static bool srcline_shape(const char *s, size_t n, size_t *a, size_t *e,
+			  size_t *colon)
+{
+	size_t i = 0, j, c, rest;
+
+	while (i < n && is_ws((unsigned char)s[i]))
+		i++;
+	if (i == 0)
+		return false;
+	for (j = i; j < n && !is_ws((unsigned char)s[j]); j++)
+		;
+	for (c = j; c > i && s[c - 1] != ':'; c--)
+		;
+	if (c <= i + 1 || c == j)
+		return false;
+	for (size_t k = c; k < j; k++)
+		if (!is_digit((unsigned char)s[k]))
+			return false;
+	rest = j;
+	while (rest < n && is_ws((unsigned char)s[rest]))
+		rest++;
+	if (rest < n && (n - rest != 9 || memcmp(s + rest, "(inlined)", 9)))
+		return false;
+	*a = i;
+	*e = j;
+	*colon = c;
+	return true;
+}
+
 static bool srcline_line(struct reader *r, const char *s, size_t n)
 {
-	size_t a = 0, e, colon, nl, sfx = 0, need;
+	size_t a, e, colon, nl, sfx = 0, need;
 	const char *name, *base;
 	uint32_t *last;
 
-	while (a < n && is_ws((unsigned char)s[a]))
-		a++;
-	for (e = a; e < n && !is_ws((unsigned char)s[e]); e++)
-		;
-	for (colon = e; colon > a && s[colon - 1] != ':'; colon--)
-		;
-	if (colon <= a + 1 || colon == e || !r->nframes)
+	if (!srcline_shape(s, n, &a, &e, &colon) || !r->nframes)
 		return false;
-	for (size_t i = colon; i < e; i++)
-		if (!is_digit((unsigned char)s[i]))
-			return false;
 	if (s[colon] == '0' || (colon - 1 - a == 2 && s[a] == '?'))
 		return false;
 	base = s + a;
@@ -744,6 +828,13 @@ static bool srcline_line(struct reader *r, const char *s, size_t n)
 	return true;
 }
 
+/* An indented line within a sample that is no frame: counted, ignored. */
+static void extra_line(struct reader *r)
+{
+	if (!r->pc->extra++)
+		r->pc->first_extra = r->lineno;
+}
+
 static void one_line(struct reader *r, const char *s, size_t n)
 {
 	struct event_line e;
@@ -766,10 +857,21 @@ static void one_line(struct reader *r, const char *s, size_t n)
 	 * holds a NUL, so the lookup can come before those tests.
 	 */
 	if (r->in_sample) {
-		/* Before the frame cache: a srcline is never cached. */
-		if (r->o->lines && is_ws((unsigned char)s[0]) &&
-		    srcline_line(r, s, n))
-			return;
+		/*
+		 * Before the frame cache: a srcline is never cached.  Without
+		 * --lines (or when it names no line) it is an extra field, not
+		 * a frame: "  inline.c:31 (inlined)" reads as one otherwise.
+		 */
+		if (is_ws((unsigned char)s[0])) {
+			size_t a, end, colon;
+
+			if (r->o->lines && srcline_line(r, s, n))
+				return;
+			if (srcline_shape(s, n, &a, &end, &colon)) {
+				extra_line(r);
+				return;
+			}
+		}
 		key = s;
 		keylen = n;
 		x = predicted(r, s, n);
@@ -778,8 +880,7 @@ static void one_line(struct reader *r, const char *s, size_t n)
 			x = cache_find(r, s, n, h);
 		}
 		if (x) {
-			link_line(r, (uint32_t)(x - r->fe) + 1);
-			push_frames(r, x->ids, x->n);
+			push_line(r, x);
 			return;
 		}
 	}
@@ -833,8 +934,7 @@ static void one_line(struct reader *r, const char *s, size_t n)
 			frame_line(r, &f, NULL, 0, 0);
 			return;
 		}
-		if (!r->pc->extra++)
-			r->pc->first_extra = r->lineno;
+		extra_line(r);
 		return;
 	}
 	bad(r, "neither an event line nor a frame line");
@@ -847,6 +947,7 @@ void pscript_read_piece(struct reader *r, struct piece *pc, uint64_t base)
 
 	r->pc = pc;
 	pc->nrecs = pc->nids = 0;
+	pc->nafr = 0;
 	pc->extra = pc->events = pc->blanks = pc->oneline = 0;
 	pc->srclines = 0;
 	pc->other_events = 0;
@@ -878,8 +979,7 @@ void pscript_read_piece(struct reader *r, struct piece *pc, uint64_t base)
 		if (x && (size_t)(end - at) > x->klen && at[x->klen] == '\n' &&
 		    memcmp(r->keys + x->key, at, x->klen) == 0) {
 			r->lineno++;
-			link_line(r, (uint32_t)(x - r->fe) + 1);
-			push_frames(r, x->ids, x->n);
+			push_line(r, x);
 			at += x->klen + 1;
 			continue;
 		}

@@ -526,6 +526,7 @@ void take_strings(struct pp *pp, const uint64_t *extra, size_t nextra)
 	for (size_t i = 0; i < m->n_function; i++) {
 		want_string(&want, &n, &cap, m->function[i]->name);
 		want_string(&want, &n, &cap, m->function[i]->system_name);
+		/* --lines, --pprof and the address tables' lines. */
 		want_string(&want, &n, &cap, m->function[i]->filename);
 	}
 	for (size_t i = 0; i < m->n_mapping; i++) {

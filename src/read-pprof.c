@@ -34,6 +34,7 @@
 
 #include "frame-locs.h"
 #include "pool.h"
+#include "profile-addr.h"
 #include "textfmt.h"
 #include "util.h"
 
@@ -574,19 +575,24 @@ static void build_tree(const struct pp *pp, const struct stack_set *st,
 }
 
 /*
- * Sample r's value at its stack's node, its label set (if any) with it
- * for the views.
+ * Sample r's value at its stack's node (its label set, if any, with it
+ * for the views) and at its stack of addresses.
  */
 static enum add_status add_sample(struct pp *pp, const struct sample_rec *r,
-				  const uint32_t *node_of)
+				  const uint32_t *node_of,
+				  const uint32_t *anode)
 {
 	struct weight w = { .v = r->value };
 	struct sample_meta m = { .labels = 0 };
+	enum add_status st;
 
 	if (r->lset)
 		m.labels = pp->lset_of[r->lset];
-	return profile_add_at(pp->p, node_of[r->stack], &w,
-			      m.labels ? &m : NULL);
+	st = profile_add_at(pp->p, node_of[r->stack], &w,
+			    m.labels ? &m : NULL);
+	if (st != ADD_OVERFLOW)
+		paddr_add_at(pp->pa, anode[r->stack], r->value);
+	return st;
 }
 
 /*
@@ -598,7 +604,8 @@ static enum add_status add_sample(struct pp *pp, const struct sample_rec *r,
  * messages are those of a sample-by-sample reader.
  */
 static void add_samples(struct pp *pp, const struct samples *ss,
-			const uint32_t *node_of, size_t nstacks)
+			const uint32_t *node_of, const uint32_t *anode,
+			size_t nstacks)
 {
 	uint64_t all = 0;
 	bool fits = true;
@@ -610,22 +617,24 @@ static void add_samples(struct pp *pp, const struct samples *ss,
 
 		for (size_t i = 0; i < ss->nrec; i++) {
 			if (ss->rec[i].lset)
-				add_sample(pp, &ss->rec[i], node_of);
+				add_sample(pp, &ss->rec[i], node_of, anode);
 			else
 				sum[ss->rec[i].stack] += ss->rec[i].value;
 		}
 		for (size_t k = 0; k < nstacks; k++) {
 			struct weight w = { .v = sum[k] };
 
-			if (sum[k])
-				profile_add_at(pp->p, node_of[k], &w, NULL);
+			if (!sum[k])
+				continue;
+			profile_add_at(pp->p, node_of[k], &w, NULL);
+			paddr_add_at(pp->pa, anode[k], sum[k]);
 		}
 		pp->added += ss->nrec;
 		free(sum);
 		return;
 	}
 	for (size_t i = 0; i < ss->nrec; i++) {
-		if (add_sample(pp, &ss->rec[i], node_of) == ADD_OVERFLOW)
+		if (add_sample(pp, &ss->rec[i], node_of, anode) == ADD_OVERFLOW)
 			diag_skip(pp->d, DIAG_SAMPLE, 1, pp->name, "sample %u: "
 				  "value would overflow the profile's total",
 				  ss->rec[i].sample);
@@ -705,7 +714,7 @@ int read_pprof(struct profile *p, struct input *in,
 	struct samples ss = { 0 };
 	struct ranks rk = { 0 };
 	struct rows rows;
-	uint32_t *node_of = NULL;
+	uint32_t *node_of = NULL, *anode = NULL;
 	unsigned char *rest = NULL;
 	size_t len, nrest = 0, which = 0, nstacks;
 	void *owned;
@@ -776,6 +785,7 @@ int read_pprof(struct profile *p, struct input *in,
 	pp.fn_sym = xcalloc(m->n_function ? m->n_function : 1,
 			    sizeof(*pp.fn_sym));
 	expand_locations(&pp);
+	pprof_addr_locations(&pp);
 	name_label_sets(&pp);
 	labels_destroy(pp.raw);     /* lset_of says what it was */
 	pp.raw = NULL;
@@ -796,6 +806,8 @@ int read_pprof(struct profile *p, struct input *in,
 	rank_frames(&pp, &rk);
 	node_of = xreallocarray(NULL, ss.st.n ? ss.st.n : 1, sizeof(*node_of));
 	expand_stacks(&pp, &ss.st, &rk, &rows);
+	/* Before the stacks' locations go: the address tables' paths. */
+	anode = pprof_addr_stacks(&pp, &ss.st);
 	free(ss.st.locs);       /* the rows hold what the tree needs */
 	ss.st.locs = NULL;
 	build_tree(&pp, &ss.st, &rk, &rows, node_of);
@@ -803,7 +815,7 @@ int read_pprof(struct profile *p, struct input *in,
 	free(rows.at);
 	nstacks = ss.st.n;
 	stacks_free(&ss.st);
-	add_samples(&pp, &ss, node_of, nstacks);
+	add_samples(&pp, &ss, node_of, anode, nstacks);
 	report_samples(&pp, &ss, budget);
 	if (pp.bad_strings)
 		diag_warn(d, "%s: %llu string ind%s out of range (names shown "
@@ -826,6 +838,9 @@ int read_pprof(struct profile *p, struct input *in,
 	rc = read_done(d, pp.name, pp.added > 0, before, NULL);
 out:
 	free(node_of);
+	free(anode);
+	free(pp.loc_aoff);
+	free(pp.af);
 	free(rk.sym);
 	stacks_free(&ss.st);
 	free(ss.rec);

@@ -781,3 +781,37 @@ const char *sym_dso_lookup(struct symbolizer *sy, struct sym_dso *d,
 		sy->miss_file[*why] = d->path;
 	return NULL;
 }
+
+bool sym_dso_func_range(struct symbolizer *sy, struct sym_dso *d,
+			uint64_t vaddr, uint64_t *start, uint64_t *end)
+{
+	return sym_dso_func_at(sy, d, vaddr, start, end) != NULL;
+}
+
+const char *sym_dso_func_at(struct symbolizer *sy, struct sym_dso *d,
+			    uint64_t vaddr, uint64_t *start, uint64_t *end)
+{
+	size_t lo;
+
+	if (d->state == 0)
+		sym_dso_load(sy, d);
+	if (d->state < 0)
+		return NULL;
+	lo = sym_count_starting_by(d->syms, d->nsyms, sizeof(*d->syms), vaddr);
+	if (!lo || vaddr >= d->syms[lo - 1].end)
+		return NULL;
+	*start = d->syms[lo - 1].start;
+	*end = d->syms[lo - 1].end;
+	return d->syms[lo - 1].name;
+}
+
+const char *sym_dso_file(const struct sym_dso *d)
+{
+	return d->loaded_from;
+}
+
+const uint8_t *sym_dso_build_id_bytes(const struct sym_dso *d, size_t *len)
+{
+	*len = d->bid_len;
+	return d->bid_len ? d->bid : NULL;
+}

@@ -477,3 +477,13 @@ void sym_jitdump_report_cfi(struct symbolizer *sy, uint32_t pid, Dwfl *dwfl,
 	if (begun)
 		dwfl_report_end(dwfl, NULL, NULL);
 }
+
+/*
+ * Here, not in symbols-kernel.c: this file reads the perf maps' lookup
+ * (a dump's fallback), so the forgetting of both is done from above them.
+ */
+void sym_jit_forget(struct symbolizer *sy, uint32_t pid)
+{
+	sym_jitdump_forget(sy, pid);
+	sym_jit_map_forget(sy, pid);
+}

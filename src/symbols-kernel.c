@@ -580,7 +580,6 @@ static struct jit_map *jit_load(struct symbolizer *sy, uint32_t pid,
 }
 
 static const char *jit_find(const struct jit_map *j, uint64_t addr);
-static void jit_map_forget(struct symbolizer *sy, uint32_t pid);
 
 const char *sym_jit_lookup(struct symbolizer *sy, uint32_t pid,
 			   uint64_t addr)
@@ -601,7 +600,7 @@ const char *sym_jit_lookup(struct symbolizer *sy, uint32_t pid,
 
 		j->checked = now_seconds();
 		if (lstat(path, &sb) == 0 && sb.st_size != j->seen) {
-			jit_map_forget(sy, pid);
+			sym_jit_map_forget(sy, pid);
 			best = jit_find(jit_load(sy, pid, true), addr);
 		}
 		free(path);
@@ -626,13 +625,7 @@ static const char *jit_find(const struct jit_map *j, uint64_t addr)
 	return best;
 }
 
-void sym_jit_forget(struct symbolizer *sy, uint32_t pid)
-{
-	sym_jitdump_forget(sy, pid);
-	jit_map_forget(sy, pid);
-}
-
-static void jit_map_forget(struct symbolizer *sy, uint32_t pid)
+void sym_jit_map_forget(struct symbolizer *sy, uint32_t pid)
 {
 	for (struct jit_map **pp = &sy->jits; *pp; pp = &(*pp)->next)
 		if ((*pp)->pid == pid) {

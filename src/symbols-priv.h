@@ -179,11 +179,15 @@ void sym_jitdump_report_cfi(struct symbolizer *sy, uint32_t pid, Dwfl *dwfl,
 			    bool fresh);
 /* Forget pid's jitdump (its notes are kept for sym_report). */
 void sym_jitdump_forget(struct symbolizer *sy, uint32_t pid);
+/* Forget a process's perf map (symbols-kernel.c). */
+void sym_jit_map_forget(struct symbolizer *sy, uint32_t pid);
 
 /* Load d's symbol table (state 1) or note why not (state -1). */
 void sym_dso_load(struct symbolizer *sy, struct sym_dso *d);
 /* A new descriptor of this process's vdso image (in memory), or -1. */
 int sym_vdso_fd(struct symbolizer *sy);
+/* ---- Shared by every part (symbols-table.c) ---- */
+
 /* Hex text of a build-id: out holds 2 * n + 1 bytes. */
 void sym_bid_hex(char *out, const uint8_t *b, size_t n);
 /*

@@ -182,22 +182,9 @@ void tui_labels_key(struct tui *t, int key)
 {
 	size_t page = t->rows > 4 ? t->rows - 4 : 1;
 
+	if (keys_list_move(key, &t->lab_sel, t->nlab, page))
+		return;
 	switch (key) {
-	case 'j': case KEY_DOWN:
-		if (t->lab_sel + 1 < t->nlab)
-			t->lab_sel++;
-		return;
-	case 'k': case KEY_UP:
-		if (t->lab_sel)
-			t->lab_sel--;
-		return;
-	case KEY_NPAGE: case ' ':
-		t->lab_sel = t->lab_sel + page < t->nlab ?
-			     t->lab_sel + page : t->nlab - 1;
-		return;
-	case KEY_PPAGE:
-		t->lab_sel = t->lab_sel > page ? t->lab_sel - page : 0;
-		return;
 	case 27: case KEY_BACKSPACE: case 127: case 8: case 'T': case 'q':
 		tui_labels_close(t);
 		return;
