@@ -616,6 +616,47 @@ static int cmp_by_name(const void *a, const void *b)
 	return (x->len > y->len) - (x->len < y->len);
 }
 
+/* Does the name of id sort before x's? */
+static bool name_before(const struct symtab *st, uint32_t id,
+			const struct by_name *x)
+{
+	struct by_name a = { symtab_name(st, id), (uint32_t)symtab_len(st, id), id };
+
+	return cmp_by_name(&a, x) < 0;
+}
+
+/*
+ * The first of byrank[lo..n) (names in order) whose name does not sort
+ * before x's: probing lo, lo + 1, lo + 3, lo + 7... then halving, so a
+ * batch's few new names cost a few comparisons each, not one pass over
+ * every name known.
+ */
+static uint32_t place_name(const struct symtab *st, const uint32_t *byrank,
+			   uint32_t lo, uint32_t n, const struct by_name *x)
+{
+	uint32_t hi;
+
+	for (uint64_t step = 1;; step *= 2) {
+		if (lo + step - 1 >= n) {
+			hi = n;
+			break;
+		}
+		hi = (uint32_t)(lo + step - 1);
+		if (!name_before(st, byrank[hi], x))
+			break;
+		lo = hi + 1;
+	}
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (name_before(st, byrank[mid], x))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* A stack to sort: its frames' ranks. */
 struct sort_key {
 	const uint32_t *key;
@@ -735,20 +776,17 @@ static void build_merge(struct profile *p, struct part *batch,
 						     (uint32_t)symtab_len(st, id), id };
 		}
 		qsort(names, nnew, sizeof(*names), cmp_by_name);
-		while (i < b->nrank || j < nnew) {
-			struct by_name old;
+		for (j = 0; j < nnew; j++) {
+			uint32_t at = place_name(st, byrank, i, b->nrank, &names[j]);
 
-			if (i < b->nrank) {
-				old = (struct by_name){ symtab_name(st, byrank[i]),
-							(uint32_t)symtab_len(st, byrank[i]),
-							byrank[i] };
-				if (j == nnew || cmp_by_name(&old, &names[j]) < 0) {
-					merged[k++] = byrank[i++];
-					continue;
-				}
-			}
-			merged[k++] = names[j++].id;
+			if (at > i)
+				memcpy(merged + k, byrank + i, (at - i) * sizeof(*merged));
+			k += at - i;
+			i = at;
+			merged[k++] = names[j].id;
 		}
+		if (i < b->nrank)
+			memcpy(merged + k, byrank + i, (b->nrank - i) * sizeof(*merged));
 		free(names);
 		free(byrank);
 		byrank = b->byrank = merged;
@@ -783,25 +821,26 @@ static void build_merge(struct profile *p, struct part *batch,
 		for (uint32_t i = c; i < depth; i++) {
 			uint32_t parent = i ? path[i - 1] : NODE_ROOT;
 			uint32_t after = i == c && prevdepth > c ? path[i] : NODE_NONE;
-			uint32_t cand, want = ids[i];
-			uint32_t sym = byrank[want];
+			uint32_t cand, have = 0, want = ids[i];
 
+			/* Ranks compared, the name's id fetched only to append. */
 			if (fresh) {
 				path[i] = profile_append_child_ordered(p, parent,
-								       NODE_NONE, sym);
+								       NODE_NONE, byrank[want]);
 				continue;
 			}
 			cand = after == NODE_NONE ? nodes[parent].child
 						  : nodes[after].next;
-			while (cand != NODE_NONE && rank[nodes[cand].sym] < want) {
+			while (cand != NODE_NONE && (have = rank[nodes[cand].sym]) < want) {
 				after = cand;
 				cand = nodes[cand].next;
 			}
-			if (cand != NODE_NONE && nodes[cand].sym == sym) {
+			if (cand != NODE_NONE && have == want) {
 				path[i] = cand;
 				continue;
 			}
-			path[i] = profile_append_child_ordered(p, parent, after, sym);
+			path[i] = profile_append_child_ordered(p, parent, after,
+							       byrank[want]);
 			fresh = true;
 		}
 		if (fresh)

@@ -252,6 +252,32 @@ cmp -s "$tmp/out" "$tmp/want" && ok || bad "runs overflow: $(cat "$tmp/out")"
 	grep -q 'runs-overflow.folded:7: ' "$tmp/err" && ok ||
 	bad "runs overflow: messages: $(cat "$tmp/err")"
 
+# New names in every batch, sorting before, among and after the names of
+# the batches before (each batch places its new names among the known
+# ones): the stacks come back as an independent sum of the lines gives
+# them, in name order, with any thread count and batch size.
+awk 'BEGIN {
+	s = 99
+	for (i = 1; i <= 20000; i++) {
+		s = (s * 1103515245 + 12345) % 2147483648
+		n = 1 + int(i / 4)
+		line = "m" (s % 3) ";g" (s % n) ";h" (s % 7)
+		s = (s * 1103515245 + 12345) % 2147483648
+		if (s % 3 == 0) line = line ";g" (s % n)
+		print line " " (1 + s % 5)
+	}
+}' >"$tmp/names.folded"
+awk '{ w[$1] += $2 } END { for (k in w) print k " " w[k] }' "$tmp/names.folded" |
+	LC_ALL=C sort >"$tmp/names.want"
+for t in 1 3; do
+	for b in "" 400; do
+		FLAMETOP_THREADS=$t FLAMETOP_BATCH_BYTES=$b "$bin" --collapse \
+			"$tmp/names.folded" >"$tmp/out" 2>"$tmp/err"
+		cmp -s "$tmp/out" "$tmp/names.want" && ok ||
+			bad "names over batches, $t threads, batch '${b:-default}': $(diff "$tmp/names.want" "$tmp/out" | head -n 4)"
+	done
+done
+
 # perf script: the bad lines are reported at their line numbers, the
 # samples around them kept.
 FLAMETOP_THREADS=3 "$bin" --collapse "$tmp/ps.txt" >"$tmp/out" 2>"$tmp/err"
