@@ -60,6 +60,13 @@ void pe_machine_keep_exited(struct pe_machine *m, bool keep);
  */
 void pe_machine_cache_stacks(struct pe_machine *m);
 /*
+ * Sample times are CLOCK_MONOTONIC, the clock runtimes write their
+ * jitdumps' times on (live sampling with use_clockid, perf record -k 1):
+ * JIT code is named by the code load valid at the sample's time.  Off
+ * (the default): by the latest code load at the address.
+ */
+void pe_machine_set_jit_clock(struct pe_machine *m, bool on);
+/*
  * Name frames by source line ("NAME FILE:LINE", --lines) or by function
  * from the next stack on; the frame and stack caches start over.
  */

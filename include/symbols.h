@@ -15,7 +15,9 @@
  * shows real addresses and, if perf recorded the kernel's build-id, when
  * that matches the running kernel.
  *
- * JIT code: /tmp/perf-PID.map (start, size, name per line; later lines win).
+ * JIT code: /tmp/perf-PID.map (start, size, name per line; later lines win),
+ * and the jitdump a process maps (jit-PID.dump: names by the time of the
+ * sample, and unwinding info), which wins where both name the code.
  *
  * A DWARF unwinder needs a Dwfl per process, with every mapped ELF
  * reported at its load address: sym_proc_dwfl builds one from the
@@ -59,7 +61,8 @@ enum sym_miss {
 	SYM_MISS_NO_SYMBOL,        /* no function symbol covers the address */
 	SYM_MISS_STRIPPED,         /* the file has no symbol table at all */
 	SYM_MISS_KERNEL,           /* kernel frame, no usable kallsyms */
-	SYM_MISS_JIT,              /* JIT code without a perf-PID.map entry */
+	SYM_MISS_JIT,              /* JIT code without a perf-PID.map or
+	                              jitdump entry */
 	SYM_MISS_COUNT
 };
 
@@ -167,6 +170,27 @@ const char *sym_jit_lookup(struct symbolizer *sy, uint32_t pid,
 			   uint64_t addr);
 /* Forget a process's JIT map (it exited). */
 void sym_jit_forget(struct symbolizer *sy, uint32_t pid);
+
+/* A lookup time that asks for the latest code at an address. */
+#define SYM_JIT_TIME_ANY UINT64_MAX
+/*
+ * pid mapped the jitdump at path (len bytes, not NUL-terminated): its JIT
+ * code is named from there (opened at the first lookup, read on as it
+ * grows).  A second dump replaces the first.
+ */
+void sym_jitdump_add(struct symbolizer *sy, uint32_t pid, const char *path,
+		     size_t len);
+/*
+ * The name of pid's JIT code at addr at time t (the samples' time on the
+ * dump's clock, CLOCK_MONOTONIC; SYM_JIT_TIME_ANY: the latest code there),
+ * or NULL.  *dump gets the dump's path when pid mapped one, else NULL.
+ */
+const char *sym_jitdump_lookup(struct symbolizer *sy, uint32_t pid,
+			       uint64_t addr, uint64_t t, const char **dump);
+/* Close a process's jitdump (it exited or exec'd). */
+void sym_jitdump_forget(struct symbolizer *sy, uint32_t pid);
+/* What the dumps' readers skipped or refused (sym_report calls it). */
+void sym_jitdump_report(const struct symbolizer *sy, struct diag *d);
 
 /* ---- Per-process Dwfl (for unwinders) ------------------------------------ */
 

@@ -485,6 +485,7 @@ int live_main(struct config *c)
 		profile_set_unit_name(L.p, unit);
 	}
 	L.m = pe_machine_create(L.sy, L.p, &c->read);
+	pe_machine_set_jit_clock(L.m, sampler_monotonic(L.s));
 	pe_format_from_attr(&L.fmt, sampler_attr(L.s));
 	seed(&L);
 	signal(SIGPIPE, SIG_IGN);

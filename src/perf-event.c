@@ -46,6 +46,8 @@ struct pe_machine {
 	struct stack_cache *sc; /* chains to tree nodes (pe_machine_cache_stacks) */
 	bool volatile_names;    /* the stack being built has a name that may
 				   change without the process changing (JIT) */
+	bool jit_clock;         /* sample times are on the jitdumps' clock */
+	uint64_t jit_time;      /* the sample's, for jitdump lookups */
 };
 
 /* The process table's hooks into the symbolizer (ctx: the symbolizer). */
@@ -78,6 +80,13 @@ static void hook_release(void *ctx, void *sym_state)
 static void hook_forget(void *ctx, uint32_t pid)
 {
 	sym_jit_forget(ctx, pid);
+	sym_jitdump_forget(ctx, pid);
+}
+
+static void hook_jitdump(void *ctx, uint32_t pid, const char *path,
+			 size_t len)
+{
+	sym_jitdump_add(ctx, pid, path, len);
 }
 
 struct pe_machine *pe_machine_create(struct symbolizer *sy,
@@ -86,7 +95,8 @@ struct pe_machine *pe_machine_create(struct symbolizer *sy,
 {
 	struct pe_machine *m = xcalloc(1, sizeof(*m));
 	const struct pe_procs_hooks hooks = {
-		sy, hook_dso_get, hook_maps_changed, hook_release, hook_forget
+		sy, hook_dso_get, hook_maps_changed, hook_release, hook_forget,
+		hook_jitdump
 	};
 
 	m->sy = sy;
@@ -140,6 +150,11 @@ void pe_machine_set_lines(struct pe_machine *m, bool on)
 void pe_machine_keep_exited(struct pe_machine *m, bool keep)
 {
 	pe_procs_keep_exited(m->pt, keep);
+}
+
+void pe_machine_set_jit_clock(struct pe_machine *m, bool on)
+{
+	m->jit_clock = on;
 }
 
 void pe_machine_apply(struct pe_machine *m, const struct pe_record *r)
@@ -431,18 +446,24 @@ static uint32_t user_frame(struct pe_machine *m, struct pe_proc *pr,
 		return make_name(m, NULL, NULL, addr, false, false, NULL);
 	}
 	if (map->anon_exec) {
-		const char *fn = m->sy ? sym_jit_lookup(m->sy, pe_proc_pid(pr),
-							addr) : NULL;
+		const char *fn = NULL, *dump = NULL;
+		uint32_t pid = pe_proc_pid(pr);
 
 		m->volatile_names = true;   /* the map file may grow */
-		snprintf(jitmod, sizeof(jitmod), "/tmp/perf-%u.map",
-			 pe_proc_pid(pr));
+		snprintf(jitmod, sizeof(jitmod), "/tmp/perf-%u.map", pid);
+		/* The jitdump first: where both name the code, it wins. */
+		if (m->sy)
+			fn = sym_jitdump_lookup(m->sy, pid, addr, m->jit_time,
+						&dump);
+		if (!fn && m->sy)
+			fn = sym_jit_lookup(m->sy, pid, addr);
 		if (!fn) {
 			m->st.unknown_frames++;
 			if (m->sy)
 				sym_count_miss(m->sy, SYM_MISS_JIT);
 		}
-		return make_name(m, fn, jitmod, addr, true, java, NULL);
+		return make_name(m, fn, dump ? dump : jitmod, addr, true, java,
+				 NULL);
 	}
 	tag = (uint64_t)(uintptr_t)map->dso | (java ? TAG_JAVA : 0) |
 	      (m->o.lines && ret ? TAG_RET : 0);
@@ -601,6 +622,8 @@ static size_t build_stack(struct pe_machine *m, const struct pe_sample *s)
 					    strlen(leader->comm));
 		t = pe_procs_thread(m->pt, s->tid);
 	}
+	/* JIT code moves and is replaced: name it as it was then. */
+	m->jit_time = m->jit_clock && s->has_time ? s->time : SYM_JIT_TIME_ANY;
 	if (s->stack && s->stack_dyn_size && s->regs && pr && m->sy)
 		nu = unwind_user(m, pr, s, &uf, &ninl);
 	if (nr + 1 + nu + ninl > m->capids)

@@ -391,10 +391,7 @@ static int cmp_jit(const void *a, const void *b)
 #define JIT_MAX_LINE 4096                  /* longer lines are skipped */
 #define JIT_MAX_SYMS ((size_t)1 << 20)     /* entries kept of one map */
 
-/* Keep the first note about the JIT maps for sym_report; count them all. */
-static void jit_note(struct symbolizer *sy, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void jit_note(struct symbolizer *sy, const char *fmt, ...)
+void sym_jit_note(struct symbolizer *sy, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -415,15 +412,15 @@ static int jit_open(struct symbolizer *sy, const char *path, struct stat *sb,
 	memset(sb, 0, sizeof(*sb));
 	if (fd < 0) {
 		if (errno == ELOOP && !quiet)
-			jit_note(sy, "ignored %s: a symbolic link", path);
+			sym_jit_note(sy, "ignored %s: a symbolic link", path);
 		return -1;
 	}
 	if (fstat(fd, sb) < 0 || !S_ISREG(sb->st_mode)) {
 		if (!quiet)
-			jit_note(sy, "ignored %s: not a regular file", path);
+			sym_jit_note(sy, "ignored %s: not a regular file", path);
 	} else if (sb->st_uid != 0 && sb->st_uid != me) {
 		if (!quiet)
-			jit_note(sy, "ignored %s: owned by uid %u, and only maps "
+			sym_jit_note(sy, "ignored %s: owned by uid %u, and only maps "
 				 "owned by root or by this user (uid %u) are "
 				 "read", path, (unsigned)sb->st_uid,
 				 (unsigned)me);
@@ -488,11 +485,11 @@ static void jit_parse(struct symbolizer *sy, struct jit_map *j,
 		s = le + 1;
 	}
 	if (long_lines)
-		jit_note(sy, "%s: skipped %zu line%s longer than %d bytes",
+		sym_jit_note(sy, "%s: skipped %zu line%s longer than %d bytes",
 			 path, long_lines, long_lines == 1 ? "" : "s",
 			 JIT_MAX_LINE);
 	if (dropped)
-		jit_note(sy, "%s: kept its first %zu entries, skipped %zu",
+		sym_jit_note(sy, "%s: kept its first %zu entries, skipped %zu",
 			 path, JIT_MAX_SYMS, dropped);
 	if (j->n)     /* qsort of NULL is undefined, even for 0 entries */
 		qsort(j->syms, j->n, sizeof(*j->syms), cmp_jit);
@@ -524,7 +521,7 @@ static struct jit_map *jit_load(struct symbolizer *sy, uint32_t pid,
 		if (want > JIT_MAX_BYTES || want > room) {
 			want = JIT_MAX_BYTES < room ? JIT_MAX_BYTES : room;
 			if (!quiet)
-				jit_note(sy, "%s: read only its first %zu of "
+				sym_jit_note(sy, "%s: read only its first %zu of "
 					 "%llu bytes", path, want,
 					 (unsigned long long)sb.st_size);
 		}

@@ -6,6 +6,8 @@
  *   symbols-elf.c     a dso's ELF: opening it (build-id cache, --symfs,
  *                     the vdso), its sorted symbol table, lookups;
  *   symbols-kernel.c  kallsyms and /tmp/perf-PID.map (JIT) symbols;
+ *   symbols-jitdump.c the jitdumps (jit-PID.dump) processes map: JIT
+ *                     names by time, and their code's unwinding info;
  *   symbols-proc.c    the per-process Dwfl the DWARF unwinder walks.
  */
 #ifndef FLAMETOP_SYMBOLS_PRIV_H
@@ -80,6 +82,8 @@ struct jit_map {
 	struct jit_map *next;
 };
 
+struct sym_jitdump;            /* symbols-jitdump.c */
+
 struct ksym {
 	uint64_t start;
 	size_t seq;             /* line number: of aliases, the last wins */
@@ -109,6 +113,8 @@ struct symbolizer {
 	size_t jit_bytes;       /* text of every map held */
 	char jit_msg[512];      /* the first note about a map */
 	uint64_t jit_notes;     /* notes about maps (ignored, cut) */
+	struct sym_jitdump *dumps; /* jitdumps the processes mapped */
+	struct diag *dump_notes; /* what closed dumps had to say (or NULL) */
 	/* kernel */
 	int kstate;             /* 0: not loaded, 1: ok, -1: unusable */
 	struct ksym *ksyms;     /* ARR arrays: capksyms, ktextcap */
@@ -152,6 +158,14 @@ Dwfl_Module *sym_report_alone(Dwfl **dwfl, const char *name,
  */
 int sym_addr_scopes(Dwfl_Module *mod, Dwarf_Addr a, Dwarf_Die *cu,
 		    Dwarf_Addr *bias, Dwarf_Die **scopes);
+/*
+ * Keep the first note about JIT maps and jitdumps for sym_report; count
+ * them all.
+ */
+void sym_jit_note(struct symbolizer *sy, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Close every jitdump (sym_destroy). */
+void sym_jitdump_free_all(struct symbolizer *sy);
 /* Free d's line tables and their cache (symbols-lines.c). */
 void sym_lines_free(struct sym_lines *l);
 

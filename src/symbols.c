@@ -83,6 +83,7 @@ void sym_destroy(struct symbolizer *sy)
 		free(j->text);
 		free(j);
 	}
+	sym_jitdump_free_all(sy);
 	ARR_FREE(sy->ksyms, sy->capksyms);
 	ARR_FREE(sy->ktext, sy->ktextcap);
 	if (sy->vdso_fd >= 0)
@@ -278,7 +279,8 @@ void sym_report(const struct symbolizer *sy, struct diag *d)
 		[SYM_MISS_STRIPPED] = "in stripped files (no symbol table; "
 				      "install debug symbols)",
 		[SYM_MISS_KERNEL] = "in the kernel",
-		[SYM_MISS_JIT] = "in JIT code without a /tmp/perf-PID.map entry",
+		[SYM_MISS_JIT] = "in JIT code without a /tmp/perf-PID.map "
+				 "or jitdump entry",
 	};
 
 	for (int i = 0; i < SYM_MISS_COUNT; i++) {
@@ -297,6 +299,7 @@ void sym_report(const struct symbolizer *sy, struct diag *d)
 			diag_warn(d, "%llu frames unresolved %s",
 				  (unsigned long long)sy->misses[i], what[i]);
 	}
+	sym_jitdump_report(sy, d);
 	if (sy->jit_notes > 1)
 		diag_warn(d, "%s (and %llu more notes about JIT maps)",
 			  sy->jit_msg, (unsigned long long)(sy->jit_notes - 1));
