@@ -67,6 +67,14 @@ void pe_machine_cache_stacks(struct pe_machine *m);
  */
 void pe_machine_set_jit_clock(struct pe_machine *m, bool on);
 /*
+ * Whether the stack built last has JIT code that its process's jitdump
+ * does not name: a runtime that buffers its writes (python3.13) may not
+ * have written it yet (live mode holds such samples back a while).
+ */
+bool pe_machine_jit_unnamed(const struct pe_machine *m);
+/* Take back what building the last stack counted (it is built again). */
+void pe_machine_uncount_last(struct pe_machine *m);
+/*
  * Name frames by source line ("NAME FILE:LINE", --lines) or by function
  * from the next stack on; the frame and stack caches start over.
  */

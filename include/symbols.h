@@ -187,6 +187,11 @@ void sym_jitdump_add(struct symbolizer *sy, uint32_t pid, const char *path,
  */
 const char *sym_jitdump_lookup(struct symbolizer *sy, uint32_t pid,
 			       uint64_t addr, uint64_t t, const char **dump);
+/*
+ * Read what pid's jitdump gained since it was last read, now; true when
+ * it gained records.
+ */
+bool sym_jitdump_refresh(struct symbolizer *sy, uint32_t pid);
 /* Close a process's jitdump (it exited or exec'd). */
 void sym_jitdump_forget(struct symbolizer *sy, uint32_t pid);
 /* What the dumps' readers skipped or refused (sym_report calls it). */
@@ -201,6 +206,13 @@ void sym_jitdump_report(const struct symbolizer *sy, struct diag *d);
  * process (freed with it); do not dwfl_end it.
  */
 Dwfl *sym_proc_dwfl(struct symbolizer *sy, struct pe_proc *pr);
+/*
+ * An unwind stopped at pc, in JIT code of the process: give its Dwfl that
+ * code's unwinding info from the jitdump (the code load valid at time t,
+ * SYM_JIT_TIME_ANY: the latest).  True when it was added: unwind again.
+ */
+bool sym_proc_add_jit_cfi(struct symbolizer *sy, struct pe_proc *pr,
+			  uint64_t pc, uint64_t t);
 /* Free a process's symbolizer state (called when the process goes). */
 void sym_proc_release(struct symbolizer *sy, void *state);
 /* Mark the process's Dwfl stale (its maps changed). */

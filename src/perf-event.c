@@ -48,6 +48,10 @@ struct pe_machine {
 				   change without the process changing (JIT) */
 	bool jit_clock;         /* sample times are on the jitdumps' clock */
 	uint64_t jit_time;      /* the sample's, for jitdump lookups */
+	bool jit_unnamed;       /* the stack has JIT code its process's
+				   jitdump does not name (yet) */
+	struct pe_machine_stats st_before;  /* before the last stack */
+	uint64_t miss_before[SYM_MISS_COUNT];
 };
 
 /* The process table's hooks into the symbolizer (ctx: the symbolizer). */
@@ -155,6 +159,21 @@ void pe_machine_keep_exited(struct pe_machine *m, bool keep)
 void pe_machine_set_jit_clock(struct pe_machine *m, bool on)
 {
 	m->jit_clock = on;
+}
+
+bool pe_machine_jit_unnamed(const struct pe_machine *m)
+{
+	return m->jit_unnamed;
+}
+
+void pe_machine_uncount_last(struct pe_machine *m)
+{
+	m->st = m->st_before;
+	/* Unsigned: adding the difference wraps back to the old count. */
+	for (unsigned k = 0; m->sy && k < SYM_MISS_COUNT; k++)
+		sym_count_misses(m->sy, (enum sym_miss)k,
+				 m->miss_before[k] -
+				 sym_misses(m->sy, (enum sym_miss)k));
 }
 
 void pe_machine_apply(struct pe_machine *m, const struct pe_record *r)
@@ -455,6 +474,8 @@ static uint32_t user_frame(struct pe_machine *m, struct pe_proc *pr,
 		if (m->sy)
 			fn = sym_jitdump_lookup(m->sy, pid, addr, m->jit_time,
 						&dump);
+		if (!fn && dump)
+			m->jit_unnamed = true;
 		if (!fn && m->sy)
 			fn = sym_jit_lookup(m->sy, pid, addr);
 		if (!fn) {
@@ -587,6 +608,27 @@ static size_t unwind_user(struct pe_machine *m, struct pe_proc *pr,
 		m->uw = unwind_create(&uo);
 	}
 	n = unwind_sample(m->uw, sym_proc_dwfl(m->sy, pr), s, uf, &r);
+	/*
+	 * Stopped in JIT code whose unwinding info is in the process's
+	 * jitdump: give it to the Dwfl and unwind again (a few times: each
+	 * round may reach more JIT code further up).
+	 */
+	for (int round = 0; round < 8 && r != UNWIND_COMPLETE; round++) {
+		bool added = false;
+
+		for (size_t i = 0; i < n; i++) {
+			uint64_t pc = (*uf)[i].activation ? (*uf)[i].pc
+							   : (*uf)[i].pc - 1;
+			const struct pe_map *map = pe_proc_find_map(pr, pc);
+
+			if (map && map->anon_exec &&
+			    sym_proc_add_jit_cfi(m->sy, pr, pc, m->jit_time))
+				added = true;
+		}
+		if (!added)
+			break;
+		n = unwind_sample(m->uw, sym_proc_dwfl(m->sy, pr), s, uf, &r);
+	}
 	m->st.dwarf_stacks++;
 	if (r != UNWIND_COMPLETE)
 		m->st.dwarf_truncated++;
@@ -624,6 +666,10 @@ static size_t build_stack(struct pe_machine *m, const struct pe_sample *s)
 	}
 	/* JIT code moves and is replaced: name it as it was then. */
 	m->jit_time = m->jit_clock && s->has_time ? s->time : SYM_JIT_TIME_ANY;
+	m->jit_unnamed = false;
+	m->st_before = m->st;
+	for (unsigned k = 0; m->sy && k < SYM_MISS_COUNT; k++)
+		m->miss_before[k] = sym_misses(m->sy, (enum sym_miss)k);
 	if (s->stack && s->stack_dyn_size && s->regs && pr && m->sy)
 		nu = unwind_user(m, pr, s, &uf, &ninl);
 	if (nr + 1 + nu + ninl > m->capids)

@@ -112,11 +112,11 @@ void sym_jitdump_free_all(struct symbolizer *sy)
 	}
 }
 
-/* Read what was appended since the last time. */
-static void dump_update(struct sym_jitdump *x)
+/* Read what was appended since the last time: how many records. */
+static size_t dump_update(struct sym_jitdump *x)
 {
 	x->read_ns = mono_ns();
-	jitdump_update(x->jd);
+	return jitdump_update(x->jd);
 }
 
 /* pid's dump, opened and read (NULL: it has none, or it cannot be read). */
@@ -163,6 +163,20 @@ static bool dump_find(struct sym_jitdump *x, uint64_t addr, uint64_t t,
 	return !any && jitdump_lookup(x->jd, addr, SYM_JIT_TIME_ANY, c);
 }
 
+bool sym_jitdump_refresh(struct symbolizer *sy, uint32_t pid)
+{
+	struct sym_jitdump *x = dump_of(sy, pid);
+
+	return x && x->jd && dump_update(x) > 0;
+}
+
+struct jitdump *sym_jitdump_of(struct symbolizer *sy, uint32_t pid)
+{
+	struct sym_jitdump *x = dump_of(sy, pid);
+
+	return x ? x->jd : NULL;
+}
+
 const char *sym_jitdump_lookup(struct symbolizer *sy, uint32_t pid,
 			       uint64_t addr, uint64_t t, const char **dump)
 {
@@ -188,3 +202,4 @@ void sym_jitdump_report(const struct symbolizer *sy, struct diag *d)
 	for (unsigned i = 0; i < sy->dump_notes->nwarnings; i++)
 		diag_warn(d, "%s", sy->dump_notes->warnings[i]);
 }
+

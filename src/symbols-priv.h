@@ -96,11 +96,15 @@ struct reported {
 	uint64_t bias;
 };
 
+struct jit_image;               /* symbols-jitcfi.c */
+
 struct proc_state {
 	Dwfl *dwfl;
 	bool stale;
 	struct reported *rep;   /* the files in dwfl, at their biases */
 	size_t nrep, caprep;
+	struct jit_image **images; /* JIT code with CFI in dwfl (its ELFs) */
+	size_t nimages, capimages;
 };
 
 struct symbolizer {
@@ -164,6 +168,16 @@ int sym_addr_scopes(Dwfl_Module *mod, Dwarf_Addr a, Dwarf_Die *cu,
  */
 void sym_jit_note(struct symbolizer *sy, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* pid's jitdump, opened and read; NULL when it mapped none. */
+struct jitdump *sym_jitdump_of(struct symbolizer *sy, uint32_t pid);
+/*
+ * The find_elf of process Dwfls: the ELF made in memory for JIT code
+ * (symbols-jitcfi.c), else libdwfl's lookup by build-id.
+ */
+int sym_find_elf(Dwfl_Module *mod, void **userdata, const char *modname,
+		 Dwarf_Addr base, char **file_name, Elf **elfp);
+/* Free the JIT code images of a process's Dwfl (after dwfl_end). */
+void sym_jit_images_free(struct proc_state *ps);
 /* Close every jitdump (sym_destroy). */
 void sym_jitdump_free_all(struct symbolizer *sy);
 /* Free d's line tables and their cache (symbols-lines.c). */

@@ -101,6 +101,7 @@ Dwfl *sym_proc_dwfl(struct symbolizer *sy, struct pe_proc *pr)
 	if (!add_only) {
 		if (ps->dwfl)
 			dwfl_end(ps->dwfl);
+		sym_jit_images_free(ps);
 		ps->dwfl = dwfl_begin(&sym_dwfl_callbacks);
 		ps->nrep = 0;
 		if (!ps->dwfl) {
@@ -141,6 +142,7 @@ void sym_proc_release(struct symbolizer *sy, void *state)
 		return;
 	if (ps->dwfl)
 		dwfl_end(ps->dwfl);
+	sym_jit_images_free(ps);
 	free(ps->rep);
 	free(ps);
 }
