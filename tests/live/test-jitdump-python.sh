@@ -32,27 +32,25 @@ run() {
 	fi
 }
 
+# try VERSION FLAG: sample python3.VERSION -X FLAG where it runs; the
+# Python functions must hold at least 80 %.
 ran=0
-p13=$(python 3.13)
-if [ -n "$p13" ] && "$p13" -X perf_jit -c pass 2>/dev/null; then
+try() {
+	py=$(python "$1")
+	[ -n "$py" ] && "$py" -X "$2" -c pass 2>/dev/null || return 1
 	ran=1
-	run py13 "$p13" perf_jit
-	share=$(share "$work/py13.folded" 'py::')
-	check "python3.13 -X perf_jit: exit 0" [ "$(cat "$work/py13.rc")" = 0 ]
-	check "python3.13 -X perf_jit: Python functions named ($share% >= 80%)" \
+	run "py$1" "$py" "$2"
+	share=$(share "$work/py$1.folded" 'py::')
+	check "python$1 -X $2: exit 0" [ "$(cat "$work/py$1.rc")" = 0 ]
+	check "python$1 -X $2: Python functions named ($share% >= 80%)" \
 		within "$share" 80 100
+}
+if try 3.13 perf_jit; then
 	check "python3.13 -X perf_jit: unwound through the trampolines" \
-		grep -q ';py::main:[^;]*jit-work.py;.*;py::py_math:' "$work/py13.folded"
+		grep -q ';py::main:[^;]*jit-work.py;.*;py::py_math:' \
+		"$work/py3.13.folded"
 fi
-p12=$(python 3.12)
-if [ -n "$p12" ] && "$p12" -X perf -c pass 2>/dev/null; then
-	ran=1
-	run py12 "$p12" perf
-	share=$(share "$work/py12.folded" 'py::')
-	check "python3.12 -X perf: exit 0" [ "$(cat "$work/py12.rc")" = 0 ]
-	check "python3.12 -X perf: Python functions named ($share% >= 80%)" \
-		within "$share" 80 100
-fi
+try 3.12 perf
 if [ "$ran" = 0 ]; then
 	echo "SKIP: no python3.13 with -X perf_jit nor python3.12 with -X perf"
 	exit 0
