@@ -81,6 +81,21 @@ void pe_machine_uncount_last(struct pe_machine *m);
 void pe_machine_set_lines(struct pe_machine *m, bool on);
 
 /*
+ * Sample times are CLOCK_MONOTONIC (perf record -k 1, live mode's
+ * use_clockid), the jitdumps' clock: JIT code is named by the code load
+ * valid at each sample's time.  Off (the default): by the latest load.
+ */
+void pe_machine_jit_times(struct pe_machine *m, bool on);
+/*
+ * Whether the stack built last has JIT code that its process's jitdump
+ * does not name: a runtime that buffers its writes (python3.13) may not
+ * have written it yet (live mode holds such samples back a while).
+ */
+bool pe_machine_jit_unnamed(const struct pe_machine *m);
+/* Take back what building the last stack counted (it is built again). */
+void pe_machine_uncount_last(struct pe_machine *m);
+
+/*
  * Apply a decoded record: MMAP/MMAP2, COMM, FORK and EXIT go to the
  * process table (pe_procs_apply), LOST and THROTTLE are counted.
  */

@@ -54,12 +54,6 @@ struct pe_procs_hooks {
 	void (*release)(void *ctx, void *sym_state);
 	/* pid exited or exec'd: forget what was known of its JIT code. */
 	void (*forget)(void *ctx, uint32_t pid);
-	/*
-	 * pid mapped a jitdump (a file named jit-N.dump: runtimes map it
-	 * so that profilers find it); the mapping itself is not kept.
-	 */
-	void (*jitdump)(void *ctx, uint32_t pid, const char *path,
-			size_t len);
 };
 
 struct pe_procs;

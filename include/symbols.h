@@ -15,9 +15,9 @@
  * shows real addresses and, if perf recorded the kernel's build-id, when
  * that matches the running kernel.
  *
- * JIT code: /tmp/perf-PID.map (start, size, name per line; later lines win),
- * and the jitdump a process maps (jit-PID.dump: names by the time of the
- * sample, and unwinding info), which wins where both name the code.
+ * JIT code: the runtime's jitdump (jit-PID.dump, jitdump.h) when the
+ * process mapped one, named by the code load valid at the sample's time;
+ * else /tmp/perf-PID.map (start, size, name per line; later lines win).
  *
  * A DWARF unwinder needs a Dwfl per process, with every mapped ELF
  * reported at its load address: sym_proc_dwfl builds one from the
@@ -50,6 +50,12 @@ struct sym_opts {
 	                              only under it, by recorded path and in
 	                              its .build-id tree */
 	const char *jit_dir;       /* NULL: /tmp (perf-PID.map files) */
+	const char *jitdump_dir;   /* NULL, or the recording's folder: a
+	                              jit-PID.dump is looked for there too */
+	bool jitdump_whole;        /* the dumps are written to their end
+	                              (perf.data): a record cut short there
+	                              is told; else (live) they may grow and
+	                              are read again when a lookup misses */
 };
 
 /* Why a frame stayed unresolved (counted for the user). */
@@ -61,8 +67,7 @@ enum sym_miss {
 	SYM_MISS_NO_SYMBOL,        /* no function symbol covers the address */
 	SYM_MISS_STRIPPED,         /* the file has no symbol table at all */
 	SYM_MISS_KERNEL,           /* kernel frame, no usable kallsyms */
-	SYM_MISS_JIT,              /* JIT code without a perf-PID.map or
-	                              jitdump entry */
+	SYM_MISS_JIT,              /* JIT code in no jitdump or perf-PID.map */
 	SYM_MISS_COUNT
 };
 
@@ -168,34 +173,42 @@ const char *sym_kernel_lookup(struct symbolizer *sy, uint64_t addr,
 /* The JIT symbol of pid at addr from perf-PID.map, or NULL. */
 const char *sym_jit_lookup(struct symbolizer *sy, uint32_t pid,
 			   uint64_t addr);
-/* Forget a process's JIT map (it exited). */
+/* Forget a process's JIT map and jitdump (it exited). */
 void sym_jit_forget(struct symbolizer *sy, uint32_t pid);
 
-/* A lookup time that asks for the latest code at an address. */
-#define SYM_JIT_TIME_ANY UINT64_MAX
 /*
- * pid mapped the jitdump at path (len bytes, not NUL-terminated): its JIT
- * code is named from there (opened at the first lookup, read on as it
- * grows).  A second dump replaces the first.
+ * True when path (len bytes) names a jitdump: "jit-PID.dump", the file a
+ * runtime maps so that profilers see it in the MMAP records.
  */
-void sym_jitdump_add(struct symbolizer *sy, uint32_t pid, const char *path,
-		     size_t len);
+bool sym_is_jitdump(const char *path, size_t len);
 /*
- * The name of pid's JIT code at addr at time t (the samples' time on the
- * dump's clock, CLOCK_MONOTONIC; SYM_JIT_TIME_ANY: the latest code there),
- * or NULL.  *dump gets the dump's path when pid mapped one, else NULL.
+ * Process pid mapped the jitdump at path (as the process names it): its
+ * JIT code is named from the dump from now on.  The dump is opened at the
+ * first lookup: under --symfs (the path, then the file name), in
+ * jitdump_dir, else at the path itself; a dump found nowhere is told once
+ * (sym_report).
  */
-const char *sym_jitdump_lookup(struct symbolizer *sy, uint32_t pid,
-			       uint64_t addr, uint64_t t, const char **dump);
+void sym_jitdump_mapped(struct symbolizer *sy, uint32_t pid,
+			const char *path, size_t len);
+/*
+ * The JIT code of pid at addr at time t (JITDUMP_TIME_ANY: the latest):
+ * from the process's jitdump when it mapped one, else (or when the dump
+ * does not know the address) from its perf-PID.map.  *mod (may be NULL)
+ * gets the file the name came from or would have: the dump's name or
+ * "/tmp/perf-PID.map".  With line set, *line gets the source line of addr
+ * from the dump's debug info (file NULL: none).  NULL when unknown.
+ */
+const char *sym_jit_lookup_at(struct symbolizer *sy, uint32_t pid,
+			      uint64_t addr, uint64_t t, const char **mod,
+			      struct sym_srcline *line);
+
+/* Whether pid mapped a jitdump that could be read. */
+bool sym_has_jitdump(struct symbolizer *sy, uint32_t pid);
 /*
  * Read what pid's jitdump gained since it was last read, now; true when
  * it gained records.
  */
 bool sym_jitdump_refresh(struct symbolizer *sy, uint32_t pid);
-/* Close a process's jitdump (it exited or exec'd). */
-void sym_jitdump_forget(struct symbolizer *sy, uint32_t pid);
-/* What the dumps' readers skipped or refused (sym_report calls it). */
-void sym_jitdump_report(const struct symbolizer *sy, struct diag *d);
 
 /* ---- Per-process Dwfl (for unwinders) ------------------------------------ */
 
@@ -209,7 +222,7 @@ Dwfl *sym_proc_dwfl(struct symbolizer *sy, struct pe_proc *pr);
 /*
  * An unwind stopped at pc, in JIT code of the process: give its Dwfl that
  * code's unwinding info from the jitdump (the code load valid at time t,
- * SYM_JIT_TIME_ANY: the latest).  True when it was added: unwind again.
+ * JITDUMP_TIME_ANY: the latest).  True when it was added: unwind again.
  */
 bool sym_proc_add_jit_cfi(struct symbolizer *sy, struct pe_proc *pr,
 			  uint64_t pc, uint64_t t);

@@ -26,6 +26,12 @@
 #define HOLD_BYTES ((size_t)64 << 20)
 #define HOLD_TUI_NS 2000000000ull
 
+/* CLOCK_MONOTONIC in ns (util's clock; live.c's would be a call back). */
+static uint64_t mono_ns(void)
+{
+	return (uint64_t)(now_seconds() * 1e9);
+}
+
 struct held {
 	uint32_t pid;
 	uint64_t since;          /* CLOCK_MONOTONIC when first held */
@@ -38,7 +44,7 @@ bool live_hold(struct live *L, const struct perf_event_header *h,
 	struct held *e;
 
 	if (L->no_hold || h->size > HOLD_BYTES - L->held_bytes ||
-	    (!L->hold_to_exit && live_mono_ns() - since >= HOLD_TUI_NS))
+	    (!L->hold_to_exit && mono_ns() - since >= HOLD_TUI_NS))
 		return false;
 	GROW(L->held, L->capheld, L->nheld + 1);
 	e = &L->held[L->nheld++];
@@ -51,11 +57,12 @@ bool live_hold(struct live *L, const struct perf_event_header *h,
 }
 
 /* Build the held samples that match again (pid 0: all of them). */
-static void release(struct live *L, uint32_t pid, bool aged_only)
+static void release(struct live *L, uint32_t pid, bool aged_only,
+		    live_replay_fn replay)
 {
 	struct held *list = L->held;
 	size_t n = L->nheld, keep = 0;
-	uint64_t now = live_mono_ns();
+	uint64_t now = mono_ns();
 
 	/* A sample built again may be held again: into a fresh list. */
 	L->held = NULL;
@@ -69,7 +76,7 @@ static void release(struct live *L, uint32_t pid, bool aged_only)
 			continue;
 		}
 		L->held_bytes -= e->rec->size;
-		live_replay(L, e->rec, e->since);
+		replay(L, e->rec, e->since);
 		free(e->rec);
 	}
 	/* What was kept goes first, in the order it came. */
@@ -90,19 +97,19 @@ static void release(struct live *L, uint32_t pid, bool aged_only)
 	}
 }
 
-void live_hold_exit(struct live *L, uint32_t pid)
+void live_hold_exit(struct live *L, uint32_t pid, live_replay_fn replay)
 {
 	for (size_t i = 0; i < L->nheld; i++)
 		if (L->held[i].pid == pid) {
 			sym_jitdump_refresh(L->sy, pid);
 			L->no_hold = true;   /* nothing more will be written */
-			release(L, pid, false);
+			release(L, pid, false, replay);
 			L->no_hold = false;
 			return;
 		}
 }
 
-void live_hold_check(struct live *L)
+void live_hold_check(struct live *L, live_replay_fn replay)
 {
 	uint32_t done[16];
 	size_t ndone = 0;
@@ -118,20 +125,20 @@ void live_hold_check(struct live *L)
 			continue;
 		done[ndone++] = pid;
 		if (sym_jitdump_refresh(L->sy, pid)) {
-			release(L, pid, false);
+			release(L, pid, false, replay);
 			i = (size_t)-1;     /* the list changed: look again */
 		}
 	}
 	if (!L->hold_to_exit && L->nheld)
-		release(L, 0, true);
+		release(L, 0, true, replay);
 }
 
-void live_hold_end(struct live *L)
+void live_hold_end(struct live *L, live_replay_fn replay)
 {
 	for (size_t i = 0; i < L->nheld; i++)
 		sym_jitdump_refresh(L->sy, L->held[i].pid);
 	L->no_hold = true;
-	release(L, 0, false);
+	release(L, 0, false, replay);
 	L->no_hold = false;
 }
 

@@ -138,12 +138,15 @@ void live_synth_maps(struct live *L, uint32_t pid);
 void live_replay(struct live *L, const struct perf_event_header *h,
 		 uint64_t since);
 
-/* live-jithold.c */
+/* live-jithold.c; replay builds a held sample again (live_replay) */
+typedef void (*live_replay_fn)(struct live *L,
+			       const struct perf_event_header *h,
+			       uint64_t since);
 bool live_hold(struct live *L, const struct perf_event_header *h,
 	       uint32_t pid, uint64_t since);
-void live_hold_check(struct live *L);
-void live_hold_exit(struct live *L, uint32_t pid);
-void live_hold_end(struct live *L);
+void live_hold_check(struct live *L, live_replay_fn replay);
+void live_hold_exit(struct live *L, uint32_t pid, live_replay_fn replay);
+void live_hold_end(struct live *L, live_replay_fn replay);
 void live_hold_free(struct live *L);
 
 /* live-offcpu.c */

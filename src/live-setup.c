@@ -254,7 +254,7 @@ static void run_fixed(struct live *L)
 	stop = live_mono_ns();
 	sampler_enable(L->s, false);
 	live_drain(L);
-	live_hold_end(L);
+	live_hold_end(L, live_replay);
 	if (L->c->off_cpu)
 		live_off_stop(L, stop);
 	live_flush(L);
@@ -487,7 +487,7 @@ int live_main(struct config *c)
 		profile_set_unit_name(L.p, unit);
 	}
 	L.m = pe_machine_create(L.sy, L.p, &c->read);
-	pe_machine_set_jit_clock(L.m, sampler_monotonic(L.s));
+	pe_machine_jit_times(L.m, sampler_monotonic(L.s));
 	L.hold_to_exit = !tui;
 	pe_format_from_attr(&L.fmt, sampler_attr(L.s));
 	seed(&L);

@@ -330,7 +330,7 @@ static void on_record(void *ctx, const struct perf_event_header *h)
 	case PERF_RECORD_EXIT:
 		/* The runtime flushed its jitdump before it exited. */
 		if (r.u.task.pid == r.u.task.tid && L->nheld)
-			live_hold_exit(L, r.u.task.pid);
+			live_hold_exit(L, r.u.task.pid, live_replay);
 		if (L->c->off_cpu)
 			live_off_exit(L, r.u.task.tid);
 		live_set_del(&L->seen_tid, r.u.task.tid);
@@ -371,7 +371,7 @@ bool live_drain(struct live *L)
 	size_t n = sampler_drain(L->s, on_record, L);
 
 	if (L->nheld)
-		live_hold_check(L);
+		live_hold_check(L, live_replay);
 
 	prune_tasks(L, live_mono_ns());
 	return n > 0;

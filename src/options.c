@@ -91,8 +91,8 @@ static const struct opt_def opts[] = {
 	  "perf input", "perf.data: kernel symbols from FILE, trusted even "
 	  "when the kernel differs (default: /proc/kallsyms)" },
 	{ "symfs", 0, OPT_STR, "DIR", OFF(read.symfs), 0, 0, "perf input",
-	  "perf.data: look binaries up under DIR, by their recorded path "
-	  "and in DIR/.build-id/" },
+	  "perf.data: look binaries and jitdumps up under DIR, by their "
+	  "recorded path and in DIR/.build-id/" },
 	{ "time", 0, OPT_STR, "RANGE", OFF(time), 0, 0, "perf input",
 	  "samples in RANGE only: START,END (seconds from the first "
 	  "sample), P%/N or P%-Q%" },

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jitdump.h"
 #include "stack-cache.h"
 #include "symbols.h"
 #include "unwind.h"
@@ -46,8 +47,8 @@ struct pe_machine {
 	struct stack_cache *sc; /* chains to tree nodes (pe_machine_cache_stacks) */
 	bool volatile_names;    /* the stack being built has a name that may
 				   change without the process changing (JIT) */
-	bool jit_clock;         /* sample times are on the jitdumps' clock */
-	uint64_t jit_time;      /* the sample's, for jitdump lookups */
+	bool jit_times;         /* sample times are the jitdumps' clock */
+	uint64_t jit_time;      /* the time JIT code is named at */
 	bool jit_unnamed;       /* the stack has JIT code its process's
 				   jitdump does not name (yet) */
 	struct pe_machine_stats st_before;  /* before the last stack */
@@ -84,13 +85,6 @@ static void hook_release(void *ctx, void *sym_state)
 static void hook_forget(void *ctx, uint32_t pid)
 {
 	sym_jit_forget(ctx, pid);
-	sym_jitdump_forget(ctx, pid);
-}
-
-static void hook_jitdump(void *ctx, uint32_t pid, const char *path,
-			 size_t len)
-{
-	sym_jitdump_add(ctx, pid, path, len);
 }
 
 struct pe_machine *pe_machine_create(struct symbolizer *sy,
@@ -99,8 +93,7 @@ struct pe_machine *pe_machine_create(struct symbolizer *sy,
 {
 	struct pe_machine *m = xcalloc(1, sizeof(*m));
 	const struct pe_procs_hooks hooks = {
-		sy, hook_dso_get, hook_maps_changed, hook_release, hook_forget,
-		hook_jitdump
+		sy, hook_dso_get, hook_maps_changed, hook_release, hook_forget
 	};
 
 	m->sy = sy;
@@ -156,9 +149,38 @@ void pe_machine_keep_exited(struct pe_machine *m, bool keep)
 	pe_procs_keep_exited(m->pt, keep);
 }
 
-void pe_machine_set_jit_clock(struct pe_machine *m, bool on)
+/* A runtime's jitdump among pid's mappings: its JIT code is named from it. */
+static void note_jitdump(struct pe_machine *m, uint32_t pid, const char *path,
+			 size_t len)
 {
-	m->jit_clock = on;
+	if (m->sy && sym_is_jitdump(path, len))
+		sym_jitdump_mapped(m->sy, pid, path, len);
+}
+
+void pe_machine_apply(struct pe_machine *m, const struct pe_record *r)
+{
+	if (r->type == PERF_RECORD_MMAP || r->type == PERF_RECORD_MMAP2)
+		note_jitdump(m, r->u.mmap.pid, r->u.mmap.filename,
+			     r->u.mmap.filename_len);
+	if (r->type == PERF_RECORD_LOST)
+		m->st.lost += r->u.lost.lost;
+	else if (r->type == PERF_RECORD_THROTTLE)
+		m->st.throttled++;
+	else
+		pe_procs_apply(m->pt, r);
+}
+
+void pe_machine_add_map(struct pe_machine *m, uint32_t pid, uint64_t start,
+			uint64_t len, uint64_t pgoff, const char *path,
+			size_t path_len, const struct pe_mmap *ident)
+{
+	note_jitdump(m, pid, path, path_len);
+	pe_procs_add_map(m->pt, pid, start, len, pgoff, path, path_len, ident);
+}
+
+void pe_machine_jit_times(struct pe_machine *m, bool on)
+{
+	m->jit_times = on;
 }
 
 bool pe_machine_jit_unnamed(const struct pe_machine *m)
@@ -174,23 +196,6 @@ void pe_machine_uncount_last(struct pe_machine *m)
 		sym_count_misses(m->sy, (enum sym_miss)k,
 				 m->miss_before[k] -
 				 sym_misses(m->sy, (enum sym_miss)k));
-}
-
-void pe_machine_apply(struct pe_machine *m, const struct pe_record *r)
-{
-	if (r->type == PERF_RECORD_LOST)
-		m->st.lost += r->u.lost.lost;
-	else if (r->type == PERF_RECORD_THROTTLE)
-		m->st.throttled++;
-	else
-		pe_procs_apply(m->pt, r);
-}
-
-void pe_machine_add_map(struct pe_machine *m, uint32_t pid, uint64_t start,
-			uint64_t len, uint64_t pgoff, const char *path,
-			size_t path_len, const struct pe_mmap *ident)
-{
-	pe_procs_add_map(m->pt, pid, start, len, pgoff, path, path_len, ident);
 }
 
 void pe_machine_set_comm(struct pe_machine *m, uint32_t pid, uint32_t tid,
@@ -465,26 +470,29 @@ static uint32_t user_frame(struct pe_machine *m, struct pe_proc *pr,
 		return make_name(m, NULL, NULL, addr, false, false, NULL);
 	}
 	if (map->anon_exec) {
-		const char *fn = NULL, *dump = NULL;
-		uint32_t pid = pe_proc_pid(pr);
+		struct sym_srcline ln;
+		const char *mod = NULL, *fn = NULL;
 
-		m->volatile_names = true;   /* the map file may grow */
-		snprintf(jitmod, sizeof(jitmod), "/tmp/perf-%u.map", pid);
-		/* The jitdump first: where both name the code, it wins. */
 		if (m->sy)
-			fn = sym_jitdump_lookup(m->sy, pid, addr, m->jit_time,
-						&dump);
-		if (!fn && dump)
-			m->jit_unnamed = true;
-		if (!fn && m->sy)
-			fn = sym_jit_lookup(m->sy, pid, addr);
+			fn = sym_jit_lookup_at(m->sy, pe_proc_pid(pr),
+					       addr - (m->o.lines && ret),
+					       m->jit_time, &mod,
+					       m->o.lines ? &ln : NULL);
+		m->volatile_names = true;   /* the map file may grow */
+		if (!mod) {
+			snprintf(jitmod, sizeof(jitmod), "/tmp/perf-%u.map",
+				 pe_proc_pid(pr));
+			mod = jitmod;
+		}
 		if (!fn) {
 			m->st.unknown_frames++;
 			if (m->sy)
 				sym_count_miss(m->sy, SYM_MISS_JIT);
+			if (m->sy && sym_has_jitdump(m->sy, pe_proc_pid(pr)))
+				m->jit_unnamed = true;
 		}
-		return make_name(m, fn, dump ? dump : jitmod, addr, true, java,
-				 NULL);
+		return make_name(m, fn, mod, addr, true, java,
+				 fn && m->o.lines && ln.file ? &ln : NULL);
 	}
 	tag = (uint64_t)(uintptr_t)map->dso | (java ? TAG_JAVA : 0) |
 	      (m->o.lines && ret ? TAG_RET : 0);
@@ -664,8 +672,8 @@ static size_t build_stack(struct pe_machine *m, const struct pe_sample *s)
 					    strlen(leader->comm));
 		t = pe_procs_thread(m->pt, s->tid);
 	}
-	/* JIT code moves and is replaced: name it as it was then. */
-	m->jit_time = m->jit_clock && s->has_time ? s->time : SYM_JIT_TIME_ANY;
+	m->jit_time = m->jit_times && s->has_time ? s->time
+						    : JITDUMP_TIME_ANY;
 	m->jit_unnamed = false;
 	m->st_before = m->st;
 	for (unsigned k = 0; m->sy && k < SYM_MISS_COUNT; k++)

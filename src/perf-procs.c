@@ -315,25 +315,6 @@ static bool is_anon_name(const char *s, size_t n)
 	return n == 0;
 }
 
-/* "jit-N.dump", in any directory. */
-static bool is_jitdump_name(const char *s, size_t n)
-{
-	const char *base = s;
-	size_t i, k;
-
-	for (i = 0; i < n; i++)
-		if (s[i] == '/')
-			base = s + i + 1;
-	k = n - (size_t)(base - s);
-	if (k < 10 || memcmp(base, "jit-", 4) != 0 ||
-	    memcmp(base + k - 5, ".dump", 5) != 0)
-		return false;
-	for (i = 4; i < k - 5; i++)
-		if (base[i] < '0' || base[i] > '9')
-			return false;
-	return true;
-}
-
 void pe_procs_add_map(struct pe_procs *pt, uint32_t pid, uint64_t start,
 			uint64_t len, uint64_t pgoff, const char *path,
 			size_t path_len, const struct pe_mmap *ident)
@@ -347,13 +328,6 @@ void pe_procs_add_map(struct pe_procs *pt, uint32_t pid, uint64_t start,
 	nm.end = start + len;
 	nm.pgoff = pgoff;
 	nm.prot = ident ? ident->prot : PROT_EXEC;
-	path_len = strnlen(path, path_len);
-	if (is_jitdump_name(path, path_len)) {
-		/* No code runs there: the file names the JIT code. */
-		if (pt->h.jitdump)
-			pt->h.jitdump(pt->h.ctx, pid, path, path_len);
-		return;
-	}
 	if (is_anon_name(path, path_len)) {
 		nm.anon_exec = true;
 	} else if (pt->h.dso_get) {

@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <zstd.h>
 
 #include "perf-event.h"
@@ -933,6 +934,10 @@ static int prepare(struct pdata *pd, size_t nsamples)
 	profile_reserve_timed(pd->p, nsamples);
 	pd->m = pe_machine_create(pd->sy, pd->p, pd->o);
 	pe_machine_keep_exited(pd->m, true);
+	/* perf record -k 1 (-k mono): the jitdumps' clock. */
+	pe_machine_jit_times(pd->m, pd->chosen &&
+			     pd->chosen->attr.use_clockid &&
+			     pd->chosen->attr.clockid == CLOCK_MONOTONIC);
 	pe_machine_cache_stacks(pd->m);
 	return 0;
 }
@@ -1021,6 +1026,7 @@ int read_perf_data(struct profile *p, struct input *in,
 {
 	struct pdata pd = { 0 };
 	struct sym_opts so;
+	char *dir = NULL;
 	size_t len;
 	void *owned;
 	uint64_t doff = 0, dsize = 0, before[DIAG_UNITS];
@@ -1060,6 +1066,17 @@ int read_perf_data(struct profile *p, struct input *in,
 		return -1;
 	}
 	pd.el = pe_evlist_create();
+	/* Runtimes' jitdumps are looked for beside the recording too. */
+	if (!input_is_stdin(in) && !strstr(input_name(in), "://")) {
+		const char *name = input_name(in);
+		const char *sl = strrchr(name, '/');
+
+		/* "perf.data": ".", "/perf.data": "/", "a/perf.data": "a" */
+		dir = !sl ? xstrdup(".") : sl == name ? xstrdup("/")
+		      : xstrndup(name, (size_t)(sl - name));
+		so.jitdump_dir = dir;
+	}
+	so.jitdump_whole = true;
 	pd.sy = sym_create(&so);
 	pd.unpack_limit = (uint64_t)len * 256 + (64u << 20);
 	if (pd.unpack_limit > (8ULL << 30))
@@ -1125,5 +1142,6 @@ out:
 	free(pd.pending);
 	ARR_FREE(pd.idx, pd.capidx);
 	free(owned);
+	free(dir);
 	return rc;
 }

@@ -391,7 +391,10 @@ static int cmp_jit(const void *a, const void *b)
 #define JIT_MAX_LINE 4096                  /* longer lines are skipped */
 #define JIT_MAX_SYMS ((size_t)1 << 20)     /* entries kept of one map */
 
-void sym_jit_note(struct symbolizer *sy, const char *fmt, ...)
+/* Keep the first note about the JIT maps for sym_report; count them all. */
+static void jit_note(struct symbolizer *sy, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void jit_note(struct symbolizer *sy, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -412,15 +415,15 @@ static int jit_open(struct symbolizer *sy, const char *path, struct stat *sb,
 	memset(sb, 0, sizeof(*sb));
 	if (fd < 0) {
 		if (errno == ELOOP && !quiet)
-			sym_jit_note(sy, "ignored %s: a symbolic link", path);
+			jit_note(sy, "ignored %s: a symbolic link", path);
 		return -1;
 	}
 	if (fstat(fd, sb) < 0 || !S_ISREG(sb->st_mode)) {
 		if (!quiet)
-			sym_jit_note(sy, "ignored %s: not a regular file", path);
+			jit_note(sy, "ignored %s: not a regular file", path);
 	} else if (sb->st_uid != 0 && sb->st_uid != me) {
 		if (!quiet)
-			sym_jit_note(sy, "ignored %s: owned by uid %u, and only maps "
+			jit_note(sy, "ignored %s: owned by uid %u, and only maps "
 				 "owned by root or by this user (uid %u) are "
 				 "read", path, (unsigned)sb->st_uid,
 				 (unsigned)me);
@@ -485,11 +488,11 @@ static void jit_parse(struct symbolizer *sy, struct jit_map *j,
 		s = le + 1;
 	}
 	if (long_lines)
-		sym_jit_note(sy, "%s: skipped %zu line%s longer than %d bytes",
+		jit_note(sy, "%s: skipped %zu line%s longer than %d bytes",
 			 path, long_lines, long_lines == 1 ? "" : "s",
 			 JIT_MAX_LINE);
 	if (dropped)
-		sym_jit_note(sy, "%s: kept its first %zu entries, skipped %zu",
+		jit_note(sy, "%s: kept its first %zu entries, skipped %zu",
 			 path, JIT_MAX_SYMS, dropped);
 	if (j->n)     /* qsort of NULL is undefined, even for 0 entries */
 		qsort(j->syms, j->n, sizeof(*j->syms), cmp_jit);
@@ -521,7 +524,7 @@ static struct jit_map *jit_load(struct symbolizer *sy, uint32_t pid,
 		if (want > JIT_MAX_BYTES || want > room) {
 			want = JIT_MAX_BYTES < room ? JIT_MAX_BYTES : room;
 			if (!quiet)
-				sym_jit_note(sy, "%s: read only its first %zu of "
+				jit_note(sy, "%s: read only its first %zu of "
 					 "%llu bytes", path, want,
 					 (unsigned long long)sb.st_size);
 		}
@@ -537,6 +540,7 @@ static struct jit_map *jit_load(struct symbolizer *sy, uint32_t pid,
 }
 
 static const char *jit_find(const struct jit_map *j, uint64_t addr);
+static void jit_map_forget(struct symbolizer *sy, uint32_t pid);
 
 const char *sym_jit_lookup(struct symbolizer *sy, uint32_t pid,
 			   uint64_t addr)
@@ -557,7 +561,7 @@ const char *sym_jit_lookup(struct symbolizer *sy, uint32_t pid,
 
 		j->checked = now_seconds();
 		if (lstat(path, &sb) == 0 && sb.st_size != j->seen) {
-			sym_jit_forget(sy, pid);
+			jit_map_forget(sy, pid);
 			best = jit_find(jit_load(sy, pid, true), addr);
 		}
 		free(path);
@@ -583,6 +587,12 @@ static const char *jit_find(const struct jit_map *j, uint64_t addr)
 }
 
 void sym_jit_forget(struct symbolizer *sy, uint32_t pid)
+{
+	sym_jitdump_forget(sy, pid);
+	jit_map_forget(sy, pid);
+}
+
+static void jit_map_forget(struct symbolizer *sy, uint32_t pid)
 {
 	for (struct jit_map **pp = &sy->jits; *pp; pp = &(*pp)->next)
 		if ((*pp)->pid == pid) {

@@ -6,8 +6,7 @@
  *   symbols-elf.c     a dso's ELF: opening it (build-id cache, --symfs,
  *                     the vdso), its sorted symbol table, lookups;
  *   symbols-kernel.c  kallsyms and /tmp/perf-PID.map (JIT) symbols;
- *   symbols-jitdump.c the jitdumps (jit-PID.dump) processes map: JIT
- *                     names by time, and their code's unwinding info;
+ *   symbols-jitcfi.c  the unwinding info of jitdumps in process Dwfls;
  *   symbols-proc.c    the per-process Dwfl the DWARF unwinder walks.
  */
 #ifndef FLAMETOP_SYMBOLS_PRIV_H
@@ -82,8 +81,6 @@ struct jit_map {
 	struct jit_map *next;
 };
 
-struct sym_jitdump;            /* symbols-jitdump.c */
-
 struct ksym {
 	uint64_t start;
 	size_t seq;             /* line number: of aliases, the last wins */
@@ -117,8 +114,11 @@ struct symbolizer {
 	size_t jit_bytes;       /* text of every map held */
 	char jit_msg[512];      /* the first note about a map */
 	uint64_t jit_notes;     /* notes about maps (ignored, cut) */
-	struct sym_jitdump *dumps; /* jitdumps the processes mapped */
-	struct diag *dump_notes; /* what closed dumps had to say (or NULL) */
+	struct jd_proc *jitdumps;  /* processes that mapped a jitdump */
+	char *jd_notes[8];      /* what was said of dumps no longer held */
+	size_t njd_notes;
+	uint64_t jd_more_notes; /* notes past those */
+	char jit_modname[64];   /* "/tmp/perf-PID.map" of the last lookup */
 	/* kernel */
 	int kstate;             /* 0: not loaded, 1: ok, -1: unusable */
 	struct ksym *ksyms;     /* ARR arrays: capksyms, ktextcap */
@@ -162,13 +162,13 @@ Dwfl_Module *sym_report_alone(Dwfl **dwfl, const char *name,
  */
 int sym_addr_scopes(Dwfl_Module *mod, Dwarf_Addr a, Dwarf_Die *cu,
 		    Dwarf_Addr *bias, Dwarf_Die **scopes);
-/*
- * Keep the first note about JIT maps and jitdumps for sym_report; count
- * them all.
- */
-void sym_jit_note(struct symbolizer *sy, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-/* pid's jitdump, opened and read; NULL when it mapped none. */
+/* Free d's line tables and their cache (symbols-lines.c). */
+void sym_lines_free(struct sym_lines *l);
+
+/* The jitdumps (symbols-jitdump.c): free them all, tell what was read. */
+void sym_jitdumps_free(struct symbolizer *sy);
+void sym_jitdumps_report(const struct symbolizer *sy, struct diag *d);
+/* pid's jitdump, opened and read; NULL when it has none to read. */
 struct jitdump *sym_jitdump_of(struct symbolizer *sy, uint32_t pid);
 /*
  * The find_elf of process Dwfls: the ELF made in memory for JIT code
@@ -178,10 +178,8 @@ int sym_find_elf(Dwfl_Module *mod, void **userdata, const char *modname,
 		 Dwarf_Addr base, char **file_name, Elf **elfp);
 /* Free the JIT code images of a process's Dwfl (after dwfl_end). */
 void sym_jit_images_free(struct proc_state *ps);
-/* Close every jitdump (sym_destroy). */
-void sym_jitdump_free_all(struct symbolizer *sy);
-/* Free d's line tables and their cache (symbols-lines.c). */
-void sym_lines_free(struct sym_lines *l);
+/* Forget pid's jitdump (its notes are kept for sym_report). */
+void sym_jitdump_forget(struct symbolizer *sy, uint32_t pid);
 
 /* Load d's symbol table (state 1) or note why not (state -1). */
 void sym_dso_load(struct symbolizer *sy, struct sym_dso *d);

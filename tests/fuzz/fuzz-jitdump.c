@@ -43,7 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	jd = jitdump_open_mem(data, size, "fuzz.dump", 0);
 	jitdump_update(jd);
 	jitdump_finish(jd);
-	for (size_t i = 0; i + 16 <= size && i < 64 * 1024; i += 8) {
+	for (size_t i = 0; i + 16 <= size && i < 8192; i += 8) {
 		uint64_t a, t;
 
 		memcpy(&a, data + i, 8);

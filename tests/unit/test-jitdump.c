@@ -1,8 +1,9 @@
 /*
  * test-jitdump.c - the jitdump reader: dumps built here record by record
  * (moves, reused addresses, debug lines, bad records, the other byte
- * order, a dump growing as it is read) and the dumps node and python3.13
- * wrote (tests/data/jitdump, see the README there).
+ * order, a dump growing as it is read), the dumps node and python3.13
+ * wrote (tests/data/jitdump, see the README there), and the symbolizer
+ * naming JIT code from a dump before a perf map.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +17,7 @@
 
 #include "diag.h"
 #include "jitdump.h"
+#include "symbols.h"
 
 /* ---- Building dumps ------------------------------------------------------ */
 
@@ -427,26 +429,30 @@ static struct jitdump *read_file(const char *path)
 
 static void node_dump(void **state)
 {
-	struct jitdump *jd = read_file("tests/data/jitdump/node.dump");
+	struct jitdump *jd = read_file("tests/data/jitdump/node-k1/"
+				       "jit-28788.dump");
 	char msg[200];
 	const char *file;
 	unsigned line;
 
 	(void)state;
-	assert_int_equal(jitdump_info(jd)->pid, 11814);
-	assert_string_equal(name_at(jd, 0x7ff5ae7c6410, JITDUMP_TIME_ANY),
-			    "JS:*sortWork /tmp/flametop-jit/sort.js:1:18");
-	assert_string_equal(name_at(jd, 0x7ff5ae7c6410, 17318088967370),
-			    "JS:*sortWork /tmp/flametop-jit/sort.js:1:18");
-	assert_null(name_at(jd, 0x7ff5ae7c6410, 17318088967369));
-	assert_string_equal(name_at(jd, 0x7ff5ae7c5b80, 17318070785143),
-			    "JS:^sortWork /tmp/flametop-jit/sort.js:1:18");
+	assert_int_equal(jitdump_info(jd)->pid, 28788);
+	/* sortWork, optimized at ...137610, and again at ...848569. */
+	assert_string_equal(name_at(jd, 0x7f12e8006550, JITDUMP_TIME_ANY),
+			    "JS:*sortWork /tmp/flametop-jit/sort.js:2:18");
+	assert_string_equal(name_at(jd, 0x7f12e8006550, 17746333137610),
+			    "JS:*sortWork /tmp/flametop-jit/sort.js:2:18");
+	assert_null(name_at(jd, 0x7f12e8006550, 17746333137609));
+	assert_string_equal(name_at(jd, 0x7f12e8006a50, 17746334848569),
+			    "JS:*sortWork /tmp/flametop-jit/sort.js:2:18");
+	assert_string_equal(name_at(jd, 0x7f12e8005e00, 17746332283237),
+			    "JS:^sortWork /tmp/flametop-jit/sort.js:2:18");
 	/* node writes some file names from freed memory (NULs inside):
 	   the line is still read, the file ends in the script's name. */
-	assert_true(jitdump_line(jd, 0x7ff5ae7c6440, JITDUMP_TIME_ANY, &file,
+	assert_true(jitdump_line(jd, 0x7f12e8006580, JITDUMP_TIME_ANY, &file,
 				 &line));
-	assert_int_equal(line, 1);
-	assert_non_null(strstr(file, "sort.js"));
+	assert_int_equal(line, 2);
+	assert_non_null(strstr(file, "/sort.js"));
 	assert_string_equal(report(jd, msg, sizeof(msg)), "");
 	jitdump_close(jd);
 }
@@ -459,19 +465,88 @@ static void python_dump(void **state)
 	char msg[200];
 
 	(void)state;
-	assert_int_equal(jitdump_info(jd)->pid, 11847);
-	assert_string_equal(name_at(jd, 0x7fa55bffa8c0, 17318739151955),
+	assert_int_equal(jitdump_info(jd)->pid, 29405);
+	assert_string_equal(name_at(jd, 0x7fad845628c0, 17748292412264),
 			    "py::py_sort:/tmp/flametop-jit/work.py");
-	assert_string_equal(name_at(jd, 0x7fa55bffa9d5, JITDUMP_TIME_ANY),
+	assert_string_equal(name_at(jd, 0x7fad845629d5, JITDUMP_TIME_ANY),
 			    "py::py_math:/tmp/flametop-jit/work.py");
 	/* Each trampoline has its .eh_frame (and .eh_frame_hdr). */
-	assert_true(jitdump_unwind(jd, 0x7fa55bffa9d5, JITDUMP_TIME_ANY, &u,
+	assert_true(jitdump_unwind(jd, 0x7fad845629d5, JITDUMP_TIME_ANY, &u,
 				   &c));
-	assert_int_equal(c.start, 0x7fa55bffa9d0);
+	assert_int_equal(c.start, 0x7fad845629d0);
 	assert_int_equal(u.size, 68);
 	assert_int_equal(u.eh_frame_hdr_size, 20);
 	assert_string_equal(report(jd, msg, sizeof(msg)), "");
 	jitdump_close(jd);
+}
+
+/* ---- In the symbolizer --------------------------------------------------- */
+
+static void write_file(const char *path, const void *b, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(b, 1, n, f), n);
+	fclose(f);
+}
+
+/*
+ * A process with a jitdump and a perf map: the dump names its code, the
+ * map only what the dump does not know; a dump found nowhere is told once.
+ */
+static void dump_wins_over_perf_map(void **state)
+{
+	struct dump d = { .n = 0 };
+	char dir[] = "/tmp/test-jitdump-XXXXXX", path[64], gone[64];
+	const char map[] = "1000 100 from_map\n5000 10 only_in_map\n";
+	struct symbolizer *sy;
+	struct sym_opts o;
+	struct diag dg;
+	const char *mod;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	header(&d, 7);
+	load(&d, 10, 0x1000, 0x100, "from_dump");
+	snprintf(path, sizeof(path), "%s/jit-7.dump", dir);
+	write_file(path, d.b, d.n);
+	snprintf(gone, sizeof(gone), "%s/perf-7.map", dir);
+	write_file(gone, map, sizeof(map) - 1);
+	sym_default_opts(&o);
+	o.jit_dir = dir;
+	sy = sym_create(&o);
+	/* Before the dump is mapped: the map. */
+	assert_string_equal(sym_jit_lookup_at(sy, 7, 0x1010, 20, &mod, NULL),
+			    "from_map");
+	sym_jitdump_mapped(sy, 7, path, strlen(path));
+	assert_string_equal(sym_jit_lookup_at(sy, 7, 0x1010, 20, &mod, NULL),
+			    "from_dump");
+	assert_string_equal(mod, path);
+	assert_string_equal(sym_jit_lookup_at(sy, 7, 0x5004, 20, &mod, NULL),
+			    "only_in_map");
+	/* Before its load the dump knows nothing there. */
+	assert_string_equal(sym_jit_lookup_at(sy, 7, 0x1010, 5, &mod, NULL),
+			    "from_map");
+	/* Not a dump's name: ignored. */
+	assert_false(sym_is_jitdump("/tmp/jit-.dump", 14));
+	assert_false(sym_is_jitdump("/tmp/perf-7.map", 15));
+	assert_true(sym_is_jitdump("jit-12.dump", 11));
+	snprintf(gone, sizeof(gone), "%s/gone/jit-9.dump", dir);
+	sym_jitdump_mapped(sy, 9, gone, strlen(gone));
+	assert_null(sym_jit_lookup_at(sy, 9, 0x1010, 20, &mod, NULL));
+	assert_null(sym_jit_lookup_at(sy, 9, 0x1020, 20, &mod, NULL));
+	diag_init(&dg);
+	sym_report(sy, &dg);
+	assert_int_equal(dg.nwarnings, 1);
+	assert_non_null(strstr(dg.warnings[0], "jit-9.dump of process 9 not "
+			       "found"));
+	diag_free(&dg);
+	sym_destroy(sy);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/perf-7.map", dir);
+	unlink(path);
+	rmdir(dir);
 }
 
 int main(void)
@@ -489,6 +564,7 @@ int main(void)
 		cmocka_unit_test(links_are_not_followed),
 		cmocka_unit_test(node_dump),
 		cmocka_unit_test(python_dump),
+		cmocka_unit_test(dump_wins_over_perf_map),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
