@@ -2,7 +2,7 @@
  * jitdump-target.c - a program that runs code it generated and names it in
  * a jitdump, as a JIT does, for tests/live/test-jitdump-live.sh.
  *
- * usage: jitdump-target DIR CPU_SECONDS PIDFILE
+ * usage: jitdump-target DIR CPU_SECONDS PIDFILE [memfd]
  *
  * Writes DIR/jit-PID.dump and maps it executable (the MMAP record tells the
  * profiler where it is), and names the same code "jit_from_map" in
@@ -14,7 +14,9 @@
  *   3. that code moved from X to Y (a JIT_CODE_MOVE record): still
  *      jit_second_code.
  * Each record is written before its code runs, with its CLOCK_MONOTONIC
- * time, as runtimes do.  x86-64 only: elsewhere it exits 77.
+ * time, as runtimes do.  With "memfd" the code lies in a memfd named
+ * "doublemapper", as .NET's JIT code does.  x86-64 only: elsewhere it
+ * exits 77.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -96,13 +98,25 @@ int main(int argc, char **argv)
 	unsigned char *mem, *x, *y;
 	double secs;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: jitdump-target DIR CPU_SECONDS PIDFILE\n");
+	if (argc != 4 && !(argc == 5 && strcmp(argv[4], "memfd") == 0)) {
+		fprintf(stderr, "usage: jitdump-target DIR CPU_SECONDS PIDFILE "
+			"[memfd]\n");
 		return 2;
 	}
 	secs = atof(argv[2]);
-	mem = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (argc == 5) {
+		int mfd = memfd_create("doublemapper", MFD_CLOEXEC);
+
+		if (mfd < 0 || ftruncate(mfd, 4096) != 0) {
+			perror("memfd");
+			return 1;
+		}
+		mem = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
+			   MAP_SHARED, mfd, 0);
+	} else {
+		mem = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	}
 	if (mem == MAP_FAILED) {
 		perror("mmap");
 		return 1;
