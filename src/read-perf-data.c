@@ -934,10 +934,15 @@ static int prepare(struct pdata *pd, size_t nsamples)
 	profile_reserve_timed(pd->p, nsamples);
 	pd->m = pe_machine_create(pd->sy, pd->p, pd->o);
 	pe_machine_keep_exited(pd->m, true);
-	/* perf record -k 1 (-k mono): the jitdumps' clock. */
-	pe_machine_jit_times(pd->m, pd->chosen &&
-			     pd->chosen->attr.use_clockid &&
-			     pd->chosen->attr.clockid == CLOCK_MONOTONIC);
+	/* perf record -k 1 (-k mono): the jitdumps' clock.  (One recording
+	   has one clock: the first event's, when none is chosen yet.) */
+	{
+		const struct pe_event *ev = pd->chosen ? pd->chosen
+					    : pe_evlist_at(pd->el, 0);
+
+		pe_machine_jit_times(pd->m, ev->attr.use_clockid &&
+				     ev->attr.clockid == CLOCK_MONOTONIC);
+	}
 	pe_machine_cache_stacks(pd->m);
 	return 0;
 }

@@ -33,6 +33,7 @@ struct jd_proc {
 	char *mapped;              /* the path the process mapped */
 	struct jitdump *jd;        /* NULL: not opened (yet, or not found) */
 	bool tried;                /* opening was tried */
+	bool any_time;             /* looked up at no time: said */
 	double read_at;            /* when it was last read (live) */
 	uint64_t read_ns;          /* the same in ns (the samples' clock) */
 	struct jd_proc *next;
@@ -191,6 +192,17 @@ const char *sym_jit_lookup_at(struct symbolizer *sy, uint32_t pid,
 			found = jitdump_lookup(j->jd, addr, t, &c);
 		if (mod)
 			*mod = jitdump_name(j->jd);
+	}
+	if (found && t == JITDUMP_TIME_ANY && !j->any_time &&
+	    !jitdump_info(j->jd)->arch_timestamp) {
+		char msg[600];
+
+		j->any_time = true;
+		snprintf(msg, sizeof(msg), "%s: the samples' times are not on "
+			 "the dump's clock (record with perf record -k 1): JIT "
+			 "code is named by the last code loaded at each "
+			 "address", jitdump_name(j->jd));
+		note(sy, msg);
 	}
 	if (found) {
 		const char *file;

@@ -528,6 +528,11 @@ static void dump_wins_over_perf_map(void **state)
 	/* Before its load the dump knows nothing there. */
 	assert_string_equal(sym_jit_lookup_at(sy, 7, 0x1010, 5, &mod, NULL),
 			    "from_map");
+	/* At no time: the last load, and a note that times would help. */
+	assert_string_equal(sym_jit_lookup_at(sy, 7, 0x1010, JITDUMP_TIME_ANY,
+					      &mod, NULL), "from_dump");
+	assert_string_equal(sym_jit_lookup_at(sy, 7, 0x1020, JITDUMP_TIME_ANY,
+					      &mod, NULL), "from_dump");
 	/* Not a dump's name: ignored. */
 	assert_false(sym_is_jitdump("/tmp/jit-.dump", 14));
 	assert_false(sym_is_jitdump("/tmp/perf-7.map", 15));
@@ -538,8 +543,11 @@ static void dump_wins_over_perf_map(void **state)
 	assert_null(sym_jit_lookup_at(sy, 9, 0x1020, 20, &mod, NULL));
 	diag_init(&dg);
 	sym_report(sy, &dg);
-	assert_int_equal(dg.nwarnings, 1);
-	assert_non_null(strstr(dg.warnings[0], "jit-9.dump of process 9 not "
+	assert_int_equal(dg.nwarnings, 2);
+	assert_non_null(strstr(dg.warnings[0], "jit-7.dump: the samples' "
+			       "times are not on the dump's clock (record "
+			       "with perf record -k 1)"));
+	assert_non_null(strstr(dg.warnings[1], "jit-9.dump of process 9 not "
 			       "found"));
 	diag_free(&dg);
 	sym_destroy(sy);
