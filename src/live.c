@@ -259,7 +259,8 @@ static void on_sample(struct live *L, const struct pe_sample *s,
 	if (!L->origin_ns && s->time)
 		L->origin_ns = s->time;   /* not CLOCK_MONOTONIC: the first */
 	ids = pe_machine_build(L->m, s, &n);
-	if (pe_machine_jit_unnamed(L->m) &&
+	/* Not --off-cpu's: its waits pair switch records in order. */
+	if (pe_machine_jit_unnamed(L->m) && !L->c->off_cpu &&
 	    live_hold(L, h, s->pid, since ? since : live_mono_ns())) {
 		pe_machine_uncount_last(L->m);
 		return;
