@@ -130,6 +130,13 @@ bool jitdump_unwind(struct jitdump *jd, uint64_t addr, uint64_t t,
 		    struct jitdump_unwind *out, struct jitdump_code *code);
 
 /*
+ * The pieces of code still in place (not moved away) that have unwinding
+ * info, one a call: *pos starts at 0 and is advanced; false at the end.
+ */
+bool jitdump_unwind_next(struct jitdump *jd, size_t *pos,
+			 struct jitdump_unwind *out, struct jitdump_code *code);
+
+/*
  * Tell what was skipped (at most one warning: the file, the offset of
  * the first skipped record and why, and how many records and bytes), and
  * that the dump is of another process or not a dump at all.  False when

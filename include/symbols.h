@@ -219,13 +219,6 @@ bool sym_jitdump_refresh(struct symbolizer *sy, uint32_t pid);
  * process (freed with it); do not dwfl_end it.
  */
 Dwfl *sym_proc_dwfl(struct symbolizer *sy, struct pe_proc *pr);
-/*
- * An unwind stopped at pc, in JIT code of the process: give its Dwfl that
- * code's unwinding info from the jitdump (the code load valid at time t,
- * JITDUMP_TIME_ANY: the latest).  True when it was added: unwind again.
- */
-bool sym_proc_add_jit_cfi(struct symbolizer *sy, struct pe_proc *pr,
-			  uint64_t pc, uint64_t t);
 /* Free a process's symbolizer state (called when the process goes). */
 void sym_proc_release(struct symbolizer *sy, void *state);
 /* Mark the process's Dwfl stale (its maps changed). */

@@ -771,6 +771,17 @@ static void fill(const struct jitdump *jd, const struct jd_code *c,
 	out->code_index = c->index;
 }
 
+static void fill_unwind(const struct jitdump *jd, const struct jd_code *c,
+			struct jitdump_unwind *out)
+{
+	const struct jd_unw *u = &jd->unw[c->unwind - 1];
+
+	out->data = u->data;
+	out->size = u->size;
+	out->eh_frame_hdr_size = u->hdr_size;
+	out->mapped_size = u->mapped;
+}
+
 bool jitdump_lookup(struct jitdump *jd, uint64_t addr, uint64_t t,
 		    struct jitdump_code *out)
 {
@@ -809,18 +820,29 @@ bool jitdump_unwind(struct jitdump *jd, uint64_t addr, uint64_t t,
 		    struct jitdump_unwind *out, struct jitdump_code *code)
 {
 	const struct jd_code *c = find(jd, addr, t);
-	const struct jd_unw *u;
 
 	if (!c || !c->unwind)
 		return false;
-	u = &jd->unw[c->unwind - 1];
-	out->data = u->data;
-	out->size = u->size;
-	out->eh_frame_hdr_size = u->hdr_size;
-	out->mapped_size = u->mapped;
+	fill_unwind(jd, c, out);
 	if (code)
 		fill(jd, c, code);
 	return true;
+}
+
+bool jitdump_unwind_next(struct jitdump *jd, size_t *pos,
+			 struct jitdump_unwind *out, struct jitdump_code *code)
+{
+	for (; *pos < jd->ncodes; (*pos)++) {
+		const struct jd_code *c = &jd->codes[*pos];
+
+		if (c->unwind && c->t_to == JITDUMP_TIME_ANY) {
+			fill_unwind(jd, c, out);
+			fill(jd, c, code);
+			(*pos)++;
+			return true;
+		}
+	}
+	return false;
 }
 
 bool jitdump_report(const struct jitdump *jd, struct diag *d)

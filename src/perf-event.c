@@ -616,27 +616,6 @@ static size_t unwind_user(struct pe_machine *m, struct pe_proc *pr,
 		m->uw = unwind_create(&uo);
 	}
 	n = unwind_sample(m->uw, sym_proc_dwfl(m->sy, pr), s, uf, &r);
-	/*
-	 * Stopped in JIT code whose unwinding info is in the process's
-	 * jitdump: give it to the Dwfl and unwind again (a few times: each
-	 * round may reach more JIT code further up).
-	 */
-	for (int round = 0; round < 8 && r != UNWIND_COMPLETE; round++) {
-		bool added = false;
-
-		for (size_t i = 0; i < n; i++) {
-			uint64_t pc = (*uf)[i].activation ? (*uf)[i].pc
-							   : (*uf)[i].pc - 1;
-			const struct pe_map *map = pe_proc_find_map(pr, pc);
-
-			if (map && map->anon_exec &&
-			    sym_proc_add_jit_cfi(m->sy, pr, pc, m->jit_time))
-				added = true;
-		}
-		if (!added)
-			break;
-		n = unwind_sample(m->uw, sym_proc_dwfl(m->sy, pr), s, uf, &r);
-	}
 	m->st.dwarf_stacks++;
 	if (r != UNWIND_COMPLETE)
 		m->st.dwarf_truncated++;

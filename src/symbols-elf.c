@@ -125,7 +125,7 @@ int sym_find_debuginfo(Dwfl_Module *mod, void **userdata,
 }
 
 const Dwfl_Callbacks sym_dwfl_callbacks = {
-	.find_elf = sym_find_elf,
+	.find_elf = dwfl_build_id_find_elf,
 	.find_debuginfo = sym_find_debuginfo,
 	.section_address = dwfl_offline_section_address,
 	.debuginfo_path = &debuginfo_path,

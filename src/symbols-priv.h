@@ -6,7 +6,6 @@
  *   symbols-elf.c     a dso's ELF: opening it (build-id cache, --symfs,
  *                     the vdso), its sorted symbol table, lookups;
  *   symbols-kernel.c  kallsyms and /tmp/perf-PID.map (JIT) symbols;
- *   symbols-jitcfi.c  the unwinding info of jitdumps in process Dwfls;
  *   symbols-proc.c    the per-process Dwfl the DWARF unwinder walks.
  */
 #ifndef FLAMETOP_SYMBOLS_PRIV_H
@@ -93,15 +92,11 @@ struct reported {
 	uint64_t bias;
 };
 
-struct jit_image;               /* symbols-jitcfi.c */
-
 struct proc_state {
 	Dwfl *dwfl;
 	bool stale;
 	struct reported *rep;   /* the files in dwfl, at their biases */
 	size_t nrep, caprep;
-	struct jit_image **images; /* JIT code with CFI in dwfl (its ELFs) */
-	size_t nimages, capimages;
 };
 
 struct symbolizer {
@@ -168,16 +163,13 @@ void sym_lines_free(struct sym_lines *l);
 /* The jitdumps (symbols-jitdump.c): free them all, tell what was read. */
 void sym_jitdumps_free(struct symbolizer *sy);
 void sym_jitdumps_report(const struct symbolizer *sy, struct diag *d);
-/* pid's jitdump, opened and read; NULL when it has none to read. */
-struct jitdump *sym_jitdump_of(struct symbolizer *sy, uint32_t pid);
 /*
- * The find_elf of process Dwfls: the ELF made in memory for JIT code
- * (symbols-jitcfi.c), else libdwfl's lookup by build-id.
+ * Report the unwinding info of pid's jitdump not reported yet into dwfl
+ * (pid's Dwfl, fresh: just made), each piece of code as a module
+ * (symbols-jitdump.c).
  */
-int sym_find_elf(Dwfl_Module *mod, void **userdata, const char *modname,
-		 Dwarf_Addr base, char **file_name, Elf **elfp);
-/* Free the JIT code images of a process's Dwfl (after dwfl_end). */
-void sym_jit_images_free(struct proc_state *ps);
+void sym_jitdump_report_cfi(struct symbolizer *sy, uint32_t pid, Dwfl *dwfl,
+			    bool fresh);
 /* Forget pid's jitdump (its notes are kept for sym_report). */
 void sym_jitdump_forget(struct symbolizer *sy, uint32_t pid);
 

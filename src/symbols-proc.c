@@ -43,8 +43,12 @@ Dwfl *sym_proc_dwfl(struct symbolizer *sy, struct pe_proc *pr)
 		ps->stale = true;
 		*slot = ps;
 	}
-	if (!ps->stale)
+	if (!ps->stale) {
+		if (ps->nrep)        /* JIT code compiled since */
+			sym_jitdump_report_cfi(sy, pe_proc_pid(pr), ps->dwfl,
+					       false);
 		return ps->nrep ? ps->dwfl : NULL;
+	}
 	maps = pe_proc_maps(pr, &n);
 	/*
 	 * After an exec the old image's maps stay for symbols, but in the
@@ -101,7 +105,6 @@ Dwfl *sym_proc_dwfl(struct symbolizer *sy, struct pe_proc *pr)
 	if (!add_only) {
 		if (ps->dwfl)
 			dwfl_end(ps->dwfl);
-		sym_jit_images_free(ps);
 		ps->dwfl = dwfl_begin(&sym_dwfl_callbacks);
 		ps->nrep = 0;
 		if (!ps->dwfl) {
@@ -130,6 +133,9 @@ Dwfl *sym_proc_dwfl(struct symbolizer *sy, struct pe_proc *pr)
 	dwfl_report_end(ps->dwfl, NULL, NULL);
 	free(want);
 	ps->stale = false;
+	if (ps->nrep)
+		sym_jitdump_report_cfi(sy, pe_proc_pid(pr), ps->dwfl,
+				       !add_only);
 	return ps->nrep ? ps->dwfl : NULL;
 }
 
@@ -142,7 +148,6 @@ void sym_proc_release(struct symbolizer *sy, void *state)
 		return;
 	if (ps->dwfl)
 		dwfl_end(ps->dwfl);
-	sym_jit_images_free(ps);
 	free(ps->rep);
 	free(ps);
 }
