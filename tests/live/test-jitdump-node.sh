@@ -2,7 +2,7 @@
 # test-jitdump-node.sh - node's JIT code named live from its jitdump
 # (node --perf-prof writes jit-PID.dump in its folder) as it is from its
 # perf map (--perf-basic-prof): the share of sortWork, which spends most
-# of the CPU time (jit-sort.js), within 5 points of each other, and --jit
+# of the CPU time (tests/data/jitdump/sort.js), within 5 points of each other, and --jit
 # marks the frames.
 #
 # usage: tests/live/test-jitdump-node.sh FLAMETOP_BINARY
@@ -13,7 +13,7 @@ if ! node -e 0 >/dev/null 2>&1; then
 	exit 0
 fi
 
-# run NAME FLAG: sample node FLAG jit-sort.js (in $work: the dump's folder).
+# run NAME FLAG: sample node FLAG sort.js (in $work: the dump's folder).
 # Compiled on node's own thread, not on others that a busy machine may
 # starve (until its code is optimized sortWork runs in the interpreter,
 # whose frames do not name it): the shares no longer depend on the load.
@@ -21,7 +21,7 @@ run() {
 	(cd "$work" && "$BIN" -F 999 -d 60 --collapse --jit -- sh -c \
 		'echo $$ >"$0"; exec "$@"' "$work/$1.pid" node "$2" \
 		--no-concurrent-recompilation --no-concurrent-sparkplug \
-		"$here/jit-sort.js" 1.5 >"$work/$1.folded" 2>"$work/$1.err")
+		"$here/../data/jitdump/sort.js" 2 >"$work/$1.folded" 2>"$work/$1.err")
 	echo $? >"$work/$1.rc"
 	[ -s "$work/$1.pid" ] && rm -f "/tmp/perf-$(cat "$work/$1.pid").map"
 }

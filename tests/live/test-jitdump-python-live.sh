@@ -4,7 +4,7 @@
 # the trampolines' unwinding info, buffered until it flushes), python3.12
 # -X perf a /tmp/perf-PID.map.  The Python functions must hold at least
 # 80 % of the profile, and with the dump's unwinding info the stacks go
-# on through the trampolines: main's frame above py_math's.
+# on through the trampolines: the script's frame above py_math's.
 #
 # usage: tests/live/test-jitdump-python.sh FLAMETOP_BINARY
 . "$(dirname "$0")/lib.sh"
@@ -20,11 +20,11 @@ python() {
 	done
 }
 
-# run NAME PYTHON FLAG: sample PYTHON -X FLAG jit-work.py, DWARF stacks.
+# run NAME PYTHON FLAG: sample PYTHON -X FLAG work.py, DWARF stacks.
 run() {
 	"$BIN" -F 499 -d 60 --collapse --call-graph dwarf -- sh -c \
 		'echo $$ >"$0"; exec "$@"' "$work/$1.pid" "$2" -X "$3" \
-		"$here/jit-work.py" 1 >"$work/$1.folded" 2>"$work/$1.err"
+		"$here/../data/jitdump/work.py" 1 >"$work/$1.folded" 2>"$work/$1.err"
 	echo $? >"$work/$1.rc"
 	if [ -s "$work/$1.pid" ]; then
 		rm -f "/tmp/jit-$(cat "$work/$1.pid").dump" \
@@ -48,7 +48,7 @@ try() {
 }
 if try 3.13 perf_jit; then
 	check "python3.13 -X perf_jit: unwound through the trampolines" \
-		grep -q ';py::main:[^;]*jit-work.py;.*;py::py_math:' \
+		grep -q ';py::<module>:[^;]*work.py;.*;py::py_math:' \
 		"$work/py3.13.folded"
 fi
 try 3.12 perf
