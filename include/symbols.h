@@ -106,6 +106,13 @@ void sym_add_build_id(struct symbolizer *sy, const char *path, size_t len,
 const char *sym_dso_path(const struct sym_dso *d);
 /* The file's name without directories ("libc.so.6"), as perf shows it. */
 const char *sym_dso_basename(const struct sym_dso *d);
+/*
+ * The file's build-id in hex, as perf recorded it, else as the file read
+ * says (after a lookup): "" when none is known.  Owned by d; *len is its
+ * length.
+ */
+const char *sym_dso_build_id(struct symbolizer *sy, struct sym_dso *d,
+			     size_t *len);
 /* True for "[vdso]", "[kernel.kallsyms]" and other bracketed names. */
 bool sym_dso_is_special(const struct sym_dso *d);
 
@@ -132,6 +139,7 @@ const char *sym_dso_lookup(struct symbolizer *sy, struct sym_dso *d,
 struct sym_srcline {
 	const char *file;          /* "main.c" */
 	unsigned line;             /* 1-based */
+	const char *path;          /* the file as DWARF names it, whole */
 };
 size_t sym_dso_lines(struct symbolizer *sy, struct sym_dso *d,
 		     uint64_t vaddr, struct sym_srcline *out, size_t cap);
@@ -159,8 +167,21 @@ void sym_set_kernel_release(struct symbolizer *sy, const char *rel,
 void sym_preload_kernel(struct symbolizer *sy);
 /* Wait for that read to end (live mode: before sampling starts). */
 void sym_kernel_join(struct symbolizer *sy);
+/*
+ * The kernel's build-id in hex (as sym_dso_build_id): as recorded, else
+ * the running kernel's unless the profile names another release or
+ * --kallsyms stands in for it.
+ */
+const char *sym_kernel_build_id(struct symbolizer *sy, size_t *len);
 /* Kernel text address relocation seen in the profile (_text as recorded). */
 void sym_set_kernel_text(struct symbolizer *sy, uint64_t text_start);
+/*
+ * The kernel's map as recorded ([kernel.kallsyms]_text: start, length),
+ * and it again (limit = start + length); false when none was recorded.
+ */
+void sym_set_kernel_map(struct symbolizer *sy, uint64_t start, uint64_t len);
+bool sym_kernel_map(const struct symbolizer *sy, uint64_t *start,
+		    uint64_t *limit);
 
 /*
  * The kernel function at addr (already adjusted for return addresses),

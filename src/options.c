@@ -65,7 +65,9 @@ static const struct opt_def opts[] = {
 	  "write an interactive SVG flame graph to FILE ('-': stdout)" },
 	{ "pprof", 0, OPT_STR, "FILE", OFF(pprof), 0, 0, "Output",
 	  "write the profile (the view the options derive) to FILE as a "
-	  "gzip'd pprof profile.proto, for go tool pprof ('-': stdout)" },
+	  "gzip'd pprof profile.proto, with the binaries, build-ids, "
+	  "addresses and lines the input has, for go tool pprof ('-': "
+	  "stdout)" },
 	{ "lines", 0, OPT_FLAG, NULL, OFF(read.lines), 0, 0, "Output",
 	  "one frame per source line: \"NAME FILE:LINE\" (perf.data, live, "
 	  "perf script with srcline, pprof, .cpuprofile)" },

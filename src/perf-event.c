@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frame-locs.h"
 #include "jitdump.h"
 #include "stack-cache.h"
 #include "symbols.h"
@@ -53,6 +54,9 @@ struct pe_machine {
 				   jitdump does not name (yet) */
 	struct pe_machine_stats st_before;  /* before the last stack */
 	uint64_t miss_before[SYM_MISS_COUNT];
+	size_t fn_end, ln_end;  /* the name in buf: its function's name ends
+				   at fn_end, " FILE:LINE" at ln_end */
+	size_t name_end;
 };
 
 /* The process table's hooks into the symbolizer (ctx: the symbolizer). */
@@ -338,8 +342,10 @@ static uint32_t make_name(struct pe_machine *m, const char *func,
 					     (int)fl, base);
 	}
 	n = tidy(m->buf, n, java);
+	m->fn_end = n;
 	if (ln)
 		n = srcline_append(m, n, ln);
+	m->ln_end = n;
 	buf_need(m, n + 8);
 	if (m->o.kernel && kernel) {
 		memcpy(m->buf + n, "_[k]", 4);
@@ -350,7 +356,66 @@ static uint32_t make_name(struct pe_machine *m, const char *func,
 			n += 4;
 		}
 	}
+	m->name_end = n;
 	return profile_intern(m->p, m->buf, n);
+}
+
+/*
+ * Note where frame id, just named in m->buf, came from (frame-locs.h,
+ * for --pprof): the file path (NULL: none) with its build-id (hex) and
+ * the mapping map of it (NULL: range unknown), an address, the line ln.
+ * The function's name is the frame's without " FILE:LINE".
+ */
+static void note_frame(struct pe_machine *m, uint32_t id, const char *path,
+		       const char *bid, size_t bid_len,
+		       const struct pe_map *map, uint64_t addr,
+		       const struct sym_srcline *ln)
+{
+	struct frame_locs *fl = profile_frame_locs(m->p);
+	struct floc_frame f = { 0 };
+	uint64_t shift = 0;
+
+	if (floc_known(fl, id))
+		return;
+	if (path) {
+		struct floc_binary b = { path, strlen(path), bid, bid_len,
+					 0, 0, 0 };
+
+		if (map) {
+			b.start = map->start;
+			b.limit = map->end;
+			b.offset = map->pgoff;
+		}
+		f.binary = floc_add_binary(fl, &b, &shift);
+	}
+	f.addr = addr + shift;
+	memmove(m->buf + m->fn_end, m->buf + m->ln_end,
+		m->name_end - m->ln_end);
+	f.func = m->buf;
+	f.func_len = m->fn_end + (m->name_end - m->ln_end);
+	if (ln) {
+		f.file = ln->path ? ln->path : ln->file;
+		f.file_len = strlen(f.file);
+		f.line = ln->line;
+	}
+	floc_note(fl, id, &f);
+}
+
+/* note_frame for a frame of the file mapped by map. */
+static void note_user(struct pe_machine *m, uint32_t id,
+		      const struct pe_map *map, uint64_t addr,
+		      const struct sym_srcline *ln)
+{
+	const char *hex = NULL;
+	size_t hl = 0;
+
+	if (!map->dso) {
+		note_frame(m, id, NULL, NULL, 0, NULL, addr, ln);
+		return;
+	}
+	if (m->sy)
+		hex = sym_dso_build_id(m->sy, map->dso, &hl);
+	note_frame(m, id, sym_dso_path(map->dso), hex, hl, map, addr, ln);
 }
 
 static struct fc_slot *fc_find(struct pe_machine *m, uint64_t tag,
@@ -419,6 +484,11 @@ static uint32_t kernel_frame(struct pe_machine *m, uint64_t addr, bool ret)
 	uint64_t tag = TAG_KERNEL | (ret ? TAG_RET : 0);
 	struct fc_slot *slot = fc_find(m, tag, addr);
 	const char *mod = "[kernel.kallsyms]", *fn = NULL;
+	uint32_t id;
+	const char *hex = NULL;
+	size_t hl = 0;
+	struct pe_map km = { 0 };
+	const struct pe_map *kmap = NULL;
 
 	if (slot->id)
 		return fc_hit(m, slot);
@@ -426,9 +496,18 @@ static uint32_t kernel_frame(struct pe_machine *m, uint64_t addr, bool ret)
 	(void)ret;
 	if (m->sy)
 		fn = sym_kernel_lookup(m->sy, addr, &mod);
-	return fc_store(m, tag, addr, make_name(m, fn, mod, addr, false, false,
-						  NULL),
-			fn ? -1 : SYM_MISS_KERNEL);
+	id = make_name(m, fn, mod, addr, false, false, NULL);
+	if (m->sy && strcmp(mod, "[kernel.kallsyms]") == 0) {
+		hex = sym_kernel_build_id(m->sy, &hl);
+		/* The kernel's map, where perf recorded it: its "file
+		 * offsets" are addresses (perf's pgoff is _text's). */
+		if (sym_kernel_map(m->sy, &km.start, &km.end)) {
+			km.pgoff = km.start;
+			kmap = &km;
+		}
+	}
+	note_frame(m, id, mod, hex, hl, kmap, addr, NULL);
+	return fc_store(m, tag, addr, id, fn ? -1 : SYM_MISS_KERNEL);
 }
 
 /*
@@ -516,13 +595,14 @@ static uint32_t user_frame(struct pe_machine *m, struct pe_proc *pr,
 		if (fn)
 			nl = frame_lines(m, map->dso, vaddr - (ret && vaddr),
 					 ln, 64);
-		return fc_store(m, tag, off,
-				make_name(m, fn,
-					  map->dso ? sym_dso_path(map->dso)
-						   : NULL,
-					  vaddr, false, java,
-					  nl ? &ln[nl - 1] : NULL),
-				fn ? -1 : (int)why);
+		uint32_t id = make_name(m, fn,
+					map->dso ? sym_dso_path(map->dso)
+						 : NULL,
+					vaddr, false, java,
+					nl ? &ln[nl - 1] : NULL);
+
+		note_user(m, id, map, addr, nl ? &ln[nl - 1] : NULL);
+		return fc_store(m, tag, off, id, fn ? -1 : (int)why);
 	}
 }
 
@@ -582,20 +662,32 @@ static size_t pc_lines(struct pe_machine *m, struct pe_proc *pr,
 	return frame_lines(m, map->dso, vaddr, out, cap);
 }
 
-/* An inlined function's frame: its name (and line) marked "_[i]". */
+/*
+ * An inlined function's frame: its name (and line) marked "_[i]"; the
+ * code at pc of process pr is where it was inlined.
+ */
 static uint32_t inline_frame(struct pe_machine *m, const char *name,
-			     const struct sym_srcline *ln)
+			     const struct sym_srcline *ln, struct pe_proc *pr,
+			     uint64_t pc)
 {
 	size_t n = strlen(name);
+	const struct pe_map *map = pr ? pe_proc_find_map(pr, pc) : NULL;
+	uint32_t id;
 
 	buf_need(m, n + 8);
 	memcpy(m->buf, name, n);
 	n = tidy(m->buf, n, false);
+	m->fn_end = n;
 	if (ln)
 		n = srcline_append(m, n, ln);
+	m->ln_end = n;
 	buf_need(m, n + 8);
 	memcpy(m->buf + n, "_[i]", 4);
-	return profile_intern(m->p, m->buf, n + 4);
+	m->name_end = n + 4;
+	id = profile_intern(m->p, m->buf, n + 4);
+	if (map && !map->anon_exec)
+		note_user(m, id, map, pc, ln);
+	return id;
 }
 
 /*
@@ -713,7 +805,8 @@ static size_t build_stack(struct pe_machine *m, const struct pe_sample *s)
 
 		for (unsigned k = 0; k < uf[i].ninline; k++)
 			m->ids[n++] = inline_frame(m, uf[i].inlined[k],
-						   k < nl ? &ln[k] : NULL);
+						   k < nl ? &ln[k] : NULL,
+						   pr, pc);
 		m->ids[n++] = user_frame(m, pr, t, pc, false);
 	}
 	m->st.frames += n;

@@ -679,6 +679,8 @@ static const char *take(struct pdata *pd, const unsigned char *rec,
 		    memcmp(r.u.mmap.filename, "[kernel.kallsyms]", 17) == 0) {
 			sym_preload_kernel(pd->sy);
 			sym_set_kernel_text(pd->sy, r.u.mmap.pgoff);
+			sym_set_kernel_map(pd->sy, r.u.mmap.start,
+					   r.u.mmap.len);
 		}
 		return NULL;
 	}

@@ -51,6 +51,10 @@ struct sym_dso {
 	struct seg *segs;
 	size_t nsegs;
 	char *loaded_from;      /* the file actually read */
+	uint8_t elf_bid[20];    /* the build-id of that file's ELF note */
+	size_t elf_bid_len;
+	char bid_hex[41];       /* sym_dso_build_id's answer, once loaded */
+	bool bid_hex_done;
 	char **dm;              /* demangled names (malloc'd) */
 	size_t ndm, capdm;
 	struct sym_lines *lines; /* --lines: DWARF line tables (symbols-lines.c) */
@@ -125,6 +129,9 @@ struct symbolizer {
 	char krelease[65];        /* uname -r of the recording, "" unknown */
 	char kmsg[160];
 	uint64_t ktext_recorded;  /* _text as recorded, 0: unknown */
+	uint64_t kmap_start, kmap_len;  /* the kernel's map as recorded */
+	char kbid_hex[41];        /* sym_kernel_build_id's answer */
+	bool kbid_hex_done;
 	uint64_t ktext_now;       /* _text in the running kernel */
 	int64_t kdelta;
 	pthread_t kthread;        /* loading kallsyms in the background */
