@@ -60,6 +60,21 @@ void pe_machine_keep_exited(struct pe_machine *m, bool keep);
  */
 void pe_machine_cache_stacks(struct pe_machine *m);
 /*
+ * Sample times are CLOCK_MONOTONIC, the clock runtimes write their
+ * jitdumps' times on (live sampling with use_clockid, perf record -k 1):
+ * JIT code is named by the code load valid at the sample's time.  Off
+ * (the default): by the latest code load at the address.
+ */
+void pe_machine_set_jit_clock(struct pe_machine *m, bool on);
+/*
+ * Whether the stack built last has JIT code that its process's jitdump
+ * does not name: a runtime that buffers its writes (python3.13) may not
+ * have written it yet (live mode holds such samples back a while).
+ */
+bool pe_machine_jit_unnamed(const struct pe_machine *m);
+/* Take back what building the last stack counted (it is built again). */
+void pe_machine_uncount_last(struct pe_machine *m);
+/*
  * Name frames by source line ("NAME FILE:LINE", --lines) or by function
  * from the next stack on; the frame and stack caches start over.
  */
@@ -71,6 +86,14 @@ void pe_machine_set_lines(struct pe_machine *m, bool on);
  * valid at each sample's time.  Off (the default): by the latest load.
  */
 void pe_machine_jit_times(struct pe_machine *m, bool on);
+/*
+ * Whether the stack built last has JIT code that its process's jitdump
+ * does not name: a runtime that buffers its writes (python3.13) may not
+ * have written it yet (live mode holds such samples back a while).
+ */
+bool pe_machine_jit_unnamed(const struct pe_machine *m);
+/* Take back what building the last stack counted (it is built again). */
+void pe_machine_uncount_last(struct pe_machine *m);
 
 /*
  * Apply a decoded record: MMAP/MMAP2, COMM, FORK and EXIT go to the

@@ -242,6 +242,14 @@ const char *sym_jit_lookup_at(struct symbolizer *sy, uint32_t pid,
 			      uint64_t addr, uint64_t t, const char **mod,
 			      struct sym_srcline *line);
 
+/* Whether pid mapped a jitdump that could be read. */
+bool sym_has_jitdump(struct symbolizer *sy, uint32_t pid);
+/*
+ * Read what pid's jitdump gained since it was last read, now; true when
+ * it gained records.
+ */
+bool sym_jitdump_refresh(struct symbolizer *sy, uint32_t pid);
+
 /* ---- Per-process Dwfl (for unwinders) ------------------------------------ */
 
 /*

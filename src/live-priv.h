@@ -105,6 +105,12 @@ struct live {
 	double cpu_t0, cpu_used0;
 	double cpu_pct;
 	uint64_t bad_records;
+
+	/* Samples waiting for their JIT code's names (live-jithold.c). */
+	struct held *held;
+	size_t nheld, capheld, held_bytes;
+	bool hold_to_exit;           /* no TUI: hold until exit or the end */
+	bool no_hold;                /* building held samples for good */
 };
 
 /* ---- Shared by the parts ------------------------------------------------ *
@@ -114,6 +120,7 @@ struct live {
  * of --off-cpu, and live_off_finish for the threads still blocked when
  * sampling ends.  live-queue.c: the u32 sets and the queue of stacks
  * (live_pend_push, flushed into the profile by live_flush).
+ * live-jithold.c: samples held until a jitdump names their JIT code.
  */
 
 /* live.c */
@@ -127,6 +134,20 @@ bool live_tick(void *ctx, struct profile *p);
 bool live_time_origin(void *ctx, uint64_t *ns);
 uint64_t live_mono_ns(void);
 void live_synth_maps(struct live *L, uint32_t pid);
+
+void live_replay(struct live *L, const struct perf_event_header *h,
+		 uint64_t since);
+
+/* live-jithold.c; replay builds a held sample again (live_replay) */
+typedef void (*live_replay_fn)(struct live *L,
+			       const struct perf_event_header *h,
+			       uint64_t since);
+bool live_hold(struct live *L, const struct perf_event_header *h,
+	       uint32_t pid, uint64_t since);
+void live_hold_check(struct live *L, live_replay_fn replay);
+void live_hold_exit(struct live *L, uint32_t pid, live_replay_fn replay);
+void live_hold_end(struct live *L, live_replay_fn replay);
+void live_hold_free(struct live *L);
 
 /* live-offcpu.c */
 void live_off_finish(struct live *L, uint64_t end_ns);

@@ -225,6 +225,7 @@ static void teardown(struct live *L)
 	live_set_free(&L->synth_pid);
 	live_set_free(&L->tasks);
 	free(L->pend);
+	live_hold_free(L);
 	for (size_t i = 0; i < L->noff; i++)
 		free(L->off[i].ids);
 	free(L->off);
@@ -254,6 +255,7 @@ static void run_fixed(struct live *L)
 	stop = live_mono_ns();
 	sampler_enable(L->s, false);
 	live_drain(L);
+	live_hold_end(L, live_replay);
 	if (L->c->off_cpu)
 		live_off_stop(L, stop);
 	live_flush(L);
@@ -486,6 +488,8 @@ int live_main(struct config *c)
 		profile_set_unit_name(L.p, unit);
 	}
 	L.m = pe_machine_create(L.sy, L.p, &c->read);
+	pe_machine_jit_times(L.m, sampler_monotonic(L.s));
+	L.hold_to_exit = !tui;
 	pe_format_from_attr(&L.fmt, sampler_attr(L.s));
 	seed(&L);
 	signal(SIGPIPE, SIG_IGN);

@@ -221,7 +221,13 @@ static bool has_map_miss(struct live *L, const struct pe_sample *s)
 	return false;
 }
 
-static void on_sample(struct live *L, const struct pe_sample *s)
+/*
+ * A sample (raw at h): its stack into the queue, or held back until its
+ * process's jitdump names its JIT code (live-jithold.c; since: when it was
+ * first held, 0: new).
+ */
+static void on_sample(struct live *L, const struct pe_sample *s,
+		      const struct perf_event_header *h, uint64_t since)
 {
 	const uint32_t *ids;
 	struct sample_meta meta;
@@ -253,6 +259,12 @@ static void on_sample(struct live *L, const struct pe_sample *s)
 	if (!L->origin_ns && s->time)
 		L->origin_ns = s->time;   /* not CLOCK_MONOTONIC: the first */
 	ids = pe_machine_build(L->m, s, &n);
+	/* Not --off-cpu's: its waits pair switch records in order. */
+	if (pe_machine_jit_unnamed(L->m) && !L->c->off_cpu &&
+	    live_hold(L, h, s->pid, since ? since : live_mono_ns())) {
+		pe_machine_uncount_last(L->m);
+		return;
+	}
 	pe_machine_meta(L->m, s, &meta);
 	meta.time_ns = s->time;   /* the window needs one, even if 0 */
 	if (n > PROFILE_MAX_DEPTH - 1)
@@ -288,7 +300,7 @@ static void on_record(void *ctx, const struct perf_event_header *h)
 	}
 	switch (r.type) {
 	case PERF_RECORD_SAMPLE:
-		on_sample(L, &r.u.sample);
+		on_sample(L, &r.u.sample, h, 0);
 		return;
 	case PERF_RECORD_COMM:
 		live_set_add(&L->seen_tid, r.u.comm.tid);
@@ -319,6 +331,9 @@ static void on_record(void *ctx, const struct perf_event_header *h)
 			live_on_switch(L, &r);
 		return;
 	case PERF_RECORD_EXIT:
+		/* The runtime flushed its jitdump before it exited. */
+		if (r.u.task.pid == r.u.task.tid && L->nheld)
+			live_hold_exit(L, r.u.task.pid, live_replay);
 		if (L->c->off_cpu)
 			live_off_exit(L, r.u.task.tid);
 		live_set_del(&L->seen_tid, r.u.task.tid);
@@ -342,10 +357,24 @@ static void on_record(void *ctx, const struct perf_event_header *h)
 	pe_machine_apply(L->m, &r);
 }
 
+void live_replay(struct live *L, const struct perf_event_header *h,
+		 uint64_t since)
+{
+	struct pe_record r;
+	const char *why;
+
+	if (pe_decode(h, h->size, &L->fmt, &r, &why) == 0 &&
+	    r.type == PERF_RECORD_SAMPLE)
+		on_sample(L, &r.u.sample, h, since);
+}
+
 /* Drain the rings; true when anything arrived. */
 bool live_drain(struct live *L)
 {
 	size_t n = sampler_drain(L->s, on_record, L);
+
+	if (L->nheld)
+		live_hold_check(L, live_replay);
 
 	prune_tasks(L, live_mono_ns());
 	return n > 0;

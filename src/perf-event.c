@@ -64,6 +64,10 @@ struct pe_machine {
 				   change without the process changing (JIT) */
 	bool jit_times;         /* sample times are the jitdumps' clock */
 	uint64_t jit_time;      /* the time JIT code is named at */
+	bool jit_unnamed;       /* the stack has JIT code its process's
+				   jitdump does not name (yet) */
+	struct pe_machine_stats st_before;  /* before the last stack */
+	uint64_t miss_before[SYM_MISS_COUNT];
 	size_t fn_end, ln_end;  /* the name in buf: its function's name ends
 				   at fn_end, " FILE:LINE" at ln_end */
 	size_t name_end;
@@ -199,6 +203,21 @@ void pe_machine_add_map(struct pe_machine *m, uint32_t pid, uint64_t start,
 void pe_machine_jit_times(struct pe_machine *m, bool on)
 {
 	m->jit_times = on;
+}
+
+bool pe_machine_jit_unnamed(const struct pe_machine *m)
+{
+	return m->jit_unnamed;
+}
+
+void pe_machine_uncount_last(struct pe_machine *m)
+{
+	m->st = m->st_before;
+	/* Unsigned: adding the difference wraps back to the old count. */
+	for (unsigned k = 0; m->sy && k < SYM_MISS_COUNT; k++)
+		sym_count_misses(m->sy, (enum sym_miss)k,
+				 m->miss_before[k] -
+				 sym_misses(m->sy, (enum sym_miss)k));
 }
 
 void pe_machine_set_comm(struct pe_machine *m, uint32_t pid, uint32_t tid,
@@ -656,6 +675,8 @@ static uint32_t user_frame(struct pe_machine *m, struct pe_proc *pr,
 			m->st.unknown_frames++;
 			if (m->sy)
 				sym_count_miss(m->sy, SYM_MISS_JIT);
+			if (m->sy && sym_has_jitdump(m->sy, pe_proc_pid(pr)))
+				m->jit_unnamed = true;
 		}
 		note_func(m, fn, mod, NULL, addr);
 		return make_name(m, fn, mod, addr, true, java,
@@ -846,6 +867,10 @@ static size_t build_stack(struct pe_machine *m, const struct pe_sample *s)
 	}
 	m->jit_time = m->jit_times && s->has_time ? s->time
 						    : JITDUMP_TIME_ANY;
+	m->jit_unnamed = false;
+	m->st_before = m->st;
+	for (unsigned k = 0; m->sy && k < SYM_MISS_COUNT; k++)
+		m->miss_before[k] = sym_misses(m->sy, (enum sym_miss)k);
 	if (s->stack && s->stack_dyn_size && s->regs && pr && m->sy)
 		nu = unwind_user(m, pr, s, &uf, &ninl);
 	if (nr + 1 + nu + ninl > m->capids)

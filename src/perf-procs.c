@@ -303,8 +303,9 @@ static void proc_insert(struct pe_procs *pt, struct pe_proc *pr,
 
 static bool is_anon_name(const char *s, size_t n)
 {
+	/* .NET maps its JIT code twice (W^X) from a memfd "doublemapper". */
 	static const char *const anon[] = { "//anon", "[anon:", "/dev/zero",
-		"/anon_hugepage", "[heap]", "[stack]" };
+		"/anon_hugepage", "[heap]", "[stack]", "/memfd:doublemapper" };
 
 	for (size_t i = 0; i < ARRAY_SIZE(anon); i++) {
 		size_t k = strlen(anon[i]);

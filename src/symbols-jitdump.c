@@ -6,8 +6,11 @@
  * records name it: sym_jitdump_mapped notes the path for the pid, and the
  * first lookup in the process's JIT code opens the dump (under --symfs,
  * beside the recording, or where the process wrote it).  A dump still
- * being written (live) is read again when a lookup misses, at most ten
- * times a second.  The PID in the file name is the process's own (in a
+ * being written (live) is read again before a lookup at a time later than
+ * its last reading (a runtime writes a code load before the code runs,
+ * and new code may replace what was read: about once per drain of the
+ * rings, as samples come after their drain), and when a lookup misses, at
+ * most ten times a second.  The PID in the file name is the process's own (in a
  * container, its namespace's), and the dump's header must name it.
  *
  * Where the process has a dump, the dump answers first; the perf map is
@@ -45,6 +48,7 @@ struct jd_proc {
 	bool tried;                /* opening was tried */
 	bool any_time;             /* looked up at no time: said */
 	double read_at;            /* when it was last read (live) */
+	uint64_t read_ns;          /* the same in ns (the samples' clock) */
 	Dwfl *cfi_dwfl;            /* the Dwfl its unwinding info went to */
 	size_t cfi_pos;            /* how far (jitdump_unwind_next) */
 	size_t ncfi;               /* modules reported there */
@@ -123,6 +127,14 @@ static void note(struct symbolizer *sy, const char *msg)
 		sy->jd_more_notes++;
 }
 
+/* Read what a growing dump gained: how many records. */
+static size_t reread(struct jd_proc *j)
+{
+	j->read_at = now_seconds();
+	j->read_ns = (uint64_t)(j->read_at * 1e9);   /* CLOCK_MONOTONIC */
+	return jitdump_update(j->jd);
+}
+
 /* Open j's dump where it may be (see symbols.h) and read it. */
 static void open_dump(struct symbolizer *sy, struct jd_proc *j)
 {
@@ -169,11 +181,12 @@ static void open_dump(struct symbolizer *sy, struct jd_proc *j)
 		note(sy, msg);
 		return;
 	}
-	jitdump_update(j->jd);
-	if (sy->o.jitdump_whole)
+	if (sy->o.jitdump_whole) {
+		jitdump_update(j->jd);
 		jitdump_finish(j->jd);
-	else
-		j->read_at = now_seconds();
+	} else {
+		reread(j);
+	}
 }
 
 const char *sym_jit_lookup_at(struct symbolizer *sy, uint32_t pid,
@@ -189,13 +202,14 @@ const char *sym_jit_lookup_at(struct symbolizer *sy, uint32_t pid,
 	if (j && !j->tried)
 		open_dump(sy, j);
 	if (j && j->jd) {
+		if (!sy->o.jitdump_whole && t != JITDUMP_TIME_ANY &&
+		    t >= j->read_ns)
+			reread(j);
 		found = jitdump_lookup(j->jd, addr, t, &c);
 		if (!found && !sy->o.jitdump_whole &&
-		    now_seconds() - j->read_at >= JD_REREAD_SECONDS) {
-			j->read_at = now_seconds();
-			if (jitdump_update(j->jd))
-				found = jitdump_lookup(j->jd, addr, t, &c);
-		}
+		    now_seconds() - j->read_at >= JD_REREAD_SECONDS &&
+		    reread(j))
+			found = jitdump_lookup(j->jd, addr, t, &c);
 		if (mod)
 			*mod = jitdump_name(j->jd);
 	}
@@ -227,7 +241,36 @@ const char *sym_jit_lookup_at(struct symbolizer *sy, uint32_t pid,
 			 "/tmp/perf-%u.map", pid);
 		*mod = sy->jit_modname;
 	}
-	return sym_jit_lookup(sy, pid, addr);
+	{
+		const char *name = sym_jit_lookup(sy, pid, addr);
+
+		/*
+		 * Code can run before its load is written (node logs code
+		 * compiled on another thread once it is installed): with
+		 * nothing there at time t in the dump or the map, the latest
+		 * code the dump has there.
+		 */
+		if (!name && j && j->jd && t != JITDUMP_TIME_ANY &&
+		    jitdump_lookup(j->jd, addr, JITDUMP_TIME_ANY, &c))
+			name = c.name;
+		return name;
+	}
+}
+
+bool sym_has_jitdump(struct symbolizer *sy, uint32_t pid)
+{
+	struct jd_proc *j = find_proc(sy, pid);
+
+	if (j && !j->tried)
+		open_dump(sy, j);
+	return j && j->jd;
+}
+
+bool sym_jitdump_refresh(struct symbolizer *sy, uint32_t pid)
+{
+	struct jd_proc *j = find_proc(sy, pid);
+
+	return j && j->jd && !sy->o.jitdump_whole && reread(j) > 0;
 }
 
 /* What jd says, as notes (its messages outlive it). */
@@ -455,10 +498,8 @@ void sym_jitdump_report_cfi(struct symbolizer *sy, uint32_t pid, Dwfl *dwfl,
 		j->ncfi = 0;
 	}
 	if (!sy->o.jitdump_whole &&
-	    now_seconds() - j->read_at >= JD_REREAD_SECONDS) {
-		j->read_at = now_seconds();
-		jitdump_update(j->jd);
-	}
+	    now_seconds() - j->read_at >= JD_REREAD_SECONDS)
+		reread(j);
 	while (j->ncfi < JD_MAX_CFI &&
 	       jitdump_unwind_next(j->jd, &j->cfi_pos, &u, &c)) {
 		int fd = cfi_elf(&u, &c, info->elf_mach ? (uint16_t)info->elf_mach

@@ -11,35 +11,17 @@
  * elsewhere it exits 77.
  */
 #define _GNU_SOURCE
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
-#include <unistd.h>
 
-static double cpu_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
+#include "jit-common.h"
 
 int main(int argc, char **argv)
 {
 #if defined(__x86_64__)
-	/* mov ecx, 0x100000; 1: dec ecx; jnz 1b; ret */
-	static const unsigned char code[] = {
-		0xb9, 0x00, 0x00, 0x10, 0x00, 0xff, 0xc9, 0x75, 0xfc, 0xc3,
-	};
-	char path[64], line[128];
-	void (*fn)(void);
 	unsigned char *mem;
-	double until;
-	FILE *f;
-	int fd;
 
 	if (argc != 4) {
 		fprintf(stderr, "usage: jit-target OWNER_UID CPU_SECONDS PIDFILE\n");
@@ -51,26 +33,11 @@ int main(int argc, char **argv)
 		perror("mmap");
 		return 1;
 	}
-	memcpy(mem, code, sizeof(code));
-	snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)getpid());
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	snprintf(line, sizeof(line), "%lx %zx jit_planted_spin\n",
-		 (unsigned long)mem, sizeof(code));
-	if (fd < 0 || write(fd, line, strlen(line)) != (ssize_t)strlen(line) ||
-	    fchown(fd, (uid_t)atoi(argv[1]), (gid_t)atoi(argv[1])) != 0) {
-		perror(path);
+	memcpy(mem, jit_spin_code, sizeof(jit_spin_code));
+	if (write_perf_map(mem, sizeof(jit_spin_code), "jit_planted_spin",
+			   atoi(argv[1])) < 0 || write_pid_file(argv[3]) < 0)
 		return 1;
-	}
-	close(fd);
-	f = fopen(argv[3], "w");
-	if (!f || fprintf(f, "%d\n", (int)getpid()) < 0 || fclose(f) != 0) {
-		perror(argv[3]);
-		return 1;
-	}
-	fn = (void (*)(void))(void *)mem;
-	until = cpu_seconds() + atof(argv[2]);
-	while (cpu_seconds() < until)
-		fn();
+	spin_for((void (*)(void))(void *)mem, atof(argv[2]));
 	return 0;
 #else
 	(void)argc;

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -557,6 +558,61 @@ static void dump_wins_over_perf_map(void **state)
 	rmdir(dir);
 }
 
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Live, a dump grows while it is read: a lookup at a time after its last
+ * reading reads it again first, so new code loaded at a reused address
+ * names the samples taken since, although the old code there would still
+ * answer; samples from before keep the old name.  Times are the samples'
+ * CLOCK_MONOTONIC.
+ */
+static void growing_dump_is_read_before_a_later_sample(void **state)
+{
+	struct dump d = { .n = 0 };
+	char dir[] = "/tmp/test-jitdump-XXXXXX", path[64];
+	uint64_t start = mono_ns(), later;
+	struct symbolizer *sy;
+	struct sym_opts o;
+	const char *mod;
+	size_t n0;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	header(&d, 7);
+	load(&d, start - 1000, 0x1000, 0x100, "old_code");
+	snprintf(path, sizeof(path), "%s/jit-7.dump", dir);
+	write_file(path, d.b, d.n);
+	sym_default_opts(&o);
+	o.jit_dir = dir;
+	sy = sym_create(&o);
+	sym_jitdump_mapped(sy, 7, path, strlen(path));
+	assert_string_equal(sym_jit_lookup_at(sy, 7, 0x1010, start, &mod,
+					      NULL), "old_code");
+	/* The runtime loads new code at the same address, then runs it. */
+	n0 = d.n;
+	load(&d, mono_ns(), 0x1000, 0x100, "new_code");
+	f = fopen(path, "ab");
+	assert_non_null(f);
+	assert_int_equal(fwrite(d.b + n0, 1, d.n - n0, f), d.n - n0);
+	fclose(f);
+	later = mono_ns();
+	assert_string_equal(sym_jit_lookup_at(sy, 7, 0x1010, later, &mod,
+					      NULL), "new_code");
+	assert_string_equal(sym_jit_lookup_at(sy, 7, 0x1010, start, &mod,
+					      NULL), "old_code");
+	sym_destroy(sy);
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -573,6 +629,7 @@ int main(void)
 		cmocka_unit_test(node_dump),
 		cmocka_unit_test(python_dump),
 		cmocka_unit_test(dump_wins_over_perf_map),
+		cmocka_unit_test(growing_dump_is_read_before_a_later_sample),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

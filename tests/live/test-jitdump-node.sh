@@ -1,0 +1,43 @@
+#!/bin/sh
+# test-jitdump-node.sh - node's JIT code named live from its jitdump
+# (node --perf-prof writes jit-PID.dump in its folder) as it is from its
+# perf map (--perf-basic-prof): the share of sortWork, which spends most
+# of the CPU time (tests/data/jitdump/sort.js), within 5 points of each other, and --jit
+# marks the frames.
+#
+# usage: tests/live/test-jitdump-node.sh FLAMETOP_BINARY
+. "$(dirname "$0")/lib.sh"
+
+if ! node -e 0 >/dev/null 2>&1; then
+	echo "SKIP: no node here"
+	exit 0
+fi
+
+# run NAME FLAG: sample node FLAG sort.js (in $work: the dump's folder).
+# Compiled on node's own thread, not on others that a busy machine may
+# starve (until its code is optimized sortWork runs in the interpreter,
+# whose frames do not name it): the shares no longer depend on the load.
+run() {
+	(cd "$work" && "$BIN" -F 999 -d 60 --collapse --jit -- sh -c \
+		'echo $$ >"$0"; exec "$@"' "$work/$1.pid" node "$2" \
+		--no-concurrent-recompilation --no-concurrent-sparkplug \
+		"$here/../data/jitdump/sort.js" 2 >"$work/$1.folded" 2>"$work/$1.err")
+	echo $? >"$work/$1.rc"
+	[ -s "$work/$1.pid" ] && rm -f "/tmp/perf-$(cat "$work/$1.pid").map"
+}
+
+run map --perf-basic-prof
+run dump --perf-prof
+map=$(share "$work/map.folded" 'sortWork')
+dump=$(share "$work/dump.folded" 'sortWork')
+check "--perf-basic-prof: exit 0" [ "$(cat "$work/map.rc")" = 0 ]
+check "--perf-prof: exit 0" [ "$(cat "$work/dump.rc")" = 0 ]
+check "--perf-prof: the dump was written in its folder" \
+	[ -s "$work/jit-$(cat "$work/dump.pid").dump" ]
+check "--perf-basic-prof names sortWork ($map%)" within "$map" 30 100
+check "--perf-prof names sortWork as much ($dump% vs $map%)" \
+	within "$(awk -v a="$dump" -v b="$map" 'BEGIN { print a - b }')" -5 5
+check "--perf-prof: JIT frames marked" \
+	grep -q ';JS:[*^~]sortWork [^;]*_\[j\]' "$work/dump.folded"
+[ -n "${VERBOSE:-}" ] && cat "$work"/*.err
+finish
