@@ -123,10 +123,30 @@ const char *sym_dso_lookup(struct symbolizer *sy, struct sym_dso *d,
  */
 struct sym_srcline {
 	const char *file;          /* "main.c" */
+	const char *path;          /* as DWARF names it: "/src/app/main.c" */
 	unsigned line;             /* 1-based */
 };
 size_t sym_dso_lines(struct symbolizer *sy, struct sym_dso *d,
 		     uint64_t vaddr, struct sym_srcline *out, size_t cap);
+
+/* ---- Code (--annotate --disasm) ------------------------------------------- */
+
+/*
+ * The function symbol covering ELF address vaddr of d: its name (owned by
+ * d, demangled as sym_dso_lookup gives it) and its [*start, *end).  NULL
+ * with *why set when no symbol covers vaddr or d could not be read.
+ */
+const char *sym_dso_symbol(struct symbolizer *sy, struct sym_dso *d,
+			   uint64_t vaddr, uint64_t *start, uint64_t *end,
+			   enum sym_miss *why);
+/*
+ * The file on this machine that d's symbols were read from: the recorded
+ * path (under --symfs) or perf's build-id cache, and never a file whose
+ * build-id differs from the recorded one.  NULL with *why set when there
+ * is none (SYM_MISS_BUILD_ID: only a different build is here).  Owned by d.
+ */
+const char *sym_dso_file(struct symbolizer *sy, struct sym_dso *d,
+			 enum sym_miss *why);
 
 /* ---- Kernel and JIT ------------------------------------------------------ */
 

@@ -711,25 +711,28 @@ static uint64_t dso_vaddr(const struct sym_dso *d, uint64_t off)
 	return off;
 }
 
-const char *sym_dso_lookup(struct symbolizer *sy, struct sym_dso *d,
-			   uint64_t file_off, uint64_t *vaddr,
-			   enum sym_miss *why)
+/* Load d on first use; false (and the reason counted for the user) when
+ * it could not be read. */
+static bool dso_ready(struct symbolizer *sy, struct sym_dso *d,
+		      enum sym_miss *why)
 {
-	size_t lo;
-	uint64_t a;
-
 	if (d->state == 0)
 		sym_dso_load(sy, d);
-	if (d->state < 0) {
-		*why = d->fail;
-		*vaddr = file_off;
-		if (!sy->miss_file[d->fail])
-			sy->miss_file[d->fail] = d->path;
-		return NULL;
-	}
-	a = dso_vaddr(d, file_off);
-	*vaddr = a;
-	lo = sym_count_starting_by(d->syms, d->nsyms, sizeof(*d->syms), a);
+	if (d->state > 0)
+		return true;
+	*why = d->fail;
+	if (!sy->miss_file[d->fail])
+		sy->miss_file[d->fail] = d->path;
+	return false;
+}
+
+/* The symbol covering ELF address a of a loaded d, demangled, or NULL. */
+static const struct fsym *symbol_at(struct symbolizer *sy, struct sym_dso *d,
+				    uint64_t a, enum sym_miss *why)
+{
+	size_t lo = sym_count_starting_by(d->syms, d->nsyms, sizeof(*d->syms),
+					  a);
+
 	if (lo && a < d->syms[lo - 1].end) {
 		struct fsym *f = &d->syms[lo - 1];
 
@@ -744,10 +747,47 @@ const char *sym_dso_lookup(struct symbolizer *sy, struct sym_dso *d,
 				f->name = dn;
 			}
 		}
-		return f->name;
+		return f;
 	}
 	*why = d->nsyms ? SYM_MISS_NO_SYMBOL : SYM_MISS_STRIPPED;
 	if (!sy->miss_file[*why])
 		sy->miss_file[*why] = d->path;
 	return NULL;
+}
+
+const char *sym_dso_lookup(struct symbolizer *sy, struct sym_dso *d,
+			   uint64_t file_off, uint64_t *vaddr,
+			   enum sym_miss *why)
+{
+	const struct fsym *f;
+
+	if (!dso_ready(sy, d, why)) {
+		*vaddr = file_off;
+		return NULL;
+	}
+	*vaddr = dso_vaddr(d, file_off);
+	f = symbol_at(sy, d, *vaddr, why);
+	return f ? f->name : NULL;
+}
+
+const char *sym_dso_symbol(struct symbolizer *sy, struct sym_dso *d,
+			   uint64_t vaddr, uint64_t *start, uint64_t *end,
+			   enum sym_miss *why)
+{
+	const struct fsym *f;
+
+	if (!dso_ready(sy, d, why))
+		return NULL;
+	f = symbol_at(sy, d, vaddr, why);
+	if (!f)
+		return NULL;
+	*start = f->start;
+	*end = f->end;
+	return f->name;
+}
+
+const char *sym_dso_file(struct symbolizer *sy, struct sym_dso *d,
+			 enum sym_miss *why)
+{
+	return dso_ready(sy, d, why) ? d->loaded_from : NULL;
 }

@@ -109,6 +109,7 @@ static void add_line(struct sym_lines *l, const char *file, unsigned line)
 {
 	GROW(l->all, l->capall, l->nall + 1);
 	l->all[l->nall].file = base_name(file);
+	l->all[l->nall].path = file;
 	l->all[l->nall].line = line;
 	l->nall++;
 }
