@@ -123,30 +123,41 @@ const char *sym_dso_lookup(struct symbolizer *sy, struct sym_dso *d,
  */
 struct sym_srcline {
 	const char *file;          /* "main.c" */
-	const char *path;          /* as DWARF names it: "/src/app/main.c" */
+	const char *path;          /* as DWARF names it, DW_AT_comp_dir
+	                              joined: "/src/prog/main.c" */
 	unsigned line;             /* 1-based */
 };
 size_t sym_dso_lines(struct symbolizer *sy, struct sym_dso *d,
 		     uint64_t vaddr, struct sym_srcline *out, size_t cap);
 
-/* ---- Code (--annotate --disasm) ------------------------------------------- */
-
 /*
- * The function symbol covering ELF address vaddr of d: its name (owned by
- * d, demangled as sym_dso_lookup gives it) and its [*start, *end).  NULL
- * with *why set when no symbol covers vaddr or d could not be read.
+ * For annotation and disassembly: the function symbol holding ELF address
+ * vaddr of d, as [*start, *end) (false: none); the file d's symbols were
+ * read from (after --symfs, build-id and debug-link search; NULL: none);
+ * d's build-id as recorded or read (*len 0: unknown); and the Dwfl module
+ * of that file at bias 0, the one sym_dso_lines reads (NULL: no DWARF
+ * nor ELF to read).  All owned by the symbolizer.
+ */
+bool sym_dso_func_range(struct symbolizer *sy, struct sym_dso *d,
+			uint64_t vaddr, uint64_t *start, uint64_t *end);
+const char *sym_dso_file(const struct sym_dso *d);
+const uint8_t *sym_dso_build_id(const struct sym_dso *d, size_t *len);
+Dwfl_Module *sym_dso_dwfl(struct symbolizer *sy, struct sym_dso *d);
+/*
+ * Read d's file now if not yet: false with *why set when it cannot be
+ * (SYM_MISS_BUILD_ID: only another build is on this machine, never used
+ * in its place), so that sym_dso_file's NULL can be explained.
+ */
+bool sym_dso_open(struct symbolizer *sy, struct sym_dso *d,
+		  enum sym_miss *why);
+/*
+ * sym_dso_func_range with the symbol's name (owned by d, demangled as
+ * sym_dso_lookup gives it): NULL with *why set when no symbol holds vaddr
+ * or d could not be read.
  */
 const char *sym_dso_symbol(struct symbolizer *sy, struct sym_dso *d,
 			   uint64_t vaddr, uint64_t *start, uint64_t *end,
 			   enum sym_miss *why);
-/*
- * The file on this machine that d's symbols were read from: the recorded
- * path (under --symfs) or perf's build-id cache, and never a file whose
- * build-id differs from the recorded one.  NULL with *why set when there
- * is none (SYM_MISS_BUILD_ID: only a different build is here).  Owned by d.
- */
-const char *sym_dso_file(struct symbolizer *sy, struct sym_dso *d,
-			 enum sym_miss *why);
 
 /* ---- Kernel and JIT ------------------------------------------------------ */
 

@@ -275,7 +275,7 @@ struct disasm *disasm_function(struct symbolizer *sy, struct sym_dso *d,
 			       char *err, size_t cap)
 {
 	enum sym_miss why = SYM_MISS_NO_FILE;
-	const char *path = sym_dso_file(sy, d, &why);
+	const char *path = sym_dso_open(sy, d, &why) ? sym_dso_file(d) : NULL;
 	struct disasm *dis = NULL;
 	uint8_t *code = NULL;
 	size_t len = 0;

@@ -27,6 +27,7 @@
  * in what would otherwise be padding.
  */
 #include "profile.h"
+#include "profile-addr.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,7 +99,20 @@ struct profile {
 	size_t distinct;
 	unsigned max_depth;
 	double max_change;          /* differential: profile_max_change */
+	struct paddr *addrs;        /* weights per address (profile-addr.h) */
 };
+
+struct paddr *profile_paddr(struct profile *p, bool create)
+{
+	if (!p->addrs && create)
+		p->addrs = paddr_create();
+	return p->addrs;
+}
+
+const struct paddr *profile_paddr_const(const struct profile *p)
+{
+	return p->addrs;
+}
 
 static const uint64_t pow10_tab[] = {
 	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
@@ -245,6 +259,7 @@ void profile_destroy(struct profile *p)
 	ARR_FREE(p->tl, p->captl);
 	free(p->tasks);
 	free(p->taskslot);
+	paddr_destroy(p->addrs);
 	free(p);
 }
 
@@ -945,6 +960,8 @@ enum profile_order profile_order(const struct profile *p)
 
 void profile_reset_weights(struct profile *p)
 {
+	if (p->addrs)
+		paddr_reset_weights(p->addrs);
 	memset(p->self, 0, p->n * sizeof(*p->self));
 	if (p->rself)
 		memset(p->rself, 0, p->n * sizeof(*p->rself));

@@ -645,23 +645,48 @@ static bool indented_event(const char *s, size_t n)
  * "NAME file.c:12", before any "_[k]"-like mark.  False when the line is
  * no srcline or the line is unknown ("??:0"): the frame keeps its name.
  */
+/*
+ * The shape of a srcline line: blanks, "FILE:DIGITS", then nothing but
+ * " (inlined)".  Sets [*a, *e) to "FILE:DIGITS" and *colon just after the
+ * ':'.  A frame line never has it: its first word is a hex address.
+ */
+static bool srcline_shape(const char *s, size_t n, size_t *a, size_t *e,
+			  size_t *colon)
+{
+	size_t i = 0, j, c, rest;
+
+	while (i < n && is_ws((unsigned char)s[i]))
+		i++;
+	if (i == 0)
+		return false;
+	for (j = i; j < n && !is_ws((unsigned char)s[j]); j++)
+		;
+	for (c = j; c > i && s[c - 1] != ':'; c--)
+		;
+	if (c <= i + 1 || c == j)
+		return false;
+	for (size_t k = c; k < j; k++)
+		if (!is_digit((unsigned char)s[k]))
+			return false;
+	rest = j;
+	while (rest < n && is_ws((unsigned char)s[rest]))
+		rest++;
+	if (rest < n && (n - rest != 9 || memcmp(s + rest, "(inlined)", 9)))
+		return false;
+	*a = i;
+	*e = j;
+	*colon = c;
+	return true;
+}
+
 static bool srcline_line(struct reader *r, const char *s, size_t n)
 {
-	size_t a = 0, e, colon, nl, sfx = 0, need;
+	size_t a, e, colon, nl, sfx = 0, need;
 	const char *name, *base;
 	uint32_t *last;
 
-	while (a < n && is_ws((unsigned char)s[a]))
-		a++;
-	for (e = a; e < n && !is_ws((unsigned char)s[e]); e++)
-		;
-	for (colon = e; colon > a && s[colon - 1] != ':'; colon--)
-		;
-	if (colon <= a + 1 || colon == e || !r->nframes)
+	if (!srcline_shape(s, n, &a, &e, &colon) || !r->nframes)
 		return false;
-	for (size_t i = colon; i < e; i++)
-		if (!is_digit((unsigned char)s[i]))
-			return false;
 	if (s[colon] == '0' || (colon - 1 - a == 2 && s[a] == '?'))
 		return false;
 	base = s + a;
@@ -689,6 +714,13 @@ static bool srcline_line(struct reader *r, const char *s, size_t n)
 	return true;
 }
 
+/* An indented line within a sample that is no frame: counted, ignored. */
+static void extra_line(struct reader *r)
+{
+	if (!r->pc->extra++)
+		r->pc->first_extra = r->lineno;
+}
+
 static void one_line(struct reader *r, const char *s, size_t n)
 {
 	struct event_line e;
@@ -711,10 +743,21 @@ static void one_line(struct reader *r, const char *s, size_t n)
 	 * holds a NUL, so the lookup can come before those tests.
 	 */
 	if (r->in_sample) {
-		/* Before the frame cache: a srcline is never cached. */
-		if (r->o->lines && is_ws((unsigned char)s[0]) &&
-		    srcline_line(r, s, n))
-			return;
+		/*
+		 * Before the frame cache: a srcline is never cached.  Without
+		 * --lines (or when it names no line) it is an extra field, not
+		 * a frame: "  inline.c:31 (inlined)" reads as one otherwise.
+		 */
+		if (is_ws((unsigned char)s[0])) {
+			size_t a, end, colon;
+
+			if (r->o->lines && srcline_line(r, s, n))
+				return;
+			if (srcline_shape(s, n, &a, &end, &colon)) {
+				extra_line(r);
+				return;
+			}
+		}
 		key = s;
 		keylen = n;
 		x = predicted(r, s, n);
@@ -778,8 +821,7 @@ static void one_line(struct reader *r, const char *s, size_t n)
 			frame_line(r, &f, NULL, 0, 0);
 			return;
 		}
-		if (!r->pc->extra++)
-			r->pc->first_extra = r->lineno;
+		extra_line(r);
 		return;
 	}
 	bad(r, "neither an event line nor a frame line");

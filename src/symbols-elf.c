@@ -711,18 +711,14 @@ static uint64_t dso_vaddr(const struct sym_dso *d, uint64_t off)
 	return off;
 }
 
-/* Load d on first use; false (and the reason counted for the user) when
- * it could not be read. */
-static bool dso_ready(struct symbolizer *sy, struct sym_dso *d,
-		      enum sym_miss *why)
+bool sym_dso_open(struct symbolizer *sy, struct sym_dso *d,
+		  enum sym_miss *why)
 {
 	if (d->state == 0)
 		sym_dso_load(sy, d);
 	if (d->state > 0)
 		return true;
 	*why = d->fail;
-	if (!sy->miss_file[d->fail])
-		sy->miss_file[d->fail] = d->path;
 	return false;
 }
 
@@ -750,8 +746,6 @@ static const struct fsym *symbol_at(struct symbolizer *sy, struct sym_dso *d,
 		return f;
 	}
 	*why = d->nsyms ? SYM_MISS_NO_SYMBOL : SYM_MISS_STRIPPED;
-	if (!sy->miss_file[*why])
-		sy->miss_file[*why] = d->path;
 	return NULL;
 }
 
@@ -761,13 +755,17 @@ const char *sym_dso_lookup(struct symbolizer *sy, struct sym_dso *d,
 {
 	const struct fsym *f;
 
-	if (!dso_ready(sy, d, why)) {
+	if (!sym_dso_open(sy, d, why)) {
 		*vaddr = file_off;
-		return NULL;
+	} else {
+		*vaddr = dso_vaddr(d, file_off);
+		f = symbol_at(sy, d, *vaddr, why);
+		if (f)
+			return f->name;
 	}
-	*vaddr = dso_vaddr(d, file_off);
-	f = symbol_at(sy, d, *vaddr, why);
-	return f ? f->name : NULL;
+	if (!sy->miss_file[*why])
+		sy->miss_file[*why] = d->path;
+	return NULL;
 }
 
 const char *sym_dso_symbol(struct symbolizer *sy, struct sym_dso *d,
@@ -776,18 +774,29 @@ const char *sym_dso_symbol(struct symbolizer *sy, struct sym_dso *d,
 {
 	const struct fsym *f;
 
-	if (!dso_ready(sy, d, why))
-		return NULL;
-	f = symbol_at(sy, d, vaddr, why);
-	if (!f)
+	if (!sym_dso_open(sy, d, why) ||
+	    (f = symbol_at(sy, d, vaddr, why)) == NULL)
 		return NULL;
 	*start = f->start;
 	*end = f->end;
 	return f->name;
 }
 
-const char *sym_dso_file(struct symbolizer *sy, struct sym_dso *d,
-			 enum sym_miss *why)
+bool sym_dso_func_range(struct symbolizer *sy, struct sym_dso *d,
+			uint64_t vaddr, uint64_t *start, uint64_t *end)
 {
-	return dso_ready(sy, d, why) ? d->loaded_from : NULL;
+	enum sym_miss why;
+
+	return sym_dso_symbol(sy, d, vaddr, start, end, &why) != NULL;
+}
+
+const char *sym_dso_file(const struct sym_dso *d)
+{
+	return d->loaded_from;
+}
+
+const uint8_t *sym_dso_build_id(const struct sym_dso *d, size_t *len)
+{
+	*len = d->bid_len;
+	return d->bid_len ? d->bid : NULL;
 }

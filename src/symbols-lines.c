@@ -247,3 +247,12 @@ size_t sym_dso_lines(struct symbolizer *sy, struct sym_dso *d,
 		memcpy(out, l->all + slot->first, n * sizeof(*out));
 	return n;
 }
+
+Dwfl_Module *sym_dso_dwfl(struct symbolizer *sy, struct sym_dso *d)
+{
+	if (d->state == 0)
+		sym_dso_load(sy, d);
+	if (d->state < 0)
+		return NULL;
+	return lines_of(d)->mod;
+}

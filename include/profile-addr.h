@@ -1,0 +1,124 @@
+/*
+ * profile-addr.h - weights per code address, beside the call tree.
+ *
+ * Readers that know where in the code a sample was (perf.data, live
+ * sampling, perf script with addresses, pprof locations) keep, besides the
+ * tree of names, a second tree of addresses: each node is one frame as
+ * (function, address), root first, and the weight of a stack ends at its
+ * last node, as in the call tree.  A stack seen again costs one addition
+ * at the node kept for it (paddr_add_at), so keeping addresses adds little
+ * to reading.  Folded input has no addresses: its profile has no tables
+ * (profile_paddr returns NULL) and pays nothing.
+ *
+ * A function is (module, name): the file that holds its code as the input
+ * named it, and the name its frames carry (no module, no marks).  Its
+ * addresses are the ELF virtual addresses of that file where the reader
+ * could tell them (perf.data and live: through the symbolizer), else the
+ * addresses the input gave (paddr_func.elf_vaddr says which).
+ *
+ * Asking for a function's rows (paddr_rows) walks the address tree once:
+ * at the leaf's address the sample counts as self; at a caller's frame the
+ * address is the return address, and the sample counts in the row's total
+ * only (the call is the instruction before it).  A sample passing twice
+ * through one (function, address) (recursion) counts once there.
+ */
+#ifndef FLAMETOP_PROFILE_ADDR_H
+#define FLAMETOP_PROFILE_ADDR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct paddr;
+struct profile;
+
+#define PADDR_NONE UINT32_MAX
+#define PADDR_ROOT 0u
+
+/* ---- Functions ------------------------------------------------------- */
+
+/*
+ * What the tables know of a function.  Strings and the build-id are
+ * copied by paddr_func_intern and owned by the tables.
+ */
+struct paddr_func {
+	const char *name;          /* "spin", "std::vector<int>::push_back" */
+	const char *module;        /* the file as recorded: "/usr/bin/x",
+	                              "[kernel.kallsyms]"; "" unknown */
+	const uint8_t *build_id;   /* as recorded; NULL: unknown */
+	size_t build_id_len;
+	uint64_t start, end;       /* [start, end) of its code; 0, 0: unknown */
+	bool elf_vaddr;            /* addresses and start/end are ELF virtual
+	                              addresses of module (else as the input
+	                              gave them) */
+	void *dso;                 /* the reader's handle of the file (perf.data
+	                              and live: the symbolizer's struct sym_dso,
+	                              valid while paddr_symbolizer is); NULL */
+};
+
+/* One address of a function, with its weights (paddr_rows). */
+struct paddr_row {
+	uint64_t addr;             /* see paddr_func.elf_vaddr */
+	uint64_t self;             /* samples whose leaf is at addr */
+	uint64_t total;            /* self + samples in a call returning to
+	                              addr (the instruction before it) */
+};
+
+/* ---- Building (readers) ---------------------------------------------- */
+
+/*
+ * The address tables of p: NULL when none were made (folded input, or a
+ * reader that knows no addresses); with create, made on first call.  Owned
+ * by p: they go with profile_destroy and lose their weights with
+ * profile_reset_weights.
+ */
+struct paddr *profile_paddr(struct profile *p, bool create);
+const struct paddr *profile_paddr_const(const struct profile *p);
+
+struct paddr *paddr_create(void);
+void paddr_destroy(struct paddr *a);
+/* Forget every weight (the functions and the address tree stay). */
+void paddr_reset_weights(struct paddr *a);
+
+/* The id of function f (found by module and name, else added). */
+uint32_t paddr_func_intern(struct paddr *a, const struct paddr_func *f);
+
+/* One frame of a stack: a function id (PADDR_NONE: unknown) and address. */
+struct paddr_frame {
+	uint32_t func;
+	uint64_t addr;
+};
+
+/*
+ * Add a stack of n frames, root first (the last is the leaf, at the
+ * sample's address), with weight w; returns the node where it ended
+ * (PADDR_ROOT when n is 0), for paddr_add_at.  Unknown frames keep their
+ * place so that a caller's address stays a caller's.
+ */
+uint32_t paddr_add_stack(struct paddr *a, const struct paddr_frame *frames,
+			 size_t n, uint64_t w);
+/* Add w again where a stack ended. */
+void paddr_add_at(struct paddr *a, uint32_t node, uint64_t w);
+
+/*
+ * Keep owner alive as long as the tables, and free it with release at
+ * paddr_destroy: the symbolizer whose files paddr_func.dso names.
+ */
+void paddr_keep(struct paddr *a, void *owner, void (*release)(void *));
+/* The last owner kept (perf.data and live: the struct symbolizer), or NULL. */
+void *paddr_owner(const struct paddr *a);
+
+/* ---- Reading --------------------------------------------------------- */
+
+size_t paddr_func_count(const struct paddr *a);
+const struct paddr_func *paddr_func_get(const struct paddr *a, uint32_t id);
+
+/*
+ * The rows of function id, by address, malloc'ed into *rows (NULL when
+ * none); returns their number.  *self and *total (may be NULL) get the
+ * function's own self and total weight: each sample once.
+ */
+size_t paddr_rows(const struct paddr *a, uint32_t id, struct paddr_row **rows,
+		  uint64_t *self, uint64_t *total);
+
+#endif

@@ -1,0 +1,158 @@
+/*
+ * test-profile-addr.c - weights per address (profile-addr.h).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "profile-addr.h"
+#include "profile.h"
+
+static uint32_t func(struct paddr *a, const char *name)
+{
+	struct paddr_func f = { 0 };
+
+	f.name = name;
+	f.module = "/bin/prog";
+	return paddr_func_intern(a, &f);
+}
+
+/* main -> work -> burn: self at the leaf's address, total at callers'. */
+static void self_and_total(void **state)
+{
+	struct paddr *a = paddr_create();
+	uint32_t m = func(a, "main"), w = func(a, "work"), b = func(a, "burn");
+	struct paddr_frame s1[] = { { m, 0x110 }, { w, 0x210 }, { b, 0x300 } };
+	struct paddr_frame s2[] = { { m, 0x110 }, { w, 0x220 }, { b, 0x304 } };
+	struct paddr_frame s3[] = { { m, 0x120 }, { w, 0x204 } };
+	struct paddr_row *r;
+	uint64_t self, total;
+	uint32_t end;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(func(a, "work"), w);
+	end = paddr_add_stack(a, s1, 3, 5);
+	paddr_add_at(a, end, 2);                       /* 7 at burn+0x300 */
+	paddr_add_stack(a, s2, 3, 3);
+	paddr_add_stack(a, s3, 2, 4);
+	n = paddr_rows(a, w, &r, &self, &total);
+	assert_int_equal(n, 3);
+	assert_int_equal(r[0].addr, 0x204);
+	assert_int_equal(r[0].self, 4);
+	assert_int_equal(r[0].total, 4);
+	assert_int_equal(r[1].addr, 0x210);
+	assert_int_equal(r[1].self, 0);
+	assert_int_equal(r[1].total, 7);
+	assert_int_equal(r[2].addr, 0x220);
+	assert_int_equal(r[2].total, 3);
+	assert_int_equal(self, 4);
+	assert_int_equal(total, 14);
+	free(r);
+	n = paddr_rows(a, m, &r, &self, &total);
+	assert_int_equal(n, 2);
+	assert_int_equal(r[0].total, 10);
+	assert_int_equal(r[1].total, 4);
+	assert_int_equal(self, 0);
+	assert_int_equal(total, 14);
+	free(r);
+	paddr_reset_weights(a);
+	n = paddr_rows(a, b, &r, &self, &total);
+	assert_int_equal(n, 0);
+	assert_null(r);
+	paddr_destroy(a);
+}
+
+/* Recursion: one (function, address) twice in a stack counts once. */
+static void recursion_counts_once(void **state)
+{
+	struct paddr *a = paddr_create();
+	uint32_t f = func(a, "fib");
+	struct paddr_frame s[] = { { f, 0x40 }, { f, 0x40 }, { f, 0x48 },
+				   { f, 0x10 } };
+	struct paddr_row *r;
+	uint64_t self, total;
+	size_t n;
+
+	(void)state;
+	paddr_add_stack(a, s, 4, 3);
+	n = paddr_rows(a, f, &r, &self, &total);
+	assert_int_equal(n, 3);
+	assert_int_equal(r[0].addr, 0x10);
+	assert_int_equal(r[0].self, 3);
+	assert_int_equal(r[1].addr, 0x40);
+	assert_int_equal(r[1].total, 3);
+	assert_int_equal(r[2].total, 3);
+	assert_int_equal(self, 3);
+	assert_int_equal(total, 3);
+	free(r);
+	paddr_destroy(a);
+}
+
+/* Many stacks: the tables grow and every stack is found again. */
+static void many_stacks(void **state)
+{
+	struct paddr *a = paddr_create();
+	uint32_t f = func(a, "f"), g = func(a, "g");
+	struct paddr_row *r;
+	uint64_t self, total;
+	size_t n;
+
+	(void)state;
+	for (int rep = 0; rep < 2; rep++)
+		for (uint64_t i = 0; i < 5000; i++) {
+			struct paddr_frame s[] = { { f, i }, { g, i % 7 } };
+
+			paddr_add_stack(a, s, 2, 1);
+		}
+	n = paddr_rows(a, g, &r, &self, &total);
+	assert_int_equal(n, 7);
+	assert_int_equal(self, 10000);
+	assert_int_equal(total, 10000);
+	free(r);
+	n = paddr_rows(a, f, &r, &self, &total);
+	assert_int_equal(n, 5000);
+	assert_int_equal(r[4999].total, 2);
+	assert_int_equal(total, 10000);
+	free(r);
+	paddr_destroy(a);
+}
+
+static int released;
+
+static void release(void *p)
+{
+	released += *(int *)p;
+}
+
+/* A profile owns its tables; folded input has none. */
+static void profile_owns_tables(void **state)
+{
+	struct profile *p = profile_create();
+	static int one = 1;
+
+	(void)state;
+	assert_null(profile_paddr(p, false));
+	assert_non_null(profile_paddr(p, true));
+	assert_ptr_equal(profile_paddr(p, true), profile_paddr_const(p));
+	paddr_keep(profile_paddr(p, false), &one, release);
+	assert_ptr_equal(paddr_owner(profile_paddr_const(p)), &one);
+	profile_destroy(p);
+	assert_int_equal(released, 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(self_and_total),
+		cmocka_unit_test(recursion_counts_once),
+		cmocka_unit_test(many_stacks),
+		cmocka_unit_test(profile_owns_tables),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
