@@ -270,12 +270,41 @@ static char *target_name(struct symbolizer *sy, struct sym_dso *d,
 	return xasprintf("%s%s", nm, buf);
 }
 
+/* d's file opened with libelf (*fd to close), or NULL with err set. */
+static Elf *open_elf(struct symbolizer *sy, struct sym_dso *d, int *fd,
+		     char *err, size_t cap)
+{
+	enum sym_miss why = SYM_MISS_NO_FILE;
+	const char *path = sym_dso_open(sy, d, &why) ? sym_dso_file(d) : NULL;
+	Elf *elf;
+
+	*fd = -1;
+	if (!path) {
+		file_error(d, why, err, cap);
+		return NULL;
+	}
+	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (*fd < 0) {
+		file_error(d, SYM_MISS_NO_FILE, err, cap);
+		return NULL;
+	}
+	elf_version(EV_CURRENT);
+	elf = elf_begin(*fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		if (elf)
+			elf_end(elf);
+		close(*fd);
+		*fd = -1;
+		file_error(d, SYM_MISS_NOT_ELF, err, cap);
+		return NULL;
+	}
+	return elf;
+}
+
 struct disasm *disasm_function(struct symbolizer *sy, struct sym_dso *d,
 			       const char *name, uint64_t start, uint64_t end,
 			       char *err, size_t cap)
 {
-	enum sym_miss why = SYM_MISS_NO_FILE;
-	const char *path = sym_dso_open(sy, d, &why) ? sym_dso_file(d) : NULL;
 	struct disasm *dis = NULL;
 	uint8_t *code = NULL;
 	size_t len = 0;
@@ -283,33 +312,24 @@ struct disasm *disasm_function(struct symbolizer *sy, struct sym_dso *d,
 	Elf *elf;
 	int fd;
 
-	if (!path) {
-		file_error(d, why, err, cap);
+	elf = open_elf(sy, d, &fd, err, cap);
+	if (!elf)
 		return NULL;
-	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		file_error(d, SYM_MISS_NO_FILE, err, cap);
-		return NULL;
-	}
-	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf || !gelf_getehdr(elf, &eh)) {
+	if (!gelf_getehdr(elf, &eh)) {
 		file_error(d, SYM_MISS_NOT_ELF, err, cap);
 	} else if (end <= start ||
 		   !(code = section_bytes(elf, start, end, &len))) {
 		snprintf(err, cap, "%s: no code at 0x%" PRIx64 "-0x%" PRIx64,
-			 path, start, end);
+			 sym_dso_file(d), start, end);
 	} else {
 		dis = disasm_bytes(eh.e_machine, code, len, start, err, cap);
 	}
-	if (elf)
-		elf_end(elf);
+	elf_end(elf);
 	close(fd);
 	free(code);
 	if (!dis)
 		return NULL;
-	dis->path = xstrdup(path);
+	dis->path = xstrdup(sym_dso_file(d));
 	for (size_t i = 0; i < dis->n; i++) {
 		struct disasm_insn *o = &dis->insn[i];
 		struct sym_srcline ln[1];
