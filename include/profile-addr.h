@@ -53,7 +53,9 @@ struct paddr_func {
 	                              gave them) */
 	void *dso;                 /* the reader's handle of the file (perf.data
 	                              and live: the symbolizer's struct sym_dso,
-	                              valid while paddr_symbolizer is); NULL */
+	                              valid while its owner is kept); NULL */
+	void *sym;                 /* the struct symbolizer dso belongs to
+	                              (kept with paddr_keep); NULL */
 };
 
 /* One address of a function, with its weights (paddr_rows). */

@@ -264,8 +264,10 @@ static void on_sample(struct live *L, const struct pe_sample *s)
 	 * at least 10000 ns (-F is at most 100000). */
 	if (L->c->off_cpu && (!L->c->wall || s->period == 1))
 		live_off_sample(L, s, &meta, ids, n);
-	else
+	else {
 		live_pend_push(L, ids, n, &meta, w ? w : 1);
+		pe_machine_add_addrs(L->m, w ? w : 1);
+	}
 }
 
 static void on_record(void *ctx, const struct perf_event_header *h)

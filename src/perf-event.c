@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profile-addr.h"
 #include "stack-cache.h"
 #include "symbols.h"
 #include "unwind.h"
@@ -23,7 +24,9 @@
 /* The frame cache: (tag, address) -> interned id. */
 struct fc_slot {
 	uint64_t tag, addr;
+	uint64_t vaddr;         /* the address kept for the frame (paddr) */
 	uint32_t id;            /* id + 1; 0: empty */
+	uint32_t fn;            /* paddr function id, PADDR_NONE: unknown */
 	uint8_t miss;           /* enum sym_miss + 1; 0: resolved */
 };
 
@@ -39,6 +42,11 @@ struct pe_machine {
 	size_t capids;
 	uint32_t *out;          /* scratch: the stack, root first */
 	size_t capout;
+	struct paddr *pa;       /* the profile's address tables */
+	struct paddr_frame *af; /* scratch: leaf-first frames' addresses */
+	struct paddr_frame *aout; /* the same, root first */
+	size_t capaf, naf;
+	struct paddr_frame last; /* the last frame named (fc_* set it) */
 	char *buf;              /* scratch for names */
 	size_t capbuf;
 	struct pe_machine_stats st;
@@ -97,6 +105,7 @@ struct pe_machine *pe_machine_create(struct symbolizer *sy,
 	m->fcmask = 4095;
 	ARR_GROW(m->fc, 0, m->fcmask + 1);
 	m->unknown_id = UINT32_MAX;
+	m->pa = profile_paddr(p, true);
 	pe_machine_set_comm(m, 0, 0, "swapper", 7);
 	return m;
 }
@@ -109,6 +118,8 @@ void pe_machine_destroy(struct pe_machine *m)
 	ARR_FREE(m->fc, m->fcmask + 1);
 	free(m->ids);
 	free(m->out);
+	free(m->af);
+	free(m->aout);
 	free(m->buf);
 	unwind_destroy(m->uw);
 	sc_destroy(m->sc);
@@ -349,6 +360,8 @@ static void fc_grow(struct pe_machine *m)
 /* A cached frame: count it again if it was unresolved. */
 static uint32_t fc_hit(struct pe_machine *m, const struct fc_slot *s)
 {
+	m->last.func = s->fn;
+	m->last.addr = s->vaddr;
 	if (s->miss) {
 		m->st.unknown_frames++;
 		if (m->sy)
@@ -363,6 +376,8 @@ static uint32_t fc_store(struct pe_machine *m, uint64_t tag, uint64_t addr,
 {
 	struct fc_slot *s = fc_find(m, tag, addr);
 
+	s->fn = m->last.func;
+	s->vaddr = m->last.addr;
 	s->id = id + 1;
 	s->miss = (uint8_t)(miss + 1);
 	if (miss >= 0) {
@@ -373,6 +388,40 @@ static uint32_t fc_store(struct pe_machine *m, uint64_t tag, uint64_t addr,
 	if (++m->nfc * 2 > m->fcmask)
 		fc_grow(m);
 	return id;
+}
+
+/*
+ * The function a frame is in, for the address tables: m->last gets its id
+ * and the address (fn NULL: unknown).  A file's addresses are ELF virtual
+ * addresses (d set), others as sampled.  Called where a frame is named,
+ * before make_name (which reuses m->buf).
+ */
+static void note_func(struct pe_machine *m, const char *fn, const char *mod,
+		      struct sym_dso *d, uint64_t addr)
+{
+	struct paddr_func f = { 0 };
+	size_t n;
+
+	m->last.func = PADDR_NONE;
+	m->last.addr = addr;
+	if (!fn)
+		return;
+	n = strlen(fn);
+	buf_need(m, n + 1);
+	memcpy(m->buf, fn, n);
+	n = tidy(m->buf, n, false);
+	m->buf[n] = 0;
+	f.name = m->buf;
+	f.module = mod;
+	if (d && m->sy) {
+		f.elf_vaddr = true;
+		f.dso = d;
+		f.sym = m->sy;
+		f.build_id = sym_dso_build_id(d, &f.build_id_len);
+		if (!sym_dso_func_range(m->sy, d, addr, &f.start, &f.end))
+			f.start = f.end = 0;
+	}
+	m->last.func = paddr_func_intern(m->pa, &f);
 }
 
 static uint32_t kernel_frame(struct pe_machine *m, uint64_t addr, bool ret)
@@ -387,6 +436,7 @@ static uint32_t kernel_frame(struct pe_machine *m, uint64_t addr, bool ret)
 	(void)ret;
 	if (m->sy)
 		fn = sym_kernel_lookup(m->sy, addr, &mod);
+	note_func(m, fn, mod, NULL, addr);
 	return fc_store(m, tag, addr, make_name(m, fn, mod, addr, false, false,
 						  NULL),
 			fn ? -1 : SYM_MISS_KERNEL);
@@ -418,6 +468,8 @@ static uint32_t user_frame(struct pe_machine *m, struct pe_proc *pr,
 	struct fc_slot *slot;
 	char jitmod[64];
 
+	m->last.func = PADDR_NONE;
+	m->last.addr = addr;
 	if (!map) {
 		m->st.unknown_frames++;
 		if (m->sy)
@@ -442,6 +494,7 @@ static uint32_t user_frame(struct pe_machine *m, struct pe_proc *pr,
 			if (m->sy)
 				sym_count_miss(m->sy, SYM_MISS_JIT);
 		}
+		note_func(m, fn, jitmod, NULL, addr);
 		return make_name(m, fn, jitmod, addr, true, java, NULL);
 	}
 	tag = (uint64_t)(uintptr_t)map->dso | (java ? TAG_JAVA : 0) |
@@ -462,6 +515,8 @@ static uint32_t user_frame(struct pe_machine *m, struct pe_proc *pr,
 			fn = sym_dso_lookup(m->sy, map->dso, off, &vaddr,
 					    &why);
 		}
+		note_func(m, fn, map->dso ? sym_dso_path(map->dso) : NULL,
+			  map->dso, vaddr);
 		/* The function's own line: the last of the inline chain. */
 		if (fn)
 			nl = frame_lines(m, map->dso, vaddr - (ret && vaddr),
@@ -581,6 +636,17 @@ static size_t unwind_user(struct pe_machine *m, struct pe_proc *pr,
  * of the callchain, as perf does (perf's DWARF mode records no user
  * callchain; a user callchain present is replaced).
  */
+/* Keep the frame just named (m->last) for the address tables. */
+static void push_addr(struct pe_machine *m, uint64_t plus)
+{
+	if (m->naf == m->capaf) {
+		GROW(m->af, m->capaf, m->naf + 1);
+		m->aout = xreallocarray(m->aout, m->capaf, sizeof(*m->aout));
+	}
+	m->af[m->naf] = m->last;
+	m->af[m->naf++].addr += plus;
+}
+
 static size_t build_stack(struct pe_machine *m, const struct pe_sample *s)
 {
 	struct pe_thread *t = pe_procs_thread(m->pt, s->tid);
@@ -605,12 +671,14 @@ static size_t build_stack(struct pe_machine *m, const struct pe_sample *s)
 		nu = unwind_user(m, pr, s, &uf, &ninl);
 	if (nr + 1 + nu + ninl > m->capids)
 		GROW(m->ids, m->capids, nr + 1 + nu + ninl);
+	m->naf = 0;
 	ctx = s->cpumode == PERF_RECORD_MISC_KERNEL ? CTX_KERNEL :
 	      s->cpumode == PERF_RECORD_MISC_USER ? CTX_USER : CTX_OTHER;
 	if (nr == 0 && (ctx == CTX_KERNEL || !nu)) {
 		m->ids[n++] = ctx == CTX_KERNEL ? kernel_frame(m, s->ip, false)
 						: user_frame(m, pr, t, s->ip,
 							     false);
+		push_addr(m, 0);
 	}
 	for (uint64_t i = 0; i < nr; i++) {
 		uint64_t v = pe_chain_at(s, i);
@@ -636,16 +704,20 @@ static size_t build_stack(struct pe_machine *m, const struct pe_sample *s)
 				 * so does flametop, to show the same stacks.
 				 */
 				n = 0;
+				m->naf = 0;
 				i = nr;
 				continue;
 			}
 			first = true;
 			continue;
 		}
-		if (ctx == CTX_KERNEL)
+		if (ctx == CTX_KERNEL) {
 			m->ids[n++] = kernel_frame(m, v, !first);
-		else if (ctx != CTX_USER || !nu)
+			push_addr(m, 0);
+		} else if (ctx != CTX_USER || !nu) {
 			m->ids[n++] = user_frame(m, pr, t, v, !first);
+			push_addr(m, 0);
+		}
 		first = false;
 	}
 	for (size_t i = 0; i < nu; i++) {
@@ -659,6 +731,8 @@ static size_t build_stack(struct pe_machine *m, const struct pe_sample *s)
 			m->ids[n++] = inline_frame(m, uf[i].inlined[k],
 						   k < nl ? &ln[k] : NULL);
 		m->ids[n++] = user_frame(m, pr, t, pc, false);
+		/* The tables keep a caller's return address. */
+		push_addr(m, uf[i].activation ? 0 : 1);
 	}
 	m->st.frames += n;
 	total = n + 1;
@@ -667,6 +741,8 @@ static size_t build_stack(struct pe_machine *m, const struct pe_sample *s)
 	m->out[0] = root_frame(m, t, s->pid, s->tid);
 	for (size_t i = 0; i < n; i++)
 		m->out[i + 1] = m->ids[n - 1 - i];
+	for (size_t i = 0; i < m->naf; i++)
+		m->aout[i] = m->af[m->naf - 1 - i];
 	return total;
 }
 
@@ -675,6 +751,11 @@ const uint32_t *pe_machine_build(struct pe_machine *m,
 {
 	*n = build_stack(m, s);
 	return m->out;
+}
+
+void pe_machine_add_addrs(struct pe_machine *m, uint64_t w)
+{
+	paddr_add_stack(m->pa, m->aout, m->naf, w);
 }
 
 size_t pe_machine_stack(struct pe_machine *m, const struct pe_sample *s,
@@ -809,13 +890,15 @@ static bool add_cached(struct pe_machine *m, const struct sc_key *key,
 		if (v->counts[k])
 			sym_count_misses(m->sy, (enum sym_miss)k, v->counts[k]);
 	*st = profile_add_at(m->p, v->leaf, w, &meta);
+	if (*st == ADD_OK)
+		paddr_add_at(m->pa, v->anode, w->v);
 	return true;
 }
 
 /* Remember where s's chain ended (before: the counts before building it). */
 static void store(struct pe_machine *m, const struct sc_key *key,
 		  const struct pe_sample *s, const uint64_t before[SC_COUNTS],
-		  size_t frames, uint32_t leaf, uint32_t comm)
+		  size_t frames, uint32_t leaf, uint32_t anode, uint32_t comm)
 {
 	struct sc_val v = { 0 };
 	uint64_t after[SC_COUNTS];
@@ -830,6 +913,7 @@ static void store(struct pe_machine *m, const struct sc_key *key,
 	}
 	v.stamp = pe_procs_clock(m->pt);
 	v.leaf = leaf;
+	v.anode = anode;
 	v.comm = comm;
 	v.frames = (uint32_t)frames;
 	v.had_proc = pe_procs_proc(m->pt, s->pid) != NULL;
@@ -877,9 +961,13 @@ enum add_status pe_machine_add_sample_hashed(struct pe_machine *m,
 		n = PROFILE_MAX_DEPTH;
 	st = profile_add_stack_leaf(m->p, m->out, n, &w, &meta, &leaf);
 	if (st == ADD_OK) {
+		uint32_t anode = paddr_add_stack(m->pa, m->aout, m->naf,
+						 w.v);
+
 		m->st.samples++;
 		if (keyed)
-			store(m, &key, s, before, frames, leaf, meta.comm);
+			store(m, &key, s, before, frames, leaf, anode,
+			      meta.comm);
 	}
 	return st;
 }

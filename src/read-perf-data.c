@@ -31,6 +31,7 @@
 
 #include "perf-event.h"
 #include "perf-order.h"
+#include "profile-addr.h"
 #include "read.h"
 #include "symbols.h"
 #include "util.h"
@@ -1016,6 +1017,11 @@ static bool read_in_order(struct pdata *pd, struct input *in,
 	return false;
 }
 
+static void release_sym(void *sy)
+{
+	sym_destroy(sy);
+}
+
 int read_perf_data(struct profile *p, struct input *in,
 		   const struct read_opts *o, struct diag *d)
 {
@@ -1115,7 +1121,11 @@ read:
 			       "no samples of that event" : "no samples");
 out:
 	pe_machine_destroy(pd.m);
-	sym_destroy(pd.sy);
+	/* Annotation reads the same files: the tables keep the symbolizer. */
+	if (rc == 0 && profile_paddr(p, false))
+		paddr_keep(profile_paddr(p, false), pd.sy, release_sym);
+	else
+		sym_destroy(pd.sy);
 	pe_evlist_destroy(pd.el);
 	if (pd.zs)
 		ZSTD_freeDStream(pd.zs);
