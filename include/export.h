@@ -133,4 +133,15 @@ int export_normalize(struct profile **p, struct config *c);
 int export_run(FILE *f, struct profile *p, const struct config *c,
 	       const char *title, unsigned width);
 
+/*
+ * --annotate NAME: every function NAME names (annotate.h's ann_find),
+ * its source lines with self and total weight and share of the profile,
+ * the hottest lines marked; without lines, its addresses.  Returns 0, 1
+ * when no function has addresses or a pattern is bad (a message in d).
+ */
+struct ann_opts;
+struct diag;
+int export_annotate(FILE *out, struct profile *p, const char *name,
+		    const struct ann_opts *o, struct diag *d);
+
 #endif

@@ -19,6 +19,7 @@ enum run_mode {
 	MODE_SVG,        /* --svg FILE */
 	MODE_TOP,        /* --top N */
 	MODE_PPROF,      /* --pprof FILE */
+	MODE_ANNOTATE,   /* --annotate NAME */
 };
 
 struct config {
@@ -37,6 +38,11 @@ struct config {
 	const char *svg;             /* --svg FILE ('-': stdout) */
 	const char *pprof;           /* --pprof FILE ('-': stdout) */
 	const char *title;           /* --title TEXT (the SVG's) */
+	const char *annotate;        /* --annotate NAME */
+	const char **source_paths;   /* --source-path DIR, repeatable */
+	size_t nsource_paths;
+	const char **prefix_maps;    /* --prefix-map OLD=NEW, repeatable */
+	size_t nprefix_maps;
 
 	struct read_opts read;       /* reader options (perf naming, limits) */
 	bool all;                    /* --all: --kernel and --jit */

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "annotate.h"
+#include "diag.h"
 #include "diff.h"
 #include "export.h"
 #include "options.h"
@@ -269,7 +271,21 @@ int export_run(FILE *f, struct profile *p, const struct config *c,
 	struct profile *v;
 	const struct profile *shown;
 	bool negated = false;
-	int rc = export_derive(p, c, &v);
+	int rc;
+
+	if (c->mode == MODE_ANNOTATE) {
+		/* The address tables are the profile's: no derived view. */
+		struct ann_opts ao = { c->source_paths, c->nsource_paths,
+				       c->prefix_maps, c->nprefix_maps };
+		struct diag d;
+
+		diag_init(&d);
+		rc = export_annotate(f, p, c->annotate, &ao, &d);
+		diag_print(&d, stderr, "flametop");
+		diag_free(&d);
+		return rc;
+	}
+	rc = export_derive(p, c, &v);
 
 	if (rc)
 		return rc;

@@ -736,6 +736,7 @@ int main(int argc, char **argv)
 		rc = write_svg(p, &c);
 		break;
 	case MODE_PPROF:
+	case MODE_ANNOTATE:
 		rc = print_text(p, &c);
 		break;
 	}

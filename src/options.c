@@ -69,6 +69,15 @@ static const struct opt_def opts[] = {
 	{ "lines", 0, OPT_FLAG, NULL, OFF(read.lines), 0, 0, "Output",
 	  "one frame per source line: \"NAME FILE:LINE\" (perf.data, live, "
 	  "perf script with srcline, pprof, .cpuprofile)" },
+	{ "annotate", 0, OPT_STR, "NAME", OFF(annotate), 0, 0, "Output",
+	  "print the source lines of function NAME (a name or a regex) with "
+	  "self and total weight and share; hottest lines marked '*'" },
+	{ "source-path", 0, OPT_STRS, "DIR", OFF(source_paths), 0, 0,
+	  "Output", "--annotate: look for sources under DIR too "
+	  "(repeatable)" },
+	{ "prefix-map", 0, OPT_STRS, "OLD=NEW", OFF(prefix_maps), 0, 0,
+	  "Output", "--annotate: read a source recorded under OLD from NEW "
+	  "(repeatable)" },
 	{ "title", 0, OPT_STR, "TEXT", OFF(title), 0, 0, "Output",
 	  "the SVG's title (default: the input's name, else \"Flame Graph\")" },
 	{ "pid", 0, OPT_FLAG, NULL, OFF(read.pid), 0, 0, "perf input",
@@ -553,7 +562,25 @@ int options_parse(struct config *c, int argc, char **argv)
 				   "sample");
 	if (c->normalize && !c->diff)
 		return usage_error("--normalize goes with --diff");
-	c->mode = c->top ? MODE_TOP : c->collapse ? MODE_COLLAPSE
+	if (c->annotate && (c->text || c->collapse || c->svg || c->top ||
+			    c->pprof))
+		return usage_error("--annotate goes with none of --text, "
+				   "--collapse, --svg, --top and --pprof");
+	if (c->annotate && c->diff)
+		return usage_error("--annotate reads one profile; --diff "
+				   "compares two");
+	for (size_t k = 0; k < c->nprefix_maps; k++) {
+		const char *eq = strchr(c->prefix_maps[k], '=');
+
+		if (!eq || eq == c->prefix_maps[k])
+			return usage_error("--prefix-map: '%s' is not "
+					   "OLD=NEW", c->prefix_maps[k]);
+	}
+	if ((c->nsource_paths || c->nprefix_maps) && !c->annotate)
+		return usage_error("--source-path and --prefix-map go with "
+				   "--annotate");
+	c->mode = c->annotate ? MODE_ANNOTATE
+		: c->top ? MODE_TOP : c->collapse ? MODE_COLLAPSE
 		: c->text ? MODE_TEXT : c->svg ? MODE_SVG
 		: c->pprof ? MODE_PPROF : MODE_TUI;
 	return 0;
@@ -567,6 +594,9 @@ void options_free(struct config *c)
 	free(c->exclude);
 	free(c->read.fetch.headers);
 	c->read.fetch.headers = NULL;
+	free(c->source_paths);
+	free(c->prefix_maps);
+	c->source_paths = c->prefix_maps = NULL;
 	c->files = NULL;
 	c->include = c->exclude = NULL;
 }
