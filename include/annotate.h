@@ -34,6 +34,7 @@ struct ann_opts {
 	size_t nsource_paths;
 	const char **prefix_maps;    /* --prefix-map OLD=NEW, repeatable */
 	size_t nprefix_maps;
+	bool disasm;                 /* --disasm: instructions, not lines */
 };
 
 /* One source line of an annotation. */

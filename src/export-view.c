@@ -276,7 +276,8 @@ int export_run(FILE *f, struct profile *p, const struct config *c,
 	if (c->mode == MODE_ANNOTATE) {
 		/* The address tables are the profile's: no derived view. */
 		struct ann_opts ao = { c->source_paths, c->nsource_paths,
-				       c->prefix_maps, c->nprefix_maps };
+				       c->prefix_maps, c->nprefix_maps,
+				       c->disasm };
 		struct diag d;
 
 		diag_init(&d);
