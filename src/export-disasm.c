@@ -122,25 +122,25 @@ static void print_insn(FILE *out, const struct profile *p,
 }
 
 /*
- * The function's code range: from the tables, else its symbol, else the
- * sampled addresses.  False when there are no rows to place.
+ * The function's code range: from the tables or its symbol (1), else the
+ * sampled addresses (2: the bounds are a guess); 0 when no row places it.
  */
-static bool code_range(struct symbolizer *sy, struct sym_dso *d,
-		       const struct paddr_func *f, const struct paddr_row *rows,
-		       size_t n, uint64_t *start, uint64_t *end)
+static int code_range(struct symbolizer *sy, struct sym_dso *d,
+		      const struct paddr_func *f, const struct paddr_row *rows,
+		      size_t n, uint64_t *start, uint64_t *end)
 {
 	if (f->end > f->start) {
 		*start = f->start;
 		*end = f->end;
-		return true;
+		return 1;
 	}
 	if (!n)
-		return false;
+		return 0;
 	if (sym_dso_func_range(sy, d, rows[0].addr, start, end))
-		return true;
+		return 1;
 	*start = rows[0].addr;
 	*end = rows[n - 1].addr + INSN_MAX;
-	return true;
+	return 2;
 }
 
 int export_disasm_one(FILE *out, const struct profile *p,
@@ -157,6 +157,7 @@ int export_disasm_one(FILE *out, const struct profile *p,
 	char err[1024], name[1024];
 	const char *file = NULL;
 	unsigned line = 0;
+	int range = 0;
 
 	textfmt_escape(f->name, strlen(f->name), name, sizeof(name));
 	export_annotate_header(out, p, an->name, an->module, an->self,
@@ -166,9 +167,11 @@ int export_disasm_one(FILE *out, const struct profile *p,
 	} else if (!f->dso || !f->sym || !f->elf_vaddr) {
 		diag_warn(d, "--disasm: %s: its code is in no ELF file that "
 			  "the input names", name);
-	} else if (!code_range(f->sym, f->dso, f, rows, n, &start, &end)) {
+	} else if (!(range = code_range(f->sym, f->dso, f, rows, n, &start,
+					&end))) {
 		diag_warn(d, "--disasm: %s: no address known", name);
-	} else if (!(dis = disasm_function(f->sym, f->dso, f->name, start,
+	} else if (!(dis = disasm_function(f->sym, f->dso,
+					   range == 1 ? f->name : NULL, start,
 					   end, err, sizeof(err)))) {
 		char esc[1024];
 
@@ -180,9 +183,7 @@ int export_disasm_one(FILE *out, const struct profile *p,
 		return 1;
 	}
 	/* Past the last sampled instruction, a guessed range stops there. */
-	if (f->end <= f->start && n && !sym_dso_func_range(f->sym, f->dso,
-							   rows[0].addr,
-							   &start, &end)) {
+	if (range == 2) {
 		const struct disasm_insn *last = disasm_find(dis,
 							     rows[n - 1].addr);
 
