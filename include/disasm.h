@@ -75,6 +75,9 @@ void disasm_destroy(struct disasm *dis);
 struct disasm *disasm_bytes(unsigned machine, const uint8_t *code,
 			    size_t len, uint64_t addr, char *err, size_t cap);
 
+/* Keep the first n instructions only (end moves with them). */
+void disasm_truncate(struct disasm *dis, size_t n);
+
 /* The instruction holding address a (binary search), or NULL. */
 const struct disasm_insn *disasm_find(const struct disasm *dis, uint64_t a);
 

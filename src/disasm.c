@@ -172,6 +172,19 @@ void disasm_destroy(struct disasm *dis)
 	free(dis);
 }
 
+void disasm_truncate(struct disasm *dis, size_t n)
+{
+	for (size_t i = n; i < dis->n; i++) {
+		free(dis->insn[i].text);
+		free(dis->insn[i].target_name);
+	}
+	if (n < dis->n) {
+		dis->n = n;
+		dis->end = n ? dis->insn[n - 1].addr + dis->insn[n - 1].size
+			     : dis->start;
+	}
+}
+
 const struct disasm_insn *disasm_find(const struct disasm *dis, uint64_t a)
 {
 	size_t lo = 0, hi = dis->n;

@@ -18,8 +18,8 @@
  * (the instruction that ends right at the return address) when there is
  * one.  A '*' marks the hottest instructions, chosen as export-annotate.c
  * chooses lines.  Addresses are the ELF's, in hex as objdump shows them.
- * A function whose range the symbols do not give (a stripped file) is
- * disassembled from its lowest sampled address to its highest.
+ * Code whose bounds no symbol gives (a stripped file's, all under the
+ * name "[file]") is shown as runs around its sampled addresses.
  */
 #include "export-annotate-priv.h"
 
@@ -121,26 +121,88 @@ static void print_insn(FILE *out, const struct profile *p,
 	fputc('\n', out);
 }
 
+/* What one listing prints with: the profile, the weights' scale, marks. */
+struct listing {
+	FILE *out;
+	const struct profile *p;
+	const struct annotation *an;
+	uint64_t grand, hot;
+	bool headed;               /* the columns' names are printed */
+};
+
 /*
- * The function's code range: from the tables or its symbol (1), else the
- * sampled addresses (2: the bounds are a guess); 0 when no row places it.
+ * Print dis with the weights of rows[0..n); returns the weight of rows
+ * outside its instructions.
  */
-static int code_range(struct symbolizer *sy, struct sym_dso *d,
-		      const struct paddr_func *f, const struct paddr_row *rows,
-		      size_t n, uint64_t *start, uint64_t *end)
+static uint64_t print_listing(struct listing *ls,
+			      const struct disasm *dis,
+			      const struct paddr_row *rows, size_t n)
 {
-	if (f->end > f->start) {
-		*start = f->start;
-		*end = f->end;
-		return 1;
+	struct iweight *w = xcalloc(dis->n ? dis->n : 1, sizeof(*w));
+	const char *file = NULL;
+	unsigned line = 0;
+	uint64_t outside;
+
+	weigh(dis, rows, n, w, &outside);
+	if (!ls->headed)
+		fprintf(ls->out, "  %9s %6s %9s %6s %8s  %s\n", "self", "self%",
+			"total", "total%", "address", "instruction");
+	ls->headed = true;
+	for (size_t i = 0; i < dis->n; i++) {
+		const struct disasm_insn *in = &dis->insn[i];
+
+		if (in->line && (in->line != line || !file ||
+				 strcmp(in->file, file) != 0))
+			print_source(ls->out, in, ls->an);
+		file = in->file;
+		line = in->line;
+		print_insn(ls->out, ls->p, in, &w[i], ls->grand, ls->hot);
 	}
-	if (!n)
-		return 0;
-	if (sym_dso_func_range(sy, d, rows[0].addr, start, end))
-		return 1;
-	*start = rows[0].addr;
-	*end = rows[n - 1].addr + INSN_MAX;
-	return 2;
+	free(w);
+	return outside;
+}
+
+/*
+ * Code without a symbol for its bounds (a stripped file's, all under one
+ * name): each run of sampled addresses less than GAP bytes apart is
+ * decoded from its first sampled instruction (an instruction boundary) to
+ * its last, and runs are parted by "...", so that the listing grows with
+ * the samples, not with the file.  Returns the weight left outside, or
+ * UINT64_MAX (with err set) when no run could be decoded.
+ */
+#define GAP 256u
+static uint64_t print_runs(struct listing *ls,
+			   const struct paddr_func *f,
+			   const struct paddr_row *rows, size_t n, char *err,
+			   size_t cap)
+{
+	uint64_t outside = 0;
+	bool any = false;
+
+	for (size_t i = 0, j; i < n; i = j) {
+		struct disasm *dis;
+		const struct disasm_insn *last;
+
+		for (j = i + 1; j < n && rows[j].addr - rows[j - 1].addr < GAP;
+		     j++)
+			;
+		dis = disasm_function(f->sym, f->dso, NULL, rows[i].addr,
+				      rows[j - 1].addr + INSN_MAX, err, cap);
+		if (!dis) {
+			for (size_t k = i; k < j; k++)
+				outside += rows[k].total;
+			continue;
+		}
+		last = disasm_find(dis, rows[j - 1].addr);
+		if (last)
+			disasm_truncate(dis, (size_t)(last - dis->insn) + 1);
+		if (any)
+			fprintf(ls->out, "%46s...\n", "");
+		outside += print_listing(ls, dis, rows + i, j - i);
+		disasm_destroy(dis);
+		any = true;
+	}
+	return any ? outside : UINT64_MAX;
 }
 
 int export_disasm_one(FILE *out, const struct profile *p,
@@ -148,83 +210,66 @@ int export_disasm_one(FILE *out, const struct profile *p,
 		      struct diag *d)
 {
 	const struct paddr_func *f = paddr_func_get(a, an->func);
-	const struct paddr_row *rows = an->rows;
-	uint64_t self = an->self, start, end, outside, hot;
-	uint64_t grand = an->grand;
-	size_t n = an->nrows;
+	struct listing ls = { out, p, an, an->grand, 1, false };
 	struct disasm *dis = NULL;
-	struct iweight *w;
+	uint64_t start = 0, end = 0, outside = UINT64_MAX;
+	uint64_t *selfs;
 	char err[1024], name[1024];
-	const char *file = NULL;
-	unsigned line = 0;
-	int range = 0;
 
-	textfmt_escape(f->name, strlen(f->name), name, sizeof(name));
+	textfmt_escape(an->name, strlen(an->name), name, sizeof(name));
 	export_annotate_header(out, p, an->name, an->module, an->self,
-			       an->total, grand);
+			       an->total, an->grand);
+	err[0] = '\0';
 	if (an->refused) {
 		diag_warn(d, "%s", an->why);
-	} else if (!f->dso || !f->sym || !f->elf_vaddr) {
+		fputc('\n', out);
+		return 1;
+	}
+	if (!f->dso || !f->sym || !f->elf_vaddr || !an->nrows) {
 		diag_warn(d, "--disasm: %s: its code is in no ELF file that "
 			  "the input names", name);
-	} else if (!(range = code_range(f->sym, f->dso, f, rows, n, &start,
-					&end))) {
-		diag_warn(d, "--disasm: %s: no address known", name);
-	} else if (!(dis = disasm_function(f->sym, f->dso,
-					   range == 1 ? f->name : NULL, start,
-					   end, err, sizeof(err)))) {
+		fputc('\n', out);
+		return 1;
+	}
+	/* The hottest instructions: a row is an instruction's address. */
+	selfs = xmalloc(an->nrows * sizeof(*selfs));
+	for (size_t i = 0; i < an->nrows; i++)
+		selfs[i] = an->rows[i].self;
+	ls.hot = export_hot_floor(selfs, an->nrows, an->self);
+	free(selfs);
+	if (f->end > f->start) {
+		start = f->start;
+		end = f->end;
+	} else if (!sym_dso_func_range(f->sym, f->dso, an->rows[0].addr,
+				       &start, &end)) {
+		diag_warn(d, "--disasm: %s: no symbol gives its bounds: each "
+			  "run of sampled instructions", name);
+		outside = print_runs(&ls, f, an->rows, an->nrows, err,
+				     sizeof(err));
+	}
+	if (end > start) {
+		dis = disasm_function(f->sym, f->dso, f->name, start, end, err,
+				      sizeof(err));
+		if (dis)
+			outside = print_listing(&ls, dis, an->rows, an->nrows);
+		disasm_destroy(dis);
+	}
+	if (outside == UINT64_MAX) {
 		char esc[1024];
 
 		textfmt_escape(err, strlen(err), esc, sizeof(esc));
 		diag_warn(d, "--disasm: %s: %s", name, esc);
-	}
-	if (!dis) {
 		fputc('\n', out);
 		return 1;
 	}
-	/* Past the last sampled instruction, a guessed range stops there. */
-	if (range == 2) {
-		const struct disasm_insn *last = disasm_find(dis,
-							     rows[n - 1].addr);
-
-		if (last)
-			dis->n = (size_t)(last - dis->insn) + 1;
-		diag_warn(d, "--disasm: %s: no symbol gives its bounds: from "
-			  "its first sampled instruction to its last", name);
-	}
 	if (!an->has_lines)
 		diag_warn(d, "%s: instructions only", an->why);
-	w = xcalloc(dis->n ? dis->n : 1, sizeof(*w));
-	weigh(dis, rows, n, w, &outside);
-	{
-		uint64_t *selfs = xmalloc((dis->n ? dis->n : 1) *
-					  sizeof(*selfs));
-
-		for (size_t i = 0; i < dis->n; i++)
-			selfs[i] = w[i].self;
-		hot = export_hot_floor(selfs, dis->n, self);
-		free(selfs);
-	}
-	fprintf(out, "  %9s %6s %9s %6s %8s  %s\n", "self", "self%", "total",
-		"total%", "address", "instruction");
-	for (size_t i = 0; i < dis->n; i++) {
-		const struct disasm_insn *in = &dis->insn[i];
-
-		if (in->line && (in->line != line || !file ||
-				 strcmp(in->file, file) != 0))
-			print_source(out, in, an);
-		file = in->file;
-		line = in->line;
-		print_insn(out, p, in, &w[i], grand, hot);
-	}
 	if (outside) {
 		fputc(' ', out);
-		export_weight_cell(out, p, 0, grand);
-		export_weight_cell(out, p, outside, grand);
+		export_weight_cell(out, p, 0, an->grand);
+		export_weight_cell(out, p, outside, an->grand);
 		fputs("        ?  (addresses outside the code shown)\n", out);
 	}
 	fputc('\n', out);
-	free(w);
-	disasm_destroy(dis);
 	return 0;
 }

@@ -201,6 +201,11 @@ static void test_aarch64(void **state)
 	assert_int_equal(dis->insn[4].size, 4);
 	assert_string_equal(dis->insn[5].text, "nop");
 	assert_int_equal(dis->insn[5].addr, 0x1014);
+	/* Cut after the ret: the rest is freed (valgrind), end follows. */
+	disasm_truncate(dis, 4);
+	assert_int_equal(dis->n, 4);
+	assert_int_equal(dis->end, 0x1010);
+	assert_null(disasm_find(dis, 0x1010));
 	disasm_destroy(dis);
 }
 
