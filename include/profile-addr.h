@@ -3,12 +3,12 @@
  *
  * Readers that know where in the code a sample was (perf.data, live
  * sampling, perf script with addresses, pprof locations) keep, besides the
- * tree of names, a second tree of addresses: each node is one frame as
- * (function, address), root first, and the weight of a stack ends at its
- * last node, as in the call tree.  A stack seen again costs one addition
- * at the node kept for it (paddr_add_at), so keeping addresses adds little
- * to reading.  Folded input has no addresses: its profile has no tables
- * (profile_paddr returns NULL) and pays nothing.
+ * tree of names, every distinct stack of (function, address) frames, root
+ * first, with the weight of its samples.  A stack seen again costs one
+ * hash probe, or one addition where the reader kept its id (paddr_add_at),
+ * so keeping addresses adds little to reading.  Folded input has no
+ * addresses: its profile has no tables (profile_paddr returns NULL) and
+ * pays nothing.
  *
  * A function is (module, name): the file that holds its code as the input
  * named it, and the name its frames carry (no module, no marks).  Its
@@ -16,7 +16,7 @@
  * could tell them (perf.data and live: through the symbolizer), else the
  * addresses the input gave (paddr_func.elf_vaddr says which).
  *
- * Asking for a function's rows (paddr_rows) walks the address tree once:
+ * Asking for a function's rows (paddr_rows) walks the stacks once:
  * at the leaf's address the sample counts as self; at a caller's frame the
  * address is the return address, and the sample counts in the row's total
  * only (the call is the instruction before it).  A sample passing twice
@@ -56,6 +56,8 @@ struct paddr_func {
 	                              valid while its owner is kept); NULL */
 	void *sym;                 /* the struct symbolizer dso belongs to
 	                              (kept with paddr_keep); NULL */
+	bool input_lines;          /* the input gives its lines per address
+	                              (paddr_set_line): no DWARF needed */
 };
 
 /* One address of a function, with its weights (paddr_rows). */
@@ -93,14 +95,25 @@ struct paddr_frame {
 
 /*
  * Add a stack of n frames, root first (the last is the leaf, at the
- * sample's address), with weight w; returns the node where it ended
- * (PADDR_ROOT when n is 0), for paddr_add_at.  Unknown frames keep their
+ * sample's address), with weight w; returns its id (PADDR_ROOT when n is
+ * 0), for paddr_add_at.  Unknown frames keep their
  * place so that a caller's address stays a caller's.
  */
 uint32_t paddr_add_stack(struct paddr *a, const struct paddr_frame *frames,
 			 size_t n, uint64_t w);
-/* Add w again where a stack ended. */
-void paddr_add_at(struct paddr *a, uint32_t node, uint64_t w);
+/* Add w again to stack id (from paddr_add_stack). */
+void paddr_add_at(struct paddr *a, uint32_t id, uint64_t w);
+
+/*
+ * The source line the input gives for function func at addr (pprof
+ * locations: a line per function, inlined ones being functions of their
+ * own): file (flen bytes, copied) and line.  The last one set wins.
+ */
+void paddr_set_line(struct paddr *a, uint32_t func, uint64_t addr,
+		    const char *file, size_t flen, unsigned line);
+/* That line: false when none was set. */
+bool paddr_line(const struct paddr *a, uint32_t func, uint64_t addr,
+		const char **file, unsigned *line);
 
 /*
  * Keep owner alive as long as the tables, and free it with release at

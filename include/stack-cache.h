@@ -36,7 +36,7 @@ struct sc_key {
 struct sc_val {
 	uint64_t stamp;            /* the caller's clock when it was stored */
 	uint32_t leaf;             /* the tree node of the whole stack */
-	uint32_t anode;            /* its end in the address tables */
+	uint32_t anode;            /* its id in the address tables */
 	uint32_t comm;             /* the sample's command (sample_meta) */
 	uint32_t frames;           /* frames the stack has */
 	uint16_t counts[SC_COUNTS];/* what the caller counts again on a hit */

@@ -261,6 +261,27 @@ static void from_dwarf(struct builder *b, const struct paddr_func *f)
 			 an->name);
 }
 
+/* Lines the input gave (pprof): self and calls both at the frame's line. */
+static void from_input(struct builder *b, const struct paddr *a)
+{
+	struct annotation *an = b->an;
+
+	for (size_t i = 0; i < an->nrows; i++) {
+		const struct paddr_row *r = &an->rows[i];
+		struct sym_srcline ln = { NULL, NULL, 0 };
+
+		if (paddr_line(a, an->func, r->addr, &ln.path, &ln.line))
+			add_chain(b, &ln, 1, r->self, r->total);
+		else
+			an->unplaced += r->total;
+	}
+	an->has_lines = an->nlines > 0;
+	if (!an->has_lines)
+		snprintf(an->why, sizeof(an->why),
+			 "%s: the profile gives no source lines for it",
+			 an->name);
+}
+
 /* ---- Sources ------------------------------------------------------------ */
 
 static char *read_text(const char *path, size_t *len)
@@ -432,7 +453,9 @@ struct annotation *ann_build(struct profile *p, uint32_t id,
 	an->nrows = paddr_rows(a, id, &an->rows, &an->self, &an->total);
 	b.mask = 255;
 	b.slots = xcalloc(b.mask + 1, sizeof(*b.slots));
-	if (f->dso && f->sym && f->elf_vaddr)
+	if (f->input_lines)
+		from_input(&b, a);
+	else if (f->dso && f->sym && f->elf_vaddr)
 		from_dwarf(&b, f);
 	else
 		snprintf(an->why, sizeof(an->why),

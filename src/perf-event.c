@@ -47,6 +47,12 @@ struct pe_machine {
 	struct paddr_frame *aout; /* the same, root first */
 	size_t capaf, naf;
 	struct paddr_frame last; /* the last frame named (fc_* set it) */
+	struct fn_slot {        /* function name (stable pointer) -> id */
+		const char *fn;
+		const void *d;
+		uint32_t id;
+	} *fns;
+	size_t nfns, fnmask;
 	char *buf;              /* scratch for names */
 	size_t capbuf;
 	struct pe_machine_stats st;
@@ -120,6 +126,7 @@ void pe_machine_destroy(struct pe_machine *m)
 	free(m->out);
 	free(m->af);
 	free(m->aout);
+	free(m->fns);
 	free(m->buf);
 	unwind_destroy(m->uw);
 	sc_destroy(m->sc);
@@ -396,16 +403,63 @@ static uint32_t fc_store(struct pe_machine *m, uint64_t tag, uint64_t addr,
  * addresses (d set), others as sampled.  Called where a frame is named,
  * before make_name (which reuses m->buf).
  */
+/*
+ * The slot of a function name the symbolizer handed out (its pointers are
+ * stable while it lives: a dso's symbol, a kallsyms line) in d's file.
+ */
+static struct fn_slot *fn_find(struct pe_machine *m, const char *fn,
+			       const void *d)
+{
+	size_t i;
+
+	if (!m->fns) {
+		m->fnmask = 1023;
+		m->fns = xcalloc(m->fnmask + 1, sizeof(*m->fns));
+	}
+	i = hash_u64((uint64_t)(uintptr_t)fn * 31 + (uintptr_t)d) & m->fnmask;
+	while (m->fns[i].fn && (m->fns[i].fn != fn || m->fns[i].d != d))
+		i = (i + 1) & m->fnmask;
+	return &m->fns[i];
+}
+
+static void fn_store(struct pe_machine *m, const char *fn, const void *d,
+		     uint32_t id)
+{
+	struct fn_slot *s = fn_find(m, fn, d);
+
+	s->fn = fn;
+	s->d = d;
+	s->id = id;
+	if (++m->nfns * 2 > m->fnmask) {
+		struct fn_slot *old = m->fns;
+		size_t omask = m->fnmask;
+
+		m->fnmask = omask * 2 + 1;
+		m->fns = xcalloc(m->fnmask + 1, sizeof(*m->fns));
+		for (size_t i = 0; i <= omask; i++)
+			if (old[i].fn)
+				*fn_find(m, old[i].fn, old[i].d) = old[i];
+		free(old);
+	}
+}
+
 static void note_func(struct pe_machine *m, const char *fn, const char *mod,
 		      struct sym_dso *d, uint64_t addr)
 {
 	struct paddr_func f = { 0 };
+	struct fn_slot *slot;
 	size_t n;
 
 	m->last.func = PADDR_NONE;
 	m->last.addr = addr;
 	if (!fn)
 		return;
+	/* JIT names come from a file read again: not kept by pointer. */
+	slot = d || !mod || mod[0] == '[' ? fn_find(m, fn, d) : NULL;
+	if (slot && slot->fn) {
+		m->last.func = slot->id;
+		return;
+	}
 	n = strlen(fn);
 	buf_need(m, n + 1);
 	memcpy(m->buf, fn, n);
@@ -422,6 +476,8 @@ static void note_func(struct pe_machine *m, const char *fn, const char *mod,
 			f.start = f.end = 0;
 	}
 	m->last.func = paddr_func_intern(m->pa, &f);
+	if (slot)
+		fn_store(m, fn, d, m->last.func);
 }
 
 static uint32_t kernel_frame(struct pe_machine *m, uint64_t addr, bool ret)

@@ -5,26 +5,30 @@
  * into one allocation each), found by (module, name) through an
  * open-addressing table of ids.
  *
- * The address tree: node i has a parent, a function id, an address and
- * the weight of the stacks that ended there (not summed over children:
- * paddr_rows sums them when asked).  A node's children are found through
- * one open-addressing table keyed by (parent, function, address), so a
- * stack seen for the first time costs one probe per frame, and one seen
- * again costs nothing here (the reader keeps its end node).  Nodes are
- * only added, so parents always come before their children: walking the
- * ids backwards sums every subtree in one pass.
+ * Stacks: each distinct stack of (function, address) frames is stored
+ * once, its frames back to back in two arrays (addresses, functions), with
+ * the weight of the samples that had it.  A stack is found again by one
+ * probe of an open-addressing table whose slots hold its id and the high
+ * bits of its hash, so a probe reads the stack only when those agree; a
+ * reader that keeps the id adds a sample seen again without even that
+ * (paddr_add_at).  One probe per stack, not per frame: system-wide
+ * profiles miss the readers' stack caches often (every process maps its
+ * code elsewhere), and a probe per frame cost as much as building the
+ * call tree.  Stack 0 is the empty stack.
+ *
+ * paddr_rows walks every stack's frames once for the function asked.
  */
 #include "profile-addr.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "symtab.h"
 #include "util.h"
 
-struct anode {
-	uint32_t parent;
-	uint32_t func;
-	uint64_t addr;
+struct astack {
+	uint64_t w;                /* the samples' weight */
+	uint32_t off, n;           /* its frames: [off, off + n) */
 };
 
 struct owner {
@@ -38,14 +42,25 @@ struct paddr {
 	uint32_t *fslots;          /* function id + 1; 0: empty */
 	size_t fmask;
 
-	struct anode *nodes;       /* ARR array of capnodes */
-	uint64_t *w;               /* weight ending at each node (ARR) */
-	size_t nnodes, capnodes;
-	uint32_t *slots;           /* node id (never the root); 0: empty */
+	struct astack *stacks;     /* ARR array of capstacks */
+	size_t nstacks, capstacks;
+	uint64_t *faddr;           /* every stack's frames (ARR arrays) */
+	uint32_t *ffunc;
+	size_t nframes, capframes;
+	uint64_t *slots;           /* hash >> 32 << 32 | stack id; 0: empty */
 	size_t mask;
 
 	struct owner *owners;
 	size_t nowners, capowners;
+
+	struct aline {             /* lines the input gave (paddr_set_line) */
+		uint64_t addr;
+		uint32_t func;     /* + 1; 0: empty */
+		uint32_t file;     /* in files */
+		unsigned line;
+	} *lines;
+	size_t nlines, linemask;
+	struct symtab *files;
 };
 
 static uint64_t mix(uint64_t h)
@@ -62,12 +77,12 @@ struct paddr *paddr_create(void)
 
 	a->fmask = 255;
 	a->fslots = xcalloc(a->fmask + 1, sizeof(*a->fslots));
-	a->capnodes = 1024;
-	ARR_GROW(a->nodes, 0, a->capnodes);
-	ARR_GROW(a->w, 0, a->capnodes);
-	a->nodes[0].parent = PADDR_NONE;
-	a->nodes[0].func = PADDR_NONE;
-	a->nnodes = 1;
+	a->capstacks = 1024;
+	ARR_GROW(a->stacks, 0, a->capstacks);
+	a->nstacks = 1;            /* the empty stack */
+	a->capframes = 4096;
+	ARR_GROW(a->faddr, 0, a->capframes);
+	ARR_GROW(a->ffunc, 0, a->capframes);
 	a->mask = 2047;
 	a->slots = xcalloc(a->mask + 1, sizeof(*a->slots));
 	return a;
@@ -86,15 +101,19 @@ void paddr_destroy(struct paddr *a)
 	}
 	free(a->funcs);
 	free(a->fslots);
-	ARR_FREE(a->nodes, a->capnodes);
-	ARR_FREE(a->w, a->capnodes);
+	ARR_FREE(a->stacks, a->capstacks);
+	ARR_FREE(a->faddr, a->capframes);
+	ARR_FREE(a->ffunc, a->capframes);
 	free(a->slots);
+	free(a->lines);
+	symtab_destroy(a->files);
 	free(a);
 }
 
 void paddr_reset_weights(struct paddr *a)
 {
-	memset(a->w, 0, a->nnodes * sizeof(*a->w));
+	for (size_t i = 0; i < a->nstacks; i++)
+		a->stacks[i].w = 0;
 }
 
 /* ---- Functions --------------------------------------------------------- */
@@ -171,80 +190,136 @@ const struct paddr_func *paddr_func_get(const struct paddr *a, uint32_t id)
 	return id < a->nfuncs ? &a->funcs[id] : NULL;
 }
 
-/* ---- The address tree -------------------------------------------------- */
+/* ---- Stacks ------------------------------------------------------------ */
 
-static size_t node_hash(uint32_t parent, uint32_t func, uint64_t addr)
+/* One frame more into a stack's hash. */
+static uint64_t hash_step(uint64_t h, uint64_t addr, uint32_t func)
 {
-	return (size_t)mix(addr * 0x9e3779b97f4a7c15ULL ^
-			   ((uint64_t)parent << 32 | func));
+	return mix(h ^ (addr + ((uint64_t)func << 40) + func));
 }
 
-/* The slot of (parent, func, addr): holding its node, or empty. */
-static uint32_t *node_slot(const struct paddr *a, uint32_t parent,
-			   uint32_t func, uint64_t addr)
+/* The hash of a stack, its top bit set (a slot's high half is never 0). */
+static uint64_t stack_hash(const struct paddr_frame *f, size_t n)
 {
-	size_t i = node_hash(parent, func, addr) & a->mask;
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
+
+	for (size_t i = 0; i < n; i++)
+		h = hash_step(h, f[i].addr, f[i].func);
+	return h | 1ULL << 63;
+}
+
+/* The same of stack id as stored. */
+static uint64_t stored_hash(const struct paddr *a, uint32_t id)
+{
+	const struct astack *s = &a->stacks[id];
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ s->n;
+
+	for (uint32_t j = 0; j < s->n; j++)
+		h = hash_step(h, a->faddr[s->off + j], a->ffunc[s->off + j]);
+	return h | 1ULL << 63;
+}
+
+static bool stack_is(const struct paddr *a, uint32_t id,
+		     const struct paddr_frame *f, size_t n)
+{
+	const struct astack *s = &a->stacks[id];
+
+	if (s->n != n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (a->faddr[s->off + i] != f[i].addr ||
+		    a->ffunc[s->off + i] != f[i].func)
+			return false;
+	return true;
+}
+
+/* The slot of a stack of hash h: holding it, or empty. */
+static uint64_t *stack_slot(const struct paddr *a, uint64_t h,
+			    const struct paddr_frame *f, size_t n)
+{
+	size_t i = (size_t)h & a->mask;
 
 	for (;; i = (i + 1) & a->mask) {
-		uint32_t id = a->slots[i];
-		const struct anode *n = &a->nodes[id];
+		uint64_t v = a->slots[i];
 
-		if (!id || (n->addr == addr && n->parent == parent &&
-			    n->func == func))
+		if (!v || ((v ^ h) >> 32 == 0 &&
+			   stack_is(a, (uint32_t)v, f, n)))
 			return &a->slots[i];
 	}
 }
 
 static void grow_slots(struct paddr *a)
 {
-	free(a->slots);
-	a->mask = a->mask * 2 + 1;
+	uint64_t *old = a->slots;
+	size_t omask = a->mask;
+
+	a->mask = omask * 2 + 1;
 	a->slots = xcalloc(a->mask + 1, sizeof(*a->slots));
-	for (uint32_t i = 1; i < a->nnodes; i++) {
-		const struct anode *n = &a->nodes[i];
+	for (size_t k = 0; k <= omask; k++) {
+		size_t i;
 
-		*node_slot(a, n->parent, n->func, n->addr) = i;
+		if (!old[k])
+			continue;
+		/* Only the hash's high half is kept: hash the stack again. */
+		for (i = (size_t)stored_hash(a, (uint32_t)old[k]) & a->mask;
+		     a->slots[i]; i = (i + 1) & a->mask)
+			;
+		a->slots[i] = old[k];
 	}
-}
-
-static uint32_t child(struct paddr *a, uint32_t parent,
-		      const struct paddr_frame *f)
-{
-	uint32_t *s = node_slot(a, parent, f->func, f->addr);
-	uint32_t id;
-
-	if (*s)
-		return *s;
-	if (a->nnodes == a->capnodes) {
-		ARR_GROW(a->nodes, a->capnodes, a->capnodes * 2);
-		ARR_GROW(a->w, a->capnodes, a->capnodes * 2);
-		a->capnodes *= 2;
-	}
-	id = (uint32_t)a->nnodes++;
-	a->nodes[id].parent = parent;
-	a->nodes[id].func = f->func;
-	a->nodes[id].addr = f->addr;
-	*s = id;
-	if (a->nnodes * 2 > a->mask)
-		grow_slots(a);
-	return id;
+	free(old);
 }
 
 uint32_t paddr_add_stack(struct paddr *a, const struct paddr_frame *frames,
 			 size_t n, uint64_t w)
 {
-	uint32_t at = PADDR_ROOT;
+	uint64_t h, *slot;
+	struct astack *s;
+	uint32_t id;
 
-	for (size_t i = 0; i < n; i++)
-		at = child(a, at, &frames[i]);
-	a->w[at] += w;
-	return at;
+	if (n == 0 || n > UINT32_MAX) {
+		a->stacks[0].w += w;
+		return PADDR_ROOT;
+	}
+	h = stack_hash(frames, n);
+	slot = stack_slot(a, h, frames, n);
+	if (*slot) {
+		id = (uint32_t)*slot;
+		a->stacks[id].w += w;
+		return id;
+	}
+	if (a->nstacks == a->capstacks) {
+		ARR_GROW(a->stacks, a->capstacks, a->capstacks * 2);
+		a->capstacks *= 2;
+	}
+	if (a->nframes + n > a->capframes) {
+		size_t cap = a->capframes;
+
+		while (cap < a->nframes + n)
+			cap *= 2;
+		ARR_GROW(a->faddr, a->capframes, cap);
+		ARR_GROW(a->ffunc, a->capframes, cap);
+		a->capframes = cap;
+	}
+	id = (uint32_t)a->nstacks++;
+	s = &a->stacks[id];
+	s->off = (uint32_t)a->nframes;
+	s->n = (uint32_t)n;
+	s->w = w;
+	for (size_t i = 0; i < n; i++) {
+		a->faddr[a->nframes + i] = frames[i].addr;
+		a->ffunc[a->nframes + i] = frames[i].func;
+	}
+	a->nframes += n;
+	*slot = (h >> 32 << 32) | id;
+	if (a->nstacks * 2 > a->mask)
+		grow_slots(a);
+	return id;
 }
 
-void paddr_add_at(struct paddr *a, uint32_t node, uint64_t w)
+void paddr_add_at(struct paddr *a, uint32_t id, uint64_t w)
 {
-	if (node < a->nnodes)
-		a->w[node] += w;
+	if (id < a->nstacks)
+		a->stacks[id].w += w;
 }
 
 void paddr_keep(struct paddr *a, void *owner, void (*release)(void *))
@@ -260,6 +335,68 @@ void *paddr_owner(const struct paddr *a)
 	return a && a->nowners ? a->owners[a->nowners - 1].p : NULL;
 }
 
+/* ---- Lines the input gives ---------------------------------------------- */
+
+static struct aline *line_slot(const struct paddr *a, uint32_t func,
+			       uint64_t addr)
+{
+	size_t i = (size_t)mix(addr * 0x9e3779b97f4a7c15ULL ^ func) &
+		   a->linemask;
+
+	for (;; i = (i + 1) & a->linemask) {
+		struct aline *l = &a->lines[i];
+
+		if (!l->func || (l->func == func + 1 && l->addr == addr))
+			return l;
+	}
+}
+
+void paddr_set_line(struct paddr *a, uint32_t func, uint64_t addr,
+		    const char *file, size_t flen, unsigned line)
+{
+	struct aline *l;
+
+	if (!a->files) {
+		a->files = symtab_create();
+		a->linemask = 255;
+		a->lines = xcalloc(a->linemask + 1, sizeof(*a->lines));
+	}
+	if ((a->nlines + 1) * 2 > a->linemask) {
+		struct aline *old = a->lines;
+		size_t omask = a->linemask;
+
+		a->linemask = omask * 2 + 1;
+		a->lines = xcalloc(a->linemask + 1, sizeof(*a->lines));
+		for (size_t i = 0; i <= omask; i++)
+			if (old[i].func)
+				*line_slot(a, old[i].func - 1, old[i].addr) =
+					old[i];
+		free(old);
+	}
+	l = line_slot(a, func, addr);
+	if (!l->func)
+		a->nlines++;
+	l->func = func + 1;
+	l->addr = addr;
+	l->file = symtab_intern(a->files, file, flen);
+	l->line = line;
+}
+
+bool paddr_line(const struct paddr *a, uint32_t func, uint64_t addr,
+		const char **file, unsigned *line)
+{
+	const struct aline *l;
+
+	if (!a->lines)
+		return false;
+	l = line_slot(a, func, addr);
+	if (!l->func)
+		return false;
+	*file = symtab_name(a->files, l->file);
+	*line = l->line;
+	return true;
+}
+
 /* ---- Reading ----------------------------------------------------------- */
 
 static int row_cmp(const void *x, const void *y)
@@ -269,56 +406,40 @@ static int row_cmp(const void *x, const void *y)
 	return (a->addr > b->addr) - (a->addr < b->addr);
 }
 
-/* Whether an ancestor of node is the same function at the same address. */
-static bool seen_above(const struct paddr *a, uint32_t node)
-{
-	const struct anode *n = &a->nodes[node];
-
-	for (uint32_t p = n->parent; p != PADDR_ROOT && p != PADDR_NONE;
-	     p = a->nodes[p].parent)
-		if (a->nodes[p].func == n->func && a->nodes[p].addr == n->addr)
-			return true;
-	return false;
-}
-
-/* Whether an ancestor of node is in function func. */
-static bool func_above(const struct paddr *a, uint32_t node, uint32_t func)
-{
-	for (uint32_t p = a->nodes[node].parent;
-	     p != PADDR_ROOT && p != PADDR_NONE; p = a->nodes[p].parent)
-		if (a->nodes[p].func == func)
-			return true;
-	return false;
-}
-
 size_t paddr_rows(const struct paddr *a, uint32_t id, struct paddr_row **rows,
 		  uint64_t *self, uint64_t *total)
 {
-	uint64_t *sub = xcalloc(a->nnodes, sizeof(*sub));
 	struct paddr_row *r = NULL;
 	size_t n = 0, cap = 0, k = 0;
 	uint64_t fs = 0, ft = 0;
 
-	/* Children come after their parents: backwards sums every subtree. */
-	for (size_t i = a->nnodes; i-- > 1;) {
-		sub[i] += a->w[i];
-		sub[a->nodes[i].parent] += sub[i];
-	}
-	for (uint32_t i = 1; i < a->nnodes; i++) {
-		const struct anode *nd = &a->nodes[i];
+	for (size_t i = 1; i < a->nstacks; i++) {
+		const struct astack *s = &a->stacks[i];
+		const uint32_t *fn = a->ffunc + s->off;
+		const uint64_t *ad = a->faddr + s->off;
+		bool in = false;
 
-		if (nd->func != id || (!a->w[i] && !sub[i]))
+		if (!s->w)
 			continue;
-		GROW(r, cap, n + 1);
-		r[n].addr = nd->addr;
-		r[n].self = a->w[i];
-		r[n].total = seen_above(a, i) ? 0 : sub[i];
-		fs += a->w[i];
-		if (!func_above(a, i, id))
-			ft += sub[i];
-		n++;
+		for (uint32_t j = 0; j < s->n; j++) {
+			bool again = false;
+
+			if (fn[j] != id)
+				continue;
+			/* Recursion: one (function, address) once a sample. */
+			for (uint32_t q = 0; q < j && !again; q++)
+				again = fn[q] == id && ad[q] == ad[j];
+			GROW(r, cap, n + 1);
+			r[n].addr = ad[j];
+			r[n].self = j + 1 == s->n ? s->w : 0;
+			r[n].total = again ? 0 : s->w;
+			n++;
+			fs += j + 1 == s->n ? s->w : 0;
+			if (!in)
+				ft += s->w;
+			in = true;
+		}
 	}
-	free(sub);
 	if (n) {
 		qsort(r, n, sizeof(*r), row_cmp);
 		/* One row per address. */

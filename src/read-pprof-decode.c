@@ -526,9 +526,8 @@ void take_strings(struct pp *pp, const uint64_t *extra, size_t nextra)
 	for (size_t i = 0; i < m->n_function; i++) {
 		want_string(&want, &n, &cap, m->function[i]->name);
 		want_string(&want, &n, &cap, m->function[i]->system_name);
-		if (pp->o->lines)
-			want_string(&want, &n, &cap,
-				    m->function[i]->filename);
+		/* --lines and the address tables' lines. */
+		want_string(&want, &n, &cap, m->function[i]->filename);
 	}
 	for (size_t i = 0; i < m->n_mapping; i++)
 		want_string(&want, &n, &cap, m->mapping[i]->filename);

@@ -17,6 +17,9 @@
 #include "profile.pb-c.h"
 #include "read.h"
 
+struct paddr;
+struct paddr_frame;
+
 typedef Flametop__Pprof__ProfileOutline PProfile;
 typedef Flametop__Pprof__Location PLocation;
 typedef Flametop__Pprof__Function PFunction;
@@ -133,6 +136,12 @@ struct pp {
 	struct lpair { int64_t key, str; uint64_t w; } *lp;
 	size_t nlp, lpmask;
 	uint64_t untagged;       /* samples --tag left out */
+	/* The address tables (read-pprof-addr.c): each location's frames as
+	 * (function, address), af[loc_aoff[i] .. loc_aoff[i + 1]). */
+	struct paddr *pa;
+	uint32_t *loc_aoff;
+	struct paddr_frame *af;
+	size_t naf;
 };
 
 /*
@@ -249,5 +258,13 @@ void stacks_free(struct stack_set *st);
  */
 bool decode_samples(struct pp *pp, size_t which, uint64_t budget,
 		    struct samples *ss, struct arena *scratch);
+
+/* ---- Addresses (read-pprof-addr.c) ---------------------------------------- */
+
+/* Every location's frames as (function, address), with their lines; after
+ * expand_locations (it names the functions), while pp->m is there. */
+void pprof_addr_locations(struct pp *pp);
+/* Each stack's end in the address tables, malloc'ed (st->n of them). */
+uint32_t *pprof_addr_stacks(struct pp *pp, const struct stack_set *st);
 
 #endif

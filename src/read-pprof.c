@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profile-addr.h"
 #include "textfmt.h"
 #include "util.h"
 
@@ -496,7 +497,7 @@ static void build_tree(const struct pp *pp, const struct stack_set *st,
 
 /* Each sample's value at its stack's node, in sample order. */
 static void add_samples(struct pp *pp, const struct samples *ss,
-			const uint32_t *node_of)
+			const uint32_t *node_of, const uint32_t *anode)
 {
 	for (size_t i = 0; i < ss->nrec; i++) {
 		const struct sample_rec *r = &ss->rec[i];
@@ -507,8 +508,10 @@ static void add_samples(struct pp *pp, const struct samples *ss,
 			diag_skip(pp->d, DIAG_SAMPLE, 1, pp->name, "sample %u: "
 				  "value would overflow the profile's total",
 				  r->sample);
-		else
+		else {
 			pp->added++;
+			paddr_add_at(pp->pa, anode[r->stack], r->value);
+		}
 	}
 }
 
@@ -582,7 +585,7 @@ int read_pprof(struct profile *p, struct input *in,
 	ProtobufCAllocator alloc = { arena_alloc, arena_free, &ar };
 	struct samples ss = { 0 };
 	struct ranks rk = { 0 };
-	uint32_t *node_of = NULL;
+	uint32_t *node_of = NULL, *anode = NULL;
 	unsigned char *rest = NULL;
 	size_t len, nrest = 0, which = 0;
 	void *owned;
@@ -666,6 +669,7 @@ int read_pprof(struct profile *p, struct input *in,
 	pp.fn_sym = xcalloc(m->n_function ? m->n_function : 1,
 			    sizeof(*pp.fn_sym));
 	expand_locations(&pp);
+	pprof_addr_locations(&pp);
 	pp.group_off = (uint32_t)pp.nframes;
 	for (uint32_t g = 0; pp.groups && g < symtab_count(pp.groups); g++)
 		push_frame(&pp, profile_intern(p, symtab_name(pp.groups, g),
@@ -687,8 +691,9 @@ int read_pprof(struct profile *p, struct input *in,
 	rank_frames(&pp, &rk);
 	node_of = xreallocarray(NULL, ss.st.n ? ss.st.n : 1, sizeof(*node_of));
 	build_tree(&pp, &ss.st, &rk, node_of);
+	anode = pprof_addr_stacks(&pp, &ss.st);
 	stacks_free(&ss.st);
-	add_samples(&pp, &ss, node_of);
+	add_samples(&pp, &ss, node_of, anode);
 	report_samples(&pp, &ss, budget);
 	if (pp.bad_strings)
 		diag_warn(d, "%s: %llu string ind%s out of range (names shown "
@@ -721,6 +726,9 @@ int read_pprof(struct profile *p, struct input *in,
 	rc = read_done(d, pp.name, pp.added > 0, before, NULL);
 out:
 	free(node_of);
+	free(anode);
+	free(pp.loc_aoff);
+	free(pp.af);
 	free(rk.sym);
 	stacks_free(&ss.st);
 	free(ss.rec);

@@ -63,6 +63,7 @@ run_suite() {
 	group "pprof and svg [$tag]" tests/pprof/run.sh "$bin"
 	group "pprof labels [$tag]" tests/pprof/labels.sh "$bin"
 	group "pprof out [$tag]" tests/pprof-out/run.sh "$bin"
+	group "annotate [$tag]" tests/annotate/run.sh "$bin"
 	group "cpuprofile [$tag]" tests/cpuprofile/run.sh "$bin"
 	group "http [$tag]" tests/http/run.sh "$bin"
 	group "thread count [$tag]" tests/threads/run.sh "$bin"
