@@ -226,8 +226,12 @@ int export_disasm_one(FILE *out, const struct profile *p,
 		return 1;
 	}
 	if (!f->dso || !f->sym || !f->elf_vaddr || !an->nrows) {
-		diag_warn(d, "--disasm: %s: its code is in no ELF file that "
-			  "the input names", name);
+		/* pprof: addresses as the profiled process saw them. */
+		diag_warn(d, "--disasm: %s: %s", name,
+			  !an->nrows ? "no address known"
+			  : f->elf_vaddr ? "no file on this machine holds its code"
+			  : "the input gives its addresses, not a binary's "
+			    "(perf.data and live sampling do)");
 		fputc('\n', out);
 		return 1;
 	}
