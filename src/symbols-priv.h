@@ -159,6 +159,8 @@ void sym_lines_free(struct sym_lines *l);
 void sym_dso_load(struct symbolizer *sy, struct sym_dso *d);
 /* A new descriptor of this process's vdso image (in memory), or -1. */
 int sym_vdso_fd(struct symbolizer *sy);
+/* ---- Shared by every part (symbols-table.c) ---- */
+
 /* Hex text of a build-id: out holds 2 * n + 1 bytes. */
 void sym_bid_hex(char *out, const uint8_t *b, size_t n);
 /*

@@ -215,41 +215,6 @@ bool sym_dso_is_special(const struct sym_dso *d)
 	return d->special;
 }
 
-void sym_bid_hex(char *out, const uint8_t *b, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		sprintf(out + 2 * i, "%02x", b[i]);
-	out[2 * n] = 0;
-}
-
-/*
- * How many entries of a table sorted by start begin at or before a: entry
- * [result - 1] is the last that may cover a.  Every symbol table here
- * (ELF, kernel, JIT) starts its entries with a uint64_t start.
- */
-size_t sym_count_starting_by(const void *table, size_t n, size_t size,
-				uint64_t a)
-{
-	const unsigned char *t = table;
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		uint64_t start;
-
-		memcpy(&start, t + mid * size, sizeof(start));
-		if (start <= a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-_Static_assert(offsetof(struct fsym, start) == 0, "start comes first");
-_Static_assert(offsetof(struct ksym, start) == 0, "start comes first");
-_Static_assert(offsetof(struct jit_sym, start) == 0, "start comes first");
-
 /* ---- Statistics -------------------------------------------------------------- */
 
 void sym_count_misses(struct symbolizer *sy, enum sym_miss why, uint64_t n)
