@@ -34,6 +34,8 @@ struct ann_opts {
 	size_t nsource_paths;
 	const char **prefix_maps;    /* --prefix-map OLD=NEW, repeatable */
 	size_t nprefix_maps;
+	const char *symfs;           /* --symfs DIR: binaries the input named
+	                                without reading them (perf script) */
 	bool disasm;                 /* --disasm: instructions, not lines */
 };
 

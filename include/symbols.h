@@ -140,6 +140,9 @@ size_t sym_dso_lines(struct symbolizer *sy, struct sym_dso *d,
  */
 bool sym_dso_func_range(struct symbolizer *sy, struct sym_dso *d,
 			uint64_t vaddr, uint64_t *start, uint64_t *end);
+/* The same, returning the symbol's name (NULL: none), as sym_dso_symbol. */
+const char *sym_dso_func_at(struct symbolizer *sy, struct sym_dso *d,
+			    uint64_t vaddr, uint64_t *start, uint64_t *end);
 const char *sym_dso_file(const struct sym_dso *d);
 const uint8_t *sym_dso_build_id(const struct sym_dso *d, size_t *len);
 Dwfl_Module *sym_dso_dwfl(struct symbolizer *sy, struct sym_dso *d);

@@ -76,6 +76,7 @@ long ann_find(const struct paddr *a, const char *name, uint32_t **ids,
 
 struct builder {
 	struct annotation *an;
+	const struct ann_opts *o;
 	uint32_t *slots;           /* line index + 1; 0: empty */
 	size_t mask;
 	size_t caplines, capfiles;
@@ -261,6 +262,66 @@ static void from_dwarf(struct builder *b, const struct paddr_func *f)
 			 an->name);
 }
 
+/*
+ * A function whose input named its file and ELF addresses but read no
+ * binary (perf script): the file is opened here, and its symbol at the
+ * function's addresses must carry the function's name, else the binary is
+ * not the one recorded.
+ */
+static void from_file(struct builder *b, const struct paddr_func *f)
+{
+	struct annotation *an = b->an;
+	struct sym_opts so;
+	struct symbolizer *sy;
+	struct sym_dso *d;
+	struct paddr_func g = *f;
+	const char *at = NULL;
+	uint64_t addr = an->nrows ? an->rows[0].addr : 0;
+
+	sym_default_opts(&so);
+	if (b->o && b->o->symfs)
+		so.root = b->o->symfs;
+	sy = sym_create(&so);
+	d = sym_dso_get(sy, f->module, strlen(f->module), NULL);
+	/* A self row's address is in the function; a return address may
+	 * be just past it. */
+	for (size_t i = 0; i < an->nrows; i++)
+		if (an->rows[i].self) {
+			addr = an->rows[i].addr;
+			break;
+		}
+	if (d)
+		at = sym_dso_func_at(sy, d, addr, &g.start, &g.end);
+	if (at) {
+		char *dm = sym_demangle(at);
+		const char *shown = dm ? dm : at;
+		size_t k = strlen(f->name);
+
+		/* The frame's name is the symbol's, its parameters cut. */
+		if (strncmp(shown, f->name, k) != 0 ||
+		    (shown[k] && shown[k] != '(' && shown[k] != '@')) {
+			an->refused = true;
+			snprintf(an->why, sizeof(an->why),
+				 "%s: the symbol at %#llx is not %s (the binary "
+				 "changed since the recording): not annotated",
+				 f->module, (unsigned long long)addr, f->name);
+		}
+		free(dm);
+	} else {
+		an->refused = true;
+		snprintf(an->why, sizeof(an->why), "%s: %s: not annotated",
+			 f->module, d && sym_dso_file(d)
+			 ? "no symbol at the function's addresses"
+			 : "cannot be read");
+	}
+	if (!an->refused) {
+		g.dso = d;
+		g.sym = sy;
+		from_dwarf(b, &g);
+	}
+	sym_destroy(sy);
+}
+
 /* Lines the input gave (pprof): self and calls both at the frame's line. */
 static void from_input(struct builder *b, const struct paddr *a)
 {
@@ -444,7 +505,7 @@ struct annotation *ann_build(struct profile *p, uint32_t id,
 	struct paddr *a = profile_paddr(p, false);
 	const struct paddr_func *f = paddr_func_get(a, id);
 	struct annotation *an = xcalloc(1, sizeof(*an));
-	struct builder b = { an, NULL, 0, 0, 0 };
+	struct builder b = { an, o, NULL, 0, 0, 0 };
 
 	an->func = id;
 	an->name = f->name;
@@ -457,6 +518,8 @@ struct annotation *ann_build(struct profile *p, uint32_t id,
 		from_input(&b, a);
 	else if (f->dso && f->sym && f->elf_vaddr)
 		from_dwarf(&b, f);
+	else if (f->elf_vaddr && f->module[0] == '/')
+		from_file(&b, f);
 	else
 		snprintf(an->why, sizeof(an->why),
 			 "%s: no binary to read source lines from (the input "

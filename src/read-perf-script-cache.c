@@ -143,6 +143,7 @@ void pscript_end_sample(struct reader *r)
 	if (n > PROFILE_MAX_DEPTH - 1) {
 		pscript_add_rec(r, REC_DEEP, r->event_line);
 		r->nframes = 0;
+		r->naf = 0;
 		return;
 	}
 	if (n > r->capstack)
@@ -152,6 +153,15 @@ void pscript_end_sample(struct reader *r)
 		r->stack[n - 1 - i] = r->frames[i];
 	r->nframes = 0;
 	x = pscript_add_rec(r, REC_SAMPLE, r->event_line);
+	/* The address frames, root first (a piece's own: they vary). */
+	if (pc->nafr + r->naf > pc->capafr)
+		GROW(pc->afr, pc->capafr, pc->nafr + r->naf);
+	for (size_t i = 0; i < r->naf; i++)
+		pc->afr[pc->nafr + i] = r->af[r->naf - 1 - i];
+	x->aoff = pc->nafr;
+	x->an = (uint32_t)r->naf;
+	pc->nafr += r->naf;
+	r->naf = 0;
 	x->weight = r->period;
 	x->meta = r->meta;
 	x->stack = stack_index(r, r->stack, n);
@@ -167,6 +177,10 @@ void pscript_end_sample(struct reader *r)
 void pscript_reader_free(struct reader *r)
 {
 	free(r->frames);
+	free(r->af);
+	if (r->afns)
+		symtab_destroy(r->afns);
+	free(r->afgid);
 	free(r->stack);
 	if (r->names)
 		symtab_destroy(r->names);

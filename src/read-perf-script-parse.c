@@ -335,6 +335,7 @@ static void event_line(struct reader *r, const char *s, size_t n,
 				r->filtered = true;  /* its frames go quietly */
 				r->in_sample = false;
 				r->nframes = 0;
+				r->naf = 0;
 				return;
 			}
 		}
@@ -373,6 +374,7 @@ static void event_line(struct reader *r, const char *s, size_t n,
 	r->meta.comm = k == e->commlen ? r->pname
 				       : intern(r, r->buf, e->commlen);
 	r->in_sample = true;
+	r->naf = 0;
 	r->last = FIRST;
 }
 
@@ -591,6 +593,52 @@ static uint32_t make_frames(struct reader *r, const struct frame_line *f,
 }
 
 /*
+ * The function of a frame line for the address tables: its leafward
+ * frame's name without a "_[k]"-like mark, then a NUL and the module, in
+ * the reader's afns (id + 1); 0 for a frame without a symbol (it keeps
+ * its place: a caller's address stays a caller's), AFN_NONE for a line
+ * that is no frame.
+ */
+static uint32_t line_func(struct reader *r, const struct frame_line *f,
+			  size_t ids, uint32_t n)
+{
+	const char *name;
+	size_t nl;
+
+	if (!n)
+		return AFN_NONE;
+	if (f->funclen == 9 && memcmp(f->func, "[unknown]", 9) == 0)
+		return 0;
+	name = symtab_name(r->names, r->fids[ids + n - 1]);
+	nl = symtab_len(r->names, r->fids[ids + n - 1]);
+	if (nl > 4 && name[nl - 4] == '_' && name[nl - 3] == '[' &&
+	    name[nl - 1] == ']')
+		nl -= 4;
+	buf_reserve(r, nl + 1 + f->modlen);
+	memcpy(r->buf, name, nl);
+	r->buf[nl] = 0;
+	memcpy(r->buf + nl + 1, f->mod, f->modlen);
+	if (!r->afns)
+		r->afns = symtab_create();
+	return symtab_intern(r->afns, r->buf, nl + 1 + f->modlen) + 1;
+}
+
+/* A frame line's address: its first word in hex (0: none). */
+static uint64_t line_addr(const struct frame_line *f)
+{
+	uint64_t a = 0;
+
+	for (size_t i = 0; i < f->pclen && i < 16; i++) {
+		unsigned char c = (unsigned char)f->pc[i];
+
+		if (!is_hex(c))
+			return 0;
+		a = a << 4 | (uint64_t)(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
+	}
+	return a;
+}
+
+/*
  * Add one frame line's frames to the sample (leaf first).  key/keylen: the
  * line, to cache what it became, or NULL.
  */
@@ -618,10 +666,21 @@ static void frame_line(struct reader *r, const struct frame_line *f,
 		n = make_frames(r, f, func, funclen);
 	}
 	push_frames(r, ids, n);
-	if (key)
-		pscript_cache_add(r, key, keylen, h, ids, n);
-	else
-		r->nfids = ids;
+	{
+		uint32_t fn = line_func(r, f, ids, n);
+		uint64_t addr = line_addr(f);
+		size_t had = r->nfe;
+
+		push_aframe(r, fn, addr);
+		if (key)
+			pscript_cache_add(r, key, keylen, h, ids, n);
+		else
+			r->nfids = ids;
+		if (r->nfe > had) {
+			r->fe[had].afn = fn;
+			r->fe[had].addr = addr;
+		}
+	}
 }
 
 /*
@@ -766,8 +825,7 @@ static void one_line(struct reader *r, const char *s, size_t n)
 			x = cache_find(r, s, n, h);
 		}
 		if (x) {
-			link_line(r, (uint32_t)(x - r->fe) + 1);
-			push_frames(r, x->ids, x->n);
+			push_line(r, x);
 			return;
 		}
 	}
@@ -834,6 +892,7 @@ void pscript_read_piece(struct reader *r, struct piece *pc, uint64_t base)
 
 	r->pc = pc;
 	pc->nrecs = pc->nids = 0;
+	pc->nafr = 0;
 	pc->extra = pc->events = pc->blanks = pc->oneline = 0;
 	pc->srclines = 0;
 	pc->other_events = 0;
@@ -865,8 +924,7 @@ void pscript_read_piece(struct reader *r, struct piece *pc, uint64_t base)
 		if (x && (size_t)(end - at) > x->klen && at[x->klen] == '\n' &&
 		    memcmp(r->keys + x->key, at, x->klen) == 0) {
 			r->lineno++;
-			link_line(r, (uint32_t)(x - r->fe) + 1);
-			push_frames(r, x->ids, x->n);
+			push_line(r, x);
 			at += x->klen + 1;
 			continue;
 		}

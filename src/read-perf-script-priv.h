@@ -25,6 +25,13 @@
 
 /* ---- Caches ---------------------------------------------------------- */
 
+/* A frame line's function (reader's afns id + 1; 0: unknown) and address. */
+#define AFN_NONE UINT32_MAX
+struct pscript_aframe {
+	uint32_t fn;
+	uint64_t addr;
+};
+
 /*
  * A frame line already seen: the key is the whole line (address and all:
  * what it becomes depends on nothing else) and whether the root is a java
@@ -38,6 +45,9 @@ struct fentry {
 	size_t ids;          /* in fids */
 	uint32_t next;       /* the entry of the line that came next, + 1 */
 	bool java;
+	uint32_t afn;        /* its function (reader's afns id + 1; 0: an
+	                        unknown one; AFN_NONE: no frame) */
+	uint64_t addr;       /* and address, for the address tables */
 };
 
 /*
@@ -72,6 +82,8 @@ struct rec {
 	uint32_t stack;          /* in the reader's stack cache, or NO_STACK: */
 	uint32_t n;              /* ... n name ids at the piece's ids[off] */
 	size_t off;
+	size_t aoff;             /* its address frames: the piece's */
+	uint32_t an;             /* afr[aoff .. aoff + an), root first */
 	uint64_t weight;
 	const char *what;        /* REC_BAD */
 	struct sample_meta meta; /* comm: the reader's name id */
@@ -91,6 +103,8 @@ struct piece {
 	size_t nrecs, caprecs;
 	uint32_t *ids;           /* stacks not cached */
 	size_t nids, capids;
+	struct pscript_aframe *afr;  /* every sample's address frames */
+	size_t nafr, capafr;
 	/* Counts for the messages at the end. */
 	uint64_t extra;          /* indented non-frame lines in samples */
 	int64_t first_extra;     /* the line of the first */
@@ -123,6 +137,13 @@ struct reader {
 	int64_t event_line;
 	uint32_t *frames;        /* leaf first */
 	size_t nframes, capframes;
+	struct pscript_aframe *af;   /* the frame lines' addresses, leaf first */
+	size_t naf, capaf;
+	/* Functions (name, then module, NUL between) by the reader's ids,
+	 * and their ids in the profile's address tables once applied. */
+	struct symtab *afns;
+	uint32_t *afgid;             /* id + 1; 0: not yet */
+	size_t capafgid;
 	uint32_t *stack;         /* root first, built at the end */
 	size_t capstack;
 
@@ -202,6 +223,17 @@ void pscript_reader_free(struct reader *r);
 
 /* ---- The frame-line cache's look-ups --------------------------------- */
 
+/* The address of a frame line, after its frames (leaf first). */
+static inline void push_aframe(struct reader *r, uint32_t fn, uint64_t addr)
+{
+	if (fn == AFN_NONE)
+		return;
+	if (r->naf == r->capaf)
+		GROW(r->af, r->capaf, r->naf + 1);
+	r->af[r->naf].fn = fn;
+	r->af[r->naf++].addr = addr;
+}
+
 static inline void push_frames(struct reader *r, size_t ids, uint32_t n)
 {
 	if (r->nframes + n > r->capframes)      /* GROW is a call */
@@ -247,6 +279,14 @@ static inline const struct fentry *next_entry(const struct reader *r)
 	const struct fentry *x = e ? &r->fe[e - 1] : NULL;
 
 	return x && x->java == r->java ? x : NULL;
+}
+
+/* A cached frame line again: its frames and its address. */
+static inline void push_line(struct reader *r, const struct fentry *x)
+{
+	link_line(r, (uint32_t)(x - r->fe) + 1);
+	push_frames(r, x->ids, x->n);
+	push_aframe(r, x->afn, x->addr);
 }
 
 /* The entry of the line s[0..n) when it is the one predicted, or NULL. */

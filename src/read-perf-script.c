@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "pool.h"
+#include "profile-addr.h"
 #include "read-perf-script-priv.h"
 
 /*
@@ -60,6 +61,8 @@ struct script {
 	bool event_defaulted;
 
 	uint64_t good, lines;
+	struct paddr_frame *af;   /* scratch: a sample's address frames */
+	size_t capaf;
 	struct piece sum;        /* the pieces' counts, added up */
 	struct pool pool;        /* runs reader i's pieces on worker i */
 	uint64_t block_base;     /* the line before the block's first */
@@ -192,6 +195,64 @@ static uint32_t walk(struct script *sc, const struct reader *r,
 	return node;
 }
 
+/*
+ * A sample's address frames into the profile's address tables (made on
+ * the first sample that has any): each reader's function is interned
+ * there once.  A module that is a path holds ELF addresses, as perf
+ * script prints them for files (map-relative).
+ */
+static void apply_addrs(struct script *sc, struct reader *r,
+			const struct piece *pc, const struct rec *x)
+{
+	struct paddr *pa = profile_paddr(sc->p, true);
+
+	if (x->an > sc->capaf)
+		GROW(sc->af, sc->capaf, x->an);
+	if (r->afns && symtab_count(r->afns) > r->capafgid) {
+		size_t had = r->capafgid;
+
+		GROW(r->afgid, r->capafgid, symtab_count(r->afns));
+		memset(r->afgid + had, 0,
+		       (r->capafgid - had) * sizeof(*r->afgid));
+	}
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < x->an; i++) {
+		const struct pscript_aframe *a = &pc->afr[x->aoff + i];
+		uint32_t id = a->fn - 1;
+		const char *nm;
+
+		if (!a->fn) {
+			sc->af[n].func = PADDR_NONE;
+			sc->af[n++].addr = a->addr;
+			continue;
+		}
+		nm = symtab_name(r->afns, id);
+
+		/*
+		 * perf script --inline prints the functions inlined at an
+		 * address as frames of no module at the same address: the
+		 * code is the outer function's (annotation follows the inline
+		 * chain in its DWARF), and their address is no return address.
+		 */
+		if (n && a->addr == sc->af[n - 1].addr &&
+		    !nm[strlen(nm) + 1])
+			continue;
+
+		if (!r->afgid[id]) {
+			struct paddr_func f = { 0 };
+
+			f.name = symtab_name(r->afns, id);
+			f.module = f.name + strlen(f.name) + 1;
+			f.elf_vaddr = f.module[0] == '/';
+			r->afgid[id] = paddr_func_intern(pa, &f) + 1;
+		}
+		sc->af[n].func = r->afgid[id] - 1;
+		sc->af[n++].addr = a->addr;
+	}
+	paddr_add_stack(pa, sc->af, n, x->weight);
+}
+
 /* A piece's names, samples and messages into the profile, in order. */
 static void apply(struct script *sc, struct piece *pc, uint64_t base)
 {
@@ -233,6 +294,8 @@ static void apply(struct script *sc, struct piece *pc, uint64_t base)
 				  "overflow the profile's total");
 			continue;
 		}
+		if (x->an)
+			apply_addrs(sc, r, pc, x);
 		sc->good++;
 	}
 	if (pc->extra && !sum->extra)
@@ -436,6 +499,7 @@ int read_perf_script(struct profile *p, struct input *in,
 	for (unsigned i = 0; i <= sc.nthreads; i++) {
 		free(sc.pcs[i].recs);
 		free(sc.pcs[i].ids);
+		free(sc.pcs[i].afr);
 		free(sc.pcs[i].other);
 	}
 	free(sum->other);
@@ -443,6 +507,7 @@ int read_perf_script(struct profile *p, struct input *in,
 	free(sc.pcs);
 	free(sc.base);
 	free(sc.event);
+	free(sc.af);
 	return rc;
 }
 

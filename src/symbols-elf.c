@@ -790,6 +790,14 @@ bool sym_dso_func_range(struct symbolizer *sy, struct sym_dso *d,
 	return sym_dso_symbol(sy, d, vaddr, start, end, &why) != NULL;
 }
 
+const char *sym_dso_func_at(struct symbolizer *sy, struct sym_dso *d,
+			    uint64_t vaddr, uint64_t *start, uint64_t *end)
+{
+	enum sym_miss why;
+
+	return sym_dso_symbol(sy, d, vaddr, start, end, &why);
+}
+
 const char *sym_dso_file(const struct sym_dso *d)
 {
 	return d->loaded_from;

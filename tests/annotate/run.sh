@@ -10,6 +10,7 @@
 #     committed hotlines.perf-report is perf's answer, so the check holds
 #     where perf is not installed; where it is, perf's answer is also
 #     made afresh from the same file.
+#     hotlines.perf-script.zst, perf script of that file, the same.
 #  2. Where perf can record here: hotlines run afresh under perf record -g,
 #     the same comparison on that new file.
 #  3. tests/pprof/go-cpu.pprof: self and total of every line of the main.*
@@ -104,6 +105,11 @@ if command -v perf >/dev/null 2>&1; then
 	compare_perf "$here/hotlines.data" "$here/symfs" "$tmp/report" \
 		"committed perf.data, perf report afresh"
 fi
+
+# perf script of the same file (addresses, no binary read by the reader):
+# the binary is read for annotation, under --symfs.
+compare_perf "$here/hotlines.perf-script.zst" "$here/symfs" \
+	"$here/hotlines.perf-report" "perf script of the committed perf.data"
 
 # 2. A fresh recording, where perf may record.
 if command -v perf >/dev/null 2>&1 &&
