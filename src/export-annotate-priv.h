@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+struct ann_opts;
 struct annotation;
 struct diag;
 struct paddr;
@@ -33,10 +34,10 @@ uint64_t export_hot_floor(const uint64_t *w, size_t n, uint64_t self);
 
 /*
  * --disasm: the instructions of an's function, with the source text an
- * read.  Returns 0, or 1 when it could not be disassembled (why in d).
+ * read (o: where binaries named but not read are, --symfs).  Returns 0, or 1 when it could not be disassembled (why in d).
  */
 int export_disasm_one(FILE *out, const struct profile *p,
 		      const struct paddr *a, const struct annotation *an,
-		      struct diag *d);
+		      const struct ann_opts *o, struct diag *d);
 
 #endif

@@ -271,7 +271,8 @@ int export_annotate(FILE *out, struct profile *p, const char *name,
 		/* --disasm: a function not disassembled makes the status 1. */
 		if (an->self || an->total) {
 			if (o->disasm)
-				rc |= export_disasm_one(out, p, a, an, d);
+				rc |= export_disasm_one(out, p, a, an, o,
+						       d);
 			else
 				print_one(out, p, an, d);
 		}

@@ -128,6 +128,8 @@ struct listing {
 	const struct annotation *an;
 	uint64_t grand, hot;
 	bool headed;               /* the columns' names are printed */
+	struct symbolizer *sy;     /* the function's file, in sy */
+	struct sym_dso *dso;
 };
 
 /*
@@ -171,10 +173,8 @@ static uint64_t print_listing(struct listing *ls,
  * UINT64_MAX (with err set) when no run could be decoded.
  */
 #define GAP 256u
-static uint64_t print_runs(struct listing *ls,
-			   const struct paddr_func *f,
-			   const struct paddr_row *rows, size_t n, char *err,
-			   size_t cap)
+static uint64_t print_runs(struct listing *ls, const struct paddr_row *rows,
+			   size_t n, char *err, size_t cap)
 {
 	uint64_t outside = 0;
 	bool any = false;
@@ -186,7 +186,7 @@ static uint64_t print_runs(struct listing *ls,
 		for (j = i + 1; j < n && rows[j].addr - rows[j - 1].addr < GAP;
 		     j++)
 			;
-		dis = disasm_function(f->sym, f->dso, NULL, rows[i].addr,
+		dis = disasm_function(ls->sy, ls->dso, NULL, rows[i].addr,
 				      rows[j - 1].addr + INSN_MAX, err, cap);
 		if (!dis) {
 			for (size_t k = i; k < j; k++)
@@ -205,14 +205,43 @@ static uint64_t print_runs(struct listing *ls,
 	return any ? outside : UINT64_MAX;
 }
 
+/*
+ * The listing of f: its bounds from the tables or a symbol, else runs
+ * around its samples.  Returns the weight outside what was shown, or
+ * UINT64_MAX with err set when nothing could be decoded.
+ */
+static uint64_t print_function(struct listing *ls, const struct paddr_func *f,
+			       const char *name, struct diag *d, char *err,
+			       size_t cap)
+{
+	const struct annotation *an = ls->an;
+	uint64_t start = 0, end = 0, outside = UINT64_MAX;
+	struct disasm *dis;
+
+	if (f->end > f->start) {
+		start = f->start;
+		end = f->end;
+	} else if (!sym_dso_func_range(ls->sy, ls->dso, an->rows[0].addr,
+				       &start, &end)) {
+		diag_warn(d, "--disasm: %s: no symbol gives its bounds: each "
+			  "run of sampled instructions", name);
+		return print_runs(ls, an->rows, an->nrows, err, cap);
+	}
+	dis = disasm_function(ls->sy, ls->dso, f->name, start, end, err, cap);
+	if (dis)
+		outside = print_listing(ls, dis, an->rows, an->nrows);
+	disasm_destroy(dis);
+	return outside;
+}
+
 int export_disasm_one(FILE *out, const struct profile *p,
 		      const struct paddr *a, const struct annotation *an,
-		      struct diag *d)
+		      const struct ann_opts *o, struct diag *d)
 {
 	const struct paddr_func *f = paddr_func_get(a, an->func);
-	struct listing ls = { out, p, an, an->grand, 1, false };
-	struct disasm *dis = NULL;
-	uint64_t start = 0, end = 0, outside = UINT64_MAX;
+	struct listing ls = { out, p, an, an->grand, 1, false, f->sym, f->dso };
+	struct symbolizer *own = NULL;
+	uint64_t outside = UINT64_MAX;
 	uint64_t *selfs;
 	char err[1024], name[1024];
 
@@ -220,49 +249,35 @@ int export_disasm_one(FILE *out, const struct profile *p,
 	export_annotate_header(out, p, an->name, an->module, an->self,
 			       an->total, an->grand);
 	err[0] = '\0';
+	/* perf script names its binaries without reading them. */
+	if ((!ls.sy || !ls.dso) && f->elf_vaddr && f->module[0] == '/')
+		ls.sy = own = ann_file_dso(f, o, &ls.dso);
 	if (an->refused) {
 		diag_warn(d, "%s", an->why);
-		fputc('\n', out);
-		return 1;
-	}
-	if (!f->dso || !f->sym || !f->elf_vaddr || !an->nrows) {
+	} else if (!ls.dso || !ls.sy || !f->elf_vaddr || !an->nrows) {
 		/* pprof: addresses as the profiled process saw them. */
 		diag_warn(d, "--disasm: %s: %s", name,
 			  !an->nrows ? "no address known"
 			  : f->elf_vaddr ? "no file on this machine holds its code"
 			  : "the input gives its addresses, not a binary's "
-			    "(perf.data and live sampling do)");
-		fputc('\n', out);
-		return 1;
-	}
-	/* The hottest instructions: a row is an instruction's address. */
-	selfs = xmalloc(an->nrows * sizeof(*selfs));
-	for (size_t i = 0; i < an->nrows; i++)
-		selfs[i] = an->rows[i].self;
-	ls.hot = export_hot_floor(selfs, an->nrows, an->self);
-	free(selfs);
-	if (f->end > f->start) {
-		start = f->start;
-		end = f->end;
-	} else if (!sym_dso_func_range(f->sym, f->dso, an->rows[0].addr,
-				       &start, &end)) {
-		diag_warn(d, "--disasm: %s: no symbol gives its bounds: each "
-			  "run of sampled instructions", name);
-		outside = print_runs(&ls, f, an->rows, an->nrows, err,
-				     sizeof(err));
-	}
-	if (end > start) {
-		dis = disasm_function(f->sym, f->dso, f->name, start, end, err,
-				      sizeof(err));
-		if (dis)
-			outside = print_listing(&ls, dis, an->rows, an->nrows);
-		disasm_destroy(dis);
-	}
-	if (outside == UINT64_MAX) {
-		char esc[1024];
+			    "(perf.data, perf script and live sampling do)");
+	} else {
+		/* The hottest instructions: a row is an instruction's address. */
+		selfs = xmalloc(an->nrows * sizeof(*selfs));
+		for (size_t i = 0; i < an->nrows; i++)
+			selfs[i] = an->rows[i].self;
+		ls.hot = export_hot_floor(selfs, an->nrows, an->self);
+		free(selfs);
+		outside = print_function(&ls, f, name, d, err, sizeof(err));
+		if (outside == UINT64_MAX) {
+			char esc[1024];
 
-		textfmt_escape(err, strlen(err), esc, sizeof(esc));
-		diag_warn(d, "--disasm: %s: %s", name, esc);
+			textfmt_escape(err, strlen(err), esc, sizeof(esc));
+			diag_warn(d, "--disasm: %s: %s", name, esc);
+		}
+	}
+	sym_destroy(own);
+	if (outside == UINT64_MAX) {
 		fputc('\n', out);
 		return 1;
 	}

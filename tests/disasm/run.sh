@@ -8,8 +8,10 @@
 # samples) within 1 point, the same instructions and the same branch
 # targets named; the stripped copy's per-address shares against perf
 # report's [.] 0x... rows, and its instructions the same as the copy with
-# symbols.  The references perf 6.1 printed are committed beside this
-# script (mix.perf-annotate, stripped.perf-report) and always compared;
+# symbols; perf script's text of the same recording (annotate.perf-script.zst,
+# perf script --symfs tests/data/symfs) against the same reference.  The
+# references perf 6.1 printed are committed beside this script
+# (mix.perf-annotate, stripped.perf-report) and always compared;
 # where perf is installed, its output here is compared as well, and a
 # fresh recording of the program (0.5 s of its CPU time, user space) is
 # annotated by both.
@@ -42,6 +44,11 @@ compare() {
 	>"$tmp/mix" 2>"$tmp/mix.err"
 check "--annotate mix --disasm runs" [ -s "$tmp/mix" ]
 compare annotate "$tmp/mix" $here/mix.perf-annotate
+# perf script of the same file: the reader names the binary, --disasm
+# reads it under --symfs.
+"$bin" --annotate mix --disasm --symfs $data/symfs \
+	$here/annotate.perf-script.zst >"$tmp/script" 2>"$tmp/script.err"
+compare annotate "$tmp/script" $here/mix.perf-annotate
 "$bin" --annotate '[annotate]' --disasm --symfs $data/symfs-stripped \
 	$data/annotate.data >"$tmp/stripped" 2>"$tmp/stripped.err"
 check "the stripped copy's code is shown" [ -s "$tmp/stripped" ]
