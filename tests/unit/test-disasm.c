@@ -2,7 +2,8 @@
  * test-disasm.c - disassembly (--annotate --disasm) of tests/data/annotate
  * (see tests/data/README.md): mix() at 0x119c, 127 bytes, 41 instructions
  * as objdump -d lists them; its copy without symbols or DWARF; a file that
- * is another build; raw aarch64 and undecodable x86-64 bytes.
+ * is another build; tests/data/aarch64 (an aarch64 ELF, chosen by its
+ * e_machine); raw aarch64 and undecodable x86-64 bytes.
  */
 #include <elf.h>
 #include <setjmp.h>
@@ -171,6 +172,47 @@ static void test_missing(void **state)
 	sym_destroy(sy);
 }
 
+/* An aarch64 ELF: loop() calls tri() and branches back (aarch64.c). */
+static void test_aarch64_elf(void **state)
+{
+	struct sym_opts o;
+	struct symbolizer *sy;
+	struct sym_dso *d;
+	const char *path = "tests/data/aarch64";
+	char err[256] = "";
+	uint64_t s = 0, e = 0;
+	enum sym_miss why;
+	const char *name;
+	struct disasm *dis;
+	const struct disasm_insn *in;
+
+	(void)state;
+	sym_default_opts(&o);
+	sy = sym_create(&o);
+	d = sym_dso_get(sy, path, strlen(path), NULL);
+	name = sym_dso_symbol(sy, d, 0x2101a4, &s, &e, &why);
+	assert_non_null(name);
+	assert_string_equal(name, "loop");
+	assert_int_equal(s, 0x21017c);
+	assert_int_equal(e, 0x2101d4);
+	dis = disasm_function(sy, d, name, s, e, err, sizeof(err));
+	assert_non_null(dis);
+	assert_int_equal(dis->machine, EM_AARCH64);
+	assert_int_equal(dis->n, 22);
+	in = at(dis, 0x2101a4);
+	assert_true(in->call);
+	assert_int_equal(in->target, 0x210170);
+	assert_string_equal(in->target_name, "tri");
+	assert_string_equal(in->base, "aarch64.c");
+	assert_int_equal(in->line, 12);
+	in = at(dis, 0x2101b4);
+	assert_true(in->jump);
+	assert_string_equal(in->target_name, "loop+0x24");
+	assert_true(at(dis, 0x2101d0)->ret);
+	disasm_destroy(dis);
+	sym_destroy(sy);
+}
+
 /* aarch64: bl, cbz and ret, their targets; all instructions 4 bytes. */
 static void test_aarch64(void **state)
 {
@@ -237,6 +279,7 @@ int main(void)
 		cmocka_unit_test(test_stripped),
 		cmocka_unit_test(test_other_build),
 		cmocka_unit_test(test_missing),
+		cmocka_unit_test(test_aarch64_elf),
 		cmocka_unit_test(test_aarch64),
 		cmocka_unit_test(test_bad_bytes),
 	};
