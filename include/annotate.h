@@ -61,7 +61,7 @@ struct annotation {
 	uint32_t func;               /* paddr function id */
 	const char *name, *module;   /* the function's (owned by the tables) */
 	uint64_t self, total;        /* the function's weights */
-	uint64_t grand;              /* the profile's total (shares of it) */
+	uint64_t grand;              /* the tables' total (shares of it) */
 	struct ann_file *files;      /* the function's own file first */
 	size_t nfiles;
 	struct ann_line *lines;      /* by file, then line */

@@ -38,6 +38,8 @@ enum tui_action {
 	ACT_THEME, ACT_FLIP, ACT_HELP, ACT_REDRAW, ACT_QUIT,
 	ACT_SAMPLE_TYPE,    /* pprof: the next sample type */
 	ACT_LINES,          /* frames by source line, or by function */
+	ACT_ANNOTATE,       /* the selected function's source lines */
+	ACT_ANNOTATE_DOC,   /* a key of the annotation, documented only */
 	/* live mode only */
 	ACT_LIVE_RATE_UP, ACT_LIVE_RATE_DOWN, ACT_LIVE_WINDOW,
 	ACT_LIVE_FREEZE, ACT_LIVE_RESET, ACT_LIVE_SAVE, ACT_LIVE_BASELINE,
@@ -59,6 +61,8 @@ enum key_context {
 	KCTX_SANDWICH,      /* the sandwich (documentation only: its keys are
 			       the flame graph's) */
 	KCTX_PROMPT,        /* the "/" prompt (documentation only) */
+	KCTX_ANNOTATE,      /* the annotation (documentation only: its keys
+			       are tui-view-annotate.c's) */
 	KCTX_LIVE,          /* the flame graph, live sampling only */
 	KCTX_URL,           /* the flame graph, a profile from a URL only */
 	KCTX_MOUSE,         /* mouse (documentation only) */
@@ -98,6 +102,13 @@ const char *keys_context_title(enum key_context c);
 
 /* The action's name ("zoom"), for messages and tests. */
 const char *keys_action_name(enum tui_action a);
+
+/*
+ * A list's moves, as the overlays (labels, annotation) read them: j, k,
+ * Up, Down, PgUp, PgDn and Space move *sel among n rows, page at a time;
+ * false when key is none of them.
+ */
+bool keys_list_move(int key, size_t *sel, size_t n, size_t page);
 
 /* The table as plain text (--help-keys) and as troff for the man page. */
 void keys_print_help(FILE *out);

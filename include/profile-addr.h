@@ -126,6 +126,9 @@ void *paddr_owner(const struct paddr *a);
 /* ---- Reading --------------------------------------------------------- */
 
 size_t paddr_func_count(const struct paddr *a);
+/* The weight of every stack added (all time: live windows and --time
+ * ranges do not apply to the tables). */
+uint64_t paddr_total(const struct paddr *a);
 const struct paddr_func *paddr_func_get(const struct paddr *a, uint32_t id);
 
 /*

@@ -80,6 +80,8 @@ struct tui_fetch_ops {
 
 struct pprof_labels;
 
+struct ann_opts;
+
 struct tui_opts {
 	const char *title;        /* the input's name, or NULL */
 	bool flame;               /* root at the bottom */
@@ -118,6 +120,8 @@ struct tui_opts {
 	bool (*toggle_lines)(void *ctx, struct profile *p, char *msg,
 			     size_t cap);
 	void *lines_ctx;
+	/* Where a's annotation looks for sources (NULL: the DWARF paths). */
+	const struct ann_opts *ann_opts;
 };
 
 /*

@@ -522,7 +522,11 @@ struct annotation *ann_build(struct profile *p, uint32_t id,
 	an->func = id;
 	an->name = f->name;
 	an->module = f->module;
-	an->grand = profile_total(p, NODE_ROOT);
+	/* Shares of what the tables hold: all time, even when the tree
+	 * shows a live window or a --time range. */
+	an->grand = paddr_total(a);
+	if (!an->grand)
+		an->grand = profile_total(p, NODE_ROOT);
 	an->nrows = paddr_rows(a, id, &an->rows, &an->self, &an->total);
 	b.mask = 255;
 	b.slots = xcalloc(b.mask + 1, sizeof(*b.slots));

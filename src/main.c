@@ -13,6 +13,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "annotate.h"
 #include "diag.h"
 #include "diff.h"
 #include "export.h"
@@ -526,6 +527,9 @@ static int run_tui(struct profile *p, struct config *c, struct url_source *u,
 		   struct diag *d)
 {
 	struct tui_opts o = { 0 };
+	struct ann_opts ao = { c->source_paths, c->nsource_paths,
+			       c->prefix_maps, c->nprefix_maps,
+			       c->read.symfs, false };
 	struct type_switch ts = { c, c->read.types, u, "", "", false };
 	struct profile *v;
 	char msg[160], what[128], title[8192];
@@ -555,6 +559,7 @@ static int run_tui(struct profile *p, struct config *c, struct url_source *u,
 		o.lines_ctx = &ts;
 	}
 	o.negate = c->negate;
+	o.ann_opts = &ao;
 	if (u && !v && !c->time) {
 		/* r reads into p: only when p is what is shown. */
 		o.fetch = &url_ops;

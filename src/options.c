@@ -76,11 +76,11 @@ static const struct opt_def opts[] = {
 	  "--annotate: the instructions (capstone), each with its weight, "
 	  "the source line above each run, branch targets named" },
 	{ "source-path", 0, OPT_STRS, "DIR", OFF(source_paths), 0, 0,
-	  "Output", "--annotate: look for sources under DIR too "
-	  "(repeatable)" },
+	  "Output", "--annotate and the view's a: look for sources under DIR "
+	  "too (repeatable)" },
 	{ "prefix-map", 0, OPT_STRS, "OLD=NEW", OFF(prefix_maps), 0, 0,
-	  "Output", "--annotate: read a source recorded under OLD from NEW "
-	  "(repeatable)" },
+	  "Output", "--annotate and the view's a: read a source recorded "
+	  "under OLD from NEW (repeatable)" },
 	{ "title", 0, OPT_STR, "TEXT", OFF(title), 0, 0, "Output",
 	  "the SVG's title (default: the input's name, else \"Flame Graph\")" },
 	{ "pid", 0, OPT_FLAG, NULL, OFF(read.pid), 0, 0, "perf input",
@@ -581,9 +581,10 @@ int options_parse(struct config *c, int argc, char **argv)
 	}
 	if (c->disasm && !c->annotate)
 		return usage_error("--disasm goes with --annotate NAME");
-	if ((c->nsource_paths || c->nprefix_maps) && !c->annotate)
+	if ((c->nsource_paths || c->nprefix_maps) && !c->annotate &&
+	    (c->text || c->collapse || c->svg || c->top || c->pprof))
 		return usage_error("--source-path and --prefix-map go with "
-				   "--annotate");
+				   "--annotate or the view (a)");
 	c->mode = c->annotate ? MODE_ANNOTATE
 		: c->top ? MODE_TOP : c->collapse ? MODE_COLLAPSE
 		: c->text ? MODE_TEXT : c->svg ? MODE_SVG

@@ -180,6 +180,15 @@ uint32_t paddr_func_intern(struct paddr *a, const struct paddr_func *f)
 	return (uint32_t)a->nfuncs - 1;
 }
 
+uint64_t paddr_total(const struct paddr *a)
+{
+	uint64_t w = 0;
+
+	for (size_t i = 0; i < a->nstacks; i++)
+		w += a->stacks[i].w;
+	return w;
+}
+
 size_t paddr_func_count(const struct paddr *a)
 {
 	return a ? a->nfuncs : 0;

@@ -60,6 +60,9 @@ static const struct key_binding table[] = {
 	{ KCTX_VIEW, ACT_LINES, "L",
 	  "frames by source line (NAME FILE:LINE) or by function (files: read "
 	  "again; live: from now on)", { 'L', 0 } },
+	{ KCTX_VIEW, ACT_ANNOTATE, "a",
+	  "annotate the selected frame's function: its source lines with self "
+	  "and total (perf.data, live, perf script, pprof)", { 'a', 0 } },
 	{ KCTX_VIEW, ACT_HELP, "?, F1", "show or hide this help",
 	  { '?', KEY_F(1), 0 } },
 	{ KCTX_VIEW, ACT_REDRAW, "Ctrl-L", "repaint the whole screen", { CTRL('l'), 0 } },
@@ -187,6 +190,21 @@ static const struct key_binding table[] = {
 	  { 0 } },
 	{ KCTX_PROMPT, ACT_PROMPT_DOC, "Esc", "cancel; the search stays as it was", { 0 } },
 	{ KCTX_PROMPT, ACT_PROMPT_DOC, "Ctrl-U", "erase the pattern typed", { 0 } },
+	{ KCTX_ANNOTATE, ACT_ANNOTATE_DOC, "Up, Down, k, j",
+	  "previous, next line", { 0 } },
+	{ KCTX_ANNOTATE, ACT_ANNOTATE_DOC, "PgUp, PgDn",
+	  "one screen up, down", { 0 } },
+	{ KCTX_ANNOTATE, ACT_ANNOTATE_DOC, "g, G",
+	  "the first, the last line", { 0 } },
+	{ KCTX_ANNOTATE, ACT_ANNOTATE_DOC, "n, N",
+	  "the next, the previous hottest line", { 0 } },
+	{ KCTX_ANNOTATE, ACT_ANNOTATE_DOC, "s",
+	  "hottest by total instead of self (toggle)", { 0 } },
+	{ KCTX_ANNOTATE, ACT_ANNOTATE_DOC, "/, F3, Ctrl-F",
+	  "search the source text with a pcre2 regex (the next line matching)",
+	  { 0 } },
+	{ KCTX_ANNOTATE, ACT_ANNOTATE_DOC, "Backspace, Esc",
+	  "back to the graph (a and q too)", { 0 } },
 	{ KCTX_LIVE, ACT_LIVE_RATE_UP, "+", "live: raise the sampling rate", { '+', '=', 0 } },
 	{ KCTX_LIVE, ACT_LIVE_RATE_DOWN, "-", "live: lower the sampling rate", { '-', 0 } },
 	{ KCTX_LIVE, ACT_LIVE_WINDOW, "w", "live: next time window (1 s, 5 s, 30 s, all)",
@@ -246,7 +264,8 @@ static const char *const action_names[ACT_COUNT] = {
 	[ACT_TOP_BY_CHANGE] = "top-by-change",
 	[ACT_FLIP] = "flip", [ACT_HELP] = "help", [ACT_REDRAW] = "redraw",
 	[ACT_QUIT] = "quit", [ACT_SAMPLE_TYPE] = "sample-type",
-	[ACT_LINES] = "lines",
+	[ACT_LINES] = "lines", [ACT_ANNOTATE] = "annotate",
+	[ACT_ANNOTATE_DOC] = "annotate-doc",
 	[ACT_LIVE_RATE_UP] = "rate-up",
 	[ACT_LIVE_RATE_DOWN] = "rate-down", [ACT_LIVE_WINDOW] = "window",
 	[ACT_LIVE_FREEZE] = "freeze", [ACT_LIVE_RESET] = "live-reset",
@@ -400,11 +419,36 @@ const char *keys_context_title(enum key_context c)
 		return "Sandwich (S, or Enter in the top table): callers above, "
 		       "callees below";
 	case KCTX_PROMPT: return "Search prompt (after /)";
+	case KCTX_ANNOTATE:
+		return "Annotation (a): the function's source lines; live, "
+		       "refreshed with the view";
 	case KCTX_LIVE: return "Live sampling";
 	case KCTX_URL: return "A profile from a URL (flametop http://...)";
 	case KCTX_MOUSE: return "Mouse";
 	}
 	return "";
+}
+
+bool keys_list_move(int key, size_t *sel, size_t n, size_t page)
+{
+	switch (key) {
+	case 'j': case KEY_DOWN:
+		if (*sel + 1 < n)
+			(*sel)++;
+		return true;
+	case 'k': case KEY_UP:
+		if (*sel)
+			(*sel)--;
+		return true;
+	case KEY_NPAGE: case ' ':
+		*sel = *sel + page < n ? *sel + page : n ? n - 1 : 0;
+		return true;
+	case KEY_PPAGE:
+		*sel = *sel > page ? *sel - page : 0;
+		return true;
+	default:
+		return false;
+	}
 }
 
 void keys_print_help(FILE *out)

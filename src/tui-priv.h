@@ -29,6 +29,9 @@
 enum color_mode { CM_NONE, CM_8, CM_256, CM_DIRECT };
 
 struct diff_top_row;
+struct annotation;
+struct ann_opts;
+struct arow;
 
 /*
  * What the view shows of the source profile (tui-view.c): a derived view's
@@ -53,7 +56,7 @@ struct tui_vstate {
 
 /* What a prompt's line is for. */
 enum tui_prompt { PROMPT_SEARCH, PROMPT_INCLUDE, PROMPT_EXCLUDE,
-		  PROMPT_TASKS, PROMPT_TOP_FILTER };
+		  PROMPT_TASKS, PROMPT_TOP_FILTER, PROMPT_ANNOTATE };
 
 #define TUI_HISTORY 100               /* search patterns remembered */
 
@@ -103,6 +106,16 @@ struct tui {
 	size_t lab_sel, lab_top;     /* its selected label, first row shown */
 	bool (*toggle_lines)(void *, struct profile *, char *, size_t);
 	void *lines_ctx;             /* L: --lines toggled (tui_opts) */
+	/* The annotation (a, tui-view-annotate.c). */
+	const struct ann_opts *ann_opts;   /* sources (tui_opts) */
+	bool ann_show;
+	struct annotation *ann;
+	uint32_t ann_func;            /* its function (profile-addr.h) */
+	struct arow *ann_rows;        /* the rows listed */
+	size_t ann_nrows, ann_sel, ann_top;
+	size_t *ann_rank;             /* rows with weight, heaviest first */
+	size_t ann_nrank, ann_pos;    /* ann_pos: the rank n/N left */
+	bool ann_by_total;            /* hottest by total (s), else self */
 
 	unsigned rows, cols;          /* the screen */
 	struct layout lay;
@@ -242,6 +255,18 @@ void tui_labels_open(struct tui *t);
 void tui_labels_draw(struct tui *t);
 /* A key while the list is shown; true when the profile was read again. */
 bool tui_labels_key(struct tui *t, int key);
+
+/* tui-view-annotate.c: a function's source lines (a) over the screen. */
+/* Open the annotation of the function of a frame named name[0..len). */
+void tui_annotate_open(struct tui *t, const char *name, size_t len);
+void tui_annotate_close(struct tui *t);
+/* Live: make it again from the samples so far, the selection kept. */
+void tui_annotate_refresh(struct tui *t);
+/* The next line whose text matches the pcre2 pattern re. */
+void tui_annotate_search(struct tui *t, const char *re);
+void tui_annotate_draw(struct tui *t);
+/* A key while it is shown; false when it is not its (tui.c's then). */
+bool tui_annotate_key(struct tui *t, int key);
 
 /* ---- Layer 2: the screen's geometry and texts ------------------------ */
 

@@ -81,6 +81,8 @@ static void prompt_done(struct tui *t)
 	}
 	else if (t->prompt_kind == PROMPT_TOP_FILTER)
 		tui_top_set_filter(t, t->prompt);
+	else if (t->prompt_kind == PROMPT_ANNOTATE)
+		tui_annotate_search(t, t->prompt);
 	else
 		tui_view_prompt_done(t, t->prompt_kind, t->prompt);
 	t->dirty = true;
@@ -150,6 +152,7 @@ void tui_prompt_draw(struct tui *t)
 		[PROMPT_EXCLUDE] = "filter: drop /",
 		[PROMPT_TASKS] = "filter (pid= tid= cpu= comm=): ",
 		[PROMPT_TOP_FILTER] = "top filter: /",
+		[PROMPT_ANNOTATE] = "search the source: /",
 	};
 	size_t cur;
 

@@ -144,22 +144,9 @@ bool tui_labels_key(struct tui *t, int key)
 	size_t page = t->rows > 4 ? t->rows - 4 : 1;
 	bool group = key == 'g';
 
+	if (keys_list_move(key, &t->lab_sel, t->labels->n, page))
+		return false;
 	switch (key) {
-	case 'j': case KEY_DOWN:
-		if (t->lab_sel + 1 < t->labels->n)
-			t->lab_sel++;
-		return false;
-	case 'k': case KEY_UP:
-		if (t->lab_sel)
-			t->lab_sel--;
-		return false;
-	case KEY_NPAGE: case ' ':
-		t->lab_sel = t->lab_sel + page < t->labels->n ?
-			     t->lab_sel + page : t->labels->n - 1;
-		return false;
-	case KEY_PPAGE:
-		t->lab_sel = t->lab_sel > page ? t->lab_sel - page : 0;
-		return false;
 	case 27: case KEY_BACKSPACE: case 127: case 8: case 'T': case 'q':
 		t->lab_show = false;
 		return false;

@@ -12,7 +12,8 @@
  *   tui-view-flame.c         the flame graph: moving, zoom, search
  *   tui-view.c               derived views, their history, copy, save
  *   tui-screen.c             geometry, header and status texts
- *   tui-view-top.c, tui-view-sandwich.c, tui-view-help.c
+ *   tui-view-top.c, tui-view-sandwich.c, tui-view-help.c,
+ *   tui-view-labels.c, tui-view-annotate.c   overlays and panes
  *   tui-draw.c, tui-state.c, tui-keys.c   drawing, state, key table
  *
  * Signals: SIGINT, SIGTERM, SIGHUP and SIGQUIT only set a flag; the loop
@@ -158,6 +159,17 @@ bool tui_do(struct tui *t, enum tui_action a)
 	case ACT_TOP_FILTER:
 		tui_prompt_start(t, PROMPT_TOP_FILTER);
 		break;
+	case ACT_ANNOTATE: {
+		const char *nm = t->v.top ? tui_top_selected_name(t)
+					  : profile_name(t->p, t->sel);
+
+		if (!nm || (!t->v.top && t->sel == NODE_ROOT))
+			set_msg(t, false, "a: select a frame to annotate");
+		else
+			tui_annotate_open(t, nm, t->v.top ? strlen(nm) :
+					  profile_name_len(t->p, t->sel));
+		break;
+	}
 	case ACT_SEARCH:
 		tui_prompt_start(t, PROMPT_SEARCH);
 		break;
@@ -305,6 +317,20 @@ bool tui_key(struct tui *t, int key)
 		tui_help_key(t, key);
 		return true;
 	}
+	if (t->ann_show) {
+		char name[64];
+
+		if (key == '/' || key == KEY_F(3) || key == ('f' & 0x1f))
+			tui_prompt_start(t, PROMPT_ANNOTATE);
+		else if (key == '?' || key == KEY_F(1))
+			t->help = true;
+		else if (!tui_annotate_key(t, key)) {
+			keys_name(key, name, sizeof(name));
+			set_msg(t, false, "key %s: not used in the annotation; "
+				"? for help", name);
+		}
+		return true;
+	}
 	if (t->lab_show) {
 		if (tui_labels_key(t, key)) {
 			/* Read into the source: the view is derived again. */
@@ -380,6 +406,7 @@ bool tui_tick(struct tui *t)
 		return false;
 	tui_view_source_changed(t);
 	tui_profile_changed(t);
+	tui_annotate_refresh(t);
 	return true;
 }
 
@@ -505,6 +532,8 @@ void tui_draw(struct tui *t)
 		tui_help_draw(t);
 	else if (t->lab_show)
 		tui_labels_draw(t);
+	else if (t->ann_show && !t->prompting)
+		tui_annotate_draw(t);
 	refresh();
 }
 
@@ -530,6 +559,7 @@ struct tui *tui_create(struct profile *p, const struct tui_opts *o,
 	}
 	t->toggle_lines = o->toggle_lines;
 	t->lines_ctx = o->lines_ctx;
+	t->ann_opts = o->ann_opts;
 	t->flame = o->flame;
 	t->icase = o->icase;
 	t->zoom = t->sel = NODE_ROOT;
@@ -577,6 +607,7 @@ void tui_destroy(struct tui *t)
 		return;
 	tui_draw_free(t);
 	tui_view_free(t);
+	tui_annotate_close(t);
 	layout_free(&t->lay);
 	search_destroy(t->search);
 	free(t->pattern);

@@ -13,7 +13,7 @@
 dir=${1:?usage: tui-layers.sh OBJDIR}
 # One line per layer, the lowest (0) first.
 layers='tui-state tui-draw tui-keys
-tui-view-sandwich tui-view-top tui-view-help tui-view-labels
+tui-view-sandwich tui-view-top tui-view-help tui-view-labels tui-view-annotate
 tui-screen
 tui-view-flame tui-view
 tui-prompt tui-view-timeline

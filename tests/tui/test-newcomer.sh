@@ -25,7 +25,7 @@ for size in 80x24 200x50; do
 	check "$size: and the status line is back" tui_wait "^[^ |]+ \| .*% of all" 5
 
 	# Keys with no action say so, named as the keyboard names them.
-	for k in F6:F6 Tab:Tab a:a F5:F5 BTab:Shift-Tab C-g:Ctrl-G F12:F12 IC:Insert; do
+	for k in F6:F6 Tab:Tab W:W F5:F5 BTab:Shift-Tab C-g:Ctrl-G F12:F12 IC:Insert; do
 		tui_keys "${k%%:*}"
 		check "$size: ${k#*:} is an unknown key" \
 			tui_wait "^unknown key ${k#*:}: \? for help" 5

@@ -1,0 +1,383 @@
+/*
+ * tui-view-annotate.c - a function's source lines over the screen (a on a
+ * frame), as --annotate prints them: each line with its self and total
+ * share, the hottest selected.  n and N go to the next and previous
+ * hottest line, s orders them by self or by total, / searches the text
+ * (the prompt is tui.c's: tui_annotate_search), Backspace, Esc, q or a go
+ * back to the graph.  Live, the annotation is made again at each refresh
+ * (tui_annotate_refresh), the selected line kept.
+ */
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
+#include "annotate.h"
+#include "diag.h"
+#include "profile-addr.h"
+#include "textfmt.h"
+#include "tui-priv.h"
+#include "util.h"
+
+/* The rows: a file's title, or one of its lines (l: its weights, or NULL). */
+struct arow {
+	uint32_t file;
+	unsigned line;             /* 0: the file's title */
+	const struct ann_line *l;
+};
+
+static struct arow *rows_of(const struct annotation *an, size_t *n)
+{
+	struct arow *r = NULL;
+	size_t k = 0, cap = 0;
+
+	for (size_t i = 0; i < an->nlines;) {
+		uint32_t f = an->lines[i].file;
+		const struct ann_file *af = &an->files[f];
+		unsigned first = an->lines[i].line, last = first;
+		size_t j = i;
+
+		while (j < an->nlines && an->lines[j].file == f)
+			last = an->lines[j++].line;
+		/* With the text: every line between, two around. */
+		if (af->text) {
+			first = first > 2 ? first - 2 : 1;
+			last = last + 2 <= af->nlines ? last + 2
+						      : (unsigned)af->nlines;
+		}
+		GROW(r, cap, k + 1);
+		r[k++] = (struct arow){ f, 0, NULL };
+		for (unsigned ln = first; ln <= last; ln++) {
+			const struct ann_line *l = NULL;
+
+			while (i < j && an->lines[i].line < ln)
+				i++;
+			if (i < j && an->lines[i].line == ln)
+				l = &an->lines[i];
+			if (!l && !af->text)
+				continue;
+			GROW(r, cap, k + 1);
+			r[k++] = (struct arow){ f, ln, l };
+		}
+		i = j;
+	}
+	*n = k;
+	return r;
+}
+
+static uint64_t weight_of(const struct tui *t, const struct arow *r)
+{
+	if (!r->l)
+		return 0;
+	return t->ann_by_total ? r->l->total : r->l->self;
+}
+
+/* The rows with weight, heaviest first (ties: in listing order). */
+static void rank(struct tui *t)
+{
+	const struct arow *rows = t->ann_rows;
+	size_t n = 0;
+
+	free(t->ann_rank);
+	t->ann_rank = xmalloc((t->ann_nrows ? t->ann_nrows : 1) *
+			      sizeof(*t->ann_rank));
+	for (size_t i = 0; i < t->ann_nrows; i++)
+		if (weight_of(t, &rows[i]))
+			t->ann_rank[n++] = i;
+	/* Insertion sort: a function has few lines with weight. */
+	for (size_t i = 1; i < n; i++) {
+		size_t v = t->ann_rank[i], j = i;
+
+		while (j > 0 && weight_of(t, &rows[t->ann_rank[j - 1]]) <
+				weight_of(t, &rows[v])) {
+			t->ann_rank[j] = t->ann_rank[j - 1];
+			j--;
+		}
+		t->ann_rank[j] = v;
+	}
+	t->ann_nrank = n;
+}
+
+static void select_hottest(struct tui *t)
+{
+	t->ann_sel = t->ann_nrank ? t->ann_rank[0] : 0;
+	t->ann_pos = 0;
+}
+
+/* Build the annotation of function id; false (message set) when none. */
+static bool build(struct tui *t, uint32_t id)
+{
+	struct diag d;
+	struct annotation *an;
+
+	diag_init(&d);
+	an = ann_build(t->src, id, t->ann_opts, &d);
+	if (an->refused || !an->has_lines) {
+		tui_set_msg(t, true, "%s", an->why);
+		ann_free(an);
+		diag_free(&d);
+		return false;
+	}
+	/* A source not found: said, the lines shown without text. */
+	if (d.nwarnings)
+		tui_set_msg(t, false, "%s", d.warnings[0]);
+	diag_free(&d);
+	ann_free(t->ann);
+	free(t->ann_rows);
+	t->ann = an;
+	t->ann_func = id;
+	t->ann_rows = rows_of(an, &t->ann_nrows);
+	rank(t);
+	return true;
+}
+
+void tui_annotate_open(struct tui *t, const char *name, size_t len)
+{
+	const struct paddr *a = profile_paddr_const(t->src);
+	char *fn, err[256];
+	uint32_t *ids = NULL;
+	long n;
+
+	if (!a) {
+		tui_set_msg(t, true, "a: this profile has no addresses (folded "
+			    "stacks carry names only)");
+		return;
+	}
+	/* A frame's marks ("_[k]") are no part of its function's name. */
+	if (len > 4 && name[len - 4] == '_' && name[len - 3] == '[' &&
+	    name[len - 1] == ']')
+		len -= 4;
+	fn = xstrndup(name, len);
+	/* The exact name (a name is no pattern here: checked below). */
+	n = ann_find(a, fn, &ids, err, sizeof(err));
+	if (n <= 0 || strcmp(paddr_func_get(a, ids[0])->name, fn) != 0) {
+		char esc[512];
+
+		textfmt_escape(fn, strlen(fn), esc, sizeof(esc));
+		tui_set_msg(t, true, "a: no addresses of %s (only functions "
+			    "sampled in code a binary or the profile maps)",
+			    esc);
+	} else if (build(t, ids[0])) {
+		t->ann_show = true;
+		t->ann_by_total = false;
+		rank(t);
+		select_hottest(t);
+	}
+	free(ids);
+	free(fn);
+}
+
+void tui_annotate_close(struct tui *t)
+{
+	t->ann_show = false;
+	ann_free(t->ann);
+	t->ann = NULL;
+	free(t->ann_rows);
+	t->ann_rows = NULL;
+	free(t->ann_rank);
+	t->ann_rank = NULL;
+	t->ann_nrows = t->ann_nrank = 0;
+}
+
+void tui_annotate_refresh(struct tui *t)
+{
+	uint32_t file;
+	unsigned line;
+
+	if (!t->ann_show || t->ann_sel >= t->ann_nrows)
+		return;
+	file = t->ann_rows[t->ann_sel].file;
+	line = t->ann_rows[t->ann_sel].line;
+	if (!build(t, t->ann_func))
+		return;
+	for (size_t i = 0; i < t->ann_nrows; i++)
+		if (t->ann_rows[i].file == file && t->ann_rows[i].line == line)
+			t->ann_sel = i;
+}
+
+void tui_annotate_search(struct tui *t, const char *re)
+{
+	pcre2_code *c;
+	pcre2_match_data *md;
+	int ec;
+	PCRE2_SIZE off;
+
+	if (!t->ann_show || !*re)
+		return;
+	c = pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED, PCRE2_UTF, &ec,
+			  &off, NULL);
+	if (!c) {
+		PCRE2_UCHAR m[160];
+
+		pcre2_get_error_message(ec, m, sizeof(m));
+		tui_set_msg(t, true, "bad pattern at offset %zu: %s",
+			    (size_t)off, (const char *)m);
+		return;
+	}
+	md = pcre2_match_data_create_from_pattern(c, NULL);
+	for (size_t k = 1; k <= t->ann_nrows; k++) {
+		size_t i = (t->ann_sel + k) % t->ann_nrows;
+		const struct arow *r = &t->ann_rows[i];
+		struct ann_line l = { r->file, r->line, 0, 0, false };
+		const char *s;
+		size_t n = 0;
+
+		if (!r->line || !(s = ann_text(t->ann, &l, &n)))
+			continue;
+		if (pcre2_match(c, (PCRE2_SPTR)s, n, 0, 0, md, NULL) >= 0) {
+			t->ann_sel = i;
+			break;
+		}
+		if (k == t->ann_nrows)
+			tui_set_msg(t, false, "no line matches");
+	}
+	pcre2_match_data_free(md);
+	pcre2_code_free(c);
+}
+
+/* A share of the profile's total: "12.5%", or "." for none. */
+static void share(const struct annotation *an, uint64_t w, char *buf,
+		  size_t cap)
+{
+	if (!w)
+		snprintf(buf, cap, ".");
+	else
+		snprintf(buf, cap, "%.1f%%",
+			 an->grand ? 100.0 * (double)w / (double)an->grand : 0);
+}
+
+void tui_annotate_draw(struct tui *t)
+{
+	const struct annotation *an = t->ann;
+	unsigned w = t->cols, vis = t->rows > 2 ? t->rows - 2 : 1;
+	char *buf = tui_draw_rowbuf(t, w), line[4096], name[512], s1[16],
+	     s2[16];
+
+	if (t->ann_sel < t->ann_top)
+		t->ann_top = t->ann_sel;
+	if (t->ann_sel >= t->ann_top + vis)
+		t->ann_top = t->ann_sel - vis + 1;
+	tui_draw_slot(t, TS_HELP);
+	textfmt_escape(an->name, strlen(an->name), name, sizeof(name));
+	share(an, an->self, s1, sizeof(s1));
+	share(an, an->total, s2, sizeof(s2));
+	snprintf(line, sizeof(line), " annotate %s: self %s, total %s; hottest "
+		 "by %s", name, s1, s2, t->ann_by_total ? "total" : "self");
+	textfmt_fit(line, strlen(line), w, ' ', buf);
+	attron(A_BOLD);
+	mvaddstr(0, 0, buf);
+	attroff(A_BOLD);
+	for (unsigned y = 0; y < vis; y++) {
+		size_t k = t->ann_top + y;
+		const struct arow *r = k < t->ann_nrows ? &t->ann_rows[k] : NULL;
+		bool hot = false;
+		size_t n = 0;
+
+		line[0] = 0;
+		if (r && !r->line) {
+			const char *p = an->files[r->file].path;
+
+			textfmt_escape(p, strlen(p), name, sizeof(name));
+			snprintf(line, sizeof(line), " %s", name);
+		} else if (r) {
+			struct ann_line l = { r->file, r->line, 0, 0, false };
+			const char *s = ann_text(an, &l, &n);
+			char text[2048] = "";
+			size_t tl = 0;
+
+			/* Tabs to spaces, then escaped like frame names. */
+			for (size_t i = 0; s && i < n && tl + 9 < 512; i++) {
+				if (s[i] == '\t')
+					do
+						text[tl++] = ' ';
+					while (tl % 8);
+				else
+					text[tl++] = s[i];
+			}
+			textfmt_escape(text, tl, name, sizeof(name));
+			share(an, r->l ? r->l->self : 0, s1, sizeof(s1));
+			share(an, r->l ? r->l->total : 0, s2, sizeof(s2));
+			hot = t->ann_nrank && r->l &&
+			      weight_of(t, r) * 10 >= weight_of(t,
+				&t->ann_rows[t->ann_rank[0]]) * 5;
+			snprintf(line, sizeof(line), "%c%7s %7s %6u  %s",
+				 hot ? '*' : ' ', s1, s2, r->line, name);
+		}
+		textfmt_fit(line, strlen(line), w, ' ', buf);
+		if (r && !r->line)
+			attron(A_BOLD);
+		if (hot)
+			attron(A_BOLD);
+		if (k == t->ann_sel)
+			attron(A_REVERSE);
+		mvaddstr((int)y + 1, 0, buf);
+		attr_set(A_NORMAL, 0, NULL);
+		tui_draw_slot(t, TS_HELP);
+	}
+	{
+		const struct arow *r = t->ann_sel < t->ann_nrows ?
+				       &t->ann_rows[t->ann_sel] : NULL;
+
+		if (r && r->line)
+			snprintf(name, sizeof(name), " line %u |", r->line);
+		else
+			name[0] = 0;
+	}
+	snprintf(line, sizeof(line), "%s n/N: next/previous hottest  s: by "
+		 "%s  /: search  Backspace: back%s", name,
+		 t->ann_by_total ? "self" : "total",
+		 t->live ? "  (live: every sample so far)" : "");
+	attron(A_REVERSE);
+	textfmt_fit(line, strlen(line), w, ' ', buf);
+	mvaddstr((int)vis + 1, 0, buf);
+	attr_set(A_NORMAL, 0, NULL);
+}
+
+/* The rank of the selected row, or where it would go. */
+static size_t rank_of_sel(const struct tui *t)
+{
+	for (size_t i = 0; i < t->ann_nrank; i++)
+		if (t->ann_rank[i] == t->ann_sel)
+			return i;
+	return t->ann_pos;
+}
+
+bool tui_annotate_key(struct tui *t, int key)
+{
+	size_t page = t->rows > 4 ? t->rows - 4 : 1, r;
+
+	if (keys_list_move(key, &t->ann_sel, t->ann_nrows, page))
+		return true;
+	switch (key) {
+	case 'g': case KEY_HOME:
+		t->ann_sel = 0;
+		return true;
+	case 'G': case KEY_END:
+		t->ann_sel = t->ann_nrows ? t->ann_nrows - 1 : 0;
+		return true;
+	case 'n': case 'N':
+		if (!t->ann_nrank)
+			return true;
+		r = rank_of_sel(t);
+		if (key == 'n')
+			r = r + 1 < t->ann_nrank ? r + 1 : 0;
+		else
+			r = r ? r - 1 : t->ann_nrank - 1;
+		t->ann_pos = r;
+		t->ann_sel = t->ann_rank[r];
+		return true;
+	case 's':
+		t->ann_by_total = !t->ann_by_total;
+		rank(t);
+		select_hottest(t);
+		return true;
+	case 27: case KEY_BACKSPACE: case 127: case 8: case 'q': case 'a':
+		tui_annotate_close(t);
+		return true;
+	default:
+		return false;
+	}
+}

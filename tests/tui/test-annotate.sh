@@ -1,0 +1,77 @@
+#!/bin/sh
+# test-annotate.sh - a on a frame opens its function's source lines with
+# their self and total shares, the hottest selected; n and N walk the
+# hottest lines, s orders them by total, / searches the text, Backspace
+# goes back to the graph.  tests/annotate/hotlines.data through its symfs
+# (the per-line shares are those of perf report's srcline: line 26 48.8%,
+# 20 19.4%, 29 10.4%, 27 9.4%); a folded input has no addresses; live, a
+# opens the sampled function and follows the samples.
+BIN=${1:?usage: test-annotate.sh FLAMETOP}
+case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
+. "$(dirname "$0")/lib.sh"
+
+tui_start -x 120 -y 30 NO_COLOR=1 -- --symfs tests/annotate/symfs \
+	--prefix-map /tmp/flametop-fixture=tests/annotate tests/annotate/hotlines.data
+check "opens" tui_wait "lines"
+# all > hotlines > [libc.so.6] > lines
+tui_keys Down Down Down
+check "lines selected" tui_wait "^lines \|"
+tui_keys a
+check "a: the annotation" tui_wait "annotate lines: self 97\.8%, total 99\.4%; hottest by self"
+check "a: the source text" tui_wait "x = mix\(x\);"
+check "a: line 26's shares" tui_wait "\* +48\.8% +48\.8% +26 +for \(int k = 0; k < 64; k\+\+\)"
+check "a: the inlined call's total at its call site" tui_wait " +\. +25\.1% +30 +x = mix\(x\);"
+check "a: the hottest line selected" tui_wait "^ line 26 \| n/N"
+tui_keys n
+check "n: the next hottest (line 20)" tui_wait "^ line 20 \| n/N"
+tui_keys n
+check "n: then line 29" tui_wait "^ line 29 \| n/N"
+tui_keys N N
+check "N N: back to line 26" tui_wait "^ line 26 \| n/N"
+tui_keys s
+check "s: hottest by total" tui_wait "hottest by total"
+check "s: the hottest by total selected (line 26)" tui_wait "^ line 26 \| n/N"
+tui_keys n
+check "s then n: line 30 (the inlined call)" tui_wait "^ line 30 \| n/N"
+tui_keys /
+check "/: the prompt" tui_wait "search the source: /"
+tui_type 'cpu_seconds' Enter
+check "/: the matching line" tui_wait "^ line 34 \| n/N"
+tui_keys BSpace
+check "Backspace: back to the graph" tui_wait "^lines \|"
+check "Backspace: the annotation is gone" tui_poll sh -c '! tmux -L "$1" capture-pane -p -t ft | grep -q "annotate lines"' sh "$TUI_SOCK"
+tui_keys q
+check "exit 0" tui_wait "__EXIT:0"
+
+tui_start -x 120 -y 30 NO_COLOR=1 -- tests/golden/basic.folded
+check "folded opens" tui_wait "main"
+tui_keys Down a
+check "a on folded: no addresses" tui_wait "this profile has no addresses"
+tui_keys q
+check "folded: exit 0" tui_wait "__EXIT:0"
+
+# ---- Live: the sampled function, refreshed ----------------------------------
+tmp=$(mktemp -d)
+trap 'tui_cleanup; rm -rf "$tmp"' EXIT
+cp tests/annotate/hotlines "$tmp/hotlines"
+if ! "$BIN" -F 997 -d 30 --collapse -- "$tmp/hotlines" 0.05 >/dev/null 2>&1; then
+	echo "SKIP (in part): sampling not permitted here: no live check"
+else
+	tui_start -x 120 -y 30 NO_COLOR=1 -- -F 499 \
+		--prefix-map /tmp/flametop-fixture=tests/annotate -- "$tmp/hotlines" 60
+	check "live opens: the sampled function's row" tui_wait "^\\[?lines[] ]"
+	tui_keys /
+	tui_type '^lines$'
+	tui_keys Enter
+	tui_keys n
+	check "live: lines selected" tui_wait "match 1 of 1"
+	tui_keys a
+	check "live a: the annotation" tui_wait "annotate lines: self [0-9.]+%, total"
+	check "live a: shares of every sample so far (not above 100%)" \
+		sh -c '! tmux -L "$1" capture-pane -p -t ft | grep -Eq "annotate lines: self 1[0-9][0-9]\."' sh "$TUI_SOCK"
+	check "live a: the loop's line" tui_wait " +26 +for \(int k = 0; k < 64; k\+\+\)"
+	check "live a: says it holds every sample" tui_wait "live: every sample so far"
+	tui_keys BSpace q
+	check "live: exit 0" tui_wait "__EXIT:0"
+fi
+tui_done
