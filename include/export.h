@@ -60,20 +60,27 @@ struct pprof_source {
 	const char *unit_name;   /* profile_unit_name: "page-faults", "" */
 	const char *type;        /* pprof input: the sample type read, or NULL */
 	const char *type_unit;   /* and its unit ("bytes") */
+	/* Where the frames came from (profile_frame_locs_get of the profile
+	 * read, NULL: nowhere known) and the names its keys are ids of: a
+	 * view's names are looked up there by name. */
+	const struct frame_locs *locs;
+	const struct symtab *names;
 };
 
 /* What export_pprof wrote. */
 struct pprof_stats {
 	size_t samples;          /* distinct stacks */
 	size_t locations;        /* distinct frame names */
+	size_t mappings;         /* binaries named */
 	bool counts;             /* samples/count written beside the weights */
 	bool rounded;            /* fractional weights rounded to integers */
 };
 
 /*
  * Write p (not differential) as a gzip'd pprof profile.proto: one sample
- * per distinct stack, one function and location per distinct frame name,
- * no mappings (the tree keeps names, not addresses).  The weights' type is
+ * per distinct stack, one location per distinct frame name, with the
+ * binary (mapping), address, function and line src->locs knows for it
+ * (else a function of that name).  The weights' type is
  * named from src; when p's timeline holds every weight, one entry per
  * sample, samples/count comes first.  Returns 0, or -1 when writing out
  * failed.

@@ -66,6 +66,13 @@ void pe_machine_cache_stacks(struct pe_machine *m);
 void pe_machine_set_lines(struct pe_machine *m, bool on);
 
 /*
+ * Sample times are CLOCK_MONOTONIC (perf record -k 1, live mode's
+ * use_clockid), the jitdumps' clock: JIT code is named by the code load
+ * valid at each sample's time.  Off (the default): by the latest load.
+ */
+void pe_machine_jit_times(struct pe_machine *m, bool on);
+
+/*
  * Apply a decoded record: MMAP/MMAP2, COMM, FORK and EXIT go to the
  * process table (pe_procs_apply), LOST and THROTTLE are counted.
  */

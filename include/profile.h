@@ -246,6 +246,15 @@ unsigned profile_depth(const struct profile *p, uint32_t id);   /* root 0 */
 const char *profile_name(const struct profile *p, uint32_t id);
 size_t profile_name_len(const struct profile *p, uint32_t id);
 
+/*
+ * Where the frames came from (frame-locs.h), keyed by this profile's
+ * symbol ids: readers that know binaries, addresses or source lines fill
+ * it, made on the first call; the other NULL when none did (folded input).
+ */
+struct frame_locs;
+struct frame_locs *profile_frame_locs(struct profile *p);
+const struct frame_locs *profile_frame_locs_get(const struct profile *p);
+
 /* Number of add calls, distinct stacks with weight, deepest stack. */
 uint64_t profile_samples(const struct profile *p);
 size_t profile_distinct_stacks(const struct profile *p);
@@ -258,6 +267,11 @@ double profile_max_change(const struct profile *p);
 
 /* Decimals of the tree's weights; weight / 10^decimals is the value. */
 unsigned profile_decimals(const struct profile *p);
+/*
+ * Can whole weights (no decimals) summing to v be added, in any number of
+ * adds, without one of them overflowing the profile's totals?
+ */
+bool profile_can_add(const struct profile *p, uint64_t v);
 /* Write w (in the tree's scale) as exact decimal text: "12", "1.5" (for
  * data: --collapse; people read profile_format_amount). */
 size_t profile_format_weight(const struct profile *p, uint64_t w, char *buf,

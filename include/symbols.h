@@ -15,7 +15,9 @@
  * shows real addresses and, if perf recorded the kernel's build-id, when
  * that matches the running kernel.
  *
- * JIT code: /tmp/perf-PID.map (start, size, name per line; later lines win).
+ * JIT code: the runtime's jitdump (jit-PID.dump, jitdump.h) when the
+ * process mapped one, named by the code load valid at the sample's time;
+ * else /tmp/perf-PID.map (start, size, name per line; later lines win).
  *
  * A DWARF unwinder needs a Dwfl per process, with every mapped ELF
  * reported at its load address: sym_proc_dwfl builds one from the
@@ -48,6 +50,12 @@ struct sym_opts {
 	                              only under it, by recorded path and in
 	                              its .build-id tree */
 	const char *jit_dir;       /* NULL: /tmp (perf-PID.map files) */
+	const char *jitdump_dir;   /* NULL, or the recording's folder: a
+	                              jit-PID.dump is looked for there too */
+	bool jitdump_whole;        /* the dumps are written to their end
+	                              (perf.data): a record cut short there
+	                              is told; else (live) they may grow and
+	                              are read again when a lookup misses */
 };
 
 /* Why a frame stayed unresolved (counted for the user). */
@@ -59,7 +67,7 @@ enum sym_miss {
 	SYM_MISS_NO_SYMBOL,        /* no function symbol covers the address */
 	SYM_MISS_STRIPPED,         /* the file has no symbol table at all */
 	SYM_MISS_KERNEL,           /* kernel frame, no usable kallsyms */
-	SYM_MISS_JIT,              /* JIT code without a perf-PID.map entry */
+	SYM_MISS_JIT,              /* JIT code in no jitdump or perf-PID.map */
 	SYM_MISS_COUNT
 };
 
@@ -98,6 +106,13 @@ void sym_add_build_id(struct symbolizer *sy, const char *path, size_t len,
 const char *sym_dso_path(const struct sym_dso *d);
 /* The file's name without directories ("libc.so.6"), as perf shows it. */
 const char *sym_dso_basename(const struct sym_dso *d);
+/*
+ * The file's build-id in hex, as perf recorded it, else as the file read
+ * says (after a lookup): "" when none is known.  Owned by d; *len is its
+ * length.
+ */
+const char *sym_dso_build_id(struct symbolizer *sy, struct sym_dso *d,
+			     size_t *len);
 /* True for "[vdso]", "[kernel.kallsyms]" and other bracketed names. */
 bool sym_dso_is_special(const struct sym_dso *d);
 
@@ -123,9 +138,9 @@ const char *sym_dso_lookup(struct symbolizer *sy, struct sym_dso *d,
  */
 struct sym_srcline {
 	const char *file;          /* "main.c" */
-	const char *path;          /* as DWARF names it, DW_AT_comp_dir
-	                              joined: "/src/prog/main.c" */
 	unsigned line;             /* 1-based */
+	const char *path;          /* the file as DWARF names it, whole
+	                              (DW_AT_comp_dir joined) */
 };
 size_t sym_dso_lines(struct symbolizer *sy, struct sym_dso *d,
 		     uint64_t vaddr, struct sym_srcline *out, size_t cap);
@@ -134,7 +149,8 @@ size_t sym_dso_lines(struct symbolizer *sy, struct sym_dso *d,
  * For annotation and disassembly: the function symbol holding ELF address
  * vaddr of d, as [*start, *end) (false: none); the file d's symbols were
  * read from (after --symfs, build-id and debug-link search; NULL: none);
- * d's build-id as recorded or read (*len 0: unknown); and the Dwfl module
+ * d's build-id as bytes, as recorded or read (*len 0: unknown;
+ * sym_dso_build_id gives it in hex); and the Dwfl module
  * of that file at bias 0, the one sym_dso_lines reads (NULL: no DWARF
  * nor ELF to read).  All owned by the symbolizer.
  */
@@ -144,7 +160,7 @@ bool sym_dso_func_range(struct symbolizer *sy, struct sym_dso *d,
 const char *sym_dso_func_at(struct symbolizer *sy, struct sym_dso *d,
 			    uint64_t vaddr, uint64_t *start, uint64_t *end);
 const char *sym_dso_file(const struct sym_dso *d);
-const uint8_t *sym_dso_build_id(const struct sym_dso *d, size_t *len);
+const uint8_t *sym_dso_build_id_bytes(const struct sym_dso *d, size_t *len);
 Dwfl_Module *sym_dso_dwfl(struct symbolizer *sy, struct sym_dso *d);
 /*
  * Read d's file now if not yet: false with *why set when it cannot be
@@ -185,8 +201,21 @@ void sym_set_kernel_release(struct symbolizer *sy, const char *rel,
 void sym_preload_kernel(struct symbolizer *sy);
 /* Wait for that read to end (live mode: before sampling starts). */
 void sym_kernel_join(struct symbolizer *sy);
+/*
+ * The kernel's build-id in hex (as sym_dso_build_id): as recorded, else
+ * the running kernel's unless the profile names another release or
+ * --kallsyms stands in for it.
+ */
+const char *sym_kernel_build_id(struct symbolizer *sy, size_t *len);
 /* Kernel text address relocation seen in the profile (_text as recorded). */
 void sym_set_kernel_text(struct symbolizer *sy, uint64_t text_start);
+/*
+ * The kernel's map as recorded ([kernel.kallsyms]_text: start, length),
+ * and it again (limit = start + length); false when none was recorded.
+ */
+void sym_set_kernel_map(struct symbolizer *sy, uint64_t start, uint64_t len);
+bool sym_kernel_map(const struct symbolizer *sy, uint64_t *start,
+		    uint64_t *limit);
 
 /*
  * The kernel function at addr (already adjusted for return addresses),
@@ -199,8 +228,34 @@ const char *sym_kernel_lookup(struct symbolizer *sy, uint64_t addr,
 /* The JIT symbol of pid at addr from perf-PID.map, or NULL. */
 const char *sym_jit_lookup(struct symbolizer *sy, uint32_t pid,
 			   uint64_t addr);
-/* Forget a process's JIT map (it exited). */
+/* Forget a process's JIT map and jitdump (it exited). */
 void sym_jit_forget(struct symbolizer *sy, uint32_t pid);
+
+/*
+ * True when path (len bytes) names a jitdump: "jit-PID.dump", the file a
+ * runtime maps so that profilers see it in the MMAP records.
+ */
+bool sym_is_jitdump(const char *path, size_t len);
+/*
+ * Process pid mapped the jitdump at path (as the process names it): its
+ * JIT code is named from the dump from now on.  The dump is opened at the
+ * first lookup: under --symfs (the path, then the file name), in
+ * jitdump_dir, else at the path itself; a dump found nowhere is told once
+ * (sym_report).
+ */
+void sym_jitdump_mapped(struct symbolizer *sy, uint32_t pid,
+			const char *path, size_t len);
+/*
+ * The JIT code of pid at addr at time t (JITDUMP_TIME_ANY: the latest):
+ * from the process's jitdump when it mapped one, else (or when the dump
+ * does not know the address) from its perf-PID.map.  *mod (may be NULL)
+ * gets the file the name came from or would have: the dump's name or
+ * "/tmp/perf-PID.map".  With line set, *line gets the source line of addr
+ * from the dump's debug info (file NULL: none).  NULL when unknown.
+ */
+const char *sym_jit_lookup_at(struct symbolizer *sy, uint32_t pid,
+			      uint64_t addr, uint64_t t, const char **mod,
+			      struct sym_srcline *line);
 
 /* ---- Per-process Dwfl (for unwinders) ------------------------------------ */
 

@@ -341,7 +341,7 @@ static void from_input(struct builder *b, const struct paddr *a)
 
 	for (size_t i = 0; i < an->nrows; i++) {
 		const struct paddr_row *r = &an->rows[i];
-		struct sym_srcline ln = { NULL, NULL, 0 };
+		struct sym_srcline ln = { NULL, 0, NULL };
 
 		if (paddr_line(a, an->func, r->addr, &ln.path, &ln.line))
 			add_chain(b, &ln, 1, r->self, r->total);

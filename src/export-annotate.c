@@ -191,8 +191,9 @@ void export_annotate_header(FILE *out, const struct profile *p,
 	textfmt_escape(module, strlen(module), mod, sizeof(mod));
 	profile_format_amount(p, self, s1, sizeof(s1));
 	profile_format_amount(p, total, s2, sizeof(s2));
-	fprintf(out, "%s (%s) self %s %.1f%%, total %s %.1f%%\n", name,
-		*mod ? mod : "?", s1,
+	/* The module in parentheses, when the input named one. */
+	fprintf(out, "%s%s%s%s self %s %.1f%%, total %s %.1f%%\n", name,
+		*mod ? " (" : "", mod, *mod ? ")" : "", s1,
 		grand ? 100.0 * (double)self / (double)grand : 0.0, s2,
 		grand ? 100.0 * (double)total / (double)grand : 0.0);
 }

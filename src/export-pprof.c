@@ -2,10 +2,13 @@
  * export-pprof.c - the profile as a pprof profile (profile.proto, gzip'd),
  * for go tool pprof and the profilers that read it.
  *
- * flametop's tree keeps frame names, not addresses: each distinct frame
- * name is one function and one location (with a single line naming the
- * function, line number 0), and there are no mappings.  Each node with
- * weight ends one distinct stack, written as one sample, leaf first.
+ * flametop's tree keeps frame names: each distinct frame name is one
+ * location with one line.  Where the readers noted where a frame came
+ * from (frame-locs.h), the location has its binary as a mapping, its
+ * address, and a function of the name without "FILE:LINE" (one per name
+ * and source file) with the line number in the line; else the name is a
+ * function of its own, line 0.  Each node with weight ends one distinct
+ * stack, written as one sample, leaf first.
  *
  * Sample types: the weights, named as they were read (cpu/nanoseconds
  * for cpu-clock and task-clock periods, page-faults/count for an event's
@@ -18,16 +21,17 @@
  * first sample to the last, where samples have times.
  *
  * The message is never held whole: the tables (types, functions,
- * locations, strings) are packed first, then the samples in batches, as
- * repeated field 2 of the same message (protobuf concatenates repeated
- * fields; a ProfileOutline with only samples set packs to just those),
- * each batch through deflate to the file as it is packed.
+ * locations, mappings, strings) are packed first, then the samples in
+ * batches, as repeated field 2 of the same message (protobuf concatenates
+ * repeated fields; a ProfileOutline with only samples set packs to just
+ * those), each batch through deflate to the file as it is packed.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
 #include "export.h"
+#include "frame-locs.h"
 #include "profile.pb-c.h"
 #include "util.h"
 
@@ -73,18 +77,27 @@ static void gz_append(ProtobufCBuffer *b, size_t len, const uint8_t *data)
 	}
 }
 
-/* The string table: entry 0 is "". */
+/* The string table: entry 0 is "", each other string once. */
 struct strings {
 	ProtobufCBinaryData *s;
 	size_t n, cap;
+	struct symtab *seen;     /* string k at s[k + 1] */
 };
 
-static int64_t str_add(struct strings *t, const char *s, size_t len)
+static int64_t str_of(struct strings *t, const char *s, size_t len)
 {
-	GROW(t->s, t->cap, t->n + 1);
-	t->s[t->n].data = (uint8_t *)s;
-	t->s[t->n].len = len;
-	return (int64_t)t->n++;
+	uint32_t y;
+
+	if (!s || !len)
+		return 0;
+	y = symtab_intern(t->seen, s, len);
+	if ((size_t)y + 1 == t->n) {
+		GROW(t->s, t->cap, t->n + 1);
+		t->s[t->n].data = (uint8_t *)symtab_name(t->seen, y);
+		t->s[t->n].len = len;
+		t->n++;
+	}
+	return (int64_t)y + 1;
 }
 
 /* A pprof type name from what the weights count ("off-CPU": "off-cpu"). */
@@ -273,6 +286,171 @@ static void write_samples(struct gz_sink *s, const struct profile *p,
 	free(ids);
 }
 
+/* ---- The tables ----------------------------------------------------------- */
+
+/* Functions, locations, lines and mappings, one location a frame name. */
+struct tables {
+	Flametop__Pprof__Function *fn, **fnp;
+	Flametop__Pprof__Location *loc, **locp;
+	Flametop__Pprof__Line *line, **linep;
+	Flametop__Pprof__Mapping *map, **mapp;
+	size_t nfn, nmap;
+	struct symtab *fkeys;    /* "function\0file" */
+	uint32_t *fkey;          /* their function ids (0: none yet) */
+	size_t nfkey;
+	uint32_t *mapno;         /* binary number -> mapping id (0: none yet) */
+	char *kbuf;
+	size_t capk;
+};
+
+/*
+ * The id of the function named name in file (NULL: none): one per name
+ * and file when shared (frames "NAME FILE:LINE" of one function), else
+ * a new one.
+ */
+static uint64_t function_id(struct tables *tb, struct strings *t,
+			    const char *name, size_t nl, const char *file,
+			    size_t fl, bool shared)
+{
+	size_t k = tb->nfn;
+
+	if (shared) {
+		uint32_t y;
+
+		GROW(tb->kbuf, tb->capk, nl + fl + 1);
+		memcpy(tb->kbuf, name, nl);
+		tb->kbuf[nl] = 0;
+		if (fl)
+			memcpy(tb->kbuf + nl + 1, file, fl);
+		y = symtab_intern(tb->fkeys, tb->kbuf, nl + 1 + fl);
+		if (y >= tb->nfkey) {
+			size_t old = tb->nfkey;
+
+			GROW(tb->fkey, tb->nfkey, (size_t)y + 1);
+			memset(tb->fkey + old, 0,
+			       (tb->nfkey - old) * sizeof(*tb->fkey));
+		}
+		if (tb->fkey[y])
+			return tb->fkey[y];
+		tb->fkey[y] = (uint32_t)k + 1;
+	}
+	flametop__pprof__function__init(&tb->fn[k]);
+	tb->fn[k].id = k + 1;
+	tb->fn[k].name = tb->fn[k].system_name = str_of(t, name, nl);
+	tb->fn[k].filename = str_of(t, file, fl);
+	tb->fnp[k] = &tb->fn[k];
+	tb->nfn++;
+	return k + 1;
+}
+
+/* The mapping id of binary k of src's frames, its mapping made if new. */
+static uint64_t mapping_id(struct tables *tb, struct strings *t,
+			   const struct frame_locs *fl, uint32_t k)
+{
+	const struct floc_binary *b = floc_binary_at(fl, k);
+	Flametop__Pprof__Mapping *mp;
+
+	if (!b)
+		return 0;
+	if (tb->mapno[k])
+		return tb->mapno[k];
+	mp = &tb->map[tb->nmap];
+	flametop__pprof__mapping__init(mp);
+	mp->id = tb->nmap + 1;
+	mp->memory_start = b->start;
+	mp->memory_limit = b->limit;
+	mp->file_offset = b->offset;
+	mp->filename = str_of(t, b->path, b->path_len);
+	mp->build_id = str_of(t, b->build_id, b->build_id_len);
+	mp->has_functions = true;
+	tb->mapp[tb->nmap] = mp;
+	tb->mapno[k] = ++tb->nmap;
+	return tb->mapno[k];
+}
+
+/*
+ * Location k + 1 for the frame name y of p: its function and line, its
+ * mapping and address where src's frames say (looked up by name when p
+ * is a view with names of its own).
+ */
+static void make_location(struct tables *tb, struct strings *t, size_t k,
+			  const struct profile *p, uint32_t y,
+			  const struct pprof_source *src)
+{
+	const struct symtab *sy = profile_symtab(p);
+	struct floc_frame f;
+	uint32_t x = y;
+	bool known = false;
+
+	if (src->locs && src->names != sy)
+		x = symtab_find(src->names, symtab_name(sy, y),
+				symtab_len(sy, y));
+	if (src->locs && x != UINT32_MAX)
+		known = floc_get(src->locs, x, &f);
+	flametop__pprof__line__init(&tb->line[k]);
+	if (known && f.func) {
+		tb->line[k].function_id = function_id(tb, t, f.func,
+						      f.func_len, f.file,
+						      f.file_len, true);
+		tb->line[k].line = f.line;
+	} else {
+		tb->line[k].function_id = function_id(tb, t, symtab_name(sy, y),
+						      symtab_len(sy, y), NULL,
+						      0, false);
+	}
+	tb->linep[k] = &tb->line[k];
+	flametop__pprof__location__init(&tb->loc[k]);
+	tb->loc[k].id = k + 1;
+	tb->loc[k].n_line = 1;
+	tb->loc[k].line = &tb->linep[k];
+	if (known) {
+		tb->loc[k].address = f.addr;
+		tb->loc[k].mapping_id = mapping_id(tb, t, src->locs, f.binary);
+		if (tb->loc[k].mapping_id) {
+			Flametop__Pprof__Mapping *mp =
+				&tb->map[tb->loc[k].mapping_id - 1];
+
+			mp->has_filenames |= f.file != NULL;
+			mp->has_line_numbers |= f.line != 0;
+		}
+	}
+	tb->locp[k] = &tb->loc[k];
+}
+
+static void tables_init(struct tables *tb, size_t nloc,
+			const struct pprof_source *src)
+{
+	size_t n = nloc ? nloc : 1, nb = floc_binary_count(src->locs);
+
+	memset(tb, 0, sizeof(*tb));
+	tb->fn = xcalloc(n, sizeof(*tb->fn));
+	tb->fnp = xcalloc(n, sizeof(*tb->fnp));
+	tb->loc = xcalloc(n, sizeof(*tb->loc));
+	tb->locp = xcalloc(n, sizeof(*tb->locp));
+	tb->line = xcalloc(n, sizeof(*tb->line));
+	tb->linep = xcalloc(n, sizeof(*tb->linep));
+	tb->map = xcalloc(nb + 1, sizeof(*tb->map));
+	tb->mapp = xcalloc(nb + 1, sizeof(*tb->mapp));
+	tb->mapno = xcalloc(nb + 1, sizeof(*tb->mapno));
+	tb->fkeys = symtab_create();
+}
+
+static void tables_free(struct tables *tb)
+{
+	free(tb->fn);
+	free(tb->fnp);
+	free(tb->loc);
+	free(tb->locp);
+	free(tb->line);
+	free(tb->linep);
+	free(tb->map);
+	free(tb->mapp);
+	free(tb->mapno);
+	free(tb->fkey);
+	free(tb->kbuf);
+	symtab_destroy(tb->fkeys);
+}
+
 int export_pprof(FILE *out, const struct profile *p,
 		 const struct pprof_source *src, struct pprof_stats *st)
 {
@@ -283,9 +461,7 @@ int export_pprof(FILE *out, const struct profile *p,
 	uint32_t *locid = xcalloc(nsym ? nsym : 1, sizeof(*locid));
 	uint64_t *cnt = NULL;
 	bool *keep = xcalloc(nn ? nn : 1, sizeof(*keep));
-	Flametop__Pprof__Function *fn, **fnp;
-	Flametop__Pprof__Location *loc, **locp;
-	Flametop__Pprof__Line *line, **linep;
+	struct tables tb;
 	struct strings t = { 0 };
 	struct gz_sink *s = xcalloc(1, sizeof(*s));
 	char type[128];
@@ -309,58 +485,43 @@ int export_pprof(FILE *out, const struct profile *p,
 			locid[profile_node(p, n)->sym] = 1;
 		}
 	}
-	str_add(&t, "", 0);
+	t.seen = symtab_create();
+	GROW(t.s, t.cap, 1);
+	t.s[t.n++] = (ProtobufCBinaryData){ 0, NULL };
 	for (uint32_t i = 0; i < nsym; i++)
 		if (locid[i])
 			locid[i] = (uint32_t)++nloc;
-	fn = xcalloc(nloc ? nloc : 1, sizeof(*fn));
-	fnp = xcalloc(nloc ? nloc : 1, sizeof(*fnp));
-	loc = xcalloc(nloc ? nloc : 1, sizeof(*loc));
-	locp = xcalloc(nloc ? nloc : 1, sizeof(*locp));
-	line = xcalloc(nloc ? nloc : 1, sizeof(*line));
-	linep = xcalloc(nloc ? nloc : 1, sizeof(*linep));
+	tables_init(&tb, nloc, src);
 
 	if (cnt) {
 		flametop__pprof__value_type__init(&vt[m.n_sample_type]);
-		vt[m.n_sample_type].type = str_add(&t, "samples", 7);
-		vt[m.n_sample_type].unit = str_add(&t, "count", 5);
+		vt[m.n_sample_type].type = str_of(&t, "samples", 7);
+		vt[m.n_sample_type].unit = str_of(&t, "count", 5);
 		vtp[m.n_sample_type] = &vt[m.n_sample_type];
 		m.n_sample_type++;
 	}
 	flametop__pprof__value_type__init(&vt[m.n_sample_type]);
-	vt[m.n_sample_type].type = str_add(&t, type, strlen(type));
-	vt[m.n_sample_type].unit = str_add(&t, unit, strlen(unit));
+	vt[m.n_sample_type].type = str_of(&t, type, strlen(type));
+	vt[m.n_sample_type].unit = str_of(&t, unit, strlen(unit));
 	m.default_sample_type = vt[m.n_sample_type].type;
 	vtp[m.n_sample_type] = &vt[m.n_sample_type];
 	m.n_sample_type++;
 	m.sample_type = vtp;
 
-	for (uint32_t i = 0; i < nsym; i++) {
-		uint32_t k = locid[i];
-
-		if (!k--)
-			continue;
-		flametop__pprof__function__init(&fn[k]);
-		fn[k].id = k + 1;
-		fn[k].name = fn[k].system_name =
-			str_add(&t, symtab_name(sy, i), symtab_len(sy, i));
-		fnp[k] = &fn[k];
-		flametop__pprof__line__init(&line[k]);
-		line[k].function_id = k + 1;
-		linep[k] = &line[k];
-		flametop__pprof__location__init(&loc[k]);
-		loc[k].id = k + 1;
-		loc[k].n_line = 1;
-		loc[k].line = &linep[k];
-		locp[k] = &loc[k];
-	}
-	m.n_function = m.n_location = nloc;
-	m.function = fnp;
-	m.location = locp;
+	for (uint32_t i = 0; i < nsym; i++)
+		if (locid[i])
+			make_location(&tb, &t, locid[i] - 1, p, i, src);
+	m.n_function = tb.nfn;
+	m.function = tb.fnp;
+	m.n_location = nloc;
+	m.location = tb.locp;
+	m.n_mapping = tb.nmap;
+	m.mapping = tb.mapp;
 	m.duration_nanos = sample_span(p);
 	m.n_string_table = t.n;
 	m.string_table = t.s;
 	st->locations = nloc;
+	st->mappings = tb.nmap;
 
 	s->base.append = gz_append;
 	s->out = out;
@@ -378,12 +539,8 @@ int export_pprof(FILE *out, const struct profile *p,
 	rc = s->failed || ferror(out) ? -1 : 0;
 	free(s);
 	free(t.s);
-	free(fn);
-	free(fnp);
-	free(loc);
-	free(locp);
-	free(line);
-	free(linep);
+	symtab_destroy(t.seen);
+	tables_free(&tb);
 	free(keep);
 	free(locid);
 	free(cnt);

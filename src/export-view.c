@@ -226,7 +226,7 @@ static int write_pprof(const struct profile *p, const struct profile *shown,
 {
 	const struct pprof_types *ty = c->read.types;
 	struct pprof_source src = { profile_unit(p), profile_unit_name(p),
-				    NULL, NULL };
+				    NULL, NULL, NULL, NULL };
 	struct pprof_stats st;
 	struct atomic_file af;
 	FILE *f;
@@ -244,6 +244,8 @@ static int write_pprof(const struct profile *p, const struct profile *shown,
 		src.type = ty->name[ty->cur];
 		src.type_unit = ty->unit[ty->cur];
 	}
+	src.locs = profile_frame_locs_get(p);
+	src.names = profile_symtab(p);
 	if (!(f = export_file_open(&af, c->pprof)))
 		return 1;
 	rc = export_pprof(f, shown, &src, &st);

@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "annotate.h"
 #include "diag.h"
 #include "export.h"
 #include "live-priv.h"
@@ -505,7 +506,11 @@ int live_main(struct config *c)
 			live_tick, live_action, live_status, live_time_origin,
 		};
 		struct tui_opts to = { 0 };
+		struct ann_opts ao = { c->source_paths, c->nsource_paths,
+				       c->prefix_maps, c->nprefix_maps, NULL,
+				       false };
 
+		to.ann_opts = &ao;
 		to.title = L.target;
 		to.flame = c->flame;
 		to.search = c->search;

@@ -65,7 +65,9 @@ static const struct opt_def opts[] = {
 	  "write an interactive SVG flame graph to FILE ('-': stdout)" },
 	{ "pprof", 0, OPT_STR, "FILE", OFF(pprof), 0, 0, "Output",
 	  "write the profile (the view the options derive) to FILE as a "
-	  "gzip'd pprof profile.proto, for go tool pprof ('-': stdout)" },
+	  "gzip'd pprof profile.proto, with the binaries, build-ids, "
+	  "addresses and lines the input has, for go tool pprof ('-': "
+	  "stdout)" },
 	{ "lines", 0, OPT_FLAG, NULL, OFF(read.lines), 0, 0, "Output",
 	  "one frame per source line: \"NAME FILE:LINE\" (perf.data, live, "
 	  "perf script with srcline, pprof, .cpuprofile)" },
@@ -103,8 +105,8 @@ static const struct opt_def opts[] = {
 	  "perf input", "perf.data: kernel symbols from FILE, trusted even "
 	  "when the kernel differs (default: /proc/kallsyms)" },
 	{ "symfs", 0, OPT_STR, "DIR", OFF(read.symfs), 0, 0, "perf input",
-	  "perf.data: look binaries up under DIR, by their recorded path "
-	  "and in DIR/.build-id/" },
+	  "perf.data: look binaries and jitdumps up under DIR, by their "
+	  "recorded path and in DIR/.build-id/" },
 	{ "time", 0, OPT_STR, "RANGE", OFF(time), 0, 0, "perf input",
 	  "samples in RANGE only: START,END (seconds from the first "
 	  "sample), P%/N or P%-Q%" },

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frame-locs.h"
+#include "jitdump.h"
 #include "profile-addr.h"
 #include "stack-cache.h"
 #include "symbols.h"
@@ -60,6 +62,11 @@ struct pe_machine {
 	struct stack_cache *sc; /* chains to tree nodes (pe_machine_cache_stacks) */
 	bool volatile_names;    /* the stack being built has a name that may
 				   change without the process changing (JIT) */
+	bool jit_times;         /* sample times are the jitdumps' clock */
+	uint64_t jit_time;      /* the time JIT code is named at */
+	size_t fn_end, ln_end;  /* the name in buf: its function's name ends
+				   at fn_end, " FILE:LINE" at ln_end */
+	size_t name_end;
 };
 
 /* The process table's hooks into the symbolizer (ctx: the symbolizer). */
@@ -160,8 +167,19 @@ void pe_machine_keep_exited(struct pe_machine *m, bool keep)
 	pe_procs_keep_exited(m->pt, keep);
 }
 
+/* A runtime's jitdump among pid's mappings: its JIT code is named from it. */
+static void note_jitdump(struct pe_machine *m, uint32_t pid, const char *path,
+			 size_t len)
+{
+	if (m->sy && sym_is_jitdump(path, len))
+		sym_jitdump_mapped(m->sy, pid, path, len);
+}
+
 void pe_machine_apply(struct pe_machine *m, const struct pe_record *r)
 {
+	if (r->type == PERF_RECORD_MMAP || r->type == PERF_RECORD_MMAP2)
+		note_jitdump(m, r->u.mmap.pid, r->u.mmap.filename,
+			     r->u.mmap.filename_len);
 	if (r->type == PERF_RECORD_LOST)
 		m->st.lost += r->u.lost.lost;
 	else if (r->type == PERF_RECORD_THROTTLE)
@@ -174,7 +192,13 @@ void pe_machine_add_map(struct pe_machine *m, uint32_t pid, uint64_t start,
 			uint64_t len, uint64_t pgoff, const char *path,
 			size_t path_len, const struct pe_mmap *ident)
 {
+	note_jitdump(m, pid, path, path_len);
 	pe_procs_add_map(m->pt, pid, start, len, pgoff, path, path_len, ident);
+}
+
+void pe_machine_jit_times(struct pe_machine *m, bool on)
+{
+	m->jit_times = on;
 }
 
 void pe_machine_set_comm(struct pe_machine *m, uint32_t pid, uint32_t tid,
@@ -317,8 +341,10 @@ static uint32_t make_name(struct pe_machine *m, const char *func,
 					     (int)fl, base);
 	}
 	n = tidy(m->buf, n, java);
+	m->fn_end = n;
 	if (ln)
 		n = srcline_append(m, n, ln);
+	m->ln_end = n;
 	buf_need(m, n + 8);
 	if (m->o.kernel && kernel) {
 		memcpy(m->buf + n, "_[k]", 4);
@@ -329,7 +355,66 @@ static uint32_t make_name(struct pe_machine *m, const char *func,
 			n += 4;
 		}
 	}
+	m->name_end = n;
 	return profile_intern(m->p, m->buf, n);
+}
+
+/*
+ * Note where frame id, just named in m->buf, came from (frame-locs.h,
+ * for --pprof): the file path (NULL: none) with its build-id (hex) and
+ * the mapping map of it (NULL: range unknown), an address, the line ln.
+ * The function's name is the frame's without " FILE:LINE".
+ */
+static void note_frame(struct pe_machine *m, uint32_t id, const char *path,
+		       const char *bid, size_t bid_len,
+		       const struct pe_map *map, uint64_t addr,
+		       const struct sym_srcline *ln)
+{
+	struct frame_locs *fl = profile_frame_locs(m->p);
+	struct floc_frame f = { 0 };
+	uint64_t shift = 0;
+
+	if (floc_known(fl, id))
+		return;
+	if (path) {
+		struct floc_binary b = { path, strlen(path), bid, bid_len,
+					 0, 0, 0 };
+
+		if (map) {
+			b.start = map->start;
+			b.limit = map->end;
+			b.offset = map->pgoff;
+		}
+		f.binary = floc_add_binary(fl, &b, &shift);
+	}
+	f.addr = addr + shift;
+	memmove(m->buf + m->fn_end, m->buf + m->ln_end,
+		m->name_end - m->ln_end);
+	f.func = m->buf;
+	f.func_len = m->fn_end + (m->name_end - m->ln_end);
+	if (ln) {
+		f.file = ln->path ? ln->path : ln->file;
+		f.file_len = strlen(f.file);
+		f.line = ln->line;
+	}
+	floc_note(fl, id, &f);
+}
+
+/* note_frame for a frame of the file mapped by map. */
+static void note_user(struct pe_machine *m, uint32_t id,
+		      const struct pe_map *map, uint64_t addr,
+		      const struct sym_srcline *ln)
+{
+	const char *hex = NULL;
+	size_t hl = 0;
+
+	if (!map->dso) {
+		note_frame(m, id, NULL, NULL, 0, NULL, addr, ln);
+		return;
+	}
+	if (m->sy)
+		hex = sym_dso_build_id(m->sy, map->dso, &hl);
+	note_frame(m, id, sym_dso_path(map->dso), hex, hl, map, addr, ln);
 }
 
 static struct fc_slot *fc_find(struct pe_machine *m, uint64_t tag,
@@ -471,7 +556,7 @@ static void note_func(struct pe_machine *m, const char *fn, const char *mod,
 		f.elf_vaddr = true;
 		f.dso = d;
 		f.sym = m->sy;
-		f.build_id = sym_dso_build_id(d, &f.build_id_len);
+		f.build_id = sym_dso_build_id_bytes(d, &f.build_id_len);
 		if (!sym_dso_func_range(m->sy, d, addr, &f.start, &f.end))
 			f.start = f.end = 0;
 	}
@@ -485,6 +570,11 @@ static uint32_t kernel_frame(struct pe_machine *m, uint64_t addr, bool ret)
 	uint64_t tag = TAG_KERNEL | (ret ? TAG_RET : 0);
 	struct fc_slot *slot = fc_find(m, tag, addr);
 	const char *mod = "[kernel.kallsyms]", *fn = NULL;
+	uint32_t id;
+	const char *hex = NULL;
+	size_t hl = 0;
+	struct pe_map km = { 0 };
+	const struct pe_map *kmap = NULL;
 
 	if (slot->id)
 		return fc_hit(m, slot);
@@ -493,9 +583,18 @@ static uint32_t kernel_frame(struct pe_machine *m, uint64_t addr, bool ret)
 	if (m->sy)
 		fn = sym_kernel_lookup(m->sy, addr, &mod);
 	note_func(m, fn, mod, NULL, addr);
-	return fc_store(m, tag, addr, make_name(m, fn, mod, addr, false, false,
-						  NULL),
-			fn ? -1 : SYM_MISS_KERNEL);
+	id = make_name(m, fn, mod, addr, false, false, NULL);
+	if (m->sy && strcmp(mod, "[kernel.kallsyms]") == 0) {
+		hex = sym_kernel_build_id(m->sy, &hl);
+		/* The kernel's map, where perf recorded it: its "file
+		 * offsets" are addresses (perf's pgoff is _text's). */
+		if (sym_kernel_map(m->sy, &km.start, &km.end)) {
+			km.pgoff = km.start;
+			kmap = &km;
+		}
+	}
+	note_frame(m, id, mod, hex, hl, kmap, addr, NULL);
+	return fc_store(m, tag, addr, id, fn ? -1 : SYM_MISS_KERNEL);
 }
 
 /*
@@ -539,19 +638,28 @@ static uint32_t user_frame(struct pe_machine *m, struct pe_proc *pr,
 		return make_name(m, NULL, NULL, addr, false, false, NULL);
 	}
 	if (map->anon_exec) {
-		const char *fn = m->sy ? sym_jit_lookup(m->sy, pe_proc_pid(pr),
-							addr) : NULL;
+		struct sym_srcline ln;
+		const char *mod = NULL, *fn = NULL;
 
+		if (m->sy)
+			fn = sym_jit_lookup_at(m->sy, pe_proc_pid(pr),
+					       addr - (m->o.lines && ret),
+					       m->jit_time, &mod,
+					       m->o.lines ? &ln : NULL);
 		m->volatile_names = true;   /* the map file may grow */
-		snprintf(jitmod, sizeof(jitmod), "/tmp/perf-%u.map",
-			 pe_proc_pid(pr));
+		if (!mod) {
+			snprintf(jitmod, sizeof(jitmod), "/tmp/perf-%u.map",
+				 pe_proc_pid(pr));
+			mod = jitmod;
+		}
 		if (!fn) {
 			m->st.unknown_frames++;
 			if (m->sy)
 				sym_count_miss(m->sy, SYM_MISS_JIT);
 		}
-		note_func(m, fn, jitmod, NULL, addr);
-		return make_name(m, fn, jitmod, addr, true, java, NULL);
+		note_func(m, fn, mod, NULL, addr);
+		return make_name(m, fn, mod, addr, true, java,
+				 fn && m->o.lines && ln.file ? &ln : NULL);
 	}
 	tag = (uint64_t)(uintptr_t)map->dso | (java ? TAG_JAVA : 0) |
 	      (m->o.lines && ret ? TAG_RET : 0);
@@ -590,13 +698,14 @@ static uint32_t user_frame(struct pe_machine *m, struct pe_proc *pr,
 		if (fn)
 			nl = frame_lines(m, map->dso, vaddr - (ret && vaddr),
 					 ln, 64);
-		return fc_store(m, tag, off,
-				make_name(m, fn,
-					  map->dso ? sym_dso_path(map->dso)
-						   : NULL,
-					  vaddr, false, java,
-					  nl ? &ln[nl - 1] : NULL),
-				fn ? -1 : (int)why);
+		uint32_t id = make_name(m, fn,
+					map->dso ? sym_dso_path(map->dso)
+						 : NULL,
+					vaddr, false, java,
+					nl ? &ln[nl - 1] : NULL);
+
+		note_user(m, id, map, addr, nl ? &ln[nl - 1] : NULL);
+		return fc_store(m, tag, off, id, fn ? -1 : (int)why);
 	}
 }
 
@@ -656,20 +765,32 @@ static size_t pc_lines(struct pe_machine *m, struct pe_proc *pr,
 	return frame_lines(m, map->dso, vaddr, out, cap);
 }
 
-/* An inlined function's frame: its name (and line) marked "_[i]". */
+/*
+ * An inlined function's frame: its name (and line) marked "_[i]"; the
+ * code at pc of process pr is where it was inlined.
+ */
 static uint32_t inline_frame(struct pe_machine *m, const char *name,
-			     const struct sym_srcline *ln)
+			     const struct sym_srcline *ln, struct pe_proc *pr,
+			     uint64_t pc)
 {
 	size_t n = strlen(name);
+	const struct pe_map *map = pr ? pe_proc_find_map(pr, pc) : NULL;
+	uint32_t id;
 
 	buf_need(m, n + 8);
 	memcpy(m->buf, name, n);
 	n = tidy(m->buf, n, false);
+	m->fn_end = n;
 	if (ln)
 		n = srcline_append(m, n, ln);
+	m->ln_end = n;
 	buf_need(m, n + 8);
 	memcpy(m->buf + n, "_[i]", 4);
-	return profile_intern(m->p, m->buf, n + 4);
+	m->name_end = n + 4;
+	id = profile_intern(m->p, m->buf, n + 4);
+	if (map && !map->anon_exec)
+		note_user(m, id, map, pc, ln);
+	return id;
 }
 
 /*
@@ -736,6 +857,8 @@ static size_t build_stack(struct pe_machine *m, const struct pe_sample *s)
 					    strlen(leader->comm));
 		t = pe_procs_thread(m->pt, s->tid);
 	}
+	m->jit_time = m->jit_times && s->has_time ? s->time
+						    : JITDUMP_TIME_ANY;
 	if (s->stack && s->stack_dyn_size && s->regs && pr && m->sy)
 		nu = unwind_user(m, pr, s, &uf, &ninl);
 	if (nr + 1 + nu + ninl > m->capids)
@@ -798,7 +921,8 @@ static size_t build_stack(struct pe_machine *m, const struct pe_sample *s)
 
 		for (unsigned k = 0; k < uf[i].ninline; k++)
 			m->ids[n++] = inline_frame(m, uf[i].inlined[k],
-						   k < nl ? &ln[k] : NULL);
+						   k < nl ? &ln[k] : NULL,
+						   pr, pc);
 		m->ids[n++] = user_frame(m, pr, t, pc, false);
 		/* The tables keep a caller's return address. */
 		push_addr(m, uf[i].activation ? 0 : 1);

@@ -34,6 +34,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "frame-locs.h"
 #include "textfmt.h"
 #include "util.h"
 
@@ -100,6 +101,7 @@ struct profile {
 	unsigned max_depth;
 	double max_change;          /* differential: profile_max_change */
 	struct paddr *addrs;        /* weights per address (profile-addr.h) */
+	struct frame_locs *locs;    /* where frames came from, or NULL */
 };
 
 struct paddr *profile_paddr(struct profile *p, bool create)
@@ -193,7 +195,8 @@ bool profile_is_new(const struct profile *p)
 	       !p->rself && !p->range_on && p->decimals == 0 &&
 	       !p->unit_known && !p->unit_mixed && !p->unit_name[0] &&
 	       !p->side[0][0] && !p->side[1][0] &&
-	       p->order == ORDER_NAME && symtab_count(p->symtab) == 1;
+	       p->order == ORDER_NAME && symtab_count(p->symtab) == 1 &&
+	       !p->locs;
 }
 
 void profile_renew(struct profile *p)
@@ -260,7 +263,20 @@ void profile_destroy(struct profile *p)
 	free(p->tasks);
 	free(p->taskslot);
 	paddr_destroy(p->addrs);
+	floc_destroy(p->locs);
 	free(p);
+}
+
+struct frame_locs *profile_frame_locs(struct profile *p)
+{
+	if (!p->locs)
+		p->locs = floc_create();
+	return p->locs;
+}
+
+const struct frame_locs *profile_frame_locs_get(const struct profile *p)
+{
+	return p->locs;
 }
 
 void profile_set_differential(struct profile *p, bool on)
@@ -1216,6 +1232,14 @@ size_t profile_distinct_stacks(const struct profile *p) { return p->distinct; }
 unsigned profile_max_depth(const struct profile *p) { return p->max_depth; }
 double profile_max_change(const struct profile *p) { return p->max_change; }
 unsigned profile_decimals(const struct profile *p) { return p->decimals; }
+
+bool profile_can_add(const struct profile *p, uint64_t v)
+{
+	uint64_t t;
+
+	return p->decimals == 0 && !__builtin_add_overflow(p->grand, v, &t) &&
+	       !__builtin_add_overflow(p->grand2, v, &t);
+}
 
 size_t profile_format_weight(const struct profile *p, uint64_t w, char *buf,
 			     size_t cap)

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frame-locs.h"
 #include "read.h"
 #include "textfmt.h"
 #include "util.h"
@@ -249,7 +250,8 @@ static bool link_nodes(struct cp *cp, json_object *arr)
 /*
  * A node's frame: its functionName; under --lines "NAME FILE:LINE", FILE
  * the last path component of the callFrame's url and LINE its 0-based
- * lineNumber + 1, as DevTools shows a function's place.
+ * lineNumber + 1, as DevTools shows a function's place (and, for
+ * --pprof, the function's url and line are noted: frame-locs.h).
  */
 static uint32_t frame_of(struct cp *cp, const struct cpnode *c)
 {
@@ -278,6 +280,17 @@ static uint32_t frame_of(struct cp *cp, const struct cpnode *c)
 	nl += (size_t)snprintf(buf + nl, 16, ":%d", (int)line + 1);
 	id = profile_intern(cp->p, buf, nl);
 	free(buf);
+	{
+		/* For --pprof: the function, its url and the line. */
+		struct floc_frame f = { 0 };
+
+		f.func = name;
+		f.func_len = len > 0 ? (size_t)len : 11;
+		f.file = u;
+		f.file_len = strlen(u);
+		f.line = (unsigned)line + 1;
+		floc_note(profile_frame_locs(cp->p), id, &f);
+	}
 	return id;
 }
 

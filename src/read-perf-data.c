@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <zstd.h>
 
 #include "perf-event.h"
@@ -679,6 +680,8 @@ static const char *take(struct pdata *pd, const unsigned char *rec,
 		    memcmp(r.u.mmap.filename, "[kernel.kallsyms]", 17) == 0) {
 			sym_preload_kernel(pd->sy);
 			sym_set_kernel_text(pd->sy, r.u.mmap.pgoff);
+			sym_set_kernel_map(pd->sy, r.u.mmap.start,
+					   r.u.mmap.len);
 		}
 		return NULL;
 	}
@@ -934,6 +937,15 @@ static int prepare(struct pdata *pd, size_t nsamples)
 	profile_reserve_timed(pd->p, nsamples);
 	pd->m = pe_machine_create(pd->sy, pd->p, pd->o);
 	pe_machine_keep_exited(pd->m, true);
+	/* perf record -k 1 (-k mono): the jitdumps' clock.  (One recording
+	   has one clock: the first event's, when none is chosen yet.) */
+	{
+		const struct pe_event *ev = pd->chosen ? pd->chosen
+					    : pe_evlist_at(pd->el, 0);
+
+		pe_machine_jit_times(pd->m, ev->attr.use_clockid &&
+				     ev->attr.clockid == CLOCK_MONOTONIC);
+	}
 	pe_machine_cache_stacks(pd->m);
 	return 0;
 }
@@ -1027,6 +1039,7 @@ int read_perf_data(struct profile *p, struct input *in,
 {
 	struct pdata pd = { 0 };
 	struct sym_opts so;
+	char *dir = NULL;
 	size_t len;
 	void *owned;
 	uint64_t doff = 0, dsize = 0, before[DIAG_UNITS];
@@ -1066,6 +1079,17 @@ int read_perf_data(struct profile *p, struct input *in,
 		return -1;
 	}
 	pd.el = pe_evlist_create();
+	/* Runtimes' jitdumps are looked for beside the recording too. */
+	if (!input_is_stdin(in) && !strstr(input_name(in), "://")) {
+		const char *name = input_name(in);
+		const char *sl = strrchr(name, '/');
+
+		/* "perf.data": ".", "/perf.data": "/", "a/perf.data": "a" */
+		dir = !sl ? xstrdup(".") : sl == name ? xstrdup("/")
+		      : xstrndup(name, (size_t)(sl - name));
+		so.jitdump_dir = dir;
+	}
+	so.jitdump_whole = true;
 	pd.sy = sym_create(&so);
 	pd.unpack_limit = (uint64_t)len * 256 + (64u << 20);
 	if (pd.unpack_limit > (8ULL << 30))
@@ -1135,5 +1159,6 @@ out:
 	free(pd.pending);
 	ARR_FREE(pd.idx, pd.capidx);
 	free(owned);
+	free(dir);
 	return rc;
 }

@@ -184,6 +184,7 @@ void pscript_reader_free(struct reader *r)
 	free(r->stack);
 	if (r->names)
 		symtab_destroy(r->names);
+	floc_destroy(r->locs);
 	free(r->gid);
 	free(r->lastroot);
 	free(r->buf);

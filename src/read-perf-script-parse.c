@@ -515,6 +515,40 @@ static size_t tidy(struct reader *r, size_t n, bool java)
 }
 
 /*
+ * Note where frame id of a frame line came from (frame-locs.h, for
+ * --pprof): its module and address, its function's name (the frame's).
+ */
+static void note_frame(struct reader *r, uint32_t id,
+		       const struct frame_line *f)
+{
+	struct floc_frame fr = { 0 };
+	uint64_t shift = 0;
+
+	if (!r->locs)
+		r->locs = floc_create();
+	if (floc_known(r->locs, id))
+		return;
+	if (f->modlen && !(f->modlen == 9 && !memcmp(f->mod, "[unknown]", 9))) {
+		struct floc_binary b = { f->mod, f->modlen, NULL, 0, 0, 0, 0 };
+
+		fr.binary = floc_add_binary(r->locs, &b, &shift);
+	}
+	for (size_t i = 0; i < f->pclen && i < 16; i++) {
+		unsigned char c = (unsigned char)f->pc[i];
+
+		if (!is_hex(c)) {
+			fr.addr = 0;
+			break;
+		}
+		fr.addr = fr.addr << 4 |
+			  (uint64_t)(is_digit(c) ? c - '0' : (c | 0x20) - 'a' + 10);
+	}
+	fr.func = symtab_name(r->names, id);
+	fr.func_len = symtab_len(r->names, id);
+	floc_note(r->locs, id, &fr);
+}
+
+/*
  * The frames of one frame line, in order (root-most first), appended to
  * r->fids; returns how many.  Empty pieces at the end of an "a->b" chain
  * do not count (as with Perl's split).
@@ -583,7 +617,8 @@ static uint32_t make_frames(struct reader *r, const struct frame_line *f,
 			n += 4;
 		}
 		GROW(r->fids, r->capfids, r->nfids + 1);
-		r->fids[r->nfids++] = intern(r, r->buf, n);
+		r->fids[r->nfids] = intern(r, r->buf, n);
+		note_frame(r, r->fids[r->nfids++], f);
 		count++;
 		if (!arrow)
 			break;
@@ -768,7 +803,27 @@ static bool srcline_line(struct reader *r, const char *s, size_t n)
 		if (r->buf[i] == ';')
 			r->buf[i] = ':';
 	memcpy(r->buf + need - sfx, name + nl - sfx, sfx);
-	*last = intern(r, r->buf, need);
+	{
+		/* The function and file of the line; its address is not
+		 * known here (the frame line may have come from the cache):
+		 * the binary is the frame's. */
+		struct floc_frame fr = { 0 };
+		uint32_t id = intern(r, r->buf, need);
+
+		if (r->locs && !floc_known(r->locs, id)) {
+			floc_get(r->locs, *last, &fr);
+			fr.addr = 0;
+			fr.file = s + a;
+			fr.file_len = colon - 1 - a;
+			fr.line = 0;
+			for (size_t i = colon; i < e && fr.line < 100000000u; i++)
+				fr.line = fr.line * 10 + (unsigned)(s[i] - '0');
+			fr.func = name;     /* the frame's, without the line */
+			fr.func_len = nl;
+			floc_note(r->locs, id, &fr);
+		}
+		*last = id;
+	}
 	r->pc->srclines++;
 	return true;
 }

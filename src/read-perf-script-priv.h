@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "frame-locs.h"
 #include "read.h"
 #include "symtab.h"
 #include "util.h"
@@ -149,6 +150,8 @@ struct reader {
 
 	/* Names: this reader's ids, and the profile's once interned. */
 	struct symtab *names;
+	struct frame_locs *locs; /* where frames came from, by these ids
+				    (NULL: none known yet), for --pprof */
 	uint32_t *gid;
 	size_t capgid;
 

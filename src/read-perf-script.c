@@ -253,6 +253,28 @@ static void apply_addrs(struct script *sc, struct reader *r,
 	paddr_add_stack(pa, sc->af, n, x->weight);
 }
 
+/*
+ * What a reader's table says of its name i, into p's of name y: the
+ * first piece to name a frame, in input order, says where it came from.
+ */
+static void note_name(struct profile *p, const struct frame_locs *from,
+		      uint32_t i, uint32_t y)
+{
+	struct frame_locs *to;
+	struct floc_frame f;
+	uint64_t shift = 0;
+
+	if (!floc_get(from, i, &f))
+		return;
+	to = profile_frame_locs(p);
+	if (floc_known(to, y))
+		return;
+	if (f.binary)
+		f.binary = floc_add_binary(to, floc_binary_at(from, f.binary),
+					   &shift);
+	floc_note(to, y, &f);
+}
+
 /* A piece's names, samples and messages into the profile, in order. */
 static void apply(struct script *sc, struct piece *pc, uint64_t base)
 {
@@ -261,9 +283,11 @@ static void apply(struct script *sc, struct piece *pc, uint64_t base)
 	struct piece *sum = &sc->sum;
 
 	GROW(r->gid, r->capgid, pc->names_to);
-	for (uint32_t i = pc->names_from; i < pc->names_to; i++)
+	for (uint32_t i = pc->names_from; i < pc->names_to; i++) {
 		r->gid[i] = profile_intern(sc->p, symtab_name(r->names, i),
 					   symtab_len(r->names, i));
+		note_name(sc->p, r->locs, i, r->gid[i]);
+	}
 	for (size_t i = 0; i < pc->nrecs; i++) {
 		struct rec *x = &pc->recs[i];
 		uint64_t line = (uint64_t)((int64_t)base + x->line);

@@ -526,11 +526,13 @@ void take_strings(struct pp *pp, const uint64_t *extra, size_t nextra)
 	for (size_t i = 0; i < m->n_function; i++) {
 		want_string(&want, &n, &cap, m->function[i]->name);
 		want_string(&want, &n, &cap, m->function[i]->system_name);
-		/* --lines and the address tables' lines. */
+		/* --lines, --pprof and the address tables' lines. */
 		want_string(&want, &n, &cap, m->function[i]->filename);
 	}
-	for (size_t i = 0; i < m->n_mapping; i++)
+	for (size_t i = 0; i < m->n_mapping; i++) {
 		want_string(&want, &n, &cap, m->mapping[i]->filename);
+		want_string(&want, &n, &cap, m->mapping[i]->build_id);
+	}
 	for (size_t i = 0; i < nextra; i++)
 		want_string(&want, &n, &cap, (int64_t)extra[i]);
 	if (n)

@@ -1,7 +1,8 @@
 /*
  * read-pprof-samples.c - a pprof profile's samples, decoded one at a time
- * into the distinct stacks of location indices and a (stack, value) per
- * sample (decode_samples), and their labels read for --tag and --group
+ * (on every thread when no labels are read: decode_parallel) into the
+ * distinct stacks of location indices and a (stack, value) per sample
+ * (decode_samples), and their labels read for --tag and --group
  * label:KEY.  It calls read-pprof-decode.c, and nothing of read-pprof.c.
  */
 #include "read-pprof-priv.h"
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pool.h"
 #include "util.h"
 
 /* ---- Labels ------------------------------------------------------------ */
@@ -409,12 +411,16 @@ struct batch {
 	size_t nlists, cap;
 };
 
-/* Sample s into the batch, unless its value is 0 or it is not wanted. */
-static void batch_add(struct pp *pp, struct batch *bt,
-		      const PSample *sa, size_t s, size_t which,
-		      const struct stack_set *st)
+/*
+ * Sample s as a pending lookup in *e, its list appended to *lists (of
+ * *nlists entries, room for *cap).  False when it counts for nothing: its
+ * value is 0 or its labels leave it out.  Labels aside (pp->labels, read
+ * on one thread only), it reads pp and writes nothing else.
+ */
+static bool sample_pending(struct pp *pp, const PSample *sa, size_t s,
+			   size_t which, struct pending *e, uint32_t **lists,
+			   size_t *nlists, size_t *cap)
 {
-	struct pending *e = &bt->p[bt->np];
 	size_t n = sa->n_location_id, g = 0;
 	uint32_t group = 0;
 
@@ -422,64 +428,77 @@ static void batch_add(struct pp *pp, struct batch *bt,
 	e->sample = (uint32_t)s;
 	if (sa->n_value < pp->ntypes) {
 		/* Which value is which type is not known: none is read. */
-		bt->np++;
 		e->why = SKIP_FEW_VALUES;
-		return;
+		return true;
 	}
 	if (sa->value[which] == 0)
-		return;
+		return false;
 	if (sa->value[which] < 0) {
-		bt->np++;
 		e->why = SKIP_NEGATIVE;
-		return;
+		return true;
 	}
 	e->value = (uint64_t)sa->value[which];
-	if (bt->nlists + n + 1 >= bt->cap)
-		GROW(bt->lists, bt->cap, bt->nlists + n + 2);
-	e->off = bt->nlists;
+	if (*nlists + n + 1 >= *cap)
+		GROW(*lists, *cap, *nlists + n + 2);
+	e->off = *nlists;
 	g = pp->o->label_root != NULL;
 	e->n = n + g;
-	e->depth = sample_locations(pp, sa, bt->lists + e->off + g, &e->why);
+	e->depth = sample_locations(pp, sa, *lists + e->off + g, &e->why);
 	if (e->depth && e->depth + g > PROFILE_MAX_DEPTH - 1) {
 		e->depth = 0;
 		e->why = SKIP_TOO_DEEP;
 	}
-	if (!e->depth) {
-		bt->np++;
-		return;
-	}
+	if (!e->depth)
+		return true;
 	/* A sample that will be added: its labels are counted, then it is
 	 * kept or left out. */
 	if (pp->labels && !sample_labels(pp, sa, e->value, &group))
-		return;
-	bt->np++;
+		return false;
 	if (g)
-		bt->lists[e->off] = GROUP_LOC | group;
+		(*lists)[e->off] = GROUP_LOC | group;
 	e->depth += g;
 	n += g;
-	bt->nlists += n;
-	e->hash = hash_bytes(bt->lists + e->off, n * sizeof(*bt->lists));
-	__builtin_prefetch(&st->slots[(size_t)e->hash & st->mask]);
+	*nlists += n;
+	e->hash = hash_bytes(*lists + e->off, n * sizeof(**lists));
+	return true;
 }
 
-/* Look the batch's samples up in order, noting their stacks. */
-static void batch_run(struct batch *bt, struct samples *ss, uint64_t budget,
-		      uint64_t *spent)
+/* Sample s into the batch, unless its value is 0 or it is not wanted. */
+static void batch_add(struct pp *pp, struct batch *bt,
+		      const PSample *sa, size_t s, size_t which,
+		      const struct stack_set *st)
+{
+	struct pending *e = &bt->p[bt->np];
+
+	if (!sample_pending(pp, sa, s, which, e, &bt->lists, &bt->nlists,
+			    &bt->cap))
+		return;
+	bt->np++;
+	if (e->why == SKIP_NONE)
+		__builtin_prefetch(&st->slots[(size_t)e->hash & st->mask]);
+}
+
+/*
+ * Look samples p[0..np) up in order (their lists in lists[]), noting their
+ * stacks.  Their slots were asked for from memory when they were decoded.
+ */
+static void look_up(struct pending *p, size_t np, const uint32_t *lists,
+		    struct samples *ss, uint64_t budget, uint64_t *spent)
 {
 	struct stack_set *st = &ss->st;
 
 	/* Where a slot names a stack, its list will be compared. */
-	for (size_t i = 0; i < bt->np; i++) {
+	for (size_t i = 0; i < np; i++) {
 		uint64_t sl;
 
-		if (bt->p[i].why != SKIP_NONE)
+		if (p[i].why != SKIP_NONE)
 			continue;
-		sl = st->slots[(size_t)bt->p[i].hash & st->mask];
+		sl = st->slots[(size_t)p[i].hash & st->mask];
 		if (sl)
 			__builtin_prefetch(st->locs + st->start[(uint32_t)sl - 1]);
 	}
-	for (size_t i = 0; i < bt->np; i++) {
-		struct pending *e = &bt->p[i];
+	for (size_t i = 0; i < np; i++) {
+		struct pending *e = &p[i];
 		const uint32_t *list;
 		uint64_t *sl;
 		uint32_t k;
@@ -490,7 +509,7 @@ static void batch_run(struct batch *bt, struct samples *ss, uint64_t budget,
 			ss->skipped[e->why]++;
 			continue;       /* it has no list */
 		}
-		list = bt->lists + e->off;
+		list = lists + e->off;
 		sl = stacks_find(st, list, e->n, e->hash);
 		if (*sl) {
 			k = (uint32_t)*sl - 1;
@@ -510,8 +529,142 @@ static void batch_run(struct batch *bt, struct samples *ss, uint64_t budget,
 		ss->rec[ss->nrec].stack = k;
 		ss->rec[ss->nrec++].sample = e->sample;
 	}
+}
+
+/* Look the batch's samples up in order, noting their stacks. */
+static void batch_run(struct batch *bt, struct samples *ss, uint64_t budget,
+		      uint64_t *spent)
+{
+	look_up(bt->p, bt->np, bt->lists, ss, budget, spent);
 	bt->np = 0;
 	bt->nlists = 0;
+}
+
+/*
+ * On several threads (without labels, which are read on one): the samples
+ * go in rounds of up to ROUND per thread, each thread decoding its share of
+ * a round into pending lookups with its own arena, then this thread looks
+ * them up in sample order, as decode_samples does, so stacks are numbered
+ * and samples skipped alike with any number of threads.  Each arena has the
+ * whole budget: it holds one sample at a time.
+ */
+#define ROUND 8192
+#define PARALLEL_MIN (2 * ROUND)    /* fewer samples: one thread */
+#define MAX_THREADS 16
+
+struct share {
+	struct pp *pp;
+	size_t which;
+	const uint8_t **data;    /* its samples' bytes */
+	size_t *len;
+	size_t first, n;         /* samples first .. first + n - 1 */
+	struct arena ar;
+	struct pending *p;
+	size_t np, capp;
+	uint32_t *lists;
+	size_t nlists, cap;
+	size_t bad;              /* its first sample that does not decode + 1 */
+	bool exhausted;          /* that one wanted more memory */
+};
+
+/* Decode share i of a round (pool.h). */
+static void decode_share(void *ctx, unsigned i)
+{
+	struct share *sh = &((struct share *)ctx)[i];
+	ProtobufCAllocator alloc = { arena_alloc, arena_free, &sh->ar };
+
+	sh->np = sh->nlists = sh->bad = 0;
+	ARR_NEED(sh->p, sh->capp, sh->n);
+	for (size_t j = 0; j < sh->n; j++) {
+		PSample *sa;
+
+		arena_reset(&sh->ar);
+		sa = flametop__pprof__sample__unpack(&alloc, sh->len[j],
+						     sh->data[j]);
+		if (!sa) {
+			sh->bad = j + 1;
+			sh->exhausted = sh->ar.exhausted;
+			return;
+		}
+		sh->np += sample_pending(sh->pp, sa, sh->first + j, sh->which,
+					 &sh->p[sh->np], &sh->lists,
+					 &sh->nlists, &sh->cap);
+	}
+}
+
+/* A share's samples looked up in order, BATCH at a time. */
+static void look_up_share(struct share *sh, struct samples *ss,
+			  uint64_t budget, uint64_t *spent)
+{
+	const struct stack_set *st = &ss->st;
+
+	for (size_t i = 0; i < sh->np; i += BATCH) {
+		size_t m = sh->np - i < BATCH ? sh->np - i : BATCH;
+
+		for (size_t k = i + BATCH; k < i + BATCH + m && k < sh->np; k++)
+			if (sh->p[k].why == SKIP_NONE)
+				__builtin_prefetch(&st->slots[(size_t)sh->p[k].hash &
+							      st->mask]);
+		look_up(sh->p + i, m, sh->lists, ss, budget, spent);
+	}
+}
+
+static bool decode_parallel(struct pp *pp, size_t which, uint64_t budget,
+			    struct samples *ss, struct arena *scratch,
+			    unsigned nthreads)
+{
+	struct share *sh = xcalloc(nthreads, sizeof(*sh));
+	const uint8_t **data = xreallocarray(NULL, (size_t)nthreads * ROUND,
+					     sizeof(*data));
+	size_t *len = xreallocarray(NULL, (size_t)nthreads * ROUND,
+				    sizeof(*len));
+	struct sample_iter it = { 0, 0 };
+	struct pool pool;
+	uint64_t spent = 0;
+	size_t s = 0;
+	bool ok = true;
+
+	pool_init(&pool, nthreads, decode_share, sh);
+	for (unsigned i = 0; i < nthreads; i++)
+		sh[i] = (struct share){ .pp = pp, .which = which,
+					.ar = { .left = scratch->left } };
+	while (ok) {
+		size_t got = 0, per;
+		unsigned used = 0;
+
+		while (got < (size_t)nthreads * ROUND &&
+		       next_sample(pp, &it, &data[got], &len[got]))
+			got++;
+		if (!got)
+			break;
+		per = (got + nthreads - 1) / nthreads;
+		for (unsigned i = 0; i < nthreads && i * per < got; i++) {
+			sh[i].data = data + i * per;
+			sh[i].len = len + i * per;
+			sh[i].first = s + i * per;
+			sh[i].n = got - i * per < per ? got - i * per : per;
+			used = i + 1;
+		}
+		pool_run(&pool, used);
+		for (unsigned i = 0; i < used && ok; i++) {
+			if (sh[i].bad) {
+				scratch->exhausted = sh[i].exhausted;
+				ok = false;
+			}
+			look_up_share(&sh[i], ss, budget, &spent);
+		}
+		s += got;
+	}
+	pool_end(&pool);
+	for (unsigned i = 0; i < nthreads; i++) {
+		arena_destroy(&sh[i].ar);
+		ARR_FREE(sh[i].p, sh[i].capp);
+		free(sh[i].lists);
+	}
+	free(sh);
+	free(data);
+	free(len);
+	return ok;
 }
 
 /*
@@ -530,8 +683,12 @@ bool decode_samples(struct pp *pp, size_t which, uint64_t budget,
 	uint64_t spent = 0;
 	const uint8_t *data;
 	size_t n;
-	bool ok = true;
+	bool ok = true, set;
+	unsigned nthreads = read_thread_count(MAX_THREADS, &set);
 
+	if (ss && !pp->labels && nthreads > 1 &&
+	    (set || pp->nsamples >= PARALLEL_MIN))
+		return decode_parallel(pp, which, budget, ss, scratch, nthreads);
 	for (size_t s = 0; next_sample(pp, &it, &data, &n); s++) {
 		PSample *sa;
 

@@ -32,6 +32,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frame-locs.h"
+#include "pool.h"
 #include "profile-addr.h"
 #include "textfmt.h"
 #include "util.h"
@@ -171,6 +173,56 @@ static int count_frames(struct pp *pp)
 	return 0;
 }
 
+/*
+ * Note where frame sym of location l came from (frame-locs.h, for
+ * --pprof): l's mapping and address, function index f's name and file
+ * (f < 0: none), its line under --lines (the frame's name holds it
+ * when the file is known).
+ */
+static void note_frame(struct pp *pp, const PLocation *l, uint32_t sym,
+		       int64_t f, int64_t line)
+{
+	struct frame_locs *fl = profile_frame_locs(pp->p);
+	struct floc_frame fr = { 0 };
+	int64_t mi = index_find(&pp->maps, l->mapping_id);
+	uint64_t shift = 0;
+
+	if (floc_known(fl, sym))
+		return;
+	if (mi >= 0) {
+		const PMapping *pm = pp->m->mapping[mi];
+		const ProtobufCBinaryData *path = string_at(pp, pm->filename);
+		const ProtobufCBinaryData *bid = string_at(pp, pm->build_id);
+		struct floc_binary b = {
+			path ? (const char *)path->data : NULL,
+			path ? path->len : 0,
+			bid ? (const char *)bid->data : NULL,
+			bid ? bid->len : 0,
+			pm->memory_start, pm->memory_limit, pm->file_offset
+		};
+
+		fr.binary = floc_add_binary(fl, &b, &shift);
+	}
+	fr.addr = l->address ? l->address + shift : 0;
+	if (f >= 0) {
+		const PFunction *fn = pp->m->function[f];
+		const struct symtab *st = profile_symtab(pp->p);
+		uint32_t y = function_sym(pp, (size_t)f);
+		const ProtobufCBinaryData *file = string_at(pp, fn->filename);
+
+		fr.func = symtab_name(st, y);
+		fr.func_len = symtab_len(st, y);
+		if (file && file->len) {
+			fr.file = (const char *)file->data;
+			fr.file_len = file->len;
+		}
+		if (pp->o->lines && line > 0)
+			fr.line = (unsigned)(line > UINT32_MAX ? UINT32_MAX
+							       : line);
+	}
+	floc_note(fl, sym, &fr);
+}
+
 /* Every location's frames, outermost (the last line) first. */
 static void expand_locations(struct pp *pp)
 {
@@ -184,12 +236,18 @@ static void expand_locations(struct pp *pp)
 		for (size_t k = l->n_line; k-- > 0;) {
 			int64_t f = index_find(&pp->fns, l->line[k]->function_id);
 
-			if (f >= 0)
-				push_frame(pp, line_sym(pp, (size_t)f,
-							l->line[k]->line));
+			if (f >= 0) {
+				uint32_t y = line_sym(pp, (size_t)f,
+						      l->line[k]->line);
+
+				push_frame(pp, y);
+				note_frame(pp, l, y, f, l->line[k]->line);
+			}
 		}
-		if (pp->nframes == start)
+		if (pp->nframes == start) {
 			push_frame(pp, location_fallback(pp, l));
+			note_frame(pp, l, pp->frames[start], -1, 0);
+		}
 		pp->loc_off[i] = (uint32_t)start;
 	}
 }
@@ -331,41 +389,68 @@ static void rank_frames(struct pp *pp, struct ranks *rk)
 }
 
 /*
- * A stack's frames are read from its locations' as the tree is built: all
- * the stacks of a part stand at the same depth, each at a location of its
- * list and a frame of that location (both below 65535: so is the depth).
+ * Every stack's frames as ranks, root first, in one array: stack k's are
+ * rows[at[k] .. at[k] + depth[k]).  The tree is built a depth at a time,
+ * so each stack's row is read once per frame; from a row that is one
+ * cache line for many frames, where the locations' tables are several.
+ * The rows are written on every thread, each a range of stacks.
  */
-struct cursor {
-	uint16_t loc, off;
-};
-
-struct frames_of {
-	const struct stack_set *st;
+struct rows {
 	const struct pp *pp;
-	struct cursor *cur;
+	const struct stack_set *st;
 	uint32_t unknown;
+	uint32_t *rows;
+	size_t *at;              /* st->n + 1 entries */
+	unsigned nshares;
 };
 
-/* The rank of stack k's next frame. */
-static inline uint32_t next_frame(struct frames_of *fo, uint32_t k)
+/* Share i of the stacks into their rows (pool.h). */
+static void expand_share(void *ctx, unsigned i)
 {
-	struct cursor *c = &fo->cur[k];
-	size_t at = fo->st->start[k] + c->loc;
-	uint32_t l, r;
+	struct rows *r = ctx;
+	const struct stack_set *st = r->st;
+	const struct pp *pp = r->pp;
+	size_t lo = st->n / r->nshares * i;
+	size_t hi = i + 1 == r->nshares ? st->n : st->n / r->nshares * (i + 1);
 
-	if (at == fo->st->start[k + 1])
-		return fo->unknown;     /* no locations: "[unknown]" */
-	l = fo->st->locs[at];
-	if (l & GROUP_LOC) {
-		c->loc++;
-		return fo->pp->frames[fo->pp->group_off + (l & ~GROUP_LOC)];
+	for (size_t k = lo; k < hi; k++) {
+		uint32_t *out = r->rows + r->at[k], *end = r->rows + r->at[k + 1];
+
+		for (size_t j = st->start[k]; j < st->start[k + 1]; j++) {
+			uint32_t l = st->locs[j];
+
+			if (l & GROUP_LOC) {
+				*out++ = pp->frames[pp->group_off + (l & ~GROUP_LOC)];
+				continue;
+			}
+			memcpy(out, pp->frames + pp->loc_off[l],
+			       pp->loc_n[l] * sizeof(*out));
+			out += pp->loc_n[l];
+		}
+		while (out < end)
+			*out++ = r->unknown;    /* no locations: "[unknown]" */
 	}
-	r = fo->pp->frames[fo->pp->loc_off[l] + c->off];
-	if (++c->off == fo->pp->loc_n[l]) {
-		c->off = 0;
-		c->loc++;
-	}
-	return r;
+}
+
+static void expand_stacks(const struct pp *pp, const struct stack_set *st,
+			  const struct ranks *rk, struct rows *r)
+{
+	bool set;
+	unsigned n = read_thread_count(16, &set);
+	struct pool pool;
+
+	*r = (struct rows){ .pp = pp, .st = st, .unknown = rk->unknown };
+	r->at = xreallocarray(NULL, st->n + 1, sizeof(*r->at));
+	r->at[0] = 0;
+	for (size_t k = 0; k < st->n; k++)
+		r->at[k + 1] = r->at[k] + st->depth[k];
+	r->rows = xreallocarray(NULL, r->at[st->n] ? r->at[st->n] : 1,
+				sizeof(*r->rows));
+	/* Below a few thousand stacks, threads cost more than they save. */
+	r->nshares = !set && st->n < 4096 ? 1 : n;
+	pool_init(&pool, r->nshares, expand_share, r);
+	pool_run(&pool, r->nshares);
+	pool_end(&pool);
 }
 
 /* Sort a[0..n) by their high 32 bits, `bytes` of which may be nonzero. */
@@ -424,18 +509,17 @@ static uint32_t tree_child(struct profile *p, bool fresh, uint32_t parent,
  * profile the nodes are appended without a lookup; else each is looked up.
  */
 static void build_tree(const struct pp *pp, const struct stack_set *st,
-		       const struct ranks *rk, uint32_t *node_of)
+		       const struct ranks *rk, const struct rows *rw,
+		       uint32_t *node_of)
 {
 	struct part { size_t lo, hi; uint32_t depth, node; } *work = NULL;
 	size_t nst = st->n, nwork = 0, capwork = 0;
 	struct profile *p = pp->p;
-	struct frames_of fo = { st, pp, NULL, rk->unknown };
 	uint32_t *idx = xreallocarray(NULL, nst ? nst : 1, sizeof(*idx));
 	uint64_t *keys = xreallocarray(NULL, nst ? 2 * nst : 2, sizeof(*keys));
 	bool fresh = profile_node_count(p) == 1;
 	unsigned bytes = 0;
 
-	fo.cur = xcalloc(nst ? nst : 1, sizeof(*fo.cur));
 	while (bytes < 4 && (rk->n - 1) >> (8 * bytes))
 		bytes++;
 	for (size_t k = 0; k < nst; k++)
@@ -461,7 +545,7 @@ static void build_tree(const struct pp *pp, const struct stack_set *st,
 		for (size_t i = 0; i < n; i++) {
 			uint32_t k = idx[lo + i];
 
-			keys[i] = (uint64_t)next_frame(&fo, k) << 32 | k;
+			keys[i] = (uint64_t)rw->rows[rw->at[k] + w.depth] << 32 | k;
 		}
 		sort_by_rank(keys, keys + n, n, bytes);
 		for (size_t i = 0, j; i < n; i = j) {
@@ -477,7 +561,7 @@ static void build_tree(const struct pp *pp, const struct stack_set *st,
 				for (uint32_t d = w.depth + 1; d < st->depth[k]; d++)
 					child = tree_child(p, fresh, child,
 							   NODE_NONE,
-							   rk->sym[next_frame(&fo, k)]);
+							   rk->sym[rw->rows[rw->at[k] + d]]);
 				node_of[k] = child;
 				continue;
 			}
@@ -489,16 +573,44 @@ static void build_tree(const struct pp *pp, const struct stack_set *st,
 						       w.depth + 1, child };
 		}
 	}
-	free(fo.cur);
 	free(work);
 	free(idx);
 	free(keys);
 }
 
-/* Each sample's value at its stack's node, in sample order. */
+/*
+ * Each sample's value at its stack's node.  When all of them together
+ * cannot overflow the profile's totals, each stack's values are summed
+ * and added at once (a few MB of sums, where the tree's weights are
+ * random writes into a hundred); else sample by sample, in sample order,
+ * so the overflow messages are those of a sample-by-sample reader.
+ */
 static void add_samples(struct pp *pp, const struct samples *ss,
-			const uint32_t *node_of, const uint32_t *anode)
+			const uint32_t *node_of, const uint32_t *anode,
+			size_t nstacks)
 {
+	uint64_t all = 0;
+	bool fits = true;
+
+	for (size_t i = 0; i < ss->nrec && fits; i++)
+		fits = !__builtin_add_overflow(all, ss->rec[i].value, &all);
+	if (fits && profile_can_add(pp->p, all)) {
+		uint64_t *sum = xcalloc(nstacks ? nstacks : 1, sizeof(*sum));
+
+		for (size_t i = 0; i < ss->nrec; i++)
+			sum[ss->rec[i].stack] += ss->rec[i].value;
+		for (size_t k = 0; k < nstacks; k++) {
+			struct weight w = { .v = sum[k] };
+
+			if (sum[k]) {
+				profile_add_at(pp->p, node_of[k], &w, NULL);
+				paddr_add_at(pp->pa, anode[k], sum[k]);
+			}
+		}
+		pp->added += ss->nrec;
+		free(sum);
+		return;
+	}
 	for (size_t i = 0; i < ss->nrec; i++) {
 		const struct sample_rec *r = &ss->rec[i];
 		struct weight w = { .v = r->value };
@@ -585,9 +697,10 @@ int read_pprof(struct profile *p, struct input *in,
 	ProtobufCAllocator alloc = { arena_alloc, arena_free, &ar };
 	struct samples ss = { 0 };
 	struct ranks rk = { 0 };
+	struct rows rows;
 	uint32_t *node_of = NULL, *anode = NULL;
 	unsigned char *rest = NULL;
-	size_t len, nrest = 0, which = 0;
+	size_t len, nrest = 0, which = 0, nstacks;
 	void *owned;
 	const void *b = read_whole(in, &len, &owned, d);
 	uint64_t budget, before[DIAG_UNITS];
@@ -690,10 +803,17 @@ int read_pprof(struct profile *p, struct input *in,
 	ss.st.hash = NULL;
 	rank_frames(&pp, &rk);
 	node_of = xreallocarray(NULL, ss.st.n ? ss.st.n : 1, sizeof(*node_of));
-	build_tree(&pp, &ss.st, &rk, node_of);
+	expand_stacks(&pp, &ss.st, &rk, &rows);
+	/* Before the stacks' locations go: the address tables' paths. */
 	anode = pprof_addr_stacks(&pp, &ss.st);
+	free(ss.st.locs);       /* the rows hold what the tree needs */
+	ss.st.locs = NULL;
+	build_tree(&pp, &ss.st, &rk, &rows, node_of);
+	free(rows.rows);
+	free(rows.at);
+	nstacks = ss.st.n;
 	stacks_free(&ss.st);
-	add_samples(&pp, &ss, node_of, anode);
+	add_samples(&pp, &ss, node_of, anode, nstacks);
 	report_samples(&pp, &ss, budget);
 	if (pp.bad_strings)
 		diag_warn(d, "%s: %llu string ind%s out of range (names shown "

@@ -219,6 +219,26 @@ static const uint8_t *want_bid(struct symbolizer *sy, struct sym_dso *d,
 	return NULL;
 }
 
+const char *sym_dso_build_id(struct symbolizer *sy, struct sym_dso *d,
+			     size_t *len)
+{
+	size_t n;
+	const uint8_t *b;
+
+	if (!d->bid_hex_done) {
+		b = want_bid(sy, d, &n);
+		if (!b) {
+			b = d->elf_bid;
+			n = d->elf_bid_len;
+		}
+		sym_bid_hex(d->bid_hex, b, n);
+		/* The ELF note is known once the file was read. */
+		d->bid_hex_done = b != d->elf_bid || d->state != 0;
+	}
+	*len = strlen(d->bid_hex);
+	return d->bid_hex;
+}
+
 /* An fd holding this process's own vdso (same ABI as what we profile). */
 int sym_vdso_fd(struct symbolizer *sy)
 {
@@ -597,6 +617,16 @@ void sym_dso_load(struct symbolizer *sy, struct sym_dso *d)
 			}
 		}
 	}
+	{
+		const unsigned char *bits;
+		GElf_Addr bv;
+		int n = dwfl_module_build_id(mod, &bits, &bv);
+
+		if (n > 0) {
+			d->elf_bid_len = (size_t)n > 20 ? 20 : (size_t)n;
+			memcpy(d->elf_bid, bits, d->elf_bid_len);
+		}
+	}
 	elf = dwfl_module_getelf(mod, &bias);
 	if (elf) {
 		size_t nph = 0;
@@ -803,7 +833,7 @@ const char *sym_dso_file(const struct sym_dso *d)
 	return d->loaded_from;
 }
 
-const uint8_t *sym_dso_build_id(const struct sym_dso *d, size_t *len)
+const uint8_t *sym_dso_build_id_bytes(const struct sym_dso *d, size_t *len)
 {
 	*len = d->bid_len;
 	return d->bid_len ? d->bid : NULL;

@@ -29,6 +29,7 @@ void sym_set_kernel_build_id(struct symbolizer *sy, const uint8_t *bid,
 {
 	sy->kbid_len = len > 20 ? 20 : len;
 	memcpy(sy->kbid, bid, sy->kbid_len);
+	sy->kbid_hex_done = false;
 }
 
 void sym_set_kernel_release(struct symbolizer *sy, const char *rel,
@@ -44,6 +45,22 @@ void sym_set_kernel_release(struct symbolizer *sy, const char *rel,
 void sym_set_kernel_text(struct symbolizer *sy, uint64_t text_start)
 {
 	sy->ktext_recorded = text_start;
+}
+
+void sym_set_kernel_map(struct symbolizer *sy, uint64_t start, uint64_t len)
+{
+	sy->kmap_start = start;
+	sy->kmap_len = len;
+}
+
+bool sym_kernel_map(const struct symbolizer *sy, uint64_t *start,
+		    uint64_t *limit)
+{
+	if (!sy->kmap_len || sy->kmap_start + sy->kmap_len < sy->kmap_start)
+		return false;
+	*start = sy->kmap_start;
+	*limit = sy->kmap_start + sy->kmap_len;
+	return true;
 }
 
 /* The running kernel's build-id, from /sys/kernel/notes. */
@@ -79,6 +96,29 @@ static size_t running_kernel_bid(uint8_t *out)
 		off = desc_off + ((dsz + 3u) & ~3u);
 	}
 	return 0;
+}
+
+const char *sym_kernel_build_id(struct symbolizer *sy, size_t *len)
+{
+	uint8_t now[20];
+	size_t n = sy->kbid_len;
+	const uint8_t *b = sy->kbid;
+
+	if (!sy->kbid_hex_done) {
+		struct utsname u;
+
+		/* Not recorded: the running kernel's, if it is this one. */
+		if (!n && !sy->o.kallsyms &&
+		    (!sy->krelease[0] ||
+		     (uname(&u) == 0 && !strcmp(u.release, sy->krelease)))) {
+			n = running_kernel_bid(now);
+			b = now;
+		}
+		sym_bid_hex(sy->kbid_hex, b, n);
+		sy->kbid_hex_done = true;
+	}
+	*len = strlen(sy->kbid_hex);
+	return sy->kbid_hex;
 }
 
 static int cmp_ksym(const void *a, const void *b)
@@ -560,7 +600,7 @@ const char *sym_jit_lookup(struct symbolizer *sy, uint32_t pid,
 
 		j->checked = now_seconds();
 		if (lstat(path, &sb) == 0 && sb.st_size != j->seen) {
-			sym_jit_forget(sy, pid);
+			sym_jit_map_forget(sy, pid);
 			best = jit_find(jit_load(sy, pid, true), addr);
 		}
 		free(path);
@@ -585,7 +625,7 @@ static const char *jit_find(const struct jit_map *j, uint64_t addr)
 	return best;
 }
 
-void sym_jit_forget(struct symbolizer *sy, uint32_t pid)
+void sym_jit_map_forget(struct symbolizer *sy, uint32_t pid)
 {
 	for (struct jit_map **pp = &sy->jits; *pp; pp = &(*pp)->next)
 		if ((*pp)->pid == pid) {

@@ -51,6 +51,10 @@ struct sym_dso {
 	struct seg *segs;
 	size_t nsegs;
 	char *loaded_from;      /* the file actually read */
+	uint8_t elf_bid[20];    /* the build-id of that file's ELF note */
+	size_t elf_bid_len;
+	char bid_hex[41];       /* sym_dso_build_id's answer, once loaded */
+	bool bid_hex_done;
 	char **dm;              /* demangled names (malloc'd) */
 	size_t ndm, capdm;
 	struct sym_lines *lines; /* --lines: DWARF line tables (symbols-lines.c) */
@@ -109,6 +113,11 @@ struct symbolizer {
 	size_t jit_bytes;       /* text of every map held */
 	char jit_msg[512];      /* the first note about a map */
 	uint64_t jit_notes;     /* notes about maps (ignored, cut) */
+	struct jd_proc *jitdumps;  /* processes that mapped a jitdump */
+	char *jd_notes[8];      /* what was said of dumps no longer held */
+	size_t njd_notes;
+	uint64_t jd_more_notes; /* notes past those */
+	char jit_modname[64];   /* "/tmp/perf-PID.map" of the last lookup */
 	/* kernel */
 	int kstate;             /* 0: not loaded, 1: ok, -1: unusable */
 	struct ksym *ksyms;     /* ARR arrays: capksyms, ktextcap */
@@ -120,6 +129,9 @@ struct symbolizer {
 	char krelease[65];        /* uname -r of the recording, "" unknown */
 	char kmsg[160];
 	uint64_t ktext_recorded;  /* _text as recorded, 0: unknown */
+	uint64_t kmap_start, kmap_len;  /* the kernel's map as recorded */
+	char kbid_hex[41];        /* sym_kernel_build_id's answer */
+	bool kbid_hex_done;
 	uint64_t ktext_now;       /* _text in the running kernel */
 	int64_t kdelta;
 	pthread_t kthread;        /* loading kallsyms in the background */
@@ -154,6 +166,21 @@ int sym_addr_scopes(Dwfl_Module *mod, Dwarf_Addr a, Dwarf_Die *cu,
 		    Dwarf_Addr *bias, Dwarf_Die **scopes);
 /* Free d's line tables and their cache (symbols-lines.c). */
 void sym_lines_free(struct sym_lines *l);
+
+/* The jitdumps (symbols-jitdump.c): free them all, tell what was read. */
+void sym_jitdumps_free(struct symbolizer *sy);
+void sym_jitdumps_report(const struct symbolizer *sy, struct diag *d);
+/*
+ * Report the unwinding info of pid's jitdump not reported yet into dwfl
+ * (pid's Dwfl, fresh: just made), each piece of code as a module
+ * (symbols-jitdump.c).
+ */
+void sym_jitdump_report_cfi(struct symbolizer *sy, uint32_t pid, Dwfl *dwfl,
+			    bool fresh);
+/* Forget pid's jitdump (its notes are kept for sym_report). */
+void sym_jitdump_forget(struct symbolizer *sy, uint32_t pid);
+/* Forget a process's perf map (symbols-kernel.c). */
+void sym_jit_map_forget(struct symbolizer *sy, uint32_t pid);
 
 /* Load d's symbol table (state 1) or note why not (state -1). */
 void sym_dso_load(struct symbolizer *sy, struct sym_dso *d);

@@ -43,8 +43,12 @@ Dwfl *sym_proc_dwfl(struct symbolizer *sy, struct pe_proc *pr)
 		ps->stale = true;
 		*slot = ps;
 	}
-	if (!ps->stale)
+	if (!ps->stale) {
+		if (ps->nrep)        /* JIT code compiled since */
+			sym_jitdump_report_cfi(sy, pe_proc_pid(pr), ps->dwfl,
+					       false);
 		return ps->nrep ? ps->dwfl : NULL;
+	}
 	maps = pe_proc_maps(pr, &n);
 	/*
 	 * After an exec the old image's maps stay for symbols, but in the
@@ -129,6 +133,9 @@ Dwfl *sym_proc_dwfl(struct symbolizer *sy, struct pe_proc *pr)
 	dwfl_report_end(ps->dwfl, NULL, NULL);
 	free(want);
 	ps->stale = false;
+	if (ps->nrep)
+		sym_jitdump_report_cfi(sy, pe_proc_pid(pr), ps->dwfl,
+				       !add_only);
 	return ps->nrep ? ps->dwfl : NULL;
 }
 

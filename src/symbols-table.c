@@ -13,8 +13,12 @@
 
 void sym_bid_hex(char *out, const uint8_t *b, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		sprintf(out + 2 * i, "%02x", b[i]);
+	static const char digits[] = "0123456789abcdef";
+
+	for (size_t i = 0; i < n; i++) {
+		out[2 * i] = digits[b[i] >> 4];
+		out[2 * i + 1] = digits[b[i] & 15];
+	}
 	out[2 * n] = 0;
 }
 

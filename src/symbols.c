@@ -83,6 +83,7 @@ void sym_destroy(struct symbolizer *sy)
 		free(j->text);
 		free(j);
 	}
+	sym_jitdumps_free(sy);
 	ARR_FREE(sy->ksyms, sy->capksyms);
 	ARR_FREE(sy->ktext, sy->ktextcap);
 	if (sy->vdso_fd >= 0)
@@ -243,7 +244,8 @@ void sym_report(const struct symbolizer *sy, struct diag *d)
 		[SYM_MISS_STRIPPED] = "in stripped files (no symbol table; "
 				      "install debug symbols)",
 		[SYM_MISS_KERNEL] = "in the kernel",
-		[SYM_MISS_JIT] = "in JIT code without a /tmp/perf-PID.map entry",
+		[SYM_MISS_JIT] = "in JIT code named by no jitdump or "
+				 "/tmp/perf-PID.map entry",
 	};
 
 	for (int i = 0; i < SYM_MISS_COUNT; i++) {
@@ -267,4 +269,5 @@ void sym_report(const struct symbolizer *sy, struct diag *d)
 			  sy->jit_msg, (unsigned long long)(sy->jit_notes - 1));
 	else if (sy->jit_notes)
 		diag_warn(d, "%s", sy->jit_msg);
+	sym_jitdumps_report(sy, d);
 }

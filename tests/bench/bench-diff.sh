@@ -11,7 +11,7 @@
 #   BIN --diff --text --width 200 A B   the comparison
 #   BIN --diff --collapse A B           (its columns are checked)
 # and reports the best wall-clock and CPU times of each, the peak resident
-# memory, and the ratios (target: --diff <= 1.2 x loading both).  With
+# memory, and the ratios (target: --diff <= 1.3 x loading both, issue 32).  With
 # BENCH_QUICK=1: 2,000 stacks, one run, no verdict.  Reports; never fails on
 # a slow figure.
 build=${1:?usage: $0 BUILDDIR BIN}
@@ -55,7 +55,7 @@ for round in $runs; do
 	run diff --diff --text --width 200 "$a" "$b"
 	run coll --diff --collapse "$a" "$b"
 done
-echo "   target: --diff <= 1.2 x loading both (best of $(echo $runs | wc -w) rounds, run side by side)"
+echo "   target: --diff <= 1.3 x loading both (best of $(echo $runs | wc -w) rounds, run side by side)"
 printf '   %-34s %8s %8s %9s\n' "" "time" "cpu" "peak RSS"
 printf '   %-34s %6.2f s %6.2f s %6d MB\n' "--text, both into one profile" \
 	"$both_t" "$both_c" $((both_m / 1024))
@@ -76,7 +76,7 @@ fi
 awk -v dt="$diff_t" -v bt="$both_t" -v dc="$diff_c" -v bc="$both_c" \
 	-v quick="${BENCH_QUICK:-}" 'BEGIN {
 	rt = bt > 0 ? dt / bt : 0; rc = bc > 0 ? dc / bc : 0
-	v = quick != "" ? "" : (rt <= 1.2 ? "ok" : rc <= 1.2 ? "MISSED on wall clock (busy machine?); CPU ok" : "MISSED")
-	printf "   --diff / loading both: %.2f x wall clock, %.2f x CPU (target <= 1.2 x)  %s\n", rt, rc, v }'
+	v = quick != "" ? "" : (rt <= 1.3 ? "ok" : rc <= 1.3 ? "MISSED on wall clock (busy machine?); CPU ok" : "MISSED")
+	printf "   --diff / loading both: %.2f x wall clock, %.2f x CPU (target <= 1.3 x)  %s\n", rt, rc, v }'
 rm -f "$dir/time.out" "$dir/stdout.out" "$dir/stderr.out"
 exit 0

@@ -2,7 +2,8 @@
 # test-live-pprof.sh - live sampling written with --pprof, read back by
 # go tool pprof -raw (when go is installed) and by flametop: a command
 # sampled every 1 ms of CPU time (-c), a running process (-p), an event
-# (page-faults), a view (--include), and a path that cannot be written
+# (page-faults), a view (--include), --lines (the target a mapping with
+# its build-id, lines as Line records) and a path that cannot be written
 # (said before sampling).
 #
 # usage: tests/live/test-live-pprof.sh FLAMETOP_BINARY
@@ -82,6 +83,34 @@ check "--include: exit status 0 ($(head -n 1 "$work/view.err"))" [ "$rc" -eq 0 ]
 readback "--include" "$work/view.pb.gz" "samples/count cpu/nanoseconds[dflt]"
 check "--include: every stack has work_cold" awk \
 	'!/work_cold/ { bad = 1 } END { exit bad || NR == 0 }' "$work/back.folded"
+
+# ---- the binary as a mapping with its build-id, lines as Line records -------
+"$BIN" -c 1000000 -d 120 --lines --pprof "$work/lines.pb.gz" -- "$TARGET" 0.3 \
+	2>"$work/lines.err"
+rc=$?
+check "--lines: exit status 0 ($(head -n 1 "$work/lines.err"))" [ "$rc" -eq 0 ]
+if [ -n "$have_go" ]; then
+	go tool pprof -symbolize=none -raw "$work/lines.pb.gz" >"$work/raw" 2>/dev/null
+	python3 "$here/../pprof-out/raw-mappings.py" <"$work/raw" >"$work/maps"
+	bid=$(readelf -n "$TARGET" 2>/dev/null | sed -n 's/.*Build ID: *//p')
+	if [ -n "$bid" ]; then
+		check "--lines: the target is a mapping with its build-id $bid" \
+			grep -qxF "map $TARGET $bid" "$work/maps"
+	else
+		echo "SKIP (in part): no readelf or no build-id in the target"
+	fi
+	check "--lines: its locations have addresses in the mapping ($(grep -c "^at $TARGET " "$work/maps"))" \
+		grep -q "^at $TARGET " "$work/maps"
+	check "--lines: no address outside its mapping" \
+		sh -c "! grep -q '^out' '$work/maps'"
+	check "--lines: spin_hot's line is a Line record" grep -Eq \
+		" M=[0-9]+ spin_hot [^ ]*live-target\\.c:[1-9][0-9]* s=" "$work/raw"
+	"$BIN" --lines --collapse "$work/lines.pb.gz" >"$work/back.folded" 2>/dev/null
+	python3 "$raw2folded" cpu --lines <"$work/raw" >"$work/raw.folded"
+	check "--lines: read back with --lines, go tool pprof and flametop agree" \
+		sh -c "grep -q 'spin_hot live-target.c:' '$work/back.folded' &&
+		       cmp -s '$work/back.folded' '$work/raw.folded'"
+fi
 
 # ---- a path that cannot be written: said at once, nothing run ----------------
 "$BIN" -d 60 --pprof "$work/none/out.pb.gz" -- sh -c "touch '$work/ran'" \

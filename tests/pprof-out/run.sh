@@ -12,7 +12,17 @@
 #    and options;
 #  - samples/count, where written, holds the number of samples, and the
 #    duration is the samples' span: checked against the perf script text;
-#  - flametop reading its own --pprof file prints the same --collapse.
+#  - flametop reading its own --pprof file prints the same --collapse;
+#  - perf.data: each binary of the frames is a mapping with the build-id
+#    perf recorded (perf buildid-list), and the locations' addresses are
+#    frames' addresses perf script prints, in their mappings' ranges
+#    (tests/pprof-out/raw-mappings.py reads go tool pprof -raw);
+#  - pprof input: its mappings, build-ids and addresses are written back,
+#    and with --lines its lines are Line records: go tool pprof -raw shows
+#    the input's stacks of functions and of lines;
+#  - perf.data --lines: lines from DWARF are Line records (go tool pprof
+#    -raw and -list); perf script: its modules are mappings, its srclines
+#    Line records.
 # Bad paths: a directory that cannot be written, a full file system, a
 # comparison, options that do not go together.  (Live sampling to --pprof:
 # tests/live/test-live-pprof.sh.)
@@ -203,4 +213,173 @@ raw "view: --callers" "samples/count cpu/nanoseconds[dflt]" \
 	--callers pymalloc_alloc samples/python.perf-script.zst
 raw "view: --exclude --time" "samples/count cpu/nanoseconds[dflt]" \
 	--exclude gc_reset_refs --time 20%-70% samples/python.perf-script.zst
+# ---- Mappings and build-ids: perf.data --------------------------------------
+# Each binary of fp.data's frames is a mapping with the build-id perf
+# recorded for it (perf buildid-list; the committed fp.buildids where perf
+# is not installed), and each location's address, as an offset in its
+# file, is one that perf script prints for a frame of that file (fp.ips);
+# none lies outside its mapping's range.
+"$bin" --pprof "$tmp/fp.pb.gz" --kallsyms tests/data/fp.kallsyms \
+	tests/data/fp.data 2>/dev/null
+go tool pprof -symbolize=none -raw "$tmp/fp.pb.gz" 2>/dev/null |
+	python3 tests/pprof-out/raw-mappings.py >"$tmp/maps"
+if command -v perf >/dev/null 2>&1; then
+	perf buildid-list -i tests/data/fp.data >"$tmp/bids" 2>/dev/null
+	perf script -i tests/data/fp.data -F ip,dso 2>/dev/null | awk 'NF == 2 {
+		d = $2; gsub(/[()]/, "", d); print "at " d " " $1 }' |
+		sort -u >"$tmp/ips"
+	check "perf buildid-list and perf script agree with the committed lists" \
+		sh -c "cmp -s '$tmp/bids' tests/pprof-out/fp.buildids &&
+		       cmp -s '$tmp/ips' tests/pprof-out/fp.ips"
+else
+	echo "SKIP (in part): no perf: the committed build-ids and addresses"
+	cp tests/pprof-out/fp.buildids "$tmp/bids"
+	cp tests/pprof-out/fp.ips "$tmp/ips"
+fi
+for file in /tmp/flametop-fixture/prog '[kernel.kallsyms]'; do
+	want=$(awk -v f="$file" '$2 == f { print "map " f " " $1 }' "$tmp/bids")
+	check "perf.data: a mapping of $file with its build-id ($want)" \
+		grep -qxF "$want" "$tmp/maps"
+done
+grep '^map ' "$tmp/maps" | while read -r _ path id; do
+	rec=$(awk -v f="$path" '$2 == f { print $1 }' "$tmp/bids")
+	[ -z "$rec" ] || [ "$rec" = "$id" ] || echo "$path: $id, recorded $rec"
+done >"$tmp/wrong"
+check "perf.data: no mapping has another build-id than perf recorded ($(head -n 1 "$tmp/wrong"))" \
+	test ! -s "$tmp/wrong"
+# The kernel's mapping is its map as recorded (perf script
+# --show-mmap-events: "[0xffffffff81000000(0x1276508) @ 0xffffffff81000000]").
+kmap=0xffffffff81000000/0xffffffff82276508/0xffffffff81000000
+if command -v perf >/dev/null 2>&1; then
+	kmap=$(perf script -i tests/data/fp.data --show-mmap-events 2>/dev/null |
+		python3 -c 'import re, sys
+for l in sys.stdin:
+    m = re.search(r"\[(0x[0-9a-f]+)\((0x[0-9a-f]+)\) @ (0x[0-9a-f]+)\]: \S+ \[kernel\.kallsyms\]_text", l)
+    if m:
+        s, n, o = (int(x, 16) for x in m.groups())
+        print("0x%x/0x%x/0x%x" % (s, s + n, o))
+        break')
+fi
+check "perf.data: the kernel's mapping is its recorded map ($kmap)" \
+	sh -c "go tool pprof -symbolize=none -raw '$tmp/fp.pb.gz' 2>/dev/null |
+	       grep -q '^[0-9]*: $kmap \[kernel.kallsyms\] '"
+grep '^at ' "$tmp/maps" >"$tmp/at"
+check "perf.data: locations have addresses in their mappings ($(wc -l <"$tmp/at"))" \
+	test "$(wc -l <"$tmp/at")" -ge 10
+check "perf.data: each address is a frame's that perf script prints ($(grep -vxFf "$tmp/ips" "$tmp/at" | head -n 1))" \
+	sh -c "! grep -vxFf '$tmp/ips' '$tmp/at' >/dev/null"
+check "perf.data: no address outside its mapping ($(grep '^out' "$tmp/maps" | head -n 1))" \
+	sh -c "! grep -q '^out' '$tmp/maps'"
+# A view's frames keep their mappings and addresses (looked up by name).
+"$bin" --pprof "$tmp/fpv.pb.gz" --include path_a --invert --kallsyms \
+	tests/data/fp.kallsyms tests/data/fp.data 2>/dev/null
+go tool pprof -symbolize=none -raw "$tmp/fpv.pb.gz" 2>/dev/null |
+	python3 tests/pprof-out/raw-mappings.py >"$tmp/mapsv"
+check "view --include --invert: its frames keep their mappings and addresses" \
+	sh -c "grep -q '^at /tmp/flametop-fixture/prog ' '$tmp/mapsv' &&
+	       ! grep -vxFf '$tmp/maps' '$tmp/mapsv' >/dev/null"
+
+# ---- pprof input: mappings written back, lines round-trip -----------------
+# rawmaps FILE: raw-mappings.py's reading of FILE.
+rawmaps() {
+	go tool pprof -symbolize=none -raw "$1" 2>/dev/null |
+		python3 tests/pprof-out/raw-mappings.py
+}
+# Read back, fp.data's --pprof (above) keeps its mappings and build-ids.
+"$bin" --pprof "$tmp/fp2.pb.gz" "$tmp/fp.pb.gz" 2>/dev/null
+rawmaps "$tmp/fp2.pb.gz" >"$tmp/maps2"
+check "pprof in: the mappings and build-ids read are written back" \
+	sh -c "grep '^map' '$tmp/maps' >'$tmp/m1'; grep '^map' '$tmp/maps2' >'$tmp/m2';
+	       test -s '$tmp/m1' && cmp -s '$tmp/m1' '$tmp/m2'"
+check "pprof in: so are the addresses" \
+	sh -c "! grep -vxFf '$tmp/maps' '$tmp/maps2' >/dev/null"
+# lines NAME TYPE FILE: with --lines, go tool pprof -raw of --pprof of
+# FILE has FILE's stacks of functions and of lines (function file:line,
+# each line a Line record: without --lines' names, the plain function
+# names are FILE's too), and FILE's mappings.
+lines() {
+	go tool pprof -symbolize=none -raw "$3" >"$tmp/rawin" 2>/dev/null
+	"$bin" --lines --pprof "$tmp/l.pb.gz" "$3" 2>/dev/null
+	go tool pprof -symbolize=none -raw "$tmp/l.pb.gz" >"$tmp/rawout" 2>/dev/null
+	for o in --lines ""; do
+		python3 tests/pprof/raw2folded.py "$2" $o <"$tmp/rawin" >"$tmp/want"
+		python3 tests/pprof/raw2folded.py "$2" $o <"$tmp/rawout" >"$tmp/got"
+		check "$1: lines round-trip: the stacks ${o:-of functions} are the input's" \
+			same "$tmp/want" "$tmp/got"
+	done
+	check "$1: lines round-trip: lines are known ($(grep -c ':[1-9][0-9]* s=' "$tmp/rawout"))" \
+		grep -q ':[1-9][0-9]* s=' "$tmp/rawout"
+	python3 tests/pprof-out/raw-mappings.py <"$tmp/rawin" | grep '^map' >"$tmp/m1"
+	python3 tests/pprof-out/raw-mappings.py <"$tmp/rawout" | grep '^map' >"$tmp/m2"
+	check "$1: its mappings are written back" same "$tmp/m1" "$tmp/m2"
+}
+lines "pprof, Go CPU" cpu tests/pprof/go-cpu.pprof
+lines "pprof, Go heap" inuse_space tests/pprof/go-heap.pprof
+lines "pprof, inlined lines" alloc_space tests/pprof/inline.pprof
+lines "pprof, labels" cpu tests/pprof/labels.pprof
+# ---- perf.data: lines from DWARF as Line records --------------------------
+# With --lines, go tool pprof -raw of --pprof has --collapse --lines's
+# stacks (each frame a function and a Line record: without --lines' names,
+# the plain functions are --collapse's), and go tool pprof -list shows
+# step()'s lines with the weights of the stacks that end there.
+(
+	cd tests/golden || exit 1
+	"$bin" --lines --pprof "$tmp/dl.pb.gz" --symfs ../data/symfs \
+		../data/inline.data 2>/dev/null
+	"$bin" --lines --collapse --symfs ../data/symfs ../data/inline.data \
+		>"$tmp/want-l" 2>/dev/null
+	"$bin" --collapse --symfs ../data/symfs ../data/inline.data \
+		>"$tmp/want-f" 2>/dev/null
+)
+go tool pprof -symbolize=none -raw "$tmp/dl.pb.gz" >"$tmp/raw" 2>/dev/null
+python3 tests/pprof/raw2folded.py cpu --lines <"$tmp/raw" >"$tmp/got"
+check "perf.data --lines: go tool pprof -raw has --collapse --lines's stacks" \
+	same "$tmp/want-l" "$tmp/got"
+python3 tests/pprof/raw2folded.py cpu <"$tmp/raw" >"$tmp/got"
+check "perf.data --lines: its functions are --collapse's" \
+	same "$tmp/want-f" "$tmp/got"
+check "perf.data --lines: a mapping with file names and lines" \
+	grep -q '/tmp/flametop-fixture/inline .*\[FN\]\[FL\]\[LN\]' "$tmp/raw"
+go tool pprof -symbolize=none -source_path="$top/tests/data" \
+	-trim_path=/tmp/flametop-fixture -list '^step$' "$tmp/dl.pb.gz" \
+	2>/dev/null | awk '$3 ~ /^[0-9]+:$/ && $1 != "." {
+		sub(/:$/, "", $3); sub(/ms$/, "", $1); print $3, $1 * 1000000 }' \
+	>"$tmp/list"
+awk '{ s = $0; sub(/ [^ ]+$/, "", s); n = split(s, f, ";")
+	if (f[n] ~ /^step inline\.c:/) {
+	sub(/^step inline\.c:/, "", f[n]); w[f[n]] += $NF } }
+	END { for (l in w) print l, w[l] }' "$tmp/want-l" | sort -n >"$tmp/want"
+check "perf.data --lines: go tool pprof -list step has its lines' weights ($(tr '\n' ' ' <"$tmp/want"))" \
+	sh -c "test -s '$tmp/want' && sort -n '$tmp/list' | cmp -s - '$tmp/want'"
+# ---- .cpuprofile: url:line as Line records ----------------------------------
+"$bin" --lines --pprof "$tmp/cp.pb.gz" tests/cpuprofile/work.cpuprofile 2>/dev/null
+go tool pprof -symbolize=none -raw "$tmp/cp.pb.gz" >"$tmp/raw" 2>/dev/null
+"$bin" --lines --collapse tests/cpuprofile/work.cpuprofile >"$tmp/want" 2>/dev/null
+python3 tests/pprof/raw2folded.py wall --lines <"$tmp/raw" >"$tmp/got"
+check ".cpuprofile --lines: go tool pprof -raw has --collapse --lines's stacks" \
+	same "$tmp/want" "$tmp/got"
+"$bin" --collapse tests/cpuprofile/work.cpuprofile >"$tmp/want" 2>/dev/null
+python3 tests/pprof/raw2folded.py wall <"$tmp/raw" >"$tmp/got"
+check ".cpuprofile --lines: its functions are --collapse's" \
+	same "$tmp/want" "$tmp/got"
+
+# ---- perf script: modules as mappings, srclines as Line records -----------
+"$bin" --lines --pprof "$tmp/sl.pb.gz" tests/data/inline-srcline.perf-script \
+	2>/dev/null
+go tool pprof -symbolize=none -raw "$tmp/sl.pb.gz" >"$tmp/raw" 2>/dev/null
+"$bin" --lines --collapse tests/data/inline-srcline.perf-script >"$tmp/want" \
+	2>/dev/null
+python3 tests/pprof/raw2folded.py cpu --lines <"$tmp/raw" >"$tmp/got"
+check "perf script --lines: go tool pprof -raw has --collapse --lines's stacks" \
+	same "$tmp/want" "$tmp/got"
+# (Without --lines, perf script's srclines read as frames, as
+# stackcollapse-perf.pl reads them: compare the function names alone.)
+python3 tests/pprof/raw2folded.py cpu <"$tmp/raw" >"$tmp/got"
+check "perf script --lines: lines are Line records, not in the functions' names" \
+	sh -c "test -s '$tmp/got' && ! grep -q 'inline\\.c:' '$tmp/got'"
+printf '%s\n' /tmp/flametop-fixture/inline /usr/lib/x86_64-linux-gnu/libc.so.6 \
+	>"$tmp/mods"
+python3 tests/pprof-out/raw-mappings.py <"$tmp/raw" | sed -n 's/^map \([^ ]*\) .*/\1/p' \
+	>"$tmp/got"
+check "perf script: a mapping of each module with frames" same "$tmp/mods" "$tmp/got"
 summary

@@ -230,6 +230,17 @@ def bad_cases():
     p.location(1, 0x30, [2])
     p.sample([2, 1], [3])
     cases["pprof-duplicate-ids"] = p.encode()
+    # Values that overflow the profile's total part way: the samples
+    # before and after the overflowing ones are kept, those are named.
+    p = Profile()
+    p.sample_type("samples", "count")
+    for i, name in enumerate(["main", "alloc"], start=1):
+        p.function(i, name)
+        p.location(i, 0x10 * i, [i])
+    for locs, value in (([2, 1], (1 << 63) - 1), ([1], (1 << 63) - 1),
+                        ([2, 1], 5), ([1], 3), ([1], 1)):
+        p.sample(locs, [value])
+    cases["pprof-overflow"] = p.encode()
     return cases
 
 

@@ -11,7 +11,8 @@ prints them.  Locations without a function are named by flametop's rule:
 taken as bytes (they may hold spaces and need not be UTF-8): a line of a
 location is "NAME FILE:LINE s=N", FILE without spaces.  With --lines a
 frame is "NAME BASE:LINE" (BASE: FILE's last path component) where the
-line is known (above 0), as `flametop --lines` names it.
+line is known (above 0), as `flametop --lines` names it (a kind's
+annotation such as "_[i]" after the line: "NAME BASE:LINE_[i]").
 """
 import re
 import sys
@@ -34,7 +35,10 @@ def frame(text):
         return text.split(" ")[0]
     base = m.group(2).rsplit("/", 1)[-1]
     if lines and base and int(m.group(3)) > 0:
-        return "%s %s:%s" % (m.group(1), base, m.group(3))
+        # flametop's annotation of a frame's kind comes after its line.
+        k = re.match(r"^(.*)(_\[[kjiw]\])$", m.group(1))
+        name, kind = k.groups() if k else (m.group(1), "")
+        return "%s %s:%s%s" % (name, base, m.group(3), kind)
     return m.group(1)
 
 

@@ -272,5 +272,33 @@ done
 grep -q '^gzip;after_deep 1$' "$tmp/out" && ok || bad "perf script: the sample after the deep one is lost"
 grep -q 'cut_off' "$tmp/out" && bad "perf script: the cut-off sample is kept" || ok
 
+# pprof: samples are decoded on every thread in rounds (8,192 a thread),
+# the deep stacks' rows written on every thread: 40,000 stacks written by
+# --pprof are several rounds; the stacks, messages and status must not
+# depend on the number of threads.
+awk 'BEGIN {
+	s = 4242
+	for (i = 1; i <= 40000; i++) {
+		line = "main"
+		for (j = 0; j < 12; j++) {
+			s = (s * 1103515245 + 12345) % 2147483648
+			line = line ";f" (s % (j < 3 ? 3 : 400))
+		}
+		print line " " (1 + s % 9)
+	}
+}' >"$tmp/pp.folded"
+"$bin" --pprof "$tmp/pp.pb.gz" "$tmp/pp.folded" 2>"$tmp/err" ||
+	bad "pprof: cannot write: $(cat "$tmp/err")"
+gzip -dc "$tmp/pp.pb.gz" >"$tmp/pp.pb"
+FLAMETOP_THREADS=1 "$bin" --collapse "$tmp/pp.folded" >"$tmp/pp.want" 2>&1
+for n in 1 2 3 5; do
+	FLAMETOP_THREADS=$n "$bin" --collapse "$tmp/pp.pb" >"$tmp/out" 2>&1
+	cmp -s "$tmp/out" "$tmp/pp.want" && ok ||
+		bad "pprof with $n threads: not the stacks written"
+	FLAMETOP_THREADS=$n "$bin" --text --width 120 "$tmp/pp.pb" >"$tmp/text.$n" 2>&1
+	cmp -s "$tmp/text.$n" "$tmp/text.1" && ok ||
+		bad "pprof --text with $n threads differs from 1 thread"
+done
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

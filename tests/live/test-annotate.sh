@@ -1,0 +1,50 @@
+#!/bin/sh
+# test-annotate.sh - --annotate of a live run: tests/annotate/hotlines.c,
+# built here (frame pointers, -g), sampled for 0.6 s of its CPU time; the
+# listing of 'lines' prints its source, and its lines keep the order of
+# their cost, whatever the machine's load: line 26 (64 multiplies a
+# round) the hottest by self, above line 20 (mix's, inlined), above the
+# rest; the inlined call's line 30 carries total and no self; the per-line
+# self shares add up to the function's.
+#
+# usage: tests/live/test-annotate.sh FLAMETOP_BINARY
+. "$(dirname "$0")/lib.sh"
+top=$(cd "$here/../.." && pwd)
+
+if ! "$CC" -O1 -g -fno-omit-frame-pointer "$top/tests/annotate/hotlines.c" \
+	-o "$work/hotlines" 2>"$work/cc.err"; then
+	echo "SKIP: cannot build hotlines: $(head -n 1 "$work/cc.err")"
+	exit 0
+fi
+"$BIN" --annotate lines -F 997 -d 60 -- "$work/hotlines" 0.6 \
+	>"$work/ann" 2>"$work/err"
+rc=$?
+check "exit status 0 ($(head -n 2 "$work/err"))" [ "$rc" -eq 0 ]
+check "the function's header" grep -q "^lines (.*hotlines) self .*, total " "$work/ann"
+check "the source text" grep -q "x = mix(x);" "$work/ann"
+# Rows as "LINE SELF% TOTAL%" ("." is 0).
+awk '/^[ *] / {
+	s = $0; sub(/^[ *]/, "", s); n = split(s, w, " "); i = 1
+	for (f = 0; f < 2; f++) {
+		if (w[i] == ".") { p[f] = 0; i += 2; continue }
+		while (i <= n && w[i] !~ /%$/) i++
+		p[f] = w[i]; sub(/%$/, "", p[f]); i++
+	}
+	if (w[i] ~ /^[0-9]+$/) print w[i], p[0] + 0, p[1] + 0
+}' "$work/ann" >"$work/rows"
+self_of() { awk -v l="$1" '$1 == l { print $2 }' "$work/rows"; }
+total_of() { awk -v l="$1" '$1 == l { print $3 }' "$work/rows"; }
+hot=$(sort -k2,2nr "$work/rows" | head -n 1 | cut -d' ' -f1)
+check "line 26 the hottest by self (got $hot)" [ "$hot" = 26 ]
+check "line 26 above line 20 ($(self_of 26) > $(self_of 20))" \
+	awk -v a="$(self_of 26)" -v b="$(self_of 20)" 'BEGIN { exit !(a > b) }'
+check "line 20 above line 28 ($(self_of 20) > $(self_of 28))" \
+	awk -v a="$(self_of 20)" -v b="$(self_of 28)" 'BEGIN { exit !(a > b) }'
+check "line 30: no self, the inlined mix's total ($(self_of 30), $(total_of 30))" \
+	awk -v s="$(self_of 30)" -v t="$(total_of 30)" \
+	'BEGIN { exit !(s == 0 && t > 5) }'
+fs=$(sed -n 's/^lines (.*) self .* \([0-9.]*\)%, total .*/\1/p' "$work/ann")
+sum=$(awk '{ s += $2 } END { print s }' "$work/rows")
+check "line self shares add up to the function's ($sum ~ $fs)" \
+	awk -v a="$sum" -v b="$fs" 'BEGIN { if (b == "") exit 1; d = a - b; if (d < 0) d = -d; exit !(d <= 1) }'
+finish
