@@ -36,6 +36,7 @@ struct ann_opts {
 	size_t nprefix_maps;
 	const char *symfs;           /* --symfs DIR: binaries the input named
 	                                without reading them (perf script) */
+	bool disasm;                 /* --disasm: instructions, not lines */
 };
 
 /* One source line of an annotation. */
@@ -80,6 +81,16 @@ struct annotation {
  */
 long ann_find(const struct paddr *a, const char *name, uint32_t **ids,
 	      char *err, size_t errcap);
+
+/*
+ * A symbolizer of its own (to sym_destroy) holding f's file in *d, for an
+ * input that names binaries without reading them (perf script): under
+ * --symfs, checked against f's build-id where the input gave one.
+ */
+struct paddr_func;
+struct sym_dso;
+struct symbolizer *ann_file_dso(const struct paddr_func *f,
+				const struct ann_opts *o, struct sym_dso **d);
 
 /* Annotate function id of p's tables; messages about sources go to d. */
 struct annotation *ann_build(struct profile *p, uint32_t id,

@@ -39,6 +39,7 @@ struct config {
 	const char *pprof;           /* --pprof FILE ('-': stdout) */
 	const char *title;           /* --title TEXT (the SVG's) */
 	const char *annotate;        /* --annotate NAME */
+	bool disasm;                 /* --disasm: its instructions */
 	const char **source_paths;   /* --source-path DIR, repeatable */
 	size_t nsource_paths;
 	const char **prefix_maps;    /* --prefix-map OLD=NEW, repeatable */

@@ -156,12 +156,27 @@ size_t sym_dso_lines(struct symbolizer *sy, struct sym_dso *d,
  */
 bool sym_dso_func_range(struct symbolizer *sy, struct sym_dso *d,
 			uint64_t vaddr, uint64_t *start, uint64_t *end);
-/* The same, returning the symbol's name as in the ELF (NULL: none). */
+/* The same, returning the symbol's name (NULL: none), as sym_dso_symbol. */
 const char *sym_dso_func_at(struct symbolizer *sy, struct sym_dso *d,
 			    uint64_t vaddr, uint64_t *start, uint64_t *end);
 const char *sym_dso_file(const struct sym_dso *d);
 const uint8_t *sym_dso_build_id_bytes(const struct sym_dso *d, size_t *len);
 Dwfl_Module *sym_dso_dwfl(struct symbolizer *sy, struct sym_dso *d);
+/*
+ * Read d's file now if not yet: false with *why set when it cannot be
+ * (SYM_MISS_BUILD_ID: only another build is on this machine, never used
+ * in its place), so that sym_dso_file's NULL can be explained.
+ */
+bool sym_dso_open(struct symbolizer *sy, struct sym_dso *d,
+		  enum sym_miss *why);
+/*
+ * sym_dso_func_range with the symbol's name (owned by d, demangled as
+ * sym_dso_lookup gives it): NULL with *why set when no symbol holds vaddr
+ * or d could not be read.
+ */
+const char *sym_dso_symbol(struct symbolizer *sy, struct sym_dso *d,
+			   uint64_t vaddr, uint64_t *start, uint64_t *end,
+			   enum sym_miss *why);
 
 /* ---- Kernel and JIT ------------------------------------------------------ */
 

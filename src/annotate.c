@@ -262,6 +262,23 @@ static void from_dwarf(struct builder *b, const struct paddr_func *f)
 			 an->name);
 }
 
+struct symbolizer *ann_file_dso(const struct paddr_func *f,
+				const struct ann_opts *o, struct sym_dso **d)
+{
+	struct sym_opts so;
+	struct symbolizer *sy;
+	struct sym_file_id id = { .build_id = f->build_id,
+				  .build_id_len = f->build_id_len };
+
+	sym_default_opts(&so);
+	if (o && o->symfs)
+		so.root = o->symfs;
+	sy = sym_create(&so);
+	*d = sym_dso_get(sy, f->module, strlen(f->module),
+			 f->build_id ? &id : NULL);
+	return sy;
+}
+
 /*
  * A function whose input named its file and ELF addresses but read no
  * binary (perf script): the file is opened here, and its symbol at the
@@ -271,18 +288,13 @@ static void from_dwarf(struct builder *b, const struct paddr_func *f)
 static void from_file(struct builder *b, const struct paddr_func *f)
 {
 	struct annotation *an = b->an;
-	struct sym_opts so;
 	struct symbolizer *sy;
 	struct sym_dso *d;
 	struct paddr_func g = *f;
 	const char *at = NULL;
 	uint64_t addr = an->nrows ? an->rows[0].addr : 0;
 
-	sym_default_opts(&so);
-	if (b->o && b->o->symfs)
-		so.root = b->o->symfs;
-	sy = sym_create(&so);
-	d = sym_dso_get(sy, f->module, strlen(f->module), NULL);
+	sy = ann_file_dso(f, b->o, &d);
 	/* A self row's address is in the function; a return address may
 	 * be just past it. */
 	for (size_t i = 0; i < an->nrows; i++)

@@ -21,14 +21,15 @@
 
 #include "annotate.h"
 #include "diag.h"
+#include "export-annotate-priv.h"
 #include "profile-addr.h"
 #include "textfmt.h"
 #include "util.h"
 
 #define CONTEXT 2u
 
-static void cell(FILE *out, const struct profile *p, uint64_t w,
-		 uint64_t grand)
+void export_weight_cell(FILE *out, const struct profile *p, uint64_t w,
+			uint64_t grand)
 {
 	char fig[32], cellbuf[48], pct[16];
 
@@ -43,8 +44,7 @@ static void cell(FILE *out, const struct profile *p, uint64_t w,
 	fprintf(out, " %s %6s", cellbuf, pct);
 }
 
-/* Source text escaped, tabs to the next multiple of 8. */
-static void print_text(FILE *out, const char *s, size_t n)
+void export_print_text(FILE *out, const char *s, size_t n)
 {
 	size_t col = 0, i = 0;
 	char esc[256];
@@ -68,13 +68,12 @@ static void print_text(FILE *out, const char *s, size_t n)
 	}
 }
 
-/* The weight above which a line is marked hot. */
-static uint64_t hot_floor(const struct annotation *an)
+uint64_t export_hot_floor(const uint64_t *w, size_t n, uint64_t self)
 {
 	uint64_t top[3] = { 0, 0, 0 };
 
-	for (size_t i = 0; i < an->nlines; i++) {
-		uint64_t s = an->lines[i].self;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t s = w[i];
 
 		if (s > top[0]) {
 			top[2] = top[1];
@@ -87,9 +86,22 @@ static uint64_t hot_floor(const struct annotation *an)
 			top[2] = s;
 		}
 	}
-	if (an->self / 10 && an->self / 10 < top[2])
-		return an->self / 10;
+	if (self / 10 && self / 10 < top[2])
+		return self / 10;
 	return top[2] ? top[2] : 1;
+}
+
+/* The weight above which a line is marked hot. */
+static uint64_t hot_floor(const struct annotation *an)
+{
+	uint64_t *w = xmalloc((an->nlines ? an->nlines : 1) * sizeof(*w));
+	uint64_t hot;
+
+	for (size_t i = 0; i < an->nlines; i++)
+		w[i] = an->lines[i].self;
+	hot = export_hot_floor(w, an->nlines, an->self);
+	free(w);
+	return hot;
 }
 
 static void print_line(FILE *out, const struct profile *p,
@@ -100,11 +112,11 @@ static void print_line(FILE *out, const struct profile *p,
 	size_t n = 0;
 
 	fputc(l->self >= hot ? '*' : ' ', out);
-	cell(out, p, l->self, an->grand);
-	cell(out, p, l->total, an->grand);
+	export_weight_cell(out, p, l->self, an->grand);
+	export_weight_cell(out, p, l->total, an->grand);
 	fprintf(out, " %6u  ", l->line);
 	if ((t = ann_text(an, l, &n)) != NULL)
-		print_text(out, t, n);
+		export_print_text(out, t, n);
 	fputc('\n', out);
 }
 
@@ -163,28 +175,34 @@ static void print_rows(FILE *out, const struct profile *p,
 		"total%", "address");
 	for (size_t i = 0; i < an->nrows; i++) {
 		fputc(' ', out);
-		cell(out, p, an->rows[i].self, an->grand);
-		cell(out, p, an->rows[i].total, an->grand);
+		export_weight_cell(out, p, an->rows[i].self, an->grand);
+		export_weight_cell(out, p, an->rows[i].total, an->grand);
 		fprintf(out, "  %#llx\n", (unsigned long long)an->rows[i].addr);
 	}
+}
+
+void export_annotate_header(FILE *out, const struct profile *p,
+			    const char *fname, const char *module,
+			    uint64_t self, uint64_t total, uint64_t grand)
+{
+	char name[1024], mod[1024], s1[32], s2[32];
+
+	textfmt_escape(fname, strlen(fname), name, sizeof(name));
+	textfmt_escape(module, strlen(module), mod, sizeof(mod));
+	profile_format_amount(p, self, s1, sizeof(s1));
+	profile_format_amount(p, total, s2, sizeof(s2));
+	/* The module in parentheses, when the input named one. */
+	fprintf(out, "%s%s%s%s self %s %.1f%%, total %s %.1f%%\n", name,
+		*mod ? " (" : "", mod, *mod ? ")" : "", s1,
+		grand ? 100.0 * (double)self / (double)grand : 0.0, s2,
+		grand ? 100.0 * (double)total / (double)grand : 0.0);
 }
 
 static void print_one(FILE *out, const struct profile *p,
 		      const struct annotation *an, struct diag *d)
 {
-	char name[1024], mod[1024], s1[32], s2[32];
-
-	textfmt_escape(an->name, strlen(an->name), name, sizeof(name));
-	textfmt_escape(an->module, strlen(an->module), mod, sizeof(mod));
-	profile_format_amount(p, an->self, s1, sizeof(s1));
-	profile_format_amount(p, an->total, s2, sizeof(s2));
-	/* The module in parentheses, when the input named one. */
-	fprintf(out, "%s%s%s%s self %s %.1f%%, total %s %.1f%%\n", name,
-		*mod ? " (" : "", mod, *mod ? ")" : "", s1,
-		an->grand ? 100.0 * (double)an->self / (double)an->grand : 0.0,
-		s2,
-		an->grand ? 100.0 * (double)an->total / (double)an->grand
-			  : 0.0);
+	export_annotate_header(out, p, an->name, an->module, an->self,
+			       an->total, an->grand);
 	if (an->refused) {
 		diag_warn(d, "%s", an->why);
 		fputc('\n', out);
@@ -212,8 +230,8 @@ static void print_one(FILE *out, const struct profile *p,
 	}
 	if (an->unplaced) {
 		fputc(' ', out);
-		cell(out, p, 0, an->grand);
-		cell(out, p, an->unplaced, an->grand);
+		export_weight_cell(out, p, 0, an->grand);
+		export_weight_cell(out, p, an->unplaced, an->grand);
 		fputs("      ?  (addresses without a line)\n", out);
 	}
 	fputc('\n', out);
@@ -226,6 +244,7 @@ int export_annotate(FILE *out, struct profile *p, const char *name,
 	uint32_t *ids = NULL;
 	char err[256];
 	long n;
+	int rc = 0;
 
 	if (!a) {
 		diag_warn(d, "--annotate: this input has no addresses (folded "
@@ -250,10 +269,16 @@ int export_annotate(FILE *out, struct profile *p, const char *name,
 	for (long i = 0; i < n; i++) {
 		struct annotation *an = ann_build(p, ids[i], o, d);
 
-		if (an->self || an->total)
-			print_one(out, p, an, d);
+		/* --disasm: a function not disassembled makes the status 1. */
+		if (an->self || an->total) {
+			if (o->disasm)
+				rc |= export_disasm_one(out, p, a, an, o,
+						       d);
+			else
+				print_one(out, p, an, d);
+		}
 		ann_free(an);
 	}
 	free(ids);
-	return 0;
+	return rc;
 }

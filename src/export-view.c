@@ -295,7 +295,7 @@ int export_run(FILE *f, struct profile *p, const struct config *c,
 		/* The address tables are the profile's: no derived view. */
 		struct ann_opts ao = { c->source_paths, c->nsource_paths,
 				       c->prefix_maps, c->nprefix_maps,
-				       c->read.symfs };
+				       c->read.symfs, c->disasm };
 		struct diag d;
 
 		diag_init(&d);

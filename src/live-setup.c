@@ -511,7 +511,8 @@ int live_main(struct config *c)
 		};
 		struct tui_opts to = { 0 };
 		struct ann_opts ao = { c->source_paths, c->nsource_paths,
-				       c->prefix_maps, c->nprefix_maps, NULL };
+				       c->prefix_maps, c->nprefix_maps, NULL,
+				       false };
 
 		to.ann_opts = &ao;
 		to.title = L.target;

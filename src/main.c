@@ -473,7 +473,7 @@ static int run_tui(struct profile *p, struct config *c, struct url_source *u,
 	struct tui_opts o = { 0 };
 	struct ann_opts ao = { c->source_paths, c->nsource_paths,
 			       c->prefix_maps, c->nprefix_maps,
-			       c->read.symfs };
+			       c->read.symfs, false };
 	struct type_switch ts = { c, c->read.types, u, "", false };
 	struct profile *v;
 	char msg[160], what[128], title[8192];

@@ -75,6 +75,9 @@ static const struct opt_def opts[] = {
 	{ "annotate", 0, OPT_STR, "NAME", OFF(annotate), 0, 0, "Output",
 	  "print the source lines of function NAME (a name or a regex) with "
 	  "self and total weight and share; hottest lines marked '*'" },
+	{ "disasm", 0, OPT_FLAG, NULL, OFF(disasm), 0, 0, "Output",
+	  "--annotate: the instructions (capstone), each with its weight, "
+	  "the source line above each run, branch targets named" },
 	{ "source-path", 0, OPT_STRS, "DIR", OFF(source_paths), 0, 0,
 	  "Output", "--annotate and the view's a: look for sources under DIR "
 	  "too (repeatable)" },
@@ -581,6 +584,8 @@ int options_parse(struct config *c, int argc, char **argv)
 			return usage_error("--prefix-map: '%s' is not "
 					   "OLD=NEW", c->prefix_maps[k]);
 	}
+	if (c->disasm && !c->annotate)
+		return usage_error("--disasm goes with --annotate NAME");
 	if ((c->nsource_paths || c->nprefix_maps) && !c->annotate &&
 	    (c->text || c->collapse || c->svg || c->top || c->pprof))
 		return usage_error("--source-path and --prefix-map go with "

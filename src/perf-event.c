@@ -696,11 +696,24 @@ static uint32_t user_frame(struct pe_machine *m, struct pe_proc *pr,
 		struct sym_srcline ln[64];
 		size_t nl = 0;
 
+		char unnamed[80];
+
 		if (map->dso && m->sy) {
 			fn = sym_dso_lookup(m->sy, map->dso, off, &vaddr,
 					    &why);
 		}
-		note_func(m, fn, map->dso ? sym_dso_path(map->dso) : NULL,
+		/*
+		 * Code no symbol names (a stripped file) is kept under its
+		 * frame's name, "[file]", so that --annotate '[file]'
+		 * --disasm can still show its instructions.
+		 */
+		unnamed[0] = '\0';
+		if (!fn && map->dso && (why == SYM_MISS_NO_SYMBOL ||
+					why == SYM_MISS_STRIPPED))
+			snprintf(unnamed, sizeof(unnamed), "[%s]",
+				 sym_dso_basename(map->dso));
+		note_func(m, fn ? fn : unnamed[0] ? unnamed : NULL,
+			  map->dso ? sym_dso_path(map->dso) : NULL,
 			  map->dso, vaddr);
 		/* The function's own line: the last of the inline chain. */
 		if (fn)

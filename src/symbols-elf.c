@@ -741,25 +741,24 @@ static uint64_t dso_vaddr(const struct sym_dso *d, uint64_t off)
 	return off;
 }
 
-const char *sym_dso_lookup(struct symbolizer *sy, struct sym_dso *d,
-			   uint64_t file_off, uint64_t *vaddr,
-			   enum sym_miss *why)
+bool sym_dso_open(struct symbolizer *sy, struct sym_dso *d,
+		  enum sym_miss *why)
 {
-	size_t lo;
-	uint64_t a;
-
 	if (d->state == 0)
 		sym_dso_load(sy, d);
-	if (d->state < 0) {
-		*why = d->fail;
-		*vaddr = file_off;
-		if (!sy->miss_file[d->fail])
-			sy->miss_file[d->fail] = d->path;
-		return NULL;
-	}
-	a = dso_vaddr(d, file_off);
-	*vaddr = a;
-	lo = sym_count_starting_by(d->syms, d->nsyms, sizeof(*d->syms), a);
+	if (d->state > 0)
+		return true;
+	*why = d->fail;
+	return false;
+}
+
+/* The symbol covering ELF address a of a loaded d, demangled, or NULL. */
+static const struct fsym *symbol_at(struct symbolizer *sy, struct sym_dso *d,
+				    uint64_t a, enum sym_miss *why)
+{
+	size_t lo = sym_count_starting_by(d->syms, d->nsyms, sizeof(*d->syms),
+					  a);
+
 	if (lo && a < d->syms[lo - 1].end) {
 		struct fsym *f = &d->syms[lo - 1];
 
@@ -774,35 +773,59 @@ const char *sym_dso_lookup(struct symbolizer *sy, struct sym_dso *d,
 				f->name = dn;
 			}
 		}
-		return f->name;
+		return f;
 	}
 	*why = d->nsyms ? SYM_MISS_NO_SYMBOL : SYM_MISS_STRIPPED;
+	return NULL;
+}
+
+const char *sym_dso_lookup(struct symbolizer *sy, struct sym_dso *d,
+			   uint64_t file_off, uint64_t *vaddr,
+			   enum sym_miss *why)
+{
+	const struct fsym *f;
+
+	if (!sym_dso_open(sy, d, why)) {
+		*vaddr = file_off;
+	} else {
+		*vaddr = dso_vaddr(d, file_off);
+		f = symbol_at(sy, d, *vaddr, why);
+		if (f)
+			return f->name;
+	}
 	if (!sy->miss_file[*why])
 		sy->miss_file[*why] = d->path;
 	return NULL;
 }
 
+const char *sym_dso_symbol(struct symbolizer *sy, struct sym_dso *d,
+			   uint64_t vaddr, uint64_t *start, uint64_t *end,
+			   enum sym_miss *why)
+{
+	const struct fsym *f;
+
+	if (!sym_dso_open(sy, d, why) ||
+	    (f = symbol_at(sy, d, vaddr, why)) == NULL)
+		return NULL;
+	*start = f->start;
+	*end = f->end;
+	return f->name;
+}
+
 bool sym_dso_func_range(struct symbolizer *sy, struct sym_dso *d,
 			uint64_t vaddr, uint64_t *start, uint64_t *end)
 {
-	return sym_dso_func_at(sy, d, vaddr, start, end) != NULL;
+	enum sym_miss why;
+
+	return sym_dso_symbol(sy, d, vaddr, start, end, &why) != NULL;
 }
 
 const char *sym_dso_func_at(struct symbolizer *sy, struct sym_dso *d,
 			    uint64_t vaddr, uint64_t *start, uint64_t *end)
 {
-	size_t lo;
+	enum sym_miss why;
 
-	if (d->state == 0)
-		sym_dso_load(sy, d);
-	if (d->state < 0)
-		return NULL;
-	lo = sym_count_starting_by(d->syms, d->nsyms, sizeof(*d->syms), vaddr);
-	if (!lo || vaddr >= d->syms[lo - 1].end)
-		return NULL;
-	*start = d->syms[lo - 1].start;
-	*end = d->syms[lo - 1].end;
-	return d->syms[lo - 1].name;
+	return sym_dso_symbol(sy, d, vaddr, start, end, &why);
 }
 
 const char *sym_dso_file(const struct sym_dso *d)

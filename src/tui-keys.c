@@ -204,6 +204,9 @@ static const struct key_binding table[] = {
 	{ KCTX_ANNOTATE, ACT_ANNOTATE_DOC, "/, F3, Ctrl-F",
 	  "search the source text with a pcre2 regex (the next line matching)",
 	  { 0 } },
+	{ KCTX_ANNOTATE, ACT_ANNOTATE_DOC, "Tab, d",
+	  "the function's instructions (each with its shares, the source line "
+	  "above each run), or back to its source lines", { 0 } },
 	{ KCTX_ANNOTATE, ACT_ANNOTATE_DOC, "Backspace, Esc",
 	  "back to the graph (a and q too)", { 0 } },
 	{ KCTX_LIVE, ACT_LIVE_RATE_UP, "+", "live: raise the sampling rate", { '+', '=', 0 } },

@@ -30,6 +30,7 @@ enum color_mode { CM_NONE, CM_8, CM_256, CM_DIRECT };
 
 struct diff_top_row;
 struct annotation;
+struct ann_disasm;
 struct ann_opts;
 struct arow;
 
@@ -119,6 +120,10 @@ struct tui {
 	size_t *ann_rank;             /* rows with weight, heaviest first */
 	size_t ann_nrank, ann_pos;    /* ann_pos: the rank n/N left */
 	bool ann_by_total;            /* hottest by total (s), else self */
+	struct ann_disasm *ann_dis;   /* Tab, d: its instructions listed
+	                                 instead of its lines; NULL: lines */
+	char ann_note[600];           /* why Tab or d did nothing (escaped),
+	                                 shown until the next key */
 
 	unsigned rows, cols;          /* the screen */
 	struct layout lay;

@@ -4,7 +4,10 @@
  * share, the hottest selected.  n and N go to the next and previous
  * hottest line, s orders them by self or by total, / searches the text
  * (the prompt is tui.c's: tui_annotate_search), Backspace, Esc, q or a go
- * back to the graph.  Live, the annotation is made again at each refresh
+ * back to the graph.  Tab or d switches to the function's instructions
+ * (annotate-disasm.h's rows: the source line above each run, each
+ * instruction's shares, branch targets named) and back; the same keys
+ * move, rank and search there.  Live, the annotation is made again at each refresh
  * (tui_annotate_refresh), the selected line kept.
  */
 #include <curses.h>
@@ -15,6 +18,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
+#include "annotate-disasm.h"
 #include "annotate.h"
 #include "diag.h"
 #include "profile-addr.h"
@@ -68,8 +72,25 @@ static struct arow *rows_of(const struct annotation *an, size_t *n)
 	return r;
 }
 
-static uint64_t weight_of(const struct tui *t, const struct arow *r)
+/* The rows listed: the instructions' (Tab, d) or the source lines'. */
+static size_t nrows(const struct tui *t)
 {
+	return t->ann_dis ? t->ann_dis->nrows : t->ann_nrows;
+}
+
+/* Row i's weight, by self or by total (s). */
+static uint64_t weight_at(const struct tui *t, size_t i)
+{
+	const struct arow *r;
+
+	if (t->ann_dis) {
+		const struct adis_row *d = &t->ann_dis->rows[i];
+
+		if (d->kind != ADIS_INSN)
+			return 0;
+		return t->ann_by_total ? d->total : d->self;
+	}
+	r = &t->ann_rows[i];
 	if (!r->l)
 		return 0;
 	return t->ann_by_total ? r->l->total : r->l->self;
@@ -78,21 +99,19 @@ static uint64_t weight_of(const struct tui *t, const struct arow *r)
 /* The rows with weight, heaviest first (ties: in listing order). */
 static void rank(struct tui *t)
 {
-	const struct arow *rows = t->ann_rows;
-	size_t n = 0;
+	size_t n = 0, all = nrows(t);
 
 	free(t->ann_rank);
-	t->ann_rank = xmalloc((t->ann_nrows ? t->ann_nrows : 1) *
-			      sizeof(*t->ann_rank));
-	for (size_t i = 0; i < t->ann_nrows; i++)
-		if (weight_of(t, &rows[i]))
+	t->ann_rank = xmalloc((all ? all : 1) * sizeof(*t->ann_rank));
+	for (size_t i = 0; i < all; i++)
+		if (weight_at(t, i))
 			t->ann_rank[n++] = i;
 	/* Insertion sort: a function has few lines with weight. */
 	for (size_t i = 1; i < n; i++) {
 		size_t v = t->ann_rank[i], j = i;
 
-		while (j > 0 && weight_of(t, &rows[t->ann_rank[j - 1]]) <
-				weight_of(t, &rows[v])) {
+		while (j > 0 && weight_at(t, t->ann_rank[j - 1]) <
+				weight_at(t, v)) {
 			t->ann_rank[j] = t->ann_rank[j - 1];
 			j--;
 		}
@@ -115,7 +134,8 @@ static bool build(struct tui *t, uint32_t id)
 
 	diag_init(&d);
 	an = ann_build(t->src, id, t->ann_opts, &d);
-	if (an->refused || !an->has_lines) {
+	/* Without lines it has no rows here: its instructions may (Tab). */
+	if (an->refused) {
 		tui_set_msg(t, true, "%s", an->why);
 		ann_free(an);
 		diag_free(&d);
@@ -132,6 +152,74 @@ static bool build(struct tui *t, uint32_t id)
 	t->ann_rows = rows_of(an, &t->ann_nrows);
 	rank(t);
 	return true;
+}
+
+/*
+ * Tab, d: the instructions instead of the source lines, or back.  The
+ * hottest instruction is selected; false (message set) when the code
+ * cannot be decoded.
+ */
+static bool toggle_disasm(struct tui *t)
+{
+	struct ann_disasm *ad;
+
+	if (t->ann_dis && !t->ann->has_lines) {
+		char esc[512];
+
+		textfmt_escape(t->ann->name, strlen(t->ann->name), esc,
+			       sizeof(esc));
+		snprintf(t->ann_note, sizeof(t->ann_note),
+			 "Tab: %s has no source lines", esc);
+		return false;
+	}
+	if (t->ann_dis) {
+		ann_disasm_free(t->ann_dis);
+		t->ann_dis = NULL;
+	} else {
+		ad = ann_disasm_build(profile_paddr_const(t->src), t->ann,
+				      t->ann_opts);
+		if (!ad->nrows) {
+			char esc[512];
+
+			textfmt_escape(ad->why, strlen(ad->why), esc,
+				       sizeof(esc));
+			snprintf(t->ann_note, sizeof(t->ann_note), "d: %s", esc);
+			/* Opening on them (no lines): said over the graph. */
+			tui_set_msg(t, true, "%s", t->ann_note);
+			ann_disasm_free(ad);
+			return false;
+		}
+		t->ann_dis = ad;
+	}
+	t->ann_top = 0;
+	rank(t);
+	select_hottest(t);
+	return true;
+}
+
+/* Live: the annotation made again, the selected instruction kept. */
+static void refresh_disasm(struct tui *t)
+{
+	const struct adis_row *r = &t->ann_dis->rows[t->ann_sel];
+	uint64_t addr = r->in ? r->in->addr : 0;
+	struct ann_disasm *ad;
+
+	if (!build(t, t->ann_func))
+		return;
+	ad = ann_disasm_build(profile_paddr_const(t->src), t->ann,
+			      t->ann_opts);
+	if (!ad->nrows) {
+		ann_disasm_free(ad);
+		return;
+	}
+	ann_disasm_free(t->ann_dis);
+	t->ann_dis = ad;
+	rank(t);
+	if (t->ann_sel >= ad->nrows)
+		t->ann_sel = ad->nrows - 1;
+	for (size_t i = 0; i < ad->nrows; i++)
+		if (ad->rows[i].kind == ADIS_INSN && ad->rows[i].in->addr == addr)
+			t->ann_sel = i;
 }
 
 void tui_annotate_open(struct tui *t, const char *name, size_t len)
@@ -165,6 +253,11 @@ void tui_annotate_open(struct tui *t, const char *name, size_t len)
 		t->ann_by_total = false;
 		rank(t);
 		select_hottest(t);
+		/* No source lines: its instructions, or why not. */
+		if (!t->ann->has_lines) {
+			if (!toggle_disasm(t))
+				tui_annotate_close(t);
+		}
 	}
 	free(ids);
 	free(fn);
@@ -173,6 +266,8 @@ void tui_annotate_open(struct tui *t, const char *name, size_t len)
 void tui_annotate_close(struct tui *t)
 {
 	t->ann_show = false;
+	ann_disasm_free(t->ann_dis);
+	t->ann_dis = NULL;
 	ann_free(t->ann);
 	t->ann = NULL;
 	free(t->ann_rows);
@@ -187,8 +282,12 @@ void tui_annotate_refresh(struct tui *t)
 	uint32_t file;
 	unsigned line;
 
-	if (!t->ann_show || t->ann_sel >= t->ann_nrows)
+	if (!t->ann_show || t->ann_sel >= nrows(t))
 		return;
+	if (t->ann_dis) {
+		refresh_disasm(t);
+		return;
+	}
 	file = t->ann_rows[t->ann_sel].file;
 	line = t->ann_rows[t->ann_sel].line;
 	if (!build(t, t->ann_func))
@@ -196,6 +295,30 @@ void tui_annotate_refresh(struct tui *t)
 	for (size_t i = 0; i < t->ann_nrows; i++)
 		if (t->ann_rows[i].file == file && t->ann_rows[i].line == line)
 			t->ann_sel = i;
+}
+
+/* What / searches in row i: its source text, or its instruction. */
+static const char *row_text(const struct tui *t, size_t i, size_t *n)
+{
+	const struct arow *r;
+
+	if (t->ann_dis) {
+		const struct adis_row *d = &t->ann_dis->rows[i];
+
+		if (d->kind == ADIS_INSN) {
+			*n = strlen(d->in->text);
+			return d->in->text;
+		}
+		return ann_disasm_source(t->ann, d, n);
+	}
+	r = &t->ann_rows[i];
+	if (!r->line)
+		return NULL;
+	{
+		struct ann_line l = { r->file, r->line, 0, 0, false };
+
+		return ann_text(t->ann, &l, n);
+	}
 }
 
 void tui_annotate_search(struct tui *t, const char *re)
@@ -218,20 +341,18 @@ void tui_annotate_search(struct tui *t, const char *re)
 		return;
 	}
 	md = pcre2_match_data_create_from_pattern(c, NULL);
-	for (size_t k = 1; k <= t->ann_nrows; k++) {
-		size_t i = (t->ann_sel + k) % t->ann_nrows;
-		const struct arow *r = &t->ann_rows[i];
-		struct ann_line l = { r->file, r->line, 0, 0, false };
+	for (size_t k = 1; k <= nrows(t); k++) {
+		size_t i = (t->ann_sel + k) % nrows(t);
 		const char *s;
 		size_t n = 0;
 
-		if (!r->line || !(s = ann_text(t->ann, &l, &n)))
+		if (!(s = row_text(t, i, &n)))
 			continue;
 		if (pcre2_match(c, (PCRE2_SPTR)s, n, 0, 0, md, NULL) >= 0) {
 			t->ann_sel = i;
 			break;
 		}
-		if (k == t->ann_nrows)
+		if (k == nrows(t))
 			tui_set_msg(t, false, "no line matches");
 	}
 	pcre2_match_data_free(md);
@@ -249,6 +370,70 @@ static void share(const struct annotation *an, uint64_t w, char *buf,
 			 an->grand ? 100.0 * (double)w / (double)an->grand : 0);
 }
 
+/* Source text with tabs to spaces, then escaped like frame names. */
+static void source_text(const char *s, size_t n, char *out, size_t cap)
+{
+	char text[2048];
+	size_t tl = 0;
+
+	for (size_t i = 0; s && i < n && tl + 9 < 512; i++) {
+		if (s[i] == '\t')
+			do
+				text[tl++] = ' ';
+			while (tl % 8);
+		else
+			text[tl++] = s[i];
+	}
+	textfmt_escape(text, tl, out, cap);
+}
+
+/* Row k is marked hot: at least half the hottest row's weight. */
+static bool is_hot(const struct tui *t, size_t k)
+{
+	uint64_t w = weight_at(t, k);
+
+	return t->ann_nrank && w &&
+	       w * 10 >= weight_at(t, t->ann_rank[0]) * 5;
+}
+
+/* Row k of the instructions: a source line, a gap or an instruction. */
+static void disasm_row(const struct tui *t, size_t k, char *line, size_t cap,
+		       bool *hot, bool *bold)
+{
+	const struct adis_row *r = &t->ann_dis->rows[k];
+	const struct disasm_insn *in = r->in;
+	char s1[16], s2[16], text[1024], target[1040] = "";
+	const char *src;
+	size_t n = 0;
+
+	switch (r->kind) {
+	case ADIS_GAP:
+		snprintf(line, cap, "%26s...", "");
+		return;
+	case ADIS_SOURCE:
+		src = ann_disasm_source(t->ann, r, &n);
+		source_text(src, n, text, sizeof(text));
+		textfmt_escape(in->base, strlen(in->base), target,
+			       sizeof(target));
+		snprintf(line, cap, "%26s%s:%u  %s", "", target, in->line,
+			 text);
+		*bold = true;
+		return;
+	case ADIS_INSN:
+		break;
+	}
+	share(t->ann, r->self, s1, sizeof(s1));
+	share(t->ann, r->total, s2, sizeof(s2));
+	*hot = is_hot(t, k);
+	if (in->target_name) {
+		textfmt_escape(in->target_name, strlen(in->target_name), text,
+			       sizeof(text));
+		snprintf(target, sizeof(target), " <%s>", text);
+	}
+	snprintf(line, cap, "%c%7s %7s %8llx  %s%s", *hot ? '*' : ' ', s1, s2,
+		 (unsigned long long)in->addr, in->text, target);
+}
+
 void tui_annotate_draw(struct tui *t)
 {
 	const struct annotation *an = t->ann;
@@ -264,20 +449,26 @@ void tui_annotate_draw(struct tui *t)
 	textfmt_escape(an->name, strlen(an->name), name, sizeof(name));
 	share(an, an->self, s1, sizeof(s1));
 	share(an, an->total, s2, sizeof(s2));
-	snprintf(line, sizeof(line), " annotate %s: self %s, total %s; hottest "
-		 "by %s", name, s1, s2, t->ann_by_total ? "total" : "self");
+	snprintf(line, sizeof(line), " annotate %s%s: self %s, total %s; "
+		 "hottest by %s", name,
+		 !t->ann_dis ? "" : t->ann->has_lines ? " (instructions)"
+		 : " (instructions; no source lines)", s1, s2,
+		 t->ann_by_total ? "total" : "self");
 	textfmt_fit(line, strlen(line), w, ' ', buf);
 	attron(A_BOLD);
 	mvaddstr(0, 0, buf);
 	attroff(A_BOLD);
 	for (unsigned y = 0; y < vis; y++) {
 		size_t k = t->ann_top + y;
-		const struct arow *r = k < t->ann_nrows ? &t->ann_rows[k] : NULL;
-		bool hot = false;
+		const struct arow *r = k < t->ann_nrows && !t->ann_dis ?
+				       &t->ann_rows[k] : NULL;
+		bool hot = false, bold = r && !r->line;
 		size_t n = 0;
 
 		line[0] = 0;
-		if (r && !r->line) {
+		if (t->ann_dis && k < nrows(t)) {
+			disasm_row(t, k, line, sizeof(line), &hot, &bold);
+		} else if (r && !r->line) {
 			const char *p = an->files[r->file].path;
 
 			textfmt_escape(p, strlen(p), name, sizeof(name));
@@ -285,29 +476,16 @@ void tui_annotate_draw(struct tui *t)
 		} else if (r) {
 			struct ann_line l = { r->file, r->line, 0, 0, false };
 			const char *s = ann_text(an, &l, &n);
-			char text[2048] = "";
-			size_t tl = 0;
 
-			/* Tabs to spaces, then escaped like frame names. */
-			for (size_t i = 0; s && i < n && tl + 9 < 512; i++) {
-				if (s[i] == '\t')
-					do
-						text[tl++] = ' ';
-					while (tl % 8);
-				else
-					text[tl++] = s[i];
-			}
-			textfmt_escape(text, tl, name, sizeof(name));
+			source_text(s, n, name, sizeof(name));
 			share(an, r->l ? r->l->self : 0, s1, sizeof(s1));
 			share(an, r->l ? r->l->total : 0, s2, sizeof(s2));
-			hot = t->ann_nrank && r->l &&
-			      weight_of(t, r) * 10 >= weight_of(t,
-				&t->ann_rows[t->ann_rank[0]]) * 5;
+			hot = is_hot(t, k);
 			snprintf(line, sizeof(line), "%c%7s %7s %6u  %s",
 				 hot ? '*' : ' ', s1, s2, r->line, name);
 		}
 		textfmt_fit(line, strlen(line), w, ' ', buf);
-		if (r && !r->line)
+		if (bold)
 			attron(A_BOLD);
 		if (hot)
 			attron(A_BOLD);
@@ -317,7 +495,16 @@ void tui_annotate_draw(struct tui *t)
 		attr_set(A_NORMAL, 0, NULL);
 		tui_draw_slot(t, TS_HELP);
 	}
-	{
+	if (t->ann_dis) {
+		const struct adis_row *r = t->ann_sel < nrows(t) ?
+					   &t->ann_dis->rows[t->ann_sel] : NULL;
+
+		if (r && r->kind != ADIS_GAP)
+			snprintf(name, sizeof(name), " %#llx |",
+				 (unsigned long long)r->in->addr);
+		else
+			name[0] = 0;
+	} else {
 		const struct arow *r = t->ann_sel < t->ann_nrows ?
 				       &t->ann_rows[t->ann_sel] : NULL;
 
@@ -327,9 +514,13 @@ void tui_annotate_draw(struct tui *t)
 			name[0] = 0;
 	}
 	snprintf(line, sizeof(line), "%s n/N: next/previous hottest  s: by "
-		 "%s  /: search  Backspace: back%s", name,
+		 "%s  Tab: %s  /: search  Backspace: back%s", name,
 		 t->ann_by_total ? "self" : "total",
+		 t->ann_dis ? "source" : "asm",
 		 t->live ? "  (live: every sample so far)" : "");
+	/* Why Tab or d did nothing, until the next key. */
+	if (t->ann_note[0])
+		snprintf(line, sizeof(line), " %s", t->ann_note);
 	attron(A_REVERSE);
 	textfmt_fit(line, strlen(line), w, ' ', buf);
 	mvaddstr((int)vis + 1, 0, buf);
@@ -349,14 +540,18 @@ bool tui_annotate_key(struct tui *t, int key)
 {
 	size_t page = t->rows > 4 ? t->rows - 4 : 1, r;
 
-	if (keys_list_move(key, &t->ann_sel, t->ann_nrows, page))
+	t->ann_note[0] = '\0';
+	if (keys_list_move(key, &t->ann_sel, nrows(t), page))
 		return true;
 	switch (key) {
 	case 'g': case KEY_HOME:
 		t->ann_sel = 0;
 		return true;
 	case 'G': case KEY_END:
-		t->ann_sel = t->ann_nrows ? t->ann_nrows - 1 : 0;
+		t->ann_sel = nrows(t) ? nrows(t) - 1 : 0;
+		return true;
+	case '\t': case 'd':
+		toggle_disasm(t);
 		return true;
 	case 'n': case 'N':
 		if (!t->ann_nrank)

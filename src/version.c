@@ -6,6 +6,7 @@
  */
 #include "version.h"
 
+#include <capstone/capstone.h>
 #include <elfutils/libdwfl.h>
 #include <zlib.h>
 #include <json-c/json.h>
@@ -26,6 +27,21 @@ static void option(FILE *out, const char *name, int on, const char *how)
 		how ? " (" : "", how ? how : "", how ? ")" : "");
 }
 
+/* The disassembler (--disasm): capstone's version and the machines it
+ * decodes that flametop asks it for. */
+static void disasm_option(FILE *out)
+{
+	int major = 0, minor = 0;
+	char how[96];
+
+	cs_version(&major, &minor);
+	snprintf(how, sizeof(how), "capstone %d.%d%s%s", major, minor,
+		 cs_support(CS_ARCH_X86) ? ", x86-64" : "",
+		 cs_support(CS_ARCH_ARM64) ? ", aarch64" : "");
+	option(out, "disasm:", cs_support(CS_ARCH_X86) || cs_support(CS_ARCH_ARM64),
+	       how);
+}
+
 void version_print(FILE *out)
 {
 	const char *dm = sym_demangler();
@@ -44,6 +60,7 @@ void version_print(FILE *out)
 	option(out, "http:", 1, fetch_version());
 	snprintf(how, sizeof(how), "json-c %s", json_c_version());
 	option(out, "cpuprofile:", 1, how);
+	disasm_option(out);
 	if (pcre2_config(PCRE2_CONFIG_VERSION, pcre + 6) < 0)
 		pcre[0] = '\0';
 	pcre2_config(PCRE2_CONFIG_JIT, &jit);

@@ -69,6 +69,7 @@ run_suite() {
 	group "thread count [$tag]" tests/threads/run.sh "$bin"
 	group "diff [$tag]" tests/diff/run.sh "$bin"
 	group "consistency [$tag]" tests/consistency/run.sh "$bin"
+	group "disasm vs perf [$tag]" tests/disasm/run.sh "$bin"
 	if [ -d ../shared/conformance ]; then
 		group "conformance [$tag]" ../shared/conformance/run-stackcollapse-perf.sh "$bin"
 	else

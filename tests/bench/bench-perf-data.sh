@@ -24,6 +24,8 @@
 #                                    in place of stackcollapse-perf.pl)
 #   - perf report --stdio -i FILE, beside BIN --text again (issue 16's
 #     target: at least 10 times faster)
+#   - BIN --annotate HOT --disasm FILE, HOT the hottest function by self
+#     (issue 29's target: at most 1.5 times --collapse)
 # and prints the ratios.  Reports only: never fails on a slow figure.
 # Needs perf and permission to sample all CPUs.
 build=${1:?usage: $0 BUILDDIR BIN}
@@ -172,3 +174,14 @@ awk -v ft="$ft2" -v pr="$last" -v ftc="$ftc2" -v prc="$lastcpu" \
 		printf "   in CPU time (user+sys): %.1fx; load average %s\n", prc / ftc, load
 }'
 # ---- end of the perf report block ---------------------------------------
+
+# ---- --annotate --disasm of the hottest function (issue 29) -------------
+hot=$("$pr_bin" --top 1 "$data" 2>/dev/null | awk 'NR == 3 { print $NF }')
+if [ -n "$hot" ]; then
+	best "flametop --annotate $hot --disasm" \
+		"'$pr_bin' --annotate '$hot' --disasm '$data'" || exit 0
+	awk -v a="$last" -v c="$fc" 'BEGIN {
+		printf "   --annotate --disasm: %.2fx --collapse (target <= 1.5x): %s\n",
+			a / c, (a <= 1.5 * c) ? "ok" : "MISSED"
+	}'
+fi

@@ -87,13 +87,19 @@ if head -n 1 "$tmp/version" | grep -q -E '^flametop [0-9]+\.[0-9]+\.[0-9]+$'; th
 else
 	bad "--version first line: $(head -n 1 "$tmp/version")"
 fi
-for o in demangle dwarf gzip zstd cpuprofile regex-jit sanitize; do
+for o in demangle dwarf gzip zstd cpuprofile disasm regex-jit sanitize; do
 	if grep -q -E "^  $o: +(yes|no)( \(.*\))?$" "$tmp/version"; then
 		ok
 	else
 		bad "--version does not list build option $o"
 	fi
 done
+# --annotate --disasm decodes with capstone: the line names its version.
+if grep -q -E '^  disasm: +yes \(capstone [0-9]+\.[0-9]+, x86-64' "$tmp/version"; then
+	ok
+else
+	bad "--version: disasm does not name capstone and x86-64"
+fi
 # A sanitizer build says so (check.sh runs it as build/san/flametop).
 case $BIN in
 */san/flametop) want=yes ;;
