@@ -163,6 +163,14 @@ const char *sym_dso_file(const struct sym_dso *d);
 const uint8_t *sym_dso_build_id_bytes(const struct sym_dso *d, size_t *len);
 Dwfl_Module *sym_dso_dwfl(struct symbolizer *sy, struct sym_dso *d);
 /*
+ * File name `file` of the CU cu's line table as a whole path: a relative
+ * name (a file compiled as `cc -c src/x.c`) joined to the CU's
+ * DW_AT_comp_dir, the folder the compiler ran in, into buf (cap bytes).
+ * Returns file itself when it is whole, or there is no folder to join.
+ */
+const char *sym_cu_path(Dwarf_Die *cu, const char *file, char *buf,
+			size_t cap);
+/*
  * Read d's file now if not yet: false with *why set when it cannot be
  * (SYM_MISS_BUILD_ID: only another build is on this machine, never used
  * in its place), so that sym_dso_file's NULL can be explained.

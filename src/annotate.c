@@ -189,11 +189,13 @@ static void table_lines(struct builder *b, Dwfl_Module *mod, uint64_t start,
 		Dwarf_Addr a;
 		int no;
 		const char *f;
+		char whole[4096];
 
 		if (!l || dwarf_lineaddr(l, &a) != 0 || a < start || a >= end ||
 		    dwarf_lineno(l, &no) != 0 || no <= 0 ||
 		    !(f = dwarf_linesrc(l, NULL, NULL)))
 			continue;
+		f = sym_cu_path(cu, f, whole, sizeof(whole));
 		line_get(b, file_index(b, f), (unsigned)no)->in_table = true;
 	}
 }

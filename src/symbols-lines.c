@@ -17,6 +17,7 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -41,6 +42,10 @@ struct sym_lines {
 	size_t nslots, mask;
 	struct sym_srcline *all;
 	size_t nall, capall;
+	/* Relative file names made whole with their CU's DW_AT_comp_dir:
+	 * libdw's name (its pointer, stable while the Dwfl lives) -> ours. */
+	struct joined { const char *name; char *path; } *joined;
+	size_t njoined, joinmask;
 };
 
 void sym_lines_free(struct sym_lines *l)
@@ -51,6 +56,9 @@ void sym_lines_free(struct sym_lines *l)
 		dwfl_end(l->dwfl);
 	free(l->slots);
 	free(l->all);
+	for (size_t i = 0; l->joined && i <= l->joinmask; i++)
+		free(l->joined[i].path);
+	free(l->joined);
 	free(l);
 }
 
@@ -105,6 +113,62 @@ static const char *base_name(const char *path)
 	return sl ? sl + 1 : path;
 }
 
+static struct joined *joined_slot(struct joined *t, size_t mask,
+				  const char *name)
+{
+	size_t i = (size_t)((uintptr_t)name * 0x9e3779b97f4a7c15ULL >> 20) &
+		   mask;
+
+	while (t[i].name && t[i].name != name)
+		i = (i + 1) & mask;
+	return &t[i];
+}
+
+const char *sym_cu_path(Dwarf_Die *cu, const char *file, char *buf,
+			size_t cap)
+{
+	Dwarf_Attribute at;
+	const char *dir;
+	int n;
+
+	if (file[0] == '/' || !dwarf_attr(cu, DW_AT_comp_dir, &at) ||
+	    !(dir = dwarf_formstring(&at)) || dir[0] != '/')
+		return file;
+	n = snprintf(buf, cap, "%s/%s", dir, file);
+	return n > 0 && (size_t)n < cap ? buf : file;
+}
+
+/* sym_cu_path, kept for as long as l: cached by libdw's name pointer. */
+static const char *whole_path(struct sym_lines *l, Dwarf_Die *cu,
+			      const char *file)
+{
+	char buf[4096];
+	const char *path = sym_cu_path(cu, file, buf, sizeof(buf));
+	struct joined *e;
+
+	if (path == file)
+		return file;
+	if (!l->joined || 2 * (l->njoined + 1) > l->joinmask + 1) {
+		struct joined *old = l->joined;
+		size_t omask = l->joinmask;
+
+		l->joinmask = old ? 2 * omask + 1 : 63;
+		l->joined = xcalloc(l->joinmask + 1, sizeof(*l->joined));
+		for (size_t i = 0; old && i <= omask; i++)
+			if (old[i].name)
+				*joined_slot(l->joined, l->joinmask,
+					     old[i].name) = old[i];
+		free(old);
+	}
+	e = joined_slot(l->joined, l->joinmask, file);
+	if (!e->name) {
+		e->name = file;
+		e->path = xstrdup(path);
+		l->njoined++;
+	}
+	return e->path;
+}
+
 static void add_line(struct sym_lines *l, const char *file, unsigned line)
 {
 	GROW(l->all, l->capall, l->nall + 1);
@@ -115,13 +179,14 @@ static void add_line(struct sym_lines *l, const char *file, unsigned line)
 }
 
 /* The file of an inlined call site: DW_AT_call_file in its CU's table. */
-static const char *call_file(Dwarf_Die *scope)
+static const char *call_file(struct sym_lines *l, Dwarf_Die *scope)
 {
 	Dwarf_Attribute at;
 	Dwarf_Word idx;
 	Dwarf_Die cu;
 	Dwarf_Files *files;
 	size_t nfiles;
+	const char *name;
 
 	if (!dwarf_attr(scope, DW_AT_call_file, &at) ||
 	    dwarf_formudata(&at, &idx) != 0)
@@ -129,7 +194,8 @@ static const char *call_file(Dwarf_Die *scope)
 	if (!dwarf_diecu(scope, &cu, NULL, NULL) ||
 	    dwarf_getsrcfiles(&cu, &files, &nfiles) != 0 || idx >= nfiles)
 		return NULL;
-	return dwarf_filesrc(files, idx, NULL, NULL);
+	name = dwarf_filesrc(files, idx, NULL, NULL);
+	return name ? whole_path(l, &cu, name) : NULL;
 }
 
 /* Look up the lines at ELF address vaddr into a new run of l->all. */
@@ -156,7 +222,7 @@ static void lookup(struct sym_lines *l, uint64_t vaddr,
 		free(scopes);
 		return;
 	}
-	add_line(l, file, (unsigned)line);
+	add_line(l, whole_path(l, &cu, file), (unsigned)line);
 	for (int i = 0; i < n && l->nall - slot->first < LINES_MAX_DEPTH;
 	     i++) {
 		Dwarf_Attribute at;
@@ -167,7 +233,7 @@ static void lookup(struct sym_lines *l, uint64_t vaddr,
 			break;
 		if (tag != DW_TAG_inlined_subroutine)
 			continue;
-		file = call_file(&scopes[i]);
+		file = call_file(l, &scopes[i]);
 		if (!dwarf_attr(&scopes[i], DW_AT_call_line, &at) ||
 		    dwarf_formudata(&at, &cl) != 0 || !file || !cl)
 			break;

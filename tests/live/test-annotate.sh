@@ -5,7 +5,9 @@
 # their cost, whatever the machine's load: line 26 (64 multiplies a
 # round) the hottest by self, above line 20 (mix's, inlined), above the
 # rest; the inlined call's line 30 carries total and no self; the per-line
-# self shares add up to the function's.
+# self shares add up to the function's.  Built again as `cc src/hotlines.c`
+# in its own folder, run from another: the source is found through the
+# CU's DW_AT_comp_dir, as the DWARF names it relative to that folder.
 #
 # usage: tests/live/test-annotate.sh FLAMETOP_BINARY
 . "$(dirname "$0")/lib.sh"
@@ -47,4 +49,19 @@ fs=$(sed -n 's/^lines (.*) self .* \([0-9.]*\)%, total .*/\1/p' "$work/ann")
 sum=$(awk '{ s += $2 } END { print s }' "$work/rows")
 check "line self shares add up to the function's ($sum ~ $fs)" \
 	awk -v a="$sum" -v b="$fs" 'BEGIN { if (b == "") exit 1; d = a - b; if (d < 0) d = -d; exit !(d <= 1) }'
+
+# A relative file name in the DWARF, flametop run from another folder.
+mkdir -p "$work/rel/src" "$work/elsewhere"
+cp "$top/tests/annotate/hotlines.c" "$work/rel/src/"
+if (cd "$work/rel" && "$CC" -O1 -g -fno-omit-frame-pointer src/hotlines.c \
+	-o hotlines 2>/dev/null); then
+	(cd "$work/elsewhere" && "$BIN" --annotate lines -F 997 -d 60 -- \
+		"$work/rel/hotlines" 0.3 >"$work/ann-rel" 2>"$work/err-rel")
+	check "relative DWARF name: the source found through DW_AT_comp_dir" \
+		grep -q "x = mix(x);" "$work/ann-rel"
+	check "relative DWARF name: the whole path shown" \
+		grep -q "^$work/rel/src/hotlines.c\$" "$work/ann-rel"
+	check "relative DWARF name: no 'source not found'" \
+		sh -c "! grep -q 'source not found' '$work/err-rel'"
+fi
 finish
