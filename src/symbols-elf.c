@@ -301,7 +301,11 @@ static int open_dso(struct symbolizer *sy, struct sym_dso *d, char **from)
 	bool other;
 
 	if (strcmp(d->path, "[vdso]") == 0) {
-		fd = sym_vdso_fd(sy);
+		/*
+		 * Under --symfs the recording comes from another machine:
+		 * this process's vdso is this kernel's, not that one's.
+		 */
+		fd = sy->o.root ? -1 : sym_vdso_fd(sy);
 		if (fd < 0)
 			d->fail = SYM_MISS_NO_FILE;
 		else
