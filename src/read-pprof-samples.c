@@ -258,6 +258,111 @@ static size_t sample_locations(const struct pp *pp, const PSample *sa,
 	return n ? depth : 1;
 }
 
+/* ---- A sample's bytes ---------------------------------------------------- */
+
+/*
+ * Every writer packs a sample's location ids and values, and most samples
+ * have nothing else: those are read here straight from their bytes into a
+ * PSample of the caller's, as protobuf-c would read them.  Anything else
+ * (labels, a field unpacked, repeated or unknown, a varint of ten bytes or
+ * cut short: a negative value, or bytes protobuf-c would refuse) is left to
+ * protobuf-c, so what is accepted and how stays protobuf-c's.
+ */
+struct quick {
+	PSample sa;
+	uint64_t *ids, *vals;
+	size_t capids, capvals;
+};
+
+/* Packed varints b[0..n), each below 2^63, into *out; their count, or
+ * (size_t)-1 when one is not so plain. */
+static size_t quick_packed(const uint8_t *b, size_t n, uint64_t **out,
+			   size_t *cap)
+{
+	size_t k = 0, pos = 0;
+
+	if (n && (b[n - 1] & 0x80))
+		return (size_t)-1;
+	for (size_t i = 0; i < n; i++)
+		k += !(b[i] & 0x80);
+	GROW(*out, *cap, k + 1);
+	for (size_t j = 0; j < k; j++) {
+		uint64_t x = 0;
+
+		for (unsigned shift = 0;; shift += 7) {
+			uint8_t c = b[pos++];
+
+			if (shift == 63)
+				return (size_t)-1;
+			x |= (uint64_t)(c & 0x7f) << shift;
+			if (!(c & 0x80))
+				break;
+		}
+		(*out)[j] = x;
+	}
+	return k;
+}
+
+/* The sample in b[0..n) read without protobuf-c, or NULL: ask it. */
+static const PSample *quick_sample(struct quick *q, const uint8_t *b,
+				   size_t n)
+{
+	size_t pos = 0;
+
+	q->sa = (PSample)FLAMETOP__PPROF__SAMPLE__INIT;
+	while (pos < n) {
+		uint8_t key = b[pos++];
+		size_t len = 0, k;
+
+		/* A length below 2^28, in at most four bytes. */
+		for (unsigned shift = 0;; shift += 7) {
+			if (pos == n || shift == 28)
+				return NULL;
+			len |= (size_t)(b[pos] & 0x7f) << shift;
+			if (!(b[pos++] & 0x80))
+				break;
+		}
+		if (len > n - pos)
+			return NULL;
+		if (key == 0x0a && !q->sa.location_id) {        /* 1, packed */
+			k = quick_packed(b + pos, len, &q->ids, &q->capids);
+			q->sa.location_id = q->ids;
+			q->sa.n_location_id = k;
+		} else if (key == 0x12 && !q->sa.value) {       /* 2, packed */
+			k = quick_packed(b + pos, len, &q->vals, &q->capvals);
+			/* Each below 2^63: the same as int64_t. */
+			q->sa.value = (int64_t *)q->vals;
+			q->sa.n_value = k;
+		} else {
+			return NULL;
+		}
+		if (k == (size_t)-1)
+			return NULL;
+		pos += len;
+	}
+	return &q->sa;
+}
+
+/* The sample in b[0..n): read as above, else by protobuf-c into ar (NULL
+ * when it does not decode). */
+static const PSample *sample_unpack(struct quick *q, struct arena *ar,
+				    const uint8_t *b, size_t n)
+{
+	ProtobufCAllocator alloc = { arena_alloc, arena_free, ar };
+	const PSample *sa = quick_sample(q, b, n);
+
+	if (sa)
+		return sa;
+	arena_reset(ar);
+	return flametop__pprof__sample__unpack(&alloc, n, b);
+}
+
+static void quick_free(struct quick *q)
+{
+	free(q->ids);
+	free(q->vals);
+}
+
 /*
  * Samples go through in batches: decoded and hashed first, their slots
  * asked for from memory, then each looked up in order.  The lookups are
@@ -420,6 +525,7 @@ struct share {
 	size_t *len;
 	size_t first, n;         /* samples first .. first + n - 1 */
 	struct arena ar;
+	struct quick q;
 	struct pending *p;
 	size_t np, capp;
 	uint32_t *lists;
@@ -432,16 +538,13 @@ struct share {
 static void decode_share(void *ctx, unsigned i)
 {
 	struct share *sh = &((struct share *)ctx)[i];
-	ProtobufCAllocator alloc = { arena_alloc, arena_free, &sh->ar };
 
 	sh->np = sh->nlists = sh->bad = 0;
 	ARR_NEED(sh->p, sh->capp, sh->n);
 	for (size_t j = 0; j < sh->n; j++) {
-		PSample *sa;
+		const PSample *sa = sample_unpack(&sh->q, &sh->ar, sh->data[j],
+						  sh->len[j]);
 
-		arena_reset(&sh->ar);
-		sa = flametop__pprof__sample__unpack(&alloc, sh->len[j],
-						     sh->data[j]);
 		if (!sa) {
 			sh->bad = j + 1;
 			sh->exhausted = sh->ar.exhausted;
@@ -519,6 +622,7 @@ static bool decode_parallel(struct pp *pp, size_t which, uint64_t budget,
 	pool_end(&pool);
 	for (unsigned i = 0; i < nthreads; i++) {
 		arena_destroy(&sh[i].ar);
+		quick_free(&sh[i].q);
 		ARR_FREE(sh[i].p, sh[i].capp);
 		free(sh[i].lists);
 	}
@@ -538,9 +642,9 @@ static bool decode_parallel(struct pp *pp, size_t which, uint64_t budget,
 bool decode_samples(struct pp *pp, size_t which, uint64_t budget,
 		    struct samples *ss, struct arena *scratch)
 {
-	ProtobufCAllocator alloc = { arena_alloc, arena_free, scratch };
 	struct sample_iter it = { 0, 0 };
 	struct batch bt = { .np = 0 };
+	struct quick q = { .capids = 0 };
 	uint64_t spent = 0;
 	const uint8_t *data;
 	size_t n;
@@ -551,10 +655,8 @@ bool decode_samples(struct pp *pp, size_t which, uint64_t budget,
 	    (set || pp->nsamples >= PARALLEL_MIN))
 		return decode_parallel(pp, which, budget, ss, scratch, nthreads);
 	for (size_t s = 0; next_sample(pp, &it, &data, &n); s++) {
-		PSample *sa;
+		const PSample *sa = sample_unpack(&q, scratch, data, n);
 
-		arena_reset(scratch);
-		sa = flametop__pprof__sample__unpack(&alloc, n, data);
 		if (!sa) {
 			ok = false;
 			break;
@@ -568,5 +670,6 @@ bool decode_samples(struct pp *pp, size_t which, uint64_t budget,
 	if (ok && ss && bt.np)
 		batch_run(pp, &bt, ss, budget, &spent);
 	free(bt.lists);
+	quick_free(&q);
 	return ok;
 }
