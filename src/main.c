@@ -600,6 +600,9 @@ int main(int argc, char **argv)
 	p = profile_create();
 	diag_init(&d);
 	c.read.types = &types;
+	/* Only --annotate and the TUI's a read the weights per address. */
+	c.read.no_addr_tables = c.mode != MODE_ANNOTATE &&
+				!(c.mode == MODE_TUI && isatty(1));
 	if (c.mode == MODE_TUI && isatty(1)) {
 		/* A long load shows progress instead of a frozen terminal. */
 		c.read.progress = tui_load_progress;

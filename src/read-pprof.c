@@ -590,7 +590,7 @@ static enum add_status add_sample(struct pp *pp, const struct sample_rec *r,
 		m.labels = pp->lset_of[r->lset];
 	st = profile_add_at(pp->p, node_of[r->stack], &w,
 			    m.labels ? &m : NULL);
-	if (st != ADD_OVERFLOW)
+	if (st != ADD_OVERFLOW && anode)
 		paddr_add_at(pp->pa, anode[r->stack], r->value);
 	return st;
 }
@@ -627,7 +627,8 @@ static void add_samples(struct pp *pp, const struct samples *ss,
 			if (!sum[k])
 				continue;
 			profile_add_at(pp->p, node_of[k], &w, NULL);
-			paddr_add_at(pp->pa, anode[k], sum[k]);
+			if (anode)
+				paddr_add_at(pp->pa, anode[k], sum[k]);
 		}
 		pp->added += ss->nrec;
 		free(sum);
@@ -785,7 +786,8 @@ int read_pprof(struct profile *p, struct input *in,
 	pp.fn_sym = xcalloc(m->n_function ? m->n_function : 1,
 			    sizeof(*pp.fn_sym));
 	expand_locations(&pp);
-	pprof_addr_locations(&pp);
+	if (!o->no_addr_tables)
+		pprof_addr_locations(&pp);
 	name_label_sets(&pp);
 	labels_destroy(pp.raw);     /* lset_of says what it was */
 	pp.raw = NULL;
@@ -807,7 +809,8 @@ int read_pprof(struct profile *p, struct input *in,
 	node_of = xreallocarray(NULL, ss.st.n ? ss.st.n : 1, sizeof(*node_of));
 	expand_stacks(&pp, &ss.st, &rk, &rows);
 	/* Before the stacks' locations go: the address tables' paths. */
-	anode = pprof_addr_stacks(&pp, &ss.st);
+	if (!o->no_addr_tables)
+		anode = pprof_addr_stacks(&pp, &ss.st);
 	free(ss.st.locs);       /* the rows hold what the tree needs */
 	ss.st.locs = NULL;
 	build_tree(&pp, &ss.st, &rk, &rows, node_of);

@@ -9,8 +9,10 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "diag.h"
 #include "profile-addr.h"
 #include "profile.h"
+#include "read.h"
 
 static uint32_t func(struct paddr *a, const char *name)
 {
@@ -145,6 +147,39 @@ static void profile_owns_tables(void **state)
 	assert_int_equal(released, 1);
 }
 
+/* tests/pprof/inline.pprof read with or without the tables (from the top). */
+static struct profile *read_inline(bool no_tables)
+{
+	struct profile *p = profile_create();
+	struct read_opts o = { .no_addr_tables = no_tables };
+	struct diag d;
+
+	diag_init(&d);
+	assert_int_equal(read_profile(p, "tests/pprof/inline.pprof", &o, &d),
+			 0);
+	diag_free(&d);
+	profile_finish(p);
+	return p;
+}
+
+/* A pprof profile has its tables, unless nothing will annotate: then the
+ * reader skips them, and the tree is the same. */
+static void pprof_tables_when_wanted(void **state)
+{
+	struct profile *with = read_inline(false), *without = read_inline(true);
+
+	(void)state;
+	assert_non_null(profile_paddr_const(with));
+	assert_int_equal(paddr_total(profile_paddr_const(with)),
+			 profile_total(with, NODE_ROOT));
+	assert_null(profile_paddr_const(without));
+	assert_int_equal(profile_total(without, NODE_ROOT),
+			 profile_total(with, NODE_ROOT));
+	assert_int_equal(profile_node_count(without), profile_node_count(with));
+	profile_destroy(with);
+	profile_destroy(without);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -152,6 +187,7 @@ int main(void)
 		cmocka_unit_test(recursion_counts_once),
 		cmocka_unit_test(many_stacks),
 		cmocka_unit_test(profile_owns_tables),
+		cmocka_unit_test(pprof_tables_when_wanted),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
