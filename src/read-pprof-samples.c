@@ -281,12 +281,12 @@ static size_t quick_packed(const uint8_t *b, size_t n, uint64_t **out,
 {
 	size_t k = 0, pos = 0;
 
+	/* The last byte ends a varint: none is cut, and n bytes hold at
+	 * most n of them. */
 	if (n && (b[n - 1] & 0x80))
 		return (size_t)-1;
-	for (size_t i = 0; i < n; i++)
-		k += !(b[i] & 0x80);
-	GROW(*out, *cap, k + 1);
-	for (size_t j = 0; j < k; j++) {
+	GROW(*out, *cap, n + 1);
+	while (pos < n) {
 		uint64_t x = 0;
 
 		for (unsigned shift = 0;; shift += 7) {
@@ -298,7 +298,7 @@ static size_t quick_packed(const uint8_t *b, size_t n, uint64_t **out,
 			if (!(c & 0x80))
 				break;
 		}
-		(*out)[j] = x;
+		(*out)[k++] = x;
 	}
 	return k;
 }

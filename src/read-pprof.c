@@ -418,10 +418,11 @@ static void expand_share(void *ctx, unsigned i)
 
 		for (size_t j = st->start[k]; j < st->start[k + 1]; j++) {
 			uint32_t l = st->locs[j];
+			const uint32_t *f = pp->frames + pp->loc_off[l];
 
-			memcpy(out, pp->frames + pp->loc_off[l],
-			       pp->loc_n[l] * sizeof(*out));
-			out += pp->loc_n[l];
+			/* One or two frames a location: no memcpy call. */
+			for (uint32_t m = 0; m < pp->loc_n[l]; m++)
+				*out++ = f[m];
 		}
 		while (out < end)
 			*out++ = r->unknown;    /* no locations: "[unknown]" */
