@@ -7,8 +7,9 @@
  * back to the graph.  Tab or d switches to the function's instructions
  * (annotate-disasm.h's rows: the source line above each run, each
  * instruction's shares, branch targets named) and back; the same keys
- * move, rank and search there.  Live, the annotation is made again at each refresh
- * (tui_annotate_refresh), the selected line kept.
+ * move, rank and search there.  Live, the annotation is made again at each
+ * refresh (tui_annotate_refresh), the selected line kept, from the samples
+ * of the graph's window (the address tables follow the profile's range).
  */
 #include <curses.h>
 #include <stdio.h>
@@ -439,7 +440,8 @@ void tui_annotate_draw(struct tui *t)
 	const struct annotation *an = t->ann;
 	unsigned w = t->cols, vis = t->rows > 2 ? t->rows - 2 : 1;
 	char *buf = tui_draw_rowbuf(t, w), line[4096], name[512], s1[16],
-	     s2[16];
+	     s2[16], a1[64], a2[64];
+	uint64_t r0, r1;
 
 	if (t->ann_sel < t->ann_top)
 		t->ann_top = t->ann_sel;
@@ -449,11 +451,14 @@ void tui_annotate_draw(struct tui *t)
 	textfmt_escape(an->name, strlen(an->name), name, sizeof(name));
 	share(an, an->self, s1, sizeof(s1));
 	share(an, an->total, s2, sizeof(s2));
+	/* Its weights as the graph's status line gives a frame's. */
+	profile_format_amount(t->src, an->total, a2, sizeof(a2));
+	profile_format_figure(t->src, an->self, a1, sizeof(a1));
 	snprintf(line, sizeof(line), " annotate %s%s: self %s, total %s; "
-		 "hottest by %s", name,
+		 "hottest by %s | %s (self %s)", name,
 		 !t->ann_dis ? "" : t->ann->has_lines ? " (instructions)"
 		 : " (instructions; no source lines)", s1, s2,
-		 t->ann_by_total ? "total" : "self");
+		 t->ann_by_total ? "total" : "self", a2, a1);
 	textfmt_fit(line, strlen(line), w, ' ', buf);
 	attron(A_BOLD);
 	mvaddstr(0, 0, buf);
@@ -517,7 +522,9 @@ void tui_annotate_draw(struct tui *t)
 		 "%s  Tab: %s  /: search  Backspace: back%s", name,
 		 t->ann_by_total ? "self" : "total",
 		 t->ann_dis ? "source" : "asm",
-		 t->live ? "  (live: every sample so far)" : "");
+		 !t->live ? "" : profile_range(t->src, &r0, &r1) ?
+		 "  (live: the window's samples, as the graph)" :
+		 "  (live: every sample so far)");
 	/* Why Tab or d did nothing, until the next key. */
 	if (t->ann_note[0])
 		snprintf(line, sizeof(line), " %s", t->ann_note);

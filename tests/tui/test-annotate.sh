@@ -5,7 +5,7 @@
 # goes back to the graph.  tests/annotate/hotlines.data through its symfs
 # (the per-line shares are those of perf report's srcline: line 26 48.8%,
 # 20 19.4%, 29 10.4%, 27 9.4%); a folded input has no addresses; live, a
-# opens the sampled function and follows the samples.
+# opens the sampled function and follows the samples of the window.
 BIN=${1:?usage: test-annotate.sh FLAMETOP}
 case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
 . "$(dirname "$0")/lib.sh"
@@ -67,10 +67,10 @@ else
 	check "live: lines selected" tui_wait "match 1 of 1"
 	tui_keys a
 	check "live a: the annotation" tui_wait "annotate lines: self [0-9.]+%, total"
-	check "live a: shares of every sample so far (not above 100%)" \
+	check "live a: shares of the window's samples (not above 100%)" \
 		sh -c '! tmux -L "$1" capture-pane -p -t ft | grep -Eq "annotate lines: self 1[0-9][0-9]\."' sh "$TUI_SOCK"
 	check "live a: the loop's line" tui_wait " +26 +for \(int k = 0; k < 64; k\+\+\)"
-	check "live a: says it holds every sample" tui_wait "live: every sample so far"
+	check "live a: says it holds the window's samples" tui_wait "live: the window's samples"
 	tui_keys BSpace q
 	check "live: exit 0" tui_wait "__EXIT:0"
 fi
