@@ -127,8 +127,11 @@ static void select_hottest(struct tui *t)
 	t->ann_pos = 0;
 }
 
-/* Build the annotation of function id; false (message set) when none. */
-static bool build(struct tui *t, uint32_t id)
+/*
+ * Build the annotation of function id; false (message set) when none.
+ * Quiet (a live refresh): a missing source was said when it opened.
+ */
+static bool build(struct tui *t, uint32_t id, bool quiet)
 {
 	struct diag d;
 	struct annotation *an;
@@ -143,7 +146,7 @@ static bool build(struct tui *t, uint32_t id)
 		return false;
 	}
 	/* A source not found: said, the lines shown without text. */
-	if (d.nwarnings)
+	if (d.nwarnings && !quiet)
 		tui_set_msg(t, false, "%s", d.warnings[0]);
 	diag_free(&d);
 	ann_free(t->ann);
@@ -165,12 +168,8 @@ static bool toggle_disasm(struct tui *t)
 	struct ann_disasm *ad;
 
 	if (t->ann_dis && !t->ann->has_lines) {
-		char esc[512];
-
-		textfmt_escape(t->ann->name, strlen(t->ann->name), esc,
-			       sizeof(esc));
-		snprintf(t->ann_note, sizeof(t->ann_note),
-			 "Tab: %s has no source lines", esc);
+		tui_set_msg(t, false, "Tab: %s has no source lines",
+			    t->ann->name);
 		return false;
 	}
 	if (t->ann_dis) {
@@ -180,13 +179,8 @@ static bool toggle_disasm(struct tui *t)
 		ad = ann_disasm_build(profile_paddr_const(t->src), t->ann,
 				      t->ann_opts);
 		if (!ad->nrows) {
-			char esc[512];
-
-			textfmt_escape(ad->why, strlen(ad->why), esc,
-				       sizeof(esc));
-			snprintf(t->ann_note, sizeof(t->ann_note), "d: %s", esc);
 			/* Opening on them (no lines): said over the graph. */
-			tui_set_msg(t, true, "%s", t->ann_note);
+			tui_set_msg(t, true, "d: %s", ad->why);
 			ann_disasm_free(ad);
 			return false;
 		}
@@ -205,7 +199,7 @@ static void refresh_disasm(struct tui *t)
 	uint64_t addr = r->in ? r->in->addr : 0;
 	struct ann_disasm *ad;
 
-	if (!build(t, t->ann_func))
+	if (!build(t, t->ann_func, true))
 		return;
 	ad = ann_disasm_build(profile_paddr_const(t->src), t->ann,
 			      t->ann_opts);
@@ -249,7 +243,7 @@ void tui_annotate_open(struct tui *t, const char *name, size_t len)
 		tui_set_msg(t, true, "a: no addresses of %s (only functions "
 			    "sampled in code a binary or the profile maps)",
 			    esc);
-	} else if (build(t, ids[0])) {
+	} else if (build(t, ids[0], false)) {
 		t->ann_show = true;
 		t->ann_by_total = false;
 		rank(t);
@@ -291,7 +285,7 @@ void tui_annotate_refresh(struct tui *t)
 	}
 	file = t->ann_rows[t->ann_sel].file;
 	line = t->ann_rows[t->ann_sel].line;
-	if (!build(t, t->ann_func))
+	if (!build(t, t->ann_func, true))
 		return;
 	for (size_t i = 0; i < t->ann_nrows; i++)
 		if (t->ann_rows[i].file == file && t->ann_rows[i].line == line)
@@ -525,12 +519,9 @@ void tui_annotate_draw(struct tui *t)
 		 !t->live ? "" : profile_range(t->src, &r0, &r1) ?
 		 "  (live: the window's samples, as the graph)" :
 		 "  (live: every sample so far)");
-	/* Why Tab or d did nothing, until the next key. */
-	if (t->ann_note[0])
-		snprintf(line, sizeof(line), " %s", t->ann_note);
-	attron(A_REVERSE);
-	textfmt_fit(line, strlen(line), w, ' ', buf);
-	mvaddstr((int)vis + 1, 0, buf);
+	/* The message of the last key (tui_set_msg) over it, as in the
+	 * graph. */
+	tui_draw_status(t, line);
 	attr_set(A_NORMAL, 0, NULL);
 }
 
@@ -547,7 +538,6 @@ bool tui_annotate_key(struct tui *t, int key)
 {
 	size_t page = t->rows > 4 ? t->rows - 4 : 1, r;
 
-	t->ann_note[0] = '\0';
 	if (keys_list_move(key, &t->ann_sel, nrows(t), page))
 		return true;
 	switch (key) {

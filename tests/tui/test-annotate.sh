@@ -1,8 +1,9 @@
 #!/bin/sh
 # test-annotate.sh - a on a frame opens its function's source lines with
 # their self and total shares, the hottest selected; n and N walk the
-# hottest lines, s orders them by total, / searches the text, Backspace
-# goes back to the graph.  tests/annotate/hotlines.data through its symfs
+# hottest lines, s orders them by total, / searches the text, messages
+# show over its bar, Backspace goes back to the graph.
+# tests/annotate/hotlines.data through its symfs
 # (the per-line shares are those of perf report's srcline: line 26 48.8%,
 # 20 19.4%, 29 10.4%, 27 9.4%); a folded input has no addresses; live, a
 # opens the sampled function and follows the samples of the window.
@@ -37,6 +38,18 @@ tui_keys /
 check "/: the prompt" tui_wait "search the source: /"
 tui_type 'cpu_seconds' Enter
 check "/: the matching line" tui_wait "^ line 34 \| n/N"
+# Messages show over the annotation's bar until the next key, as over the
+# graph's status line.
+tui_keys z
+check "a key it does not use: said" tui_wait "^key z: not used in the annotation; \? for help"
+tui_keys /
+tui_type 'no such text' Enter
+check "/: no line matches: said" tui_wait "^no line matches"
+tui_keys /
+tui_type '(' Enter
+check "/: a bad pattern: said" tui_wait "^bad pattern at offset 1: "
+tui_keys k
+check "the next key: the bar again" tui_wait "^ line 33 \| n/N"
 tui_keys BSpace
 check "Backspace: back to the graph" tui_wait "^lines \|"
 check "Backspace: the annotation is gone" tui_poll sh -c '! tmux -L "$1" capture-pane -p -t ft | grep -q "annotate lines"' sh "$TUI_SOCK"
