@@ -22,6 +22,7 @@
 #include "annotate-disasm.h"
 #include "annotate.h"
 #include "diag.h"
+#include "frame-locs.h"
 #include "profile-addr.h"
 #include "textfmt.h"
 #include "tui-priv.h"
@@ -228,6 +229,19 @@ void tui_annotate_open(struct tui *t, const char *name, size_t len)
 		tui_set_msg(t, true, "a: this profile has no addresses (folded "
 			    "stacks carry names only)");
 		return;
+	}
+	/* A frame by source line (L, --lines: "NAME FILE:LINE"): the
+	 * function its line is of, as the reader noted it. */
+	{
+		struct floc_frame f;
+		uint32_t sym = symtab_find(profile_symtab(t->src), name, len);
+
+		if (sym != UINT32_MAX &&
+		    floc_get(profile_frame_locs_get(t->src), sym, &f) &&
+		    f.line && f.func && f.func_len) {
+			name = f.func;
+			len = f.func_len;
+		}
 	}
 	/* A frame's marks ("_[k]") are no part of its function's name. */
 	if (len > 4 && name[len - 4] == '_' && name[len - 3] == '[' &&
