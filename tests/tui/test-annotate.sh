@@ -81,7 +81,7 @@ else
 	tui_keys a
 	check "live a: the annotation" tui_wait "annotate lines: self [0-9.]+%, total"
 	check "live a: shares of the window's samples (not above 100%)" \
-		sh -c '! tmux -L "$1" capture-pane -p -t ft | grep -Eq "annotate lines: self 1[0-9][0-9]\."' sh "$TUI_SOCK"
+		sh -c '! tmux -L "$1" capture-pane -p -t ft | grep -Eq "annotate lines: self (100\.[1-9]|10[1-9]\.|1[1-9][0-9]\.|[2-9][0-9][0-9]\.)"' sh "$TUI_SOCK"
 	check "live a: the loop's line" tui_wait " +26 +for \(int k = 0; k < 64; k\+\+\)"
 	check "live a: says it holds the window's samples" tui_wait "live: the window's samples"
 	tui_keys BSpace q
