@@ -433,6 +433,8 @@ void paddr_forget_before(struct paddr *a, uint64_t t)
 {
 	size_t k = 0;
 
+	if (!a->ntl)
+		return;
 	if (!a->tl_sorted) {
 		qsort(a->tl, a->ntl, sizeof(*a->tl), cmp_atime);
 		a->tl_sorted = true;
