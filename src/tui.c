@@ -318,6 +318,7 @@ bool tui_key(struct tui *t, int key)
 	if (t->ann_show) {
 		char name[64];
 
+		t->msg[0] = '\0';   /* a message stays until the next key */
 		if (key == '/' || key == KEY_F(3) || key == ('f' & 0x1f))
 			tui_prompt_start(t, PROMPT_ANNOTATE);
 		else if (key == '?' || key == KEY_F(1))
