@@ -8,7 +8,7 @@
 //	/status/404, /500    an error with a message (the 500's with an escape)
 //	/html                a page that is not a profile
 //	/slow                answers after 20 s
-//	/bomb                256 MiB of empty pprof strings in 256 KB of gzip,
+//	/bomb                512 MiB of empty pprof strings in 512 KB of gzip,
 //	                     sent as Content-Encoding: gzip unasked
 //
 // It listens on 127.0.0.1 at a free port and writes the port to -portfile.
@@ -102,7 +102,7 @@ func main() {
 		w.Header().Set("Content-Encoding", "gzip")
 		zw, _ := gzip.NewWriterLevel(w, gzip.BestCompression)
 		empty := bytes.Repeat([]byte{0x32, 0x00}, 1<<19)
-		for i := 0; i < 256; i++ {
+		for i := 0; i < 512; i++ {
 			zw.Write(empty)
 		}
 		zw.Close()
