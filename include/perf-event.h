@@ -152,10 +152,10 @@ size_t pe_machine_stack(struct pe_machine *m, const struct pe_sample *s,
 const uint32_t *pe_machine_build(struct pe_machine *m,
 				 const struct pe_sample *s, size_t *n);
 /*
- * Add weight w at the addresses of the stack pe_machine_build built last,
- * in the profile's address tables (profile-addr.h).
+ * The stack pe_machine_build built last, in the profile's address tables
+ * (profile-addr.h) with no weight yet: its id, for paddr_add_timed.
  */
-void pe_machine_add_addrs(struct pe_machine *m, uint64_t w);
+uint32_t pe_machine_addr_stack(struct pe_machine *m);
 /*
  * What the sample says of its time, task (pid, tid, command) and CPU, for
  * the timeline; call right after building its stack.

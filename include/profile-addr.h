@@ -21,6 +21,12 @@
  * address is the return address, and the sample counts in the row's total
  * only (the call is the instruction before it).  A sample passing twice
  * through one (function, address) (recursion) counts once there.
+ *
+ * Live sampling adds its samples with their times (paddr_add_timed), and
+ * its tables follow the profile's time range (the live window): the
+ * profile sets it with paddr_set_range, so a function's weights in the
+ * tables are those of the graph.  Tables without timed samples keep all
+ * their weights whatever the range.
  */
 #ifndef FLAMETOP_PROFILE_ADDR_H
 #define FLAMETOP_PROFILE_ADDR_H
@@ -66,6 +72,8 @@ struct paddr_row {
 	uint64_t self;             /* samples whose leaf is at addr */
 	uint64_t total;            /* self + samples in a call returning to
 	                              addr (the instruction before it) */
+	bool leaf;                 /* some sample's leaf was at addr (else
+	                              only a return address) */
 };
 
 /* ---- Building (readers) ---------------------------------------------- */
@@ -81,7 +89,7 @@ const struct paddr *profile_paddr_const(const struct profile *p);
 
 struct paddr *paddr_create(void);
 void paddr_destroy(struct paddr *a);
-/* Forget every weight (the functions and the address tree stay). */
+/* Forget every weight and time (the functions and the stacks stay). */
 void paddr_reset_weights(struct paddr *a);
 
 /* The id of function f (found by module and name, else added). */
@@ -105,6 +113,22 @@ uint32_t paddr_add_stack(struct paddr *a, const struct paddr_frame *frames,
 void paddr_add_at(struct paddr *a, uint32_t id, uint64_t w);
 
 /*
+ * Add w to stack id (from paddr_add_stack, with weight 0) as a sample of
+ * the given time: it counts in the ranges that hold that time.  Ids not
+ * of a stack (PADDR_NONE) are ignored.
+ */
+void paddr_add_timed(struct paddr *a, uint32_t id, uint64_t w, uint64_t time);
+/*
+ * Read the weights of the timed samples in [first, last] only (as the
+ * profile's range, profile_set_range, which calls it), or of all time
+ * again; tables with no timed sample ignore both.
+ */
+void paddr_set_range(struct paddr *a, uint64_t first, uint64_t last);
+void paddr_clear_range(struct paddr *a);
+/* Forget the times of samples before t (their all-time weight stays). */
+void paddr_forget_before(struct paddr *a, uint64_t t);
+
+/*
  * The source line the input gives for function func at addr (pprof
  * locations: a line per function, inlined ones being functions of their
  * own): file (flen bytes, copied) and line.  The last one set wins.
@@ -126,15 +150,17 @@ void *paddr_owner(const struct paddr *a);
 /* ---- Reading --------------------------------------------------------- */
 
 size_t paddr_func_count(const struct paddr *a);
-/* The weight of every stack added (all time: live windows and --time
- * ranges do not apply to the tables). */
+/* The weight of every stack added (in the range, for timed tables: the
+ * live window; --time ranges of saved profiles do not apply). */
 uint64_t paddr_total(const struct paddr *a);
 const struct paddr_func *paddr_func_get(const struct paddr *a, uint32_t id);
 
 /*
  * The rows of function id, by address, malloc'ed into *rows (NULL when
  * none); returns their number.  *self and *total (may be NULL) get the
- * function's own self and total weight: each sample once.
+ * function's own self and total weight: each sample once.  With a range
+ * (timed tables), every address sampled since the tables' weights were
+ * last reset has a row, with the range's weights (0 out of it).
  */
 size_t paddr_rows(const struct paddr *a, uint32_t id, struct paddr_row **rows,
 		  uint64_t *self, uint64_t *total);

@@ -237,6 +237,12 @@ static void from_dwarf(struct builder *b, const struct paddr_func *f)
 		uint64_t calls = r->total - r->self;
 		size_t n;
 
+		/* Out of the live window: its line listed, weightless. */
+		if (!r->total) {
+			n = sym_dso_lines(sy, d, r->leaf || !r->addr ? r->addr :
+					  r->addr - 1, ln, ANN_CHAIN);
+			add_chain(b, ln, n, 0, 0);
+		}
 		if (r->self) {
 			n = sym_dso_lines(sy, d, r->addr, ln, ANN_CHAIN);
 			if (n)
@@ -524,8 +530,9 @@ struct annotation *ann_build(struct profile *p, uint32_t id,
 	an->func = id;
 	an->name = f->name;
 	an->module = f->module;
-	/* Shares of what the tables hold: all time, even when the tree
-	 * shows a live window or a --time range. */
+	/* Shares of what the tables hold: the live window where the tree
+	 * shows one (profile-addr.h), else all time (a --time range of a
+	 * saved profile does not apply). */
 	an->grand = paddr_total(a);
 	if (!an->grand)
 		an->grand = profile_total(p, NODE_ROOT);

@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "live-priv.h"
+#include "profile-addr.h"
 #include "util.h"
 
 static struct offcpu *off_state(struct live *L, uint32_t tid)
@@ -65,7 +66,7 @@ static void off_push(struct live *L, struct offcpu *o, uint64_t end)
 			o->ids[n++] = profile_intern(L->p, "[preempted]", 11);
 		o->ids[n++] = profile_intern(L->p, "[off-cpu]", 9);
 	}
-	live_pend_push(L, o->ids, n, &o->meta, end - o->t_out);
+	live_pend_push(L, o->ids, n, &o->meta, end - o->t_out, PADDR_NONE);
 }
 
 static void off_pair(struct live *L, struct offcpu *o)

@@ -161,8 +161,9 @@ void live_on_switch(struct live *L, const struct pe_record *r);
 
 /* live-queue.c */
 void live_flush(struct live *L);
+/* astack: the sample's stack in the address tables, or PADDR_NONE. */
 void live_pend_push(struct live *L, const uint32_t *ids, size_t n,
-		    const struct sample_meta *m, uint64_t w);
+		    const struct sample_meta *m, uint64_t w, uint32_t astack);
 uint64_t *live_set_add(struct u32set *s, uint32_t key);
 uint64_t *live_set_find(const struct u32set *s, uint32_t key);
 void live_set_del(struct u32set *s, uint32_t key);

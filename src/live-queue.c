@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "live-priv.h"
+#include "profile-addr.h"
 #include "util.h"
 
 static size_t set_slot(const struct u32set *s, uint32_t key)
@@ -105,11 +106,14 @@ void live_set_free(struct u32set *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* A queued sample: PEND_HDR words (depth, time, weight, task), then ids. */
-#define PEND_HDR 10
+/*
+ * A queued sample: PEND_HDR words (depth, time, weight, task, its stack
+ * in the address tables), then ids.
+ */
+#define PEND_HDR 11
 
 void live_pend_push(struct live *L, const uint32_t *ids, size_t n,
-		    const struct sample_meta *m, uint64_t w)
+		    const struct sample_meta *m, uint64_t w, uint32_t astack)
 {
 	uint32_t *e;
 
@@ -125,14 +129,16 @@ void live_pend_push(struct live *L, const uint32_t *ids, size_t n,
 	e[7] = m->cpu;
 	e[8] = m->comm;
 	e[9] = (uint32_t)m->has_task | (uint32_t)m->has_cpu << 1;
+	e[10] = astack;
 	memcpy(e + PEND_HDR, ids, n * sizeof(*ids));
 	L->npend += PEND_HDR + n;
 	L->pend_samples++;
 }
 
-/* Move the queued stacks into the profile. */
+/* Move the queued stacks into the profile, and their addresses' weights. */
 void live_flush(struct live *L)
 {
+	struct paddr *pa = profile_paddr(L->p, false);
 	size_t i = 0;
 
 	while (i < L->npend) {
@@ -149,7 +155,9 @@ void live_flush(struct live *L)
 		meta.has_task = e[9] & 1;
 		meta.has_cpu = e[9] >> 1 & 1;
 		w.v = (uint64_t)e[3] | (uint64_t)e[4] << 32;
-		profile_add_stack(L->p, e + PEND_HDR, e[0], &w, &meta);
+		if (profile_add_stack(L->p, e + PEND_HDR, e[0], &w, &meta) ==
+		    ADD_OK && pa)
+			paddr_add_timed(pa, e[10], w.v, meta.time_ns);
 		i += PEND_HDR + e[0];
 	}
 	L->npend = 0;

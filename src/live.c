@@ -276,10 +276,11 @@ static void on_sample(struct live *L, const struct pe_sample *s,
 	 * at least 10000 ns (-F is at most 100000). */
 	if (L->c->off_cpu && (!L->c->wall || s->period == 1))
 		live_off_sample(L, s, &meta, ids, n);
-	else {
-		live_pend_push(L, ids, n, &meta, w ? w : 1);
-		pe_machine_add_addrs(L->m, w ? w : 1);
-	}
+	else
+		/* Its addresses get its weight with its stack, at the refresh:
+		 * the tables and the tree hold the same samples. */
+		live_pend_push(L, ids, n, &meta, w ? w : 1,
+			       pe_machine_addr_stack(L->m));
 }
 
 static void on_record(void *ctx, const struct perf_event_header *h)

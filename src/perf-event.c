@@ -971,9 +971,9 @@ const uint32_t *pe_machine_build(struct pe_machine *m,
 	return m->out;
 }
 
-void pe_machine_add_addrs(struct pe_machine *m, uint64_t w)
+uint32_t pe_machine_addr_stack(struct pe_machine *m)
 {
-	paddr_add_stack(m->pa, m->aout, m->naf, w);
+	return paddr_add_stack(m->pa, m->aout, m->naf, 0);
 }
 
 size_t pe_machine_stack(struct pe_machine *m, const struct pe_sample *s,

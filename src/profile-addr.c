@@ -18,6 +18,13 @@
  * code elsewhere), and a probe per frame cost as much as building the
  * call tree.  Stack 0 is the empty stack.
  *
+ * Times: live sampling adds each sample with its time (paddr_add_timed),
+ * kept as (time, stack, weight) in a timeline of their own beside the
+ * profile's.  While the profile shows a time range (the live window),
+ * the range's weight of each stack is rebuilt from it (rw[]) and is what
+ * the tables read; tables that never had a timed sample (saved profiles)
+ * ignore ranges, as they always did.
+ *
  * paddr_rows walks every stack's frames once for the function asked.
  */
 #include "profile-addr.h"
@@ -31,6 +38,12 @@
 struct astack {
 	uint64_t w;                /* the samples' weight */
 	uint32_t off, n;           /* its frames: [off, off + n) */
+};
+
+struct atime {
+	uint64_t time;
+	uint64_t w;
+	uint32_t stack;
 };
 
 struct owner {
@@ -54,6 +67,15 @@ struct paddr {
 
 	struct owner *owners;
 	size_t nowners, capowners;
+
+	struct atime *tl;          /* timed samples (paddr_add_timed) */
+	size_t ntl, captl;
+	bool timed;                /* ever had one: ranges apply */
+	bool tl_sorted;
+	bool range_on;
+	uint64_t range_first, range_last;
+	uint64_t *rw;              /* each stack's weight in the range */
+	size_t caprw;
 
 	struct aline {             /* lines the input gave (paddr_set_line) */
 		uint64_t addr;
@@ -109,6 +131,8 @@ void paddr_destroy(struct paddr *a)
 	free(a->slots);
 	free(a->lines);
 	symtab_destroy(a->files);
+	free(a->tl);
+	free(a->rw);
 	free(a);
 }
 
@@ -116,6 +140,18 @@ void paddr_reset_weights(struct paddr *a)
 {
 	for (size_t i = 0; i < a->nstacks; i++)
 		a->stacks[i].w = 0;
+	a->ntl = 0;
+	a->tl_sorted = true;
+	if (a->rw)
+		memset(a->rw, 0, a->caprw * sizeof(*a->rw));
+}
+
+/* Stack i's weight: in the range where one applies, else of all time. */
+static uint64_t weight(const struct paddr *a, size_t i)
+{
+	if (!a->range_on)
+		return a->stacks[i].w;
+	return i < a->caprw ? a->rw[i] : 0;
 }
 
 /* ---- Functions --------------------------------------------------------- */
@@ -187,7 +223,7 @@ uint64_t paddr_total(const struct paddr *a)
 	uint64_t w = 0;
 
 	for (size_t i = 0; i < a->nstacks; i++)
-		w += a->stacks[i].w;
+		w += weight(a, i);
 	return w;
 }
 
@@ -323,6 +359,86 @@ void paddr_add_at(struct paddr *a, uint32_t id, uint64_t w)
 		a->stacks[id].w += w;
 }
 
+/* ---- Times ------------------------------------------------------------- */
+
+/* Add w to stack id's weight in the range. */
+static void add_in_range(struct paddr *a, uint32_t id, uint64_t w)
+{
+	if (id >= a->caprw) {
+		size_t old = a->caprw;
+
+		GROW(a->rw, a->caprw, (size_t)id + 1);
+		memset(a->rw + old, 0, (a->caprw - old) * sizeof(*a->rw));
+	}
+	a->rw[id] += w;
+}
+
+void paddr_add_timed(struct paddr *a, uint32_t id, uint64_t w, uint64_t time)
+{
+	struct atime *e;
+
+	if (id >= a->nstacks)
+		return;
+	a->stacks[id].w += w;
+	if (!a->timed) {
+		a->timed = true;
+		a->tl_sorted = true;
+	}
+	GROW(a->tl, a->captl, a->ntl + 1);
+	e = &a->tl[a->ntl++];
+	e->time = time;
+	e->w = w;
+	e->stack = id;
+	if (a->ntl > 1 && e[-1].time > time)
+		a->tl_sorted = false;
+	if (a->range_on && time >= a->range_first && time <= a->range_last)
+		add_in_range(a, id, w);
+}
+
+static int cmp_atime(const void *x, const void *y)
+{
+	const struct atime *p = x, *q = y;
+
+	return (p->time > q->time) - (p->time < q->time);
+}
+
+void paddr_set_range(struct paddr *a, uint64_t first, uint64_t last)
+{
+	if (!a->timed)
+		return;
+	if (a->rw)
+		memset(a->rw, 0, a->caprw * sizeof(*a->rw));
+	for (size_t i = 0; i < a->ntl; i++)
+		if (a->tl[i].time >= first && a->tl[i].time <= last)
+			add_in_range(a, a->tl[i].stack, a->tl[i].w);
+	a->range_on = true;
+	a->range_first = first;
+	a->range_last = last;
+}
+
+void paddr_clear_range(struct paddr *a)
+{
+	a->range_on = false;
+}
+
+void paddr_forget_before(struct paddr *a, uint64_t t)
+{
+	size_t k = 0;
+
+	if (!a->ntl)
+		return;
+	if (!a->tl_sorted) {
+		qsort(a->tl, a->ntl, sizeof(*a->tl), cmp_atime);
+		a->tl_sorted = true;
+	}
+	while (k < a->ntl && a->tl[k].time < t)
+		k++;
+	if (!k)
+		return;
+	memmove(a->tl, a->tl + k, (a->ntl - k) * sizeof(*a->tl));
+	a->ntl -= k;
+}
+
 void paddr_keep(struct paddr *a, void *owner, void (*release)(void *))
 {
 	GROW(a->owners, a->capowners, a->nowners + 1);
@@ -418,8 +534,12 @@ size_t paddr_rows(const struct paddr *a, uint32_t id, struct paddr_row **rows,
 		const struct astack *s = &a->stacks[i];
 		const uint32_t *fn = a->ffunc + s->off;
 		const uint64_t *ad = a->faddr + s->off;
+		uint64_t w = weight(a, i);
 		bool in = false;
 
+		/* Out of the range, its addresses stay listed, weightless:
+		 * a function's lines lose their weight as the window moves
+		 * on, they do not vanish. */
 		if (!s->w)
 			continue;
 		for (uint32_t j = 0; j < s->n; j++) {
@@ -432,12 +552,13 @@ size_t paddr_rows(const struct paddr *a, uint32_t id, struct paddr_row **rows,
 				again = fn[q] == id && ad[q] == ad[j];
 			GROW(r, cap, n + 1);
 			r[n].addr = ad[j];
-			r[n].self = j + 1 == s->n ? s->w : 0;
-			r[n].total = again ? 0 : s->w;
+			r[n].self = j + 1 == s->n ? w : 0;
+			r[n].total = again ? 0 : w;
+			r[n].leaf = j + 1 == s->n;
 			n++;
-			fs += j + 1 == s->n ? s->w : 0;
+			fs += j + 1 == s->n ? w : 0;
 			if (!in)
-				ft += s->w;
+				ft += w;
 			in = true;
 		}
 	}
@@ -448,6 +569,7 @@ size_t paddr_rows(const struct paddr *a, uint32_t id, struct paddr_row **rows,
 			if (r[i].addr == r[k].addr) {
 				r[k].self += r[i].self;
 				r[k].total += r[i].total;
+				r[k].leaf |= r[i].leaf;
 			} else {
 				r[++k] = r[i];
 			}

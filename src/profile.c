@@ -1155,12 +1155,16 @@ void profile_set_ranges(struct profile *p, uint64_t first, uint64_t last,
 	p->range_last = last;
 	p->range2_first = first2;
 	p->range2_last = last2;
+	if (p->addrs)
+		paddr_set_range(p->addrs, first, last);
 	profile_finish(p);
 }
 
 void profile_clear_range(struct profile *p)
 {
 	p->range_on = false;
+	if (p->addrs)
+		paddr_clear_range(p->addrs);
 	profile_finish(p);
 }
 
@@ -1168,6 +1172,8 @@ void profile_forget_before(struct profile *p, uint64_t t)
 {
 	size_t k;
 
+	if (p->addrs)
+		paddr_forget_before(p->addrs, t);
 	sort_timeline(p);
 	k = tl_lower(p, t);
 	if (!k)

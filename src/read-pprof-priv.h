@@ -120,6 +120,8 @@ struct pp {
 	size_t nframes, capframes;
 	uint32_t unknown;        /* the symbol "[unknown]" */
 	uint64_t bad_strings;
+	uint64_t packed_budget;  /* the decoding budget, when the compressed
+				  * size set it (read_pprof's decode_budget) */
 	uint64_t added;          /* samples added */
 	/* Labels: the samples' sets as string index pairs, then their
 	 * sets in the profile's table (name_label_sets). */

@@ -41,6 +41,15 @@
 /* Decoding may allocate this much per input byte, plus a constant. */
 #define PPROF_ALLOC_PER_BYTE 48
 #define PPROF_ALLOC_BASE (32u << 20)
+/*
+ * And, for a compressed input read without --max-input, this much per
+ * compressed byte: else 1 MB of gzip that decompresses 100:1 (within
+ * READ_WHOLE_RATIO) to empty locations, 2 bytes each that protobuf-c
+ * holds in some 100, took 4 GB.  Real profiles (flametop's own --pprof
+ * of a system, with and without --lines) took 7 to 12 bytes a compressed
+ * byte (3 to 6 a decompressed one).
+ */
+#define PPROF_ALLOC_PER_PACKED_BYTE 200
 /* All samples together may expand to this many frames per input byte. */
 #define PPROF_FRAMES_PER_BYTE 16
 #define PPROF_FRAMES_BASE (4u << 20)
@@ -684,7 +693,13 @@ static void report_samples(struct pp *pp, const struct samples *ss,
 
 static void say_undecodable(struct pp *pp, bool exhausted)
 {
-	if (exhausted)
+	if (exhausted && pp->packed_budget)
+		diag_warn(pp->d, "%s: pprof profile needs more than %llu MiB "
+			  "to decode (%d times its compressed size); raise "
+			  "--max-input to read it", pp->name,
+			  (unsigned long long)(pp->packed_budget >> 20),
+			  PPROF_ALLOC_PER_PACKED_BYTE);
+	else if (exhausted)
 		diag_warn(pp->d, "%s: pprof profile needs more memory to "
 			  "decode than %d bytes per input byte "
 			  "(hostile or corrupt)", pp->name,
@@ -705,6 +720,28 @@ static bool samples_decode(struct pp *pp, struct arena *scratch)
 		return true;
 	say_undecodable(pp, scratch->exhausted);
 	return false;
+}
+
+/*
+ * What decoding may allocate: PPROF_ALLOC_PER_BYTE of the input, and for
+ * a compressed input without --max-input no more than
+ * PPROF_ALLOC_PER_PACKED_BYTE of its compressed bytes (pp->packed_budget
+ * then says so, for the message).
+ */
+static size_t decode_budget(struct pp *pp, struct input *in, size_t len)
+{
+	uint64_t b = len > (UINT64_MAX - PPROF_ALLOC_BASE) / PPROF_ALLOC_PER_BYTE ?
+		     UINT64_MAX : (uint64_t)len * PPROF_ALLOC_PER_BYTE +
+				  PPROF_ALLOC_BASE;
+	uint64_t raw = input_raw_offset(in);
+
+	if (!pp->o->max_input && input_compression(in) &&
+	    raw < (UINT64_MAX - PPROF_ALLOC_BASE) / PPROF_ALLOC_PER_PACKED_BYTE &&
+	    raw * PPROF_ALLOC_PER_PACKED_BYTE + PPROF_ALLOC_BASE < b) {
+		b = raw * PPROF_ALLOC_PER_PACKED_BYTE + PPROF_ALLOC_BASE;
+		pp->packed_budget = b;
+	}
+	return b > SIZE_MAX ? SIZE_MAX : (size_t)b;
 }
 
 int read_pprof(struct profile *p, struct input *in,
@@ -734,8 +771,7 @@ int read_pprof(struct profile *p, struct input *in,
 	pp.o = o;
 	pp.d = d;
 	pp.name = input_name(in);
-	ar.left = len > (SIZE_MAX - PPROF_ALLOC_BASE) / PPROF_ALLOC_PER_BYTE ?
-		  SIZE_MAX : len * PPROF_ALLOC_PER_BYTE + PPROF_ALLOC_BASE;
+	ar.left = decode_budget(&pp, in, len);
 	scratch.left = ar.left;
 	budget = (uint64_t)len * PPROF_FRAMES_PER_BYTE + PPROF_FRAMES_BASE;
 	if (!split_profile(&pp, b, len, &rest, &nrest)) {

@@ -62,8 +62,9 @@ static const struct key_binding table[] = {
 	  "frames by source line (NAME FILE:LINE) or by function (files: read "
 	  "again; live: from now on)", { 'L', 0 } },
 	{ KCTX_VIEW, ACT_ANNOTATE, "a",
-	  "annotate the selected frame's function: its source lines with self "
-	  "and total (perf.data, live, perf script, pprof)", { 'a', 0 } },
+	  "annotate the selected frame's function (of a line frame too): its "
+	  "source lines with self and total (perf.data, live: the window's, "
+	  "perf script, pprof)", { 'a', 0 } },
 	{ KCTX_VIEW, ACT_HELP, "?, F1", "show or hide this help",
 	  { '?', KEY_F(1), 0 } },
 	{ KCTX_VIEW, ACT_REDRAW, "Ctrl-L", "repaint the whole screen", { CTRL('l'), 0 } },

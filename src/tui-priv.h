@@ -122,8 +122,6 @@ struct tui {
 	bool ann_by_total;            /* hottest by total (s), else self */
 	struct ann_disasm *ann_dis;   /* Tab, d: its instructions listed
 	                                 instead of its lines; NULL: lines */
-	char ann_note[600];           /* why Tab or d did nothing (escaped),
-	                                 shown until the next key */
 
 	unsigned rows, cols;          /* the screen */
 	struct layout lay;

@@ -7,8 +7,9 @@
  * back to the graph.  Tab or d switches to the function's instructions
  * (annotate-disasm.h's rows: the source line above each run, each
  * instruction's shares, branch targets named) and back; the same keys
- * move, rank and search there.  Live, the annotation is made again at each refresh
- * (tui_annotate_refresh), the selected line kept.
+ * move, rank and search there.  Live, the annotation is made again at each
+ * refresh (tui_annotate_refresh), the selected line kept, from the samples
+ * of the graph's window (the address tables follow the profile's range).
  */
 #include <curses.h>
 #include <stdio.h>
@@ -21,6 +22,7 @@
 #include "annotate-disasm.h"
 #include "annotate.h"
 #include "diag.h"
+#include "frame-locs.h"
 #include "profile-addr.h"
 #include "textfmt.h"
 #include "tui-priv.h"
@@ -126,8 +128,11 @@ static void select_hottest(struct tui *t)
 	t->ann_pos = 0;
 }
 
-/* Build the annotation of function id; false (message set) when none. */
-static bool build(struct tui *t, uint32_t id)
+/*
+ * Build the annotation of function id; false (message set) when none.
+ * Quiet (a live refresh): a missing source was said when it opened.
+ */
+static bool build(struct tui *t, uint32_t id, bool quiet)
 {
 	struct diag d;
 	struct annotation *an;
@@ -142,7 +147,7 @@ static bool build(struct tui *t, uint32_t id)
 		return false;
 	}
 	/* A source not found: said, the lines shown without text. */
-	if (d.nwarnings)
+	if (d.nwarnings && !quiet)
 		tui_set_msg(t, false, "%s", d.warnings[0]);
 	diag_free(&d);
 	ann_free(t->ann);
@@ -164,12 +169,8 @@ static bool toggle_disasm(struct tui *t)
 	struct ann_disasm *ad;
 
 	if (t->ann_dis && !t->ann->has_lines) {
-		char esc[512];
-
-		textfmt_escape(t->ann->name, strlen(t->ann->name), esc,
-			       sizeof(esc));
-		snprintf(t->ann_note, sizeof(t->ann_note),
-			 "Tab: %s has no source lines", esc);
+		tui_set_msg(t, false, "Tab: %s has no source lines",
+			    t->ann->name);
 		return false;
 	}
 	if (t->ann_dis) {
@@ -179,13 +180,8 @@ static bool toggle_disasm(struct tui *t)
 		ad = ann_disasm_build(profile_paddr_const(t->src), t->ann,
 				      t->ann_opts);
 		if (!ad->nrows) {
-			char esc[512];
-
-			textfmt_escape(ad->why, strlen(ad->why), esc,
-				       sizeof(esc));
-			snprintf(t->ann_note, sizeof(t->ann_note), "d: %s", esc);
 			/* Opening on them (no lines): said over the graph. */
-			tui_set_msg(t, true, "%s", t->ann_note);
+			tui_set_msg(t, true, "d: %s", ad->why);
 			ann_disasm_free(ad);
 			return false;
 		}
@@ -204,7 +200,7 @@ static void refresh_disasm(struct tui *t)
 	uint64_t addr = r->in ? r->in->addr : 0;
 	struct ann_disasm *ad;
 
-	if (!build(t, t->ann_func))
+	if (!build(t, t->ann_func, true))
 		return;
 	ad = ann_disasm_build(profile_paddr_const(t->src), t->ann,
 			      t->ann_opts);
@@ -234,6 +230,19 @@ void tui_annotate_open(struct tui *t, const char *name, size_t len)
 			    "stacks carry names only)");
 		return;
 	}
+	/* A frame by source line (L, --lines: "NAME FILE:LINE"): the
+	 * function its line is of, as the reader noted it. */
+	{
+		struct floc_frame f;
+		uint32_t sym = symtab_find(profile_symtab(t->src), name, len);
+
+		if (sym != UINT32_MAX &&
+		    floc_get(profile_frame_locs_get(t->src), sym, &f) &&
+		    f.line && f.func && f.func_len) {
+			name = f.func;
+			len = f.func_len;
+		}
+	}
 	/* A frame's marks ("_[k]") are no part of its function's name. */
 	if (len > 4 && name[len - 4] == '_' && name[len - 3] == '[' &&
 	    name[len - 1] == ']')
@@ -248,7 +257,7 @@ void tui_annotate_open(struct tui *t, const char *name, size_t len)
 		tui_set_msg(t, true, "a: no addresses of %s (only functions "
 			    "sampled in code a binary or the profile maps)",
 			    esc);
-	} else if (build(t, ids[0])) {
+	} else if (build(t, ids[0], false)) {
 		t->ann_show = true;
 		t->ann_by_total = false;
 		rank(t);
@@ -290,7 +299,7 @@ void tui_annotate_refresh(struct tui *t)
 	}
 	file = t->ann_rows[t->ann_sel].file;
 	line = t->ann_rows[t->ann_sel].line;
-	if (!build(t, t->ann_func))
+	if (!build(t, t->ann_func, true))
 		return;
 	for (size_t i = 0; i < t->ann_nrows; i++)
 		if (t->ann_rows[i].file == file && t->ann_rows[i].line == line)
@@ -439,7 +448,8 @@ void tui_annotate_draw(struct tui *t)
 	const struct annotation *an = t->ann;
 	unsigned w = t->cols, vis = t->rows > 2 ? t->rows - 2 : 1;
 	char *buf = tui_draw_rowbuf(t, w), line[4096], name[512], s1[16],
-	     s2[16];
+	     s2[16], a1[64], a2[64];
+	uint64_t r0, r1;
 
 	if (t->ann_sel < t->ann_top)
 		t->ann_top = t->ann_sel;
@@ -449,11 +459,14 @@ void tui_annotate_draw(struct tui *t)
 	textfmt_escape(an->name, strlen(an->name), name, sizeof(name));
 	share(an, an->self, s1, sizeof(s1));
 	share(an, an->total, s2, sizeof(s2));
+	/* Its weights as the graph's status line gives a frame's. */
+	profile_format_amount(t->src, an->total, a2, sizeof(a2));
+	profile_format_figure(t->src, an->self, a1, sizeof(a1));
 	snprintf(line, sizeof(line), " annotate %s%s: self %s, total %s; "
-		 "hottest by %s", name,
+		 "hottest by %s | %s (self %s)", name,
 		 !t->ann_dis ? "" : t->ann->has_lines ? " (instructions)"
 		 : " (instructions; no source lines)", s1, s2,
-		 t->ann_by_total ? "total" : "self");
+		 t->ann_by_total ? "total" : "self", a2, a1);
 	textfmt_fit(line, strlen(line), w, ' ', buf);
 	attron(A_BOLD);
 	mvaddstr(0, 0, buf);
@@ -517,13 +530,12 @@ void tui_annotate_draw(struct tui *t)
 		 "%s  Tab: %s  /: search  Backspace: back%s", name,
 		 t->ann_by_total ? "self" : "total",
 		 t->ann_dis ? "source" : "asm",
-		 t->live ? "  (live: every sample so far)" : "");
-	/* Why Tab or d did nothing, until the next key. */
-	if (t->ann_note[0])
-		snprintf(line, sizeof(line), " %s", t->ann_note);
-	attron(A_REVERSE);
-	textfmt_fit(line, strlen(line), w, ' ', buf);
-	mvaddstr((int)vis + 1, 0, buf);
+		 !t->live ? "" : profile_range(t->src, &r0, &r1) ?
+		 "  (live: the window's samples, as the graph)" :
+		 "  (live: every sample so far)");
+	/* The message of the last key (tui_set_msg) over it, as in the
+	 * graph. */
+	tui_draw_status(t, line);
 	attr_set(A_NORMAL, 0, NULL);
 }
 
@@ -540,7 +552,6 @@ bool tui_annotate_key(struct tui *t, int key)
 {
 	size_t page = t->rows > 4 ? t->rows - 4 : 1, r;
 
-	t->ann_note[0] = '\0';
 	if (keys_list_move(key, &t->ann_sel, nrows(t), page))
 		return true;
 	switch (key) {

@@ -19,9 +19,10 @@
  * Signals: SIGINT, SIGTERM, SIGHUP and SIGQUIT only set a flag; the loop
  * polls the keyboard with a 100 ms timeout (the live tick), sees the flag,
  * restores the terminal and returns 128 + the signal.  Fatal errors
- * restore it through util_set_teardown; SIGTSTP is curses' own; a crash
- * writes the reset sequences itself (on_crash); a hangup that sends no
- * SIGHUP counts as one (terminal_gone).
+ * restore it through util_set_teardown; SIGTSTP is curses' own; a crash,
+ * and every other signal that would end flametop (SIGUSR1, SIGALRM,
+ * SIGXCPU, the real-time ones...), writes the reset sequences itself
+ * (on_crash); a hangup that sends no SIGHUP counts as one (terminal_gone).
  */
 #include <curses.h>
 #include <errno.h>
@@ -318,6 +319,7 @@ bool tui_key(struct tui *t, int key)
 	if (t->ann_show) {
 		char name[64];
 
+		t->msg[0] = '\0';   /* a message stays until the next key */
 		if (key == '/' || key == KEY_F(3) || key == ('f' & 0x1f))
 			tui_prompt_start(t, PROMPT_ANNOTATE);
 		else if (key == '?' || key == KEY_F(1))
@@ -698,10 +700,14 @@ static void on_signal(int sig)
  * the terminal's modes from before curses (write and tcsetattr are
  * async-signal-safe), then gives the signal back to the action it had (the
  * default, or a sanitizer's): a fault recurs on return, a signal sent is
- * raised again, to be delivered as the handler returns.
+ * raised again, to be delivered as the handler returns.  The other signals
+ * whose default action ends the process (crash_caught) take the same way
+ * out, so that flametop still ends as the signal says; those that are
+ * ignored when the view opens stay ignored.
  */
 static const int crash_sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
-static struct sigaction crash_old[ARRAY_SIZE(crash_sigs)];
+static struct sigaction crash_old[NSIG];   /* by signal number */
+static bool crash_hooked[NSIG];
 static char crash_reset[512];
 static size_t crash_reset_len;
 static struct termios crash_modes;
@@ -716,10 +722,11 @@ static void on_crash(int sig, siginfo_t *si, void *uc)
 	}
 	if (crash_modes_saved)
 		tcsetattr(STDOUT_FILENO, TCSADRAIN, &crash_modes);
-	for (size_t i = 0; i < ARRAY_SIZE(crash_sigs); i++)
-		if (crash_sigs[i] == sig)
-			sigaction(sig, &crash_old[i], NULL);
-	if (si->si_code <= 0)
+	if (sig > 0 && sig < NSIG && crash_hooked[sig])
+		sigaction(sig, &crash_old[sig], NULL);
+	/* Only a fault comes back by itself (si_code > 0: the kernel's). */
+	if (si->si_code <= 0 || (sig != SIGSEGV && sig != SIGBUS &&
+				 sig != SIGFPE && sig != SIGILL))
 		raise(sig);
 }
 
@@ -756,6 +763,42 @@ static void crash_reset_prepare(void)
 	crash_reset_add("rmcup");
 }
 
+/*
+ * Does on_crash take signal sig?  The crashes always (crash_sig); besides
+ * them every signal whose default action ends the process, while it has
+ * that action: not those the loop ends on (on_signal), not SIGKILL, not
+ * the real-time signals below SIGRTMIN that the C library keeps.
+ */
+static bool crash_sig(int sig)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(crash_sigs); i++)
+		if (crash_sigs[i] == sig)
+			return true;
+	return false;
+}
+
+static bool crash_caught(int sig)
+{
+	if (crash_sig(sig))
+		return true;
+	if (sig >= SIGRTMIN && sig <= SIGRTMAX)
+		return true;
+	switch (sig) {
+	case SIGTRAP: case SIGSYS: case SIGXCPU: case SIGXFSZ:
+	case SIGUSR1: case SIGUSR2: case SIGALRM: case SIGVTALRM:
+	case SIGPROF: case SIGPIPE: case SIGIO:
+#ifdef SIGSTKFLT
+	case SIGSTKFLT:
+#endif
+#ifdef SIGPWR
+	case SIGPWR:
+#endif
+		return true;
+	default:
+		return false;
+	}
+}
+
 static void catch_signals(bool on)
 {
 	struct sigaction sa;
@@ -773,9 +816,24 @@ static void catch_signals(bool on)
 		sa.sa_flags = SA_SIGINFO;
 		sigemptyset(&sa.sa_mask);
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(crash_sigs); i++)
-		sigaction(crash_sigs[i], on ? &sa : &crash_old[i],
-			  on ? &crash_old[i] : NULL);
+	for (int sig = 1; sig < NSIG; sig++) {
+		if (!crash_caught(sig))
+			continue;
+		if (!on) {
+			if (crash_hooked[sig])
+				sigaction(sig, &crash_old[sig], NULL);
+			crash_hooked[sig] = false;
+			continue;
+		}
+		if (sigaction(sig, NULL, &crash_old[sig]) != 0)
+			continue;
+		/* Ignored (SIGPIPE in live mode) or someone's: not ours. */
+		if (!crash_sig(sig) &&
+		    (crash_old[sig].sa_handler != SIG_DFL ||
+		     (crash_old[sig].sa_flags & SA_SIGINFO)))
+			continue;
+		crash_hooked[sig] = sigaction(sig, &sa, NULL) == 0;
+	}
 }
 
 /*

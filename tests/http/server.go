@@ -8,11 +8,15 @@
 //	/status/404, /500    an error with a message (the 500's with an escape)
 //	/html                a page that is not a profile
 //	/slow                answers after 20 s
+//	/bomb                512 MiB of empty pprof strings in 512 KB of gzip,
+//	                     sent as Content-Encoding: gzip unasked
 //
 // It listens on 127.0.0.1 at a free port and writes the port to -portfile.
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
 	"flag"
 	"fmt"
 	"net"
@@ -92,6 +96,16 @@ func main() {
 	http.HandleFunc("/slow", func(w http.ResponseWriter, r *http.Request) {
 		time.Sleep(20 * time.Second)
 		fmt.Fprintln(w, "main;late 1")
+	})
+	http.HandleFunc("/bomb", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/octet-stream")
+		w.Header().Set("Content-Encoding", "gzip")
+		zw, _ := gzip.NewWriterLevel(w, gzip.BestCompression)
+		empty := bytes.Repeat([]byte{0x32, 0x00}, 1<<19)
+		for i := 0; i < 512; i++ {
+			zw.Write(empty)
+		}
+		zw.Close()
 	})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

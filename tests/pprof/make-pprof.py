@@ -3,6 +3,7 @@
 
 usage: make-pprof.py OUTDIR
        make-pprof.py --bomb MIB > FILE
+       make-pprof.py --bomb-locations MIB > FILE
 
 A tiny protobuf writer (varints and length-delimited fields, nothing else)
 that builds profile.proto messages by field number, so that the tests can
@@ -10,7 +11,9 @@ hold inlined frames, unsymbolized locations and every kind of lie a hostile
 file can tell.  Writes OUTDIR/inline.pprof (a valid profile) and the
 OUTDIR/pprof-*.in cases of tests/bad.  With --bomb, writes to standard
 output MIB mebibytes of empty string_table entries (bytes 0x32 0x00, a
-valid profile.proto), for the tests to compress into a decompression bomb.
+valid profile.proto), for the tests to compress into a decompression bomb;
+with --bomb-locations, MIB mebibytes of empty locations (0x22 0x00), that
+protobuf-c would hold in some 100 bytes each.
 """
 import gzip
 import os
@@ -244,9 +247,9 @@ def bad_cases():
     return cases
 
 
-def bomb(mib):
-    """MIB MiB of empty strings, written a MiB at a time."""
-    chunk = lfield(6, b"") * (1 << 19)
+def bomb(mib, field=6):
+    """MIB MiB of empty fields (strings), written a MiB at a time."""
+    chunk = lfield(field, b"") * (1 << 19)
     for _ in range(mib):
         sys.stdout.buffer.write(chunk)
 
@@ -254,6 +257,9 @@ def bomb(mib):
 def main():
     if len(sys.argv) == 3 and sys.argv[1] == "--bomb":
         bomb(int(sys.argv[2]))
+        return
+    if len(sys.argv) == 3 and sys.argv[1] == "--bomb-locations":
+        bomb(int(sys.argv[2]), 4)
         return
     out = sys.argv[1] if len(sys.argv) > 1 else "."
     with open(os.path.join(out, "inline.pprof"), "wb") as f:

@@ -60,7 +60,8 @@ check "bytes shown as MB" grep -q '^inline.pprof: 1.00 MB,' "$tmp/t"
 # 1 GiB of empty string_table entries, in 1 MB of gzip and 100 KB of zstd:
 # refused early, exit 1, with a message naming --max-input, and in bounded
 # peak memory (a generous 300 MB: the data alone would be 1 GiB).  Plain,
-# 128 MiB of them are read in memory that follows what the profile holds.  Memory is
+# 128 MiB of them are read in memory that follows what the profile holds;
+# gzip'd empty locations meet a budget by compressed size.  Memory is
 # measured by /usr/bin/time, and also capped (ulimit -v, not under ASan)
 # so that a binary without the bound fails without filling the machine.
 # measure FILE ARGS...: peak RSS (KB) into $rss, status into $st.
@@ -94,6 +95,18 @@ if [ -x /usr/bin/time ] && command -v zstd >/dev/null 2>&1; then
 		grep -q 'bomb.pb: pprof profile has no sample types' "$tmp/err"
 	check "plain 128 MiB of strings: peak RSS $rss KB < 300 MB" test "$rss" -lt 307200
 	rm -f "$tmp/bomb.pb"
+	# 24 MiB of empty locations in 24 KB of gzip: under the 64 MiB that
+	# any compressed input may reach, but protobuf-c would hold them in
+	# 48 times that (1.2 GB) before the budget per input byte ran out.
+	# A compressed input's budget follows its compressed size too.
+	python3 ./make-pprof.py --bomb-locations 24 | gzip -9 >"$tmp/locs.gz"
+	measure "$tmp/out" --collapse "$tmp/locs.gz"
+	check "24 MiB of empty locations, gzip'd: exit 1" test "$st" = 1
+	check "empty locations: message names --max-input ($(head -n 1 "$tmp/err"))" \
+		grep -q "locs.gz: pprof profile needs more than [0-9]* MiB to decode (200 times its compressed size); raise --max-input to read it" \
+		"$tmp/err"
+	check "empty locations: peak RSS $rss KB < 300 MB" test "$rss" -lt 307200
+	rm -f "$tmp/locs.gz"
 else
 	echo "SKIP (in part): /usr/bin/time or zstd missing: no decompression bomb test"
 fi

@@ -1,11 +1,12 @@
 #!/bin/sh
 # test-annotate.sh - a on a frame opens its function's source lines with
 # their self and total shares, the hottest selected; n and N walk the
-# hottest lines, s orders them by total, / searches the text, Backspace
-# goes back to the graph.  tests/annotate/hotlines.data through its symfs
+# hottest lines, s orders them by total, / searches the text, messages
+# show over its bar, Backspace goes back to the graph.
+# tests/annotate/hotlines.data through its symfs
 # (the per-line shares are those of perf report's srcline: line 26 48.8%,
 # 20 19.4%, 29 10.4%, 27 9.4%); a folded input has no addresses; live, a
-# opens the sampled function and follows the samples.
+# opens the sampled function and follows the samples of the window.
 BIN=${1:?usage: test-annotate.sh FLAMETOP}
 case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
 . "$(dirname "$0")/lib.sh"
@@ -37,6 +38,18 @@ tui_keys /
 check "/: the prompt" tui_wait "search the source: /"
 tui_type 'cpu_seconds' Enter
 check "/: the matching line" tui_wait "^ line 34 \| n/N"
+# Messages show over the annotation's bar until the next key, as over the
+# graph's status line.
+tui_keys z
+check "a key it does not use: said" tui_wait "^key z: not used in the annotation; \? for help"
+tui_keys /
+tui_type 'no such text' Enter
+check "/: no line matches: said" tui_wait "^no line matches"
+tui_keys /
+tui_type '(' Enter
+check "/: a bad pattern: said" tui_wait "^bad pattern at offset 1: "
+tui_keys k
+check "the next key: the bar again" tui_wait "^ line 33 \| n/N"
 tui_keys BSpace
 check "Backspace: back to the graph" tui_wait "^lines \|"
 check "Backspace: the annotation is gone" tui_poll sh -c '! tmux -L "$1" capture-pane -p -t ft | grep -q "annotate lines"' sh "$TUI_SOCK"
@@ -67,10 +80,10 @@ else
 	check "live: lines selected" tui_wait "match 1 of 1"
 	tui_keys a
 	check "live a: the annotation" tui_wait "annotate lines: self [0-9.]+%, total"
-	check "live a: shares of every sample so far (not above 100%)" \
-		sh -c '! tmux -L "$1" capture-pane -p -t ft | grep -Eq "annotate lines: self 1[0-9][0-9]\."' sh "$TUI_SOCK"
+	check "live a: shares of the window's samples (not above 100%)" \
+		sh -c '! tmux -L "$1" capture-pane -p -t ft | grep -Eq "annotate lines: self (100\.[1-9]|10[1-9]\.|1[1-9][0-9]\.|[2-9][0-9][0-9]\.)"' sh "$TUI_SOCK"
 	check "live a: the loop's line" tui_wait " +26 +for \(int k = 0; k < 64; k\+\+\)"
-	check "live a: says it holds every sample" tui_wait "live: every sample so far"
+	check "live a: says it holds the window's samples" tui_wait "live: the window's samples"
 	tui_keys BSpace q
 	check "live: exit 0" tui_wait "__EXIT:0"
 fi

@@ -2,7 +2,9 @@
 # test-signals.sh - the terminal is restored when the TUI is interrupted
 # (Ctrl-C), terminated (SIGTERM), hung up (SIGHUP) or quit (SIGQUIT), and
 # the exit status says which signal it was (128 + N); also when it crashes
-# (SIGSEGV, SIGABRT, SIGBUS), which then ends it as the signal would.
+# (SIGSEGV, SIGABRT, SIGBUS), which then ends it as the signal would, and
+# when any other signal that ends a process by default comes (SIGUSR1,
+# SIGALRM, SIGXCPU, SIGTRAP), which ends it the same way.
 BIN=${1:?usage: test-signals.sh FLAMETOP}
 case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
 . "$(dirname "$0")/lib.sh"
@@ -22,13 +24,15 @@ check "Ctrl-C: exit 130" tui_wait "__EXIT:130"
 check "Ctrl-C: terminal restored" tui_restored
 
 # Signals that end flametop: TERM, HUP and QUIT set a flag the loop sees.
-# In a crash (a fault, abort, or such a signal sent) endwin cannot run: the
+# In a crash (a fault, abort, or such a signal sent), and for the other
+# signals whose default action ends a process, endwin cannot run: the
 # handler writes the reset sequences and puts back the terminal's modes,
 # then the signal ends flametop as it would (status 128 + N; 86 when
 # AddressSanitizer's handler, the action given back, reports SIGSEGV or
 # SIGBUS itself, below the restored screen).  Either way typed keys echo
 # again.
-for sig in TERM:143 HUP:129 QUIT:131 SEGV:139\|86 ABRT:134 BUS:135\|86; do
+for sig in TERM:143 HUP:129 QUIT:131 SEGV:139\|86 ABRT:134 BUS:135\|86 \
+	USR1:138 ALRM:142 XCPU:152 TRAP:133; do
 	sname=${sig%%:*}
 	code=${sig#*:}
 	tui_start_sh "ulimit -c 0; '$BIN' '$IN'"

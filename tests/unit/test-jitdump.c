@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -415,6 +416,45 @@ static void links_are_not_followed(void **state)
 	unlink("/tmp/test-jitdump-link.dump");
 }
 
+/*
+ * Anyone can write a dump that a root flametop -a reads: one owned by
+ * another user than root or this one is not read, and says why; nor is a
+ * FIFO, which would block.
+ */
+static void foreign_or_fifo_dumps_are_not_read(void **state)
+{
+	struct dump d = { .n = 0 };
+	char path[] = "/tmp/test-jitdump-XXXXXX";
+	int fd = mkstemp(path);
+	struct jitdump *jd;
+	char err[200];
+
+	(void)state;
+	assert_true(fd >= 0);
+	header(&d, 7);
+	load(&d, 10, 0x1000, 0x10, "planted");
+	assert_int_equal(write(fd, d.b, d.n), (ssize_t)d.n);
+	close(fd);
+	if (geteuid() != 0) {
+		unlink(path);
+		skip();
+	}
+	assert_int_equal(chown(path, 65534, 65534), 0);
+	assert_null(jitdump_open(path, 7, err, sizeof(err)));
+	assert_non_null(strstr(err, "owned by uid 65534, and only dumps owned "
+				    "by root or by this user (uid 0) are read"));
+	assert_int_equal(chown(path, 0, 0), 0);
+	jd = jitdump_open(path, 7, err, sizeof(err));
+	assert_non_null(jd);
+	assert_true(jitdump_update(jd) > 0);
+	jitdump_close(jd);
+	unlink(path);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	assert_null(jitdump_open(path, 7, err, sizeof(err)));
+	assert_non_null(strstr(err, "not a regular file"));
+	unlink(path);
+}
+
 /* ---- Dumps the runtimes wrote --------------------------------------------- */
 
 static struct jitdump *read_file(const char *path)
@@ -626,6 +666,7 @@ int main(void)
 		cmocka_unit_test(other_process_or_no_dump_is_not_read),
 		cmocka_unit_test(growing_dump_is_read_as_it_grows),
 		cmocka_unit_test(links_are_not_followed),
+		cmocka_unit_test(foreign_or_fifo_dumps_are_not_read),
 		cmocka_unit_test(node_dump),
 		cmocka_unit_test(python_dump),
 		cmocka_unit_test(dump_wins_over_perf_map),

@@ -180,6 +180,82 @@ static void pprof_tables_when_wanted(void **state)
 	profile_destroy(without);
 }
 
+/*
+ * Timed samples (live): the profile's range is the tables' too; an
+ * address out of it keeps its row with no weight; forgetting times keeps
+ * the all-time weights; a reset forgets both.
+ */
+static void range_follows_profile(void **state)
+{
+	struct profile *p = profile_create();
+	struct paddr *a = profile_paddr(p, true);
+	uint32_t m = func(a, "main"), b = func(a, "burn");
+	struct paddr_frame s1[] = { { m, 0x110 }, { b, 0x300 } };
+	struct paddr_frame s2[] = { { m, 0x120 }, { b, 0x304 } };
+	uint32_t i1 = paddr_add_stack(a, s1, 2, 0);
+	uint32_t i2 = paddr_add_stack(a, s2, 2, 0);
+	struct paddr_row *r;
+	uint64_t self, total;
+	size_t n;
+
+	(void)state;
+	paddr_add_timed(a, i1, 5, 100);
+	paddr_add_timed(a, i2, 3, 300);
+	paddr_add_timed(a, i1, 2, 200);
+	paddr_add_timed(a, PADDR_NONE, 9, 250);       /* ignored */
+	assert_int_equal(paddr_total(a), 10);
+	profile_set_range(p, 150, 300);
+	assert_int_equal(paddr_total(a), 5);
+	n = paddr_rows(a, b, &r, &self, &total);
+	assert_int_equal(n, 2);
+	assert_int_equal(r[0].addr, 0x300);
+	assert_int_equal(r[0].self, 2);
+	assert_true(r[0].leaf);
+	assert_int_equal(r[1].self, 3);
+	assert_int_equal(self, 5);
+	assert_int_equal(total, 5);
+	free(r);
+	/* Added while the range is on: counted where it falls. */
+	paddr_add_timed(a, i2, 4, 260);
+	paddr_add_timed(a, i1, 6, 400);
+	assert_int_equal(paddr_total(a), 9);
+	profile_set_range(p, 350, 450);
+	n = paddr_rows(a, b, &r, &self, &total);
+	assert_int_equal(n, 2);
+	assert_int_equal(r[0].self, 6);
+	assert_int_equal(r[1].self, 0);                /* out: weightless */
+	assert_int_equal(r[1].total, 0);
+	free(r);
+	profile_forget_before(p, 250);
+	profile_set_range(p, 0, 1000);
+	assert_int_equal(paddr_total(a), 13);          /* 3 + 4 + 6 */
+	profile_clear_range(p);
+	assert_int_equal(paddr_total(a), 20);
+	profile_reset_weights(p);
+	assert_int_equal(paddr_total(a), 0);
+	profile_set_range(p, 0, 1000);
+	assert_int_equal(paddr_total(a), 0);
+	assert_int_equal(paddr_rows(a, b, &r, &self, &total), 0);
+	free(r);
+	profile_destroy(p);
+}
+
+/* Untimed tables (saved profiles) keep all their weights in a range. */
+static void untimed_ignore_range(void **state)
+{
+	struct profile *p = profile_create();
+	struct paddr *a = profile_paddr(p, true);
+	uint32_t m = func(a, "main");
+	struct paddr_frame s1[] = { { m, 0x110 } };
+
+	(void)state;
+	profile_forget_before(p, 5);                   /* no times: nothing */
+	paddr_add_stack(a, s1, 1, 7);
+	profile_set_range(p, 0, 10);
+	assert_int_equal(paddr_total(a), 7);
+	profile_destroy(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -188,6 +264,8 @@ int main(void)
 		cmocka_unit_test(many_stacks),
 		cmocka_unit_test(profile_owns_tables),
 		cmocka_unit_test(pprof_tables_when_wanted),
+		cmocka_unit_test(range_follows_profile),
+		cmocka_unit_test(untimed_ignore_range),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
