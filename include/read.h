@@ -52,6 +52,10 @@ struct read_opts {
 	bool addrs;              /* unknown symbols as raw addresses */
 	bool no_inline;          /* perf.data: no inlined frames */
 	bool lines;              /* --lines: frames "NAME FILE:LINE" */
+	bool no_addr_tables;     /* perf.data, perf script, live: keep no
+	                            address tables (profile-addr.h), since
+	                            nothing will read them (--collapse,
+	                            --text, --top, --svg, --pprof) */
 	const char *event_filter;  /* keep samples of this event only */
 	enum input_format force; /* FMT_UNKNOWN: detect */
 	const char *kallsyms;    /* perf.data: kernel symbols from this file

@@ -594,6 +594,9 @@ int options_parse(struct config *c, int argc, char **argv)
 		: c->top ? MODE_TOP : c->collapse ? MODE_COLLAPSE
 		: c->text ? MODE_TEXT : c->svg ? MODE_SVG
 		: c->pprof ? MODE_PPROF : MODE_TUI;
+	/* Only --annotate and the view's a read the address tables. */
+	c->read.no_addr_tables = c->mode != MODE_ANNOTATE &&
+				 c->mode != MODE_TUI;
 	return 0;
 }
 
