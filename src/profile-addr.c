@@ -9,9 +9,11 @@
  * once, its frames back to back in two arrays (addresses, functions), with
  * the weight of the samples that had it.  A stack is found again by one
  * probe of an open-addressing table whose slots hold its id and the high
- * bits of its hash, so a probe reads the stack only when those agree; a
+ * half of its hash, so a probe reads the stack only when those agree; a
  * reader that keeps the id adds a sample seen again without even that
- * (paddr_add_at).  One probe per stack, not per frame: system-wide
+ * (paddr_add_at).  The slot's place comes from that high half too, so the
+ * table grows by moving slots, without reading any stack again (most
+ * stacks of a system-wide profile are new, and the table grows often).  One probe per stack, not per frame: system-wide
  * profiles miss the readers' stack caches often (every process maps its
  * code elsewhere), and a probe per frame cost as much as building the
  * call tree.  Stack 0 is the empty stack.
@@ -217,17 +219,6 @@ static uint64_t stack_hash(const struct paddr_frame *f, size_t n)
 	return h | 1ULL << 63;
 }
 
-/* The same of stack id as stored. */
-static uint64_t stored_hash(const struct paddr *a, uint32_t id)
-{
-	const struct astack *s = &a->stacks[id];
-	uint64_t h = 0x9e3779b97f4a7c15ULL ^ s->n;
-
-	for (uint32_t j = 0; j < s->n; j++)
-		h = hash_step(h, a->faddr[s->off + j], a->ffunc[s->off + j]);
-	return h | 1ULL << 63;
-}
-
 static bool stack_is(const struct paddr *a, uint32_t id,
 		     const struct paddr_frame *f, size_t n)
 {
@@ -242,11 +233,17 @@ static bool stack_is(const struct paddr *a, uint32_t id,
 	return true;
 }
 
+/* Where a stack whose hash (or slot) is v is looked for first. */
+static size_t slot_home(const struct paddr *a, uint64_t v)
+{
+	return (size_t)(v >> 32) & a->mask;
+}
+
 /* The slot of a stack of hash h: holding it, or empty. */
 static uint64_t *stack_slot(const struct paddr *a, uint64_t h,
 			    const struct paddr_frame *f, size_t n)
 {
-	size_t i = (size_t)h & a->mask;
+	size_t i = slot_home(a, h);
 
 	for (;; i = (i + 1) & a->mask) {
 		uint64_t v = a->slots[i];
@@ -269,9 +266,8 @@ static void grow_slots(struct paddr *a)
 
 		if (!old[k])
 			continue;
-		/* Only the hash's high half is kept: hash the stack again. */
-		for (i = (size_t)stored_hash(a, (uint32_t)old[k]) & a->mask;
-		     a->slots[i]; i = (i + 1) & a->mask)
+		for (i = slot_home(a, old[k]); a->slots[i];
+		     i = (i + 1) & a->mask)
 			;
 		a->slots[i] = old[k];
 	}
