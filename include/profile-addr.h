@@ -8,7 +8,8 @@
  * hash probe, or one addition where the reader kept its id (paddr_add_at),
  * so keeping addresses adds little to reading.  Folded input has no
  * addresses: its profile has no tables (profile_paddr returns NULL) and
- * pays nothing.
+ * pays nothing; nor do the other readers when nothing will read the
+ * tables (read_opts.no_addr_tables).
  *
  * A function is (module, name): the file that holds its code as the input
  * named it, and the name its frames carry (no module, no marks).  Its

@@ -52,9 +52,9 @@ struct read_opts {
 	bool addrs;              /* unknown symbols as raw addresses */
 	bool no_inline;          /* perf.data: no inlined frames */
 	bool lines;              /* --lines: frames "NAME FILE:LINE" */
-	bool no_addr_tables;     /* nothing will annotate: a reader may skip
-	                            the weights per address (profile-addr.h;
-	                            the pprof reader does) */
+	bool no_addr_tables;     /* nothing will annotate (main.c): the
+	                            readers keep no address tables
+	                            (profile-addr.h) */
 	const char *event_filter;  /* keep samples of this event only */
 	enum input_format force; /* FMT_UNKNOWN: detect */
 	const char *kallsyms;    /* perf.data: kernel symbols from this file

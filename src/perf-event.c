@@ -122,7 +122,8 @@ struct pe_machine *pe_machine_create(struct symbolizer *sy,
 	m->fcmask = 4095;
 	ARR_GROW(m->fc, 0, m->fcmask + 1);
 	m->unknown_id = UINT32_MAX;
-	m->pa = profile_paddr(p, true);
+	/* No tables when nothing will read them: they cost a probe a stack. */
+	m->pa = o && o->no_addr_tables ? NULL : profile_paddr(p, true);
 	pe_machine_set_comm(m, 0, 0, "swapper", 7);
 	return m;
 }
@@ -556,7 +557,7 @@ static void note_func(struct pe_machine *m, const char *fn, const char *mod,
 
 	m->last.func = PADDR_NONE;
 	m->last.addr = addr;
-	if (!fn)
+	if (!fn || !m->pa)
 		return;
 	/* JIT names come from a file read again: not kept by pointer. */
 	slot = d || !mod || mod[0] == '[' ? fn_find(m, fn, d) : NULL;
@@ -850,6 +851,8 @@ static size_t unwind_user(struct pe_machine *m, struct pe_proc *pr,
 /* Keep the frame just named (m->last) for the address tables. */
 static void push_addr(struct pe_machine *m, uint64_t plus)
 {
+	if (!m->pa)
+		return;
 	if (m->naf == m->capaf) {
 		GROW(m->af, m->capaf, m->naf + 1);
 		m->aout = xreallocarray(m->aout, m->capaf, sizeof(*m->aout));
@@ -973,7 +976,7 @@ const uint32_t *pe_machine_build(struct pe_machine *m,
 
 uint32_t pe_machine_addr_stack(struct pe_machine *m)
 {
-	return paddr_add_stack(m->pa, m->aout, m->naf, 0);
+	return m->pa ? paddr_add_stack(m->pa, m->aout, m->naf, 0) : 0;
 }
 
 size_t pe_machine_stack(struct pe_machine *m, const struct pe_sample *s,
@@ -1108,7 +1111,7 @@ static bool add_cached(struct pe_machine *m, const struct sc_key *key,
 		if (v->counts[k])
 			sym_count_misses(m->sy, (enum sym_miss)k, v->counts[k]);
 	*st = profile_add_at(m->p, v->leaf, w, &meta);
-	if (*st == ADD_OK)
+	if (*st == ADD_OK && m->pa)
 		paddr_add_at(m->pa, v->anode, w->v);
 	return true;
 }
@@ -1179,8 +1182,9 @@ enum add_status pe_machine_add_sample_hashed(struct pe_machine *m,
 		n = PROFILE_MAX_DEPTH;
 	st = profile_add_stack_leaf(m->p, m->out, n, &w, &meta, &leaf);
 	if (st == ADD_OK) {
-		uint32_t anode = paddr_add_stack(m->pa, m->aout, m->naf,
-						 w.v);
+		uint32_t anode = m->pa ? paddr_add_stack(m->pa, m->aout,
+							 m->naf, w.v)
+				       : PADDR_ROOT;
 
 		m->st.samples++;
 		if (keyed)

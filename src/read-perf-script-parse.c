@@ -702,8 +702,10 @@ static void frame_line(struct reader *r, const struct frame_line *f,
 	}
 	push_frames(r, ids, n);
 	{
-		uint32_t fn = line_func(r, f, ids, n);
-		uint64_t addr = line_addr(f);
+		/* No address tables: the line keeps no function (AFN_NONE). */
+		uint32_t fn = r->o->no_addr_tables ? AFN_NONE
+						   : line_func(r, f, ids, n);
+		uint64_t addr = fn == AFN_NONE ? 0 : line_addr(f);
 		size_t had = r->nfe;
 
 		push_aframe(r, fn, addr);

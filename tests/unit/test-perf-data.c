@@ -23,6 +23,7 @@
 #include "perf-event.h"
 #include "perf-order.h"
 #include "profile.h"
+#include "profile-addr.h"
 #include "read.h"
 #include "symbols.h"
 
@@ -159,6 +160,31 @@ static void test_file_mode(void **state)
 	assert_null(strstr(r.out, "\nprog-"));
 	assert_null(strstr(r.err, "unresolved in files missing"));
 	done(&r);
+}
+
+/*
+ * read_opts.no_addr_tables (--collapse, --text...): the same stacks, and no
+ * address tables, which nothing would read.
+ */
+static void test_no_addr_tables(void **state)
+{
+	static struct result with, without;
+	struct read_opts o = { 0 };
+
+	(void)state;
+	install_prog();
+	load_file(&with, "tests/data/fp.data", &o);
+	o.no_addr_tables = true;
+	load_file(&without, "tests/data/fp.data", &o);
+	assert_int_equal(with.rc, 0);
+	assert_int_equal(without.rc, 0);
+	assert_string_equal(with.out, without.out);
+	assert_string_equal(with.err, without.err);
+	assert_non_null(profile_paddr(with.p, false));
+	assert_true(paddr_total(profile_paddr(with.p, false)) > 0);
+	assert_null(profile_paddr(without.p, false));
+	done(&with);
+	done(&without);
 }
 
 /* The weight of the lines whose stack holds sub. */
@@ -1739,6 +1765,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_file_mode),
+		cmocka_unit_test(test_no_addr_tables),
 		cmocka_unit_test(test_fixed_period),
 		cmocka_unit_test(test_tracepoint_unit),
 		cmocka_unit_test(test_pid_tid_kernel),

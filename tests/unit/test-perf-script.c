@@ -16,6 +16,7 @@
 #include "export.h"
 #include "input.h"
 #include "profile.h"
+#include "profile-addr.h"
 #include "read.h"
 
 struct result {
@@ -92,6 +93,28 @@ static void periods_and_order(void **state)
 	assert_int_equal(r.d.bad, 0);
 	assert_int_equal(r.d.nwarnings, 0);
 	done(&r);
+}
+
+/*
+ * read_opts.no_addr_tables (--collapse, --text...): the same stacks, and no
+ * address tables, which nothing would read.
+ */
+static void no_addr_tables(void **state)
+{
+	struct result with, without;
+	struct read_opts o = { 0 };
+
+	(void)state;
+	load_opts(&with, two_samples, &o);
+	o.no_addr_tables = true;
+	load_opts(&without, two_samples, &o);
+	assert_int_equal(without.rc, 0);
+	assert_string_equal(with.collapsed, without.collapsed);
+	assert_non_null(profile_paddr(with.p, false));
+	assert_int_equal(paddr_total(profile_paddr(with.p, false)), 1000);
+	assert_null(profile_paddr(without.p, false));
+	done(&with);
+	done(&without);
 }
 
 static void pid_tid_kernel(void **state)
@@ -422,6 +445,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(periods_and_order),
+		cmocka_unit_test(no_addr_tables),
 		cmocka_unit_test(pid_tid_kernel),
 		cmocka_unit_test(timestamps),
 		cmocka_unit_test(tid_only_and_spaces),
