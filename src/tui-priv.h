@@ -306,6 +306,10 @@ void tui_view_free(struct tui *t);
 bool tui_view_apply(struct tui *t);
 /* Change the view by a (ACT_INVERT, ...): remembered for Backspace. */
 void tui_view_action(struct tui *t, enum tui_action a);
+/* The function the view's actions (<, >, S, a) act on: the top table's
+ * row, the sandwich's caller selected, or the selected frame; NULL for
+ * none (the root).  *len: its length. */
+const char *tui_view_subject(struct tui *t, size_t *len);
 /* A prompt for the view was answered. */
 void tui_view_prompt_done(struct tui *t, enum tui_prompt kind,
 			  const char *text);

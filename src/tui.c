@@ -158,14 +158,13 @@ bool tui_do(struct tui *t, enum tui_action a)
 		tui_prompt_start(t, PROMPT_TOP_FILTER);
 		break;
 	case ACT_ANNOTATE: {
-		const char *nm = t->v.top ? tui_top_selected_name(t)
-					  : profile_name(t->p, t->sel);
+		size_t len;
+		const char *nm = tui_view_subject(t, &len);
 
-		if (!nm || (!t->v.top && t->sel == NODE_ROOT))
+		if (!nm)
 			set_msg(t, false, "a: select a frame to annotate");
 		else
-			tui_annotate_open(t, nm, t->v.top ? strlen(nm) :
-					  profile_name_len(t->p, t->sel));
+			tui_annotate_open(t, nm, len);
 		break;
 	}
 	case ACT_SEARCH:
