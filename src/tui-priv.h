@@ -122,8 +122,9 @@ struct tui {
 	bool ann_by_total;            /* hottest by total (s), else self */
 	struct ann_disasm *ann_dis;   /* Tab, d: its instructions listed
 	                                 instead of its lines; NULL: lines */
-	char ann_note[600];           /* why Tab or d did nothing (escaped),
-	                                 shown until the next key */
+	char ann_note[600];           /* why Tab, d or another key did
+	                                 nothing (escaped), shown until the
+	                                 next key */
 
 	unsigned rows, cols;          /* the screen */
 	struct layout lay;
@@ -269,6 +270,9 @@ void tui_annotate_search(struct tui *t, const char *re);
 void tui_annotate_draw(struct tui *t);
 /* A key while it is shown; false when it is not its (tui.c's then). */
 bool tui_annotate_key(struct tui *t, int key);
+/* A click on screen row `row` selects that line; the wheel moves. */
+void tui_annotate_click(struct tui *t, int row);
+void tui_annotate_wheel(struct tui *t, bool up);
 
 /* ---- Layer 2: the screen's geometry and texts ------------------------ */
 
@@ -354,8 +358,9 @@ void tui_after_profile_switch(struct tui *t, uint32_t zoom, uint32_t sel);
 bool tui_labels_open(struct tui *t);
 void tui_labels_close(struct tui *t);
 void tui_labels_draw(struct tui *t);
-/* A key while the list is shown (Enter, g, a: a view step). */
-void tui_labels_key(struct tui *t, int key);
+/* A key while the list is shown (Enter, g, a: a view step); false when
+ * it is not the list's. */
+bool tui_labels_key(struct tui *t, int key);
 /* A click on screen row `row` (a double click: Enter), the wheel. */
 void tui_labels_click(struct tui *t, int row, bool dbl);
 void tui_labels_wheel(struct tui *t, bool up);

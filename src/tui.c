@@ -317,19 +317,30 @@ bool tui_key(struct tui *t, int key)
 	if (t->ann_show) {
 		char name[64];
 
+		t->ann_note[0] = '\0';
 		if (key == '/' || key == KEY_F(3) || key == ('f' & 0x1f))
 			tui_prompt_start(t, PROMPT_ANNOTATE);
 		else if (key == '?' || key == KEY_F(1))
 			t->help = true;
 		else if (!tui_annotate_key(t, key)) {
+			/* Said in the pane's own last row. */
 			keys_name(key, name, sizeof(name));
-			set_msg(t, false, "key %s: not used in the annotation; "
-				"? for help", name);
+			snprintf(t->ann_note, sizeof(t->ann_note), "key %s: not "
+				 "used in the annotation; ? for help", name);
 		}
 		return true;
 	}
 	if (t->lab_show) {
-		tui_labels_key(t, key);
+		char name[64];
+
+		t->msg[0] = '\0';
+		if (key == '?' || key == KEY_F(1))
+			t->help = true;
+		else if (!tui_labels_key(t, key)) {
+			keys_name(key, name, sizeof(name));
+			set_msg(t, false, "key %s: not used in the labels list; "
+				"? for help", name);
+		}
 		return true;
 	}
 	a = t->fetch && ctx == KCTX_VIEW ? keys_lookup_url(key) : ACT_NONE;
@@ -425,6 +436,10 @@ void tui_click(struct tui *t, int row, int col, bool dbl)
 		tui_labels_click(t, row, dbl);
 		return;
 	}
+	if (t->ann_show) {   /* over the graph: the graph takes no click */
+		tui_annotate_click(t, row);
+		return;
+	}
 	if (tui_heat_shown(t)) {
 		tui_heat_click(t, row, col);
 		return;
@@ -460,6 +475,8 @@ void tui_wheel(struct tui *t, int row, bool up)
 			tui_help_key(t, up ? KEY_UP : KEY_DOWN);
 	} else if (t->lab_show) {
 		tui_labels_wheel(t, up);
+	} else if (t->ann_show) {
+		tui_annotate_wheel(t, up);
 	} else if (tui_heat_shown(t)) {
 		tui_heat_action(t, up ? ACT_HM_UP : ACT_HM_DOWN);
 	} else if (t->v.top) {
