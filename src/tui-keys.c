@@ -226,14 +226,16 @@ static const struct key_binding table[] = {
 	{ KCTX_URL, ACT_FETCH_COMPARE, "b", "compare with the previous fetch "
 	  "(toggle; B: sized by it)", { 'b', 0 } },
 	{ KCTX_MOUSE, ACT_MOUSE_DOC, "click",
-	  "select a frame, or a row of the top table; on the timeline strip or "
-	  "the heat map, mark; over the help, close it", { 0 } },
+	  "select a frame, a row of the top table, a line of the annotation or "
+	  "a label of the list; on the timeline strip or the heat map, mark; "
+	  "over the help, close it", { 0 } },
 	{ KCTX_MOUSE, ACT_MOUSE_DOC, "double-click",
 	  "zoom into a frame; on a row of the top table or a caller in the "
 	  "sandwich, its sandwich", { 0 } },
 	{ KCTX_MOUSE, ACT_MOUSE_DOC, "wheel",
 	  "scroll what is shown: the graph's half under it, the table, the "
-	  "help; on the heat map, the cursor", { 0 } },
+	  "help; on the heat map, the cursor; in the annotation and the label "
+	  "list, the selection", { 0 } },
 };
 
 static const char *const action_names[ACT_COUNT] = {

@@ -267,6 +267,9 @@ void tui_annotate_search(struct tui *t, const char *re);
 void tui_annotate_draw(struct tui *t);
 /* A key while it is shown; false when it is not its (tui.c's then). */
 bool tui_annotate_key(struct tui *t, int key);
+/* A click on screen row `row` selects that line; the wheel moves. */
+void tui_annotate_click(struct tui *t, int row);
+void tui_annotate_wheel(struct tui *t, bool up);
 
 /* ---- Layer 2: the screen's geometry and texts ------------------------ */
 
@@ -304,6 +307,10 @@ void tui_view_free(struct tui *t);
 bool tui_view_apply(struct tui *t);
 /* Change the view by a (ACT_INVERT, ...): remembered for Backspace. */
 void tui_view_action(struct tui *t, enum tui_action a);
+/* The function the view's actions (<, >, S, a) act on: the top table's
+ * row, the sandwich's caller selected, or the selected frame; NULL for
+ * none (the root).  *len: its length. */
+const char *tui_view_subject(struct tui *t, size_t *len);
 /* A prompt for the view was answered. */
 void tui_view_prompt_done(struct tui *t, enum tui_prompt kind,
 			  const char *text);
@@ -348,8 +355,9 @@ void tui_after_profile_switch(struct tui *t, uint32_t zoom, uint32_t sel);
 bool tui_labels_open(struct tui *t);
 void tui_labels_close(struct tui *t);
 void tui_labels_draw(struct tui *t);
-/* A key while the list is shown (Enter, g, a: a view step). */
-void tui_labels_key(struct tui *t, int key);
+/* A key while the list is shown (Enter, g, a: a view step); false when
+ * it is not the list's. */
+bool tui_labels_key(struct tui *t, int key);
 /* A click on screen row `row` (a double click: Enter), the wheel. */
 void tui_labels_click(struct tui *t, int row, bool dbl);
 void tui_labels_wheel(struct tui *t, bool up);

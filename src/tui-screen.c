@@ -365,7 +365,9 @@ void tui_status_text(struct tui *t, char *buf, size_t cap)
 	bool in_zoom = !caller &&
 		       profile_depth(p, s) >= profile_depth(t->p, t->zoom);
 	bool diff = profile_is_differential(p);
-	bool subset = p != from && !diff && total != all;
+	/* A comparison's view has a share of all too; sized by its before
+	 * (B), its weights are not the whole comparison's (after). */
+	bool subset = p != from && !(diff && t->v.negate) && total != all;
 	unsigned cols = tui_status_cols(t);
 
 	if (t->v.top) {

@@ -10,6 +10,8 @@
  * move, rank and search there.  Live, the annotation is made again at each
  * refresh (tui_annotate_refresh), the selected line kept, from the samples
  * of the graph's window (the address tables follow the profile's range).
+ * A click selects a line and the wheel moves the selection: the graph
+ * under the pane takes neither.
  */
 #include <curses.h>
 #include <stdio.h>
@@ -586,4 +588,21 @@ bool tui_annotate_key(struct tui *t, int key)
 	default:
 		return false;
 	}
+}
+
+void tui_annotate_click(struct tui *t, int row)
+{
+	unsigned vis = t->rows > 2 ? t->rows - 2 : 1;
+
+	/* Row 0 is the title, the last row the keys. */
+	t->msg[0] = '\0';
+	if (row >= 1 && (unsigned)row <= vis &&
+	    t->ann_top + (size_t)row - 1 < nrows(t))
+		t->ann_sel = t->ann_top + (size_t)row - 1;
+}
+
+void tui_annotate_wheel(struct tui *t, bool up)
+{
+	for (int k = 0; k < 3; k++)
+		tui_annotate_key(t, up ? KEY_UP : KEY_DOWN);
 }

@@ -6,7 +6,8 @@
  * KEY=VALUE, g roots the samples per value of its key, a shows every
  * sample: each a view step (tui_view_label), which Backspace undoes; no
  * input is read again.  A click selects a row, a double click keeps its
- * samples.  Backspace, Esc or T closes the list.
+ * samples.  Backspace, Esc or T closes the list; ? or F1 shows the help
+ * over it, and any other key says it is not used here.
  */
 #include <curses.h>
 #include <stdio.h>
@@ -156,6 +157,9 @@ void tui_labels_draw(struct tui *t)
 		snprintf(line, sizeof(line), " Enter: keep %.300s=%.300s  g: a root per "
 			 "%.300s  a: all samples  Backspace: back", key, val, key);
 	}
+	/* A key the list does not use says so, until the next key. */
+	if (t->msg[0])
+		snprintf(line, sizeof(line), " %s", t->msg);
 	attron(A_REVERSE);
 	textfmt_fit(line, strlen(line), w, ' ', buf);
 	mvaddstr((int)vis + 1, 0, buf);
@@ -178,24 +182,24 @@ static void choose(struct tui *t, bool group, bool all)
 	tui_labels_close(t);
 }
 
-void tui_labels_key(struct tui *t, int key)
+bool tui_labels_key(struct tui *t, int key)
 {
 	size_t page = t->rows > 4 ? t->rows - 4 : 1;
 
 	if (keys_list_move(key, &t->lab_sel, t->nlab, page))
-		return;
+		return true;
 	switch (key) {
 	case 27: case KEY_BACKSPACE: case 127: case 8: case 'T': case 'q':
 		tui_labels_close(t);
-		return;
+		return true;
 	case 'a':
 		choose(t, false, true);
-		return;
+		return true;
 	case '\n': case '\r': case KEY_ENTER: case 'g':
 		choose(t, key == 'g', false);
-		return;
+		return true;
 	default:
-		return;
+		return false;
 	}
 }
 

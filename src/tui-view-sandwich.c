@@ -24,7 +24,8 @@ void tui_sandwich_free(struct tui *t)
 	t->sand_focus = false;
 }
 
-/* The callers of the function callees is focused on, as a profile. */
+/* The callers of the function callees is focused on, as a profile
+ * (t->cmpsrc already made for the view). */
 void tui_sandwich_build(struct tui *t, const struct view_spec *callees)
 {
 	struct view_spec s = *callees;
@@ -36,7 +37,11 @@ void tui_sandwich_build(struct tui *t, const struct view_spec *callees)
 	s.callees = NULL;
 	s.invert = false;
 	s.order = ORDER_NAME;
-	if (view_derive(t->src, &s, &t->sand, err, sizeof(err)) != VIEW_OK)
+	/* From what the callees came from: a comparison of two ranges or
+	 * with the baseline is derived from that comparison, not the
+	 * source alone. */
+	if (view_derive(t->cmpsrc ? t->cmpsrc : t->src, &s, &t->sand, err,
+			sizeof(err)) != VIEW_OK)
 		t->sand = NULL;
 	layout_init(&t->sand_lay);
 	tui_sandwich_relayout(t);

@@ -396,22 +396,29 @@ void tui_view_source_changed(struct tui *t)
 	t->sel = s < profile_node_count(t->p) ? s : t->zoom;
 }
 
-/* The function the view acts on: the top table's row or the selection. */
-static const char *subject(struct tui *t)
+const char *tui_view_subject(struct tui *t, size_t *len)
 {
-	if (t->v.top)
-		return tui_top_selected_name(t);
-	if (t->sand_focus)   /* a caller in the sandwich */
-		return profile_name(t->sand, t->sand_sel);
-	if (t->sel == NODE_ROOT)
-		return NULL;
-	return profile_name(t->p, t->sel);
+	const char *name = NULL;
+
+	*len = 0;
+	if (t->v.top) {
+		name = tui_top_selected_name(t);
+		*len = name ? strlen(name) : 0;
+	} else if (t->sand_focus) {   /* a caller in the sandwich */
+		name = profile_name(t->sand, t->sand_sel);
+		*len = profile_name_len(t->sand, t->sand_sel);
+	} else if (t->sel != NODE_ROOT) {
+		name = profile_name(t->p, t->sel);
+		*len = profile_name_len(t->p, t->sel);
+	}
+	return name;
 }
 
 void tui_view_action(struct tui *t, enum tui_action a)
 {
 	struct tui_vstate n = vstate_copy(&t->v);
 	const char *name;
+	size_t len;
 
 	switch (a) {
 	case ACT_TOP_TABLE:
@@ -420,7 +427,7 @@ void tui_view_action(struct tui *t, enum tui_action a)
 	case ACT_CALLERS:
 	case ACT_CALLEES:
 	case ACT_SANDWICH:
-		name = subject(t);
+		name = tui_view_subject(t, &len);
 		if (!name) {
 			tui_set_msg(t, false, "select a function first");
 			vstate_free(&n);

@@ -159,14 +159,13 @@ bool tui_do(struct tui *t, enum tui_action a)
 		tui_prompt_start(t, PROMPT_TOP_FILTER);
 		break;
 	case ACT_ANNOTATE: {
-		const char *nm = t->v.top ? tui_top_selected_name(t)
-					  : profile_name(t->p, t->sel);
+		size_t len;
+		const char *nm = tui_view_subject(t, &len);
 
-		if (!nm || (!t->v.top && t->sel == NODE_ROOT))
+		if (!nm)
 			set_msg(t, false, "a: select a frame to annotate");
 		else
-			tui_annotate_open(t, nm, t->v.top ? strlen(nm) :
-					  profile_name_len(t->p, t->sel));
+			tui_annotate_open(t, nm, len);
 		break;
 	}
 	case ACT_SEARCH:
@@ -332,7 +331,16 @@ bool tui_key(struct tui *t, int key)
 		return true;
 	}
 	if (t->lab_show) {
-		tui_labels_key(t, key);
+		char name[64];
+
+		t->msg[0] = '\0';
+		if (key == '?' || key == KEY_F(1))
+			t->help = true;
+		else if (!tui_labels_key(t, key)) {
+			keys_name(key, name, sizeof(name));
+			set_msg(t, false, "key %s: not used in the labels list; "
+				"? for help", name);
+		}
 		return true;
 	}
 	a = t->fetch && ctx == KCTX_VIEW ? keys_lookup_url(key) : ACT_NONE;
@@ -428,6 +436,10 @@ void tui_click(struct tui *t, int row, int col, bool dbl)
 		tui_labels_click(t, row, dbl);
 		return;
 	}
+	if (t->ann_show) {   /* over the graph: the graph takes no click */
+		tui_annotate_click(t, row);
+		return;
+	}
 	if (tui_heat_shown(t)) {
 		tui_heat_click(t, row, col);
 		return;
@@ -463,6 +475,8 @@ void tui_wheel(struct tui *t, int row, bool up)
 			tui_help_key(t, up ? KEY_UP : KEY_DOWN);
 	} else if (t->lab_show) {
 		tui_labels_wheel(t, up);
+	} else if (t->ann_show) {
+		tui_annotate_wheel(t, up);
 	} else if (tui_heat_shown(t)) {
 		tui_heat_action(t, up ? ACT_HM_UP : ACT_HM_DOWN);
 	} else if (t->v.top) {
