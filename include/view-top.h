@@ -44,10 +44,13 @@ size_t view_top_cells(const struct profile *p, const struct view_top_row *r,
 		      char *buf, size_t cap);
 
 /*
- * Print the top n rows (0: all) under a line with the whole amount
- * ("# all: 1.68 s CPU", which says what the figures count) and the titles.
- * Returns the rows printed.
+ * Print the top n rows (0: all) of p under a line with the amount the
+ * figures count and the titles: "# all: 1.68 s CPU", or where p is a view
+ * of whole that keeps less than all of it, "# view: 31 samples, 83.78% of
+ * all (37 samples)".  whole: NULL when p is the profile as read.  Returns
+ * the rows printed.
  */
-size_t view_print_top(FILE *out, const struct profile *p, size_t n);
+size_t view_print_top(FILE *out, const struct profile *p,
+		      const struct profile *whole, size_t n);
 
 #endif

@@ -314,7 +314,7 @@ int export_run(FILE *f, struct profile *p, const struct config *c,
 	if (c->mode == MODE_TOP && profile_is_differential(shown)) {
 		diff_print_top(f, shown, c->top_n);
 	} else if (c->mode == MODE_TOP) {
-		view_print_top(f, shown, c->top_n);
+		view_print_top(f, shown, p, c->top_n);
 	} else if (c->mode == MODE_COLLAPSE) {
 		export_collapse(f, shown);
 	} else if (c->mode == MODE_PPROF) {

@@ -408,7 +408,10 @@ static bool read_again(struct type_switch *ts, struct profile *p,
 	diag_init(&d);
 	ok = (ts->c->diff ? diff_reload(p, ts->c, &d) :
 	      load(p, ts->c, ts->url, &d)) >= 0;
-	if (!ok)
+	if (!ok && d.nwarnings)
+		/* Why, as the command line would say it ("no samples"). */
+		snprintf(msg, cap, "%s", d.warnings[d.nwarnings - 1]);
+	else if (!ok)
 		snprintf(msg, cap, "cannot read the inputs again%s%s",
 			 *what ? " " : "", what);
 	*bad = d.bad;
@@ -422,8 +425,9 @@ static bool next_type(void *ctx, struct profile *p, char *msg, size_t cap)
 {
 	struct type_switch *ts = ctx;
 	struct pprof_types *t = ts->types;
+	char ty[800], why[512];
 	unsigned next;
-	bool bad;
+	bool bad, ok;
 
 	if (t->n < 2) {
 		snprintf(msg, cap, "this profile has one sample type");
@@ -437,13 +441,11 @@ static bool next_type(void *ctx, struct profile *p, char *msg, size_t cap)
 		ts->c->read.event_filter = ts->name;
 	else
 		ts->c->read.sample_type = ts->name;
-	if (read_again(ts, p, "with the next sample type", &bad, msg, cap)) {
-		char ty[800];
-
-		type_text(t, ty, sizeof(ty));
-		snprintf(msg, cap, "%s %s%s", t->events ? "event" : "sample type", ty,
-			 bad ? "; bad samples skipped" : "");
-	}
+	ok = read_again(ts, p, "with the next sample type", &bad, why,
+			sizeof(why));
+	type_text(t, ty, sizeof(ty));
+	snprintf(msg, cap, "%s %s%s%s", t->events ? "event" : "sample type", ty,
+		 ok ? "" : ": ", ok ? bad ? "; bad samples skipped" : "" : why);
 	return true;
 }
 

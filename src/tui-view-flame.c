@@ -483,6 +483,11 @@ static void next_match(struct tui *t, int dir)
 		set_msg(t, false, "no search: press / to search");
 		return;
 	}
+	if (!t->matched) {
+		/* The view changed since the search: none of its frames match. */
+		set_msg(t, false, "no frame matches");
+		return;
+	}
 	ensure_layout(t);
 	cur = tui_rect_of(t, t->sel);
 	d = cur >= 0 ? t->lay.rects[cur].depth : 0;

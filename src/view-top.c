@@ -135,19 +135,34 @@ size_t view_top_cells(const struct profile *p, const struct view_top_row *r,
 	return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap ? cap - 1 : 0;
 }
 
-size_t view_print_top(FILE *out, const struct profile *p, size_t n)
+size_t view_print_top(FILE *out, const struct profile *p,
+		      const struct profile *whole, size_t n)
 {
 	struct view_top_row *rows;
 	size_t k = view_top(p, &rows);
 	const struct symtab *st = profile_symtab(p);
 	char line[256], *name = NULL;
 	size_t capname = 0;
+	double v, a;
 
 	if (n == 0 || n > k)
 		n = k;
 	profile_format_amount(p, profile_total(p, NODE_ROOT), line,
 			      sizeof(line));
-	fprintf(out, "# all: %s\n", line);
+	/* A view that drops samples: its figures are of the view. */
+	v = profile_weight_value(p, profile_total(p, NODE_ROOT));
+	a = whole ? profile_weight_value(whole, profile_total(whole, NODE_ROOT))
+		  : v;
+	if (a != v) {
+		char all[128];
+
+		profile_format_amount(whole, profile_total(whole, NODE_ROOT),
+				      all, sizeof(all));
+		fprintf(out, "# view: %s, %.2f%% of all (%s)\n", line,
+			a > 0 ? 100 * v / a : 0.0, all);
+	} else {
+		fprintf(out, "# all: %s\n", line);
+	}
 	view_top_titles(line, sizeof(line));
 	line[0] = '#';
 	fprintf(out, "%s\n", line);

@@ -630,8 +630,14 @@ class Tui:
     def path(self):
         """The selected frame's stack, copied with Y."""
         self.tmux("set-buffer", "-b", "flametop", "(nothing)")
-        self.keys("Y")
+        self.tmux("send-keys", "Y")
+        # A busy machine may answer after the screen has looked settled.
+        end = time.time() + 20
         got = self.tmux("show-buffer")
+        while got == "(nothing)" and time.time() < end:
+            time.sleep(0.05)
+            got = self.tmux("show-buffer")
+        self.settle()
         if got == "(nothing)":
             raise RuntimeError("Y copied nothing")
         return tuple(got.split(";"))
@@ -666,6 +672,17 @@ class Tui:
         self.tmux("send-keys", *k)
         return self.settle()
 
+    def save(self):
+        """s, waiting for its 'saved N stacks to FILE' (a busy machine may
+        answer after the screen has looked settled); the match or None."""
+        rx = re.compile(r"saved [0-9]+ stacks to (\S+)")
+        old = rx.search(self.screen())
+        old = old.group(0) if old else None
+        self.tmux("send-keys", "s")
+        self.wait(lambda scr: any(m.group(0) != old
+                                  for m in [rx.search(scr)] if m))
+        return rx.search(self.settle())
+
     def close(self):
         sock = self.tmux("display", "-p", "#{socket_path}").strip()
         self.tmux("kill-server")
@@ -681,7 +698,7 @@ def check_tui(case, scr, args, rx, t):
     problems = []
     diff = "--diff" in t.args
     if args is None:
-        saved = re.search(r"saved [0-9]+ stacks to (\S+)", t.keys("s"))
+        saved = t.save()
         if not saved:
             raise RuntimeError("s saved nothing")
         with open(saved.group(1), encoding="utf-8") as f:
@@ -750,7 +767,7 @@ def saved_is(args):
     """A step: what s saves of the view is the --collapse of the same view
     given as options."""
     def step(t, scr):
-        saved = re.search(r"saved [0-9]+ stacks to (\S+)", t.keys("s"))
+        saved = t.save()
         cargs = args + t.args + ["--collapse"]
         problems = []
         if not saved:

@@ -94,13 +94,14 @@ static void check_top(const struct profile *p)
 	free(rows);
 }
 
-static void show(const struct profile *v, FILE *null)
+static void show(const struct profile *v, const struct profile *whole,
+		 FILE *null)
 {
 	struct text_opts t = { .width = 80, .zoom = NODE_ROOT };
 
 	export_collapse(null, v);
 	export_text(null, v, &t);
-	view_print_top(null, v, 5);
+	view_print_top(null, v, whole, 5);
 	check_top(v);
 }
 
@@ -168,14 +169,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (null && view_derive(p, &s, &v, err, sizeof(err)) == VIEW_OK) {
 		if (profile_total(v, NODE_ROOT) > profile_total(p, NODE_ROOT))
 			__builtin_trap();
-		show(v, null);
+		show(v, p, null);
 		memset(&s, 0, sizeof(s));
 		s.invert = !(data[0] & 4);
 		s.fold_recursion = data[7] & 0x80;
 		if (view_derive(v, &s, &w, err, sizeof(err)) == VIEW_OK) {
 			if (profile_total(w, NODE_ROOT) > profile_total(v, NODE_ROOT))
 				__builtin_trap();
-			show(w, null);
+			show(w, p, null);
 		}
 	}
 	if (null)

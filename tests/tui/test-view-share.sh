@@ -113,6 +113,13 @@ matched "folded" --fold-recursion
 tui_keys I
 matched "folded, inverted" --fold-recursion --invert
 
+# A view that drops every match: none to draw, and n says so.
+tui_keys V X '^c$' Enter
+check "X c: none matched" \
+	tui_wait "\| 15 samples \| /\^c\\$/ Matched: 0 samples \(0\.00%\)"
+tui_keys n
+check "X c: n says no frame matches" tui_wait "^no frame matches\$"
+
 # The top table of a filtered view: c's total is its share there.
 tui_keys V X '^other$' Enter v
 c_total=$(share '' '^c$' --exclude '^other$' | sed 's/ .*//')

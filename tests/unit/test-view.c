@@ -693,7 +693,7 @@ static void top_printed(void **state)
 	assert_int_equal(stack_add_full(p, "main;do\x1bwork", 15, 1, -1), ADD_OK);
 	assert_int_equal(stack_add_full(p, "main;x y", 5, 1, -1), ADD_OK);
 	profile_finish(p);
-	assert_int_equal(view_print_top(f, p, 1), 1);
+	assert_int_equal(view_print_top(f, p, NULL, 1), 1);
 	fclose(f);
 	assert_string_equal(out,
 		"# all: 2 samples\n"
