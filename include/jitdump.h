@@ -117,8 +117,10 @@ bool jitdump_lookup(struct jitdump *jd, uint64_t addr, uint64_t t,
 		    struct jitdump_code *out);
 /*
  * The source line of the code at addr at time t from the debug info
- * records: *file (as the runtime wrote it, raw bytes) and *line (1-based).
- * False when none is known.
+ * records: *file (as the runtime wrote it, raw bytes; owned by jd) and
+ * *line (1-based).  False when none is known, or when the runtime wrote
+ * the file name from freed memory and no name seen whole before in the
+ * dump is plainly the one it was.
  */
 bool jitdump_line(struct jitdump *jd, uint64_t addr, uint64_t t,
 		  const char **file, unsigned *line);

@@ -264,6 +264,13 @@ void sym_jitdump_mapped(struct symbolizer *sy, uint32_t pid,
 const char *sym_jit_lookup_at(struct symbolizer *sy, uint32_t pid,
 			      uint64_t addr, uint64_t t, const char **mod,
 			      struct sym_srcline *line);
+/*
+ * The source line of pid's JIT code at addr at time t from its jitdump's
+ * debug info, as sym_jit_lookup_at gives it, for a dump already opened by
+ * it; false (file NULL) when none is known.
+ */
+bool sym_jit_line_at(struct symbolizer *sy, uint32_t pid, uint64_t addr,
+		     uint64_t t, struct sym_srcline *line);
 
 /* Whether pid mapped a jitdump that could be read. */
 bool sym_has_jitdump(struct symbolizer *sy, uint32_t pid);

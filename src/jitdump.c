@@ -14,9 +14,10 @@
  * walks back only while some earlier piece may still reach it.  The index
  * is rebuilt when a lookup finds new pieces since the last one.
  *
- * Names and file names live in one pool (offsets, as it grows); debug
- * lines are kept as offsets from the start of their code, so a moved
- * piece shares the lines of the piece it was moved from.
+ * Names live in one pool (offsets, as it grows), the file names of debug
+ * lines once each in a symbol table; debug lines are kept as offsets from
+ * the start of their code, so a moved piece shares the lines of the piece
+ * it was moved from.
  *
  * The record layout (all in the writer's byte order):
  *   header:  u32 magic 'JiTD', u32 version, u32 total_size, u32 elf_mach,
@@ -44,6 +45,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "symtab.h"
 #include "util.h"
 
 #define JD_MAGIC 0x4A695444u          /* "JiTD" read in the writer's order */
@@ -66,6 +68,10 @@ enum {
 #define JD_MAX_CODES ((size_t)1 << 22)      /* pieces of code kept */
 #define JD_MAX_POOL ((size_t)256 << 20)     /* bytes of names kept */
 #define JD_MAX_LINES ((size_t)1 << 24)      /* debug lines kept */
+#define JD_MAX_FILES ((uint32_t)1 << 20)    /* distinct file names kept */
+#define JD_RECOVER_BUDGET ((uint64_t)1 << 24) /* names compared, in all */
+
+#define JD_FILE_NONE UINT32_MAX            /* a line of no known file */
 
 struct jd_code {
 	uint64_t start, end;
@@ -79,7 +85,15 @@ struct jd_code {
 struct jd_line {
 	uint64_t off;              /* from the start of the code */
 	uint32_t line;
-	size_t file;               /* offset in pool */
+	uint32_t file;             /* id in files, or JD_FILE_NONE */
+};
+
+/* A debug line's file name. */
+struct jd_file {
+	bool freed;                /* written from freed memory (NULs inside) */
+	uint32_t whole;            /* freed: the name it was (file_whole), or
+	                              JD_FILE_NONE */
+	uint32_t tried;            /* freed: names known when last tried */
 };
 
 struct jd_unw {
@@ -110,6 +124,11 @@ struct jitdump {
 	size_t npool, cappool;
 	struct jd_line *lines;
 	size_t nlines, caplines;
+	struct symtab *files;      /* the debug lines' file names */
+	struct jd_file *finfo;     /* by id in files */
+	size_t capfinfo;
+	size_t file_bytes;
+	uint64_t recover_budget;   /* names file_recover may still compare */
 	struct jd_unw *unw;
 	size_t nunw, capunw;
 
@@ -175,6 +194,7 @@ static struct jitdump *jd_new(const char *name, uint32_t pid)
 	jd->name = xstrdup(name);
 	jd->fd = -1;
 	jd->want_pid = pid;
+	jd->recover_budget = JD_RECOVER_BUDGET;
 	return jd;
 }
 
@@ -228,6 +248,9 @@ void jitdump_close(struct jitdump *jd)
 		free(jd->unw[i].data);
 	free(jd->unw);
 	free(jd->lines);
+	if (jd->files)
+		symtab_destroy(jd->files);
+	free(jd->finfo);
 	free(jd->pool);
 	free(jd->order);
 	free(jd->maxend);
@@ -526,11 +549,82 @@ static uint64_t name_end(const struct jitdump *jd, const uint8_t *r,
 	return first;
 }
 
+/* The id of file name s (n bytes; freed: NULs inside), kept once;
+ * JD_FILE_NONE when too many names were kept. */
+static uint32_t file_add(struct jitdump *jd, const uint8_t *s, size_t n,
+			 bool freed)
+{
+	uint32_t id;
+
+	if (!jd->files)
+		jd->files = symtab_create();
+	id = symtab_find(jd->files, (const char *)s, n);
+	if (id != UINT32_MAX)
+		return id;
+	if (symtab_count(jd->files) >= JD_MAX_FILES ||
+	    n >= JD_MAX_POOL - jd->file_bytes)
+		return JD_FILE_NONE;
+	jd->file_bytes += n + 1;
+	id = symtab_intern(jd->files, (const char *)s, n);
+	GROW(jd->finfo, jd->capfinfo, (size_t)id + 1);
+	jd->finfo[id] = (struct jd_file){ freed, JD_FILE_NONE, 0 };
+	return id;
+}
+
+/*
+ * The file name a name written from freed memory was: node (v20) writes
+ * the right length, but the allocator has overwritten its first bytes.  It
+ * is the whole name of that length in the dump (where the function's other
+ * code names its file) that ends as it does over the most bytes, at least
+ * 3, when no other ends as it does over as many; else JD_FILE_NONE.  Tried
+ * again when the dump has grown new names.
+ */
+static uint32_t file_whole(struct jitdump *jd, uint32_t id)
+{
+	struct jd_file *fi;
+	uint32_t count, best = JD_FILE_NONE;
+	const uint8_t *s;
+	size_t n, most = 2;
+	bool tie = false;
+
+	if (id == JD_FILE_NONE || !jd->finfo[id].freed)
+		return id;
+	fi = &jd->finfo[id];
+	count = symtab_count(jd->files);
+	if (fi->whole != JD_FILE_NONE || fi->tried == count)
+		return fi->whole;
+	fi->tried = count;
+	s = (const uint8_t *)symtab_name(jd->files, id);
+	n = symtab_len(jd->files, id);
+	for (uint32_t i = 0; i < count && jd->recover_budget; i++) {
+		const uint8_t *f;
+		size_t k = 0;
+
+		jd->recover_budget--;
+		if (jd->finfo[i].freed || symtab_len(jd->files, i) != n)
+			continue;
+		f = (const uint8_t *)symtab_name(jd->files, i);
+		while (k < n && f[n - 1 - k] == s[n - 1 - k])
+			k++;
+		if (k > most) {
+			best = i;
+			most = k;
+			tie = false;
+		} else if (k == most && best != JD_FILE_NONE) {
+			tie = true;
+		}
+	}
+	fi->whole = tie ? JD_FILE_NONE : best;
+	return fi->whole;
+}
+
 static void rec_debug(struct jitdump *jd, uint64_t off, uint64_t size)
 {
 	uint8_t *r;
 	uint64_t addr, nr, p = JD_PREFIX_SIZE + 16;
-	size_t prev = SIZE_MAX, line0;
+	uint32_t prev = JD_FILE_NONE;
+	bool have_prev = false;
+	size_t line0;
 
 	if (jd->dbg_pending)       /* lines of no code: dropped */
 		jd->nlines = jd->dbg_line0;
@@ -541,7 +635,7 @@ static void rec_debug(struct jitdump *jd, uint64_t off, uint64_t size)
 	addr = get64(jd, r + JD_PREFIX_SIZE);
 	nr = get64(jd, r + JD_PREFIX_SIZE + 8);
 	for (uint64_t k = 0; k < nr; k++) {
-		uint64_t a, end, file;
+		uint64_t a, end, file, name;
 		int32_t line;
 
 		if (size - p < 17 || !(end = name_end(jd, r, size, p + 16,
@@ -555,16 +649,19 @@ static void rec_debug(struct jitdump *jd, uint64_t off, uint64_t size)
 		}
 		a = get64(jd, r + p);
 		line = (int32_t)get32(jd, r + p + 8);
-		/* Of a name with NULs inside, the part after the last. */
-		for (file = end; file > p + 16 && r[file - 1]; file--)
+		name = p + 16;
+		/* After the name's last NUL inside, if any. */
+		for (file = end; file > name && r[file - 1]; file--)
 			;
 		p = end + 1;
 		/* "\xff" alone: the file of the entry before. */
-		if (!(r[file] == 0xff && end == file + 1) || prev == SIZE_MAX)
-			prev = pool_add(jd, (const char *)r + file,
-					(size_t)(end - file));
-		if (prev == SIZE_MAX || line <= 0 || a < addr ||
-		    jd->nlines >= JD_MAX_LINES)
+		if (!(r[file] == 0xff && end == file + 1) || !have_prev) {
+			prev = file > name ?
+			       file_add(jd, r + name, (size_t)(end - name), true) :
+			       file_add(jd, r + file, (size_t)(end - file), false);
+			have_prev = true;
+		}
+		if (line <= 0 || a < addr || jd->nlines >= JD_MAX_LINES)
 			continue;
 		GROW(jd->lines, jd->caplines, jd->nlines + 1);
 		jd->lines[jd->nlines].off = a;   /* made relative at the load */
@@ -798,6 +895,7 @@ bool jitdump_line(struct jitdump *jd, uint64_t addr, uint64_t t,
 	const struct jd_code *c = find(jd, addr, t);
 	const struct jd_line *best = NULL;
 	uint64_t off;
+	uint32_t f;
 
 	if (!c || !c->nlines)
 		return false;
@@ -809,9 +907,9 @@ bool jitdump_line(struct jitdump *jd, uint64_t addr, uint64_t t,
 		if (l->off <= off && (!best || l->off >= best->off))
 			best = l;
 	}
-	if (!best)
+	if (!best || (f = file_whole(jd, best->file)) == JD_FILE_NONE)
 		return false;
-	*file = jd->pool + best->file;
+	*file = symtab_name(jd->files, f);
 	*line = best->line;
 	return true;
 }

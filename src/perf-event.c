@@ -66,6 +66,9 @@ struct pe_machine {
 	uint64_t jit_time;      /* the time JIT code is named at */
 	bool jit_unnamed;       /* the stack has JIT code its process's
 				   jitdump does not name (yet) */
+	struct sym_srcline jit_line;  /* the jitdump's line of the JIT frame
+				   just named (path NULL: none), for the
+				   address tables */
 	struct pe_machine_stats st_before;  /* before the last stack */
 	uint64_t miss_before[SYM_MISS_COUNT];
 	size_t fn_end, ln_end;  /* the name in buf: its function's name ends
@@ -680,6 +683,10 @@ static uint32_t user_frame(struct pe_machine *m, struct pe_proc *pr,
 				m->jit_unnamed = true;
 		}
 		note_func(m, fn, mod, NULL, addr);
+		/* A return address's line is the call's, at the byte before. */
+		if (fn && m->sy && m->last.func != PADDR_NONE)
+			sym_jit_line_at(m->sy, pe_proc_pid(pr), addr - ret,
+					m->jit_time, &m->jit_line);
 		return make_name(m, fn, mod, addr, true, java,
 				 fn && m->o.lines && ln.file ? &ln : NULL);
 	}
@@ -848,6 +855,27 @@ static size_t unwind_user(struct pe_machine *m, struct pe_proc *pr,
  * of the callchain, as perf does (perf's DWARF mode records no user
  * callchain; a user callchain present is replaced).
  */
+/*
+ * The jitdump's line of JIT code at addr of func (m->jit_line) goes with
+ * the address tables (paddr_set_line), for --annotate: a dump is no ELF
+ * file with a line table to read again.
+ */
+static void keep_jit_line(struct pe_machine *m, uint32_t func, uint64_t addr)
+{
+	const struct sym_srcline *ln = &m->jit_line;
+	const char *file;
+	unsigned line;
+
+	if (!paddr_line(m->pa, func, addr, &file, &line) ||
+	    line != ln->line || strcmp(file, ln->path) != 0) {
+		((struct paddr_func *)paddr_func_get(m->pa, func))
+			->input_lines = true;
+		paddr_set_line(m->pa, func, addr, ln->path, strlen(ln->path),
+			       ln->line);
+	}
+	m->jit_line.path = NULL;
+}
+
 /* Keep the frame just named (m->last) for the address tables. */
 static void push_addr(struct pe_machine *m, uint64_t plus)
 {
@@ -857,6 +885,8 @@ static void push_addr(struct pe_machine *m, uint64_t plus)
 		GROW(m->af, m->capaf, m->naf + 1);
 		m->aout = xreallocarray(m->aout, m->capaf, sizeof(*m->aout));
 	}
+	if (m->jit_line.path)
+		keep_jit_line(m, m->last.func, m->last.addr + plus);
 	m->af[m->naf] = m->last;
 	m->af[m->naf++].addr += plus;
 }

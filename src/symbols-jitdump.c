@@ -189,6 +189,32 @@ static void open_dump(struct symbolizer *sy, struct jd_proc *j)
 	}
 }
 
+/* The dump's line of j's code at addr at time t (line->file: base name,
+ * line->path: as the runtime wrote it). */
+static bool dump_line(struct jd_proc *j, uint64_t addr, uint64_t t,
+		      struct sym_srcline *line)
+{
+	const char *file, *sl;
+	unsigned ln;
+
+	if (!jitdump_line(j->jd, addr, t, &file, &ln))
+		return false;
+	sl = strrchr(file, '/');
+	line->file = sl ? sl + 1 : file;
+	line->path = file;
+	line->line = ln;
+	return true;
+}
+
+bool sym_jit_line_at(struct symbolizer *sy, uint32_t pid, uint64_t addr,
+		     uint64_t t, struct sym_srcline *line)
+{
+	struct jd_proc *j = find_proc(sy, pid);
+
+	line->file = line->path = NULL;
+	return j && j->jd && dump_line(j, addr, t, line);
+}
+
 const char *sym_jit_lookup_at(struct symbolizer *sy, uint32_t pid,
 			      uint64_t addr, uint64_t t, const char **mod,
 			      struct sym_srcline *line)
@@ -198,7 +224,7 @@ const char *sym_jit_lookup_at(struct symbolizer *sy, uint32_t pid,
 	bool found = false;
 
 	if (line)
-		line->file = NULL;
+		line->file = line->path = NULL;
 	if (j && !j->tried)
 		open_dump(sy, j);
 	if (j && j->jd) {
@@ -225,15 +251,8 @@ const char *sym_jit_lookup_at(struct symbolizer *sy, uint32_t pid,
 		note(sy, msg);
 	}
 	if (found) {
-		const char *file;
-		unsigned ln;
-
-		if (line && jitdump_line(j->jd, addr, t, &file, &ln)) {
-			const char *sl = strrchr(file, '/');
-
-			line->file = sl ? sl + 1 : file;
-			line->line = ln;
-		}
+		if (line)
+			dump_line(j, addr, t, line);
 		return c.name;
 	}
 	if (mod && !(j && j->jd)) {
