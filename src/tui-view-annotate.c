@@ -183,7 +183,8 @@ static bool toggle_disasm(struct tui *t)
 				      t->ann_opts);
 		if (!ad->nrows) {
 			/* Opening on them (no lines): said over the graph. */
-			tui_set_msg(t, true, "d: %s", ad->why);
+			tui_set_msg(t, true, "no instructions of %s: %s",
+				    t->ann->name, ad->why);
 			ann_disasm_free(ad);
 			return false;
 		}
