@@ -232,6 +232,31 @@ void tui_draw_slot(struct tui *t, enum theme_slot s)
 	use(t, st->fg, st->bg, ta_attrs(st->attrs));
 }
 
+/*
+ * One row of a pane over the graph (the annotation, the label list): the
+ * help slot's style, bold where asked; the selected row in the other
+ * video, so that it shows in monochrome too, where the slot is reverse.
+ */
+void tui_draw_pane_row(struct tui *t, int y, const char *text, bool bold,
+		       bool selected)
+{
+	attr_t a;
+	short pair;
+
+	tui_draw_slot(t, TS_HELP);
+	if (bold)
+		attron(A_BOLD);
+	if (selected) {
+		attr_get(&a, &pair, NULL);
+		if (a & A_REVERSE)
+			attroff(A_REVERSE);
+		else
+			attron(A_REVERSE);
+	}
+	mvaddstr(y, 0, text);
+	attr_set(A_NORMAL, 0, NULL);
+}
+
 static uint32_t frame_color(struct tui *t, uint32_t node)
 {
 	struct draw_cache *c = cache(t);

@@ -205,6 +205,8 @@ void tui_draw_free(struct tui *t);
 void tui_draw_theme_changed(struct tui *t);
 /* Draw in the colors and attributes of a theme slot. */
 void tui_draw_slot(struct tui *t, enum theme_slot s);
+void tui_draw_pane_row(struct tui *t, int y, const char *text, bool bold,
+		       bool selected);
 /* Draw in 0xRRGGBB colors (or THEME_COLOR_DEFAULT) and TA_* attributes. */
 void tui_draw_color(struct tui *t, uint32_t fg, uint32_t bg, unsigned attrs);
 /* A buffer for a row of cols columns (kept by the color cache). */

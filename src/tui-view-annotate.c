@@ -501,15 +501,8 @@ void tui_annotate_draw(struct tui *t)
 				 hot ? '*' : ' ', s1, s2, r->line, name);
 		}
 		textfmt_fit(line, strlen(line), w, ' ', buf);
-		if (bold)
-			attron(A_BOLD);
-		if (hot)
-			attron(A_BOLD);
-		if (k == t->ann_sel)
-			attron(A_REVERSE);
-		mvaddstr((int)y + 1, 0, buf);
-		attr_set(A_NORMAL, 0, NULL);
-		tui_draw_slot(t, TS_HELP);
+		tui_draw_pane_row(t, (int)y + 1, buf, bold || hot,
+				  k == t->ann_sel);
 	}
 	if (t->ann_dis) {
 		const struct adis_row *r = t->ann_sel < nrows(t) ?

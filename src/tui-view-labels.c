@@ -138,13 +138,8 @@ void tui_labels_draw(struct tui *t)
 					 val, vlen > 120 ? "..." : "");
 		}
 		textfmt_fit(line, strlen(line), w, ' ', buf);
-		if (row.title)
-			attron(A_BOLD);
-		if (any && k == sel)
-			attron(A_REVERSE);
-		mvaddstr((int)r + 1, 0, buf);
-		attr_set(A_NORMAL, 0, NULL);
-		tui_draw_slot(t, TS_HELP);
+		tui_draw_pane_row(t, (int)r + 1, buf, row.title,
+				  any && k == sel);
 	}
 	/* What Enter and g would do, with the selected label's names. */
 	{
