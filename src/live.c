@@ -639,6 +639,10 @@ void live_status(void *ctx, char *buf, size_t cap)
 		/* Both its parts: cpu-clock at the rate, and every switch. */
 		snprintf(rate, sizeof(rate), "cpu-clock %u Hz + %s",
 			 sampler_freq(L->s), sampler_event_name(L->s));
+	else if (L->c->off_cpu)
+		/* Every switch is taken; the weights are the waits' times. */
+		snprintf(rate, sizeof(rate), "%s (all, timed)",
+			 sampler_event_name(L->s));
 	else if (sampler_fixed_period(L->s))
 		snprintf(rate, sizeof(rate), "%s every %llu",
 			 sampler_event_name(L->s),

@@ -2,7 +2,8 @@
 # test-live-header.sh - the live header names what is sampled: --wall
 # samples cpu-clock at the rate (99 Hz, or -F) and every context switch,
 # and says both ("cpu-clock 99 Hz + context-switches"), not the switch
-# event alone; plain sampling says its event and rate.  At 80x24 the
+# event alone; --off-cpu takes every switch and times the waits, and says
+# so, not a period; plain sampling says its event and rate.  At 80x24 the
 # header's figures are cut, so the view is 200 columns wide.
 #
 # usage: tests/live/test-live-header.sh FLAMETOP_BINARY
@@ -45,6 +46,13 @@ if run --wall; then
 	$T send-keys -t live q
 else
 	echo "note: --wall cannot sample here ($(header)); not checked"
+fi
+if run --off-cpu; then
+	check "--off-cpu: every switch, each wait timed ($(header))" \
+		poll 50 has "| context-switches (all, timed) |"
+	$T send-keys -t live q
+else
+	echo "note: --off-cpu cannot sample here ($(header)); not checked"
 fi
 run -F 49
 check "cpu-clock alone: event and rate ($(header))" \
