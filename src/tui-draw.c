@@ -307,15 +307,16 @@ void tui_draw_line(struct tui *t, int y, const char *text)
 /*
  * A frame of the shown profile, or (p not t->p: the sandwich's callers
  * pane) of another one, which has its own selection (shown while it has
- * the focus), no search marks and takes its colors from the theme
- * directly (the color cache is by t->p's ids).
+ * the focus) and search marks (t->sand_search) and takes its colors from
+ * the theme directly (the color cache is by t->p's ids).
  */
 void tui_draw_frame(struct tui *t, const struct profile *p,
 		    const struct layout_rect *r, int y, char *buf)
 {
 	bool own = p == t->p;
-	bool hit = own && search_active(t->search) &&
-		   search_node_matches(t->search, p, r->node);
+	const struct search *sr = own ? t->search : t->sand_search;
+	bool hit = (own || p == t->sand) && search_active(t->search) &&
+		   search_node_matches(sr, p, r->node);
 	bool sel = own ? !t->sand_focus && r->node == t->sel :
 		   p == t->sand && t->sand_focus && r->node == t->sand_sel;
 	const char *name = profile_name(p, r->node);

@@ -160,6 +160,10 @@ static const struct key_binding table[] = {
 	  { 0 } },
 	{ KCTX_SANDWICH, ACT_SANDWICH_DOC, "g, G",
 	  "the outermost callers' row; the deepest callees' row", { 0 } },
+	{ KCTX_SANDWICH, ACT_SANDWICH_DOC, "/, n, N",
+	  "search both halves: the callers' matches are marked too, n and N "
+	  "visit them in screen order, and the share is of the function's "
+	  "samples with a match on either side, each once", { 0 } },
 	{ KCTX_SANDWICH, ACT_SANDWICH_DOC, "click",
 	  "select a caller or callee; the status line gives a caller's share: "
 	  "the function's samples that pass through it", { 0 } },

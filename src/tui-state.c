@@ -17,6 +17,7 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "tui-priv.h"
 #include "util.h"
@@ -50,6 +51,19 @@ void tui_search_refresh(struct tui *t)
 		return;
 	search_update(t->search, t->p);
 	t->matched = search_matched_weight(t->search, t->p, NODE_ROOT);
+	if (t->sand) {
+		/* The sandwich: its callers are matched too, and the share is
+		 * of the function's samples with a match on either side (their
+		 * whole stacks), each once. */
+		char *re = search_regex(t->search);
+		uint64_t total = profile_total(t->p, NODE_ROOT);
+		uint64_t left = tui_view_weight_without(t, re);
+
+		free(re);
+		search_copy(t->sand_search, t->search);
+		search_update(t->sand_search, t->sand);
+		t->matched = total > left ? total - left : 0;
+	}
 }
 
 void tui_slice_times(const struct tui *t, unsigned i, uint64_t *a,

@@ -400,15 +400,98 @@ static void set_zoom(struct tui *t, uint32_t z, bool remember)
 
 /* ---- Search ---------------------------------------------------------- */
 
+/* Is rect i of the pane (the callers': only its callers) a match? */
+static bool pane_match(const struct pane *g, size_t i)
+{
+	const struct layout_rect *r = &g->lay->rects[i];
+
+	if (g->callers)
+		return r->depth >= 2 &&
+		       search_node_matches(g->t->sand_search, g->p, r->node);
+	return search_node_matches(g->t->search, g->p, r->node);
+}
+
 static size_t count_visible_matches(struct tui *t)
 {
+	struct pane c = pane_of(t, true), m = pane_of(t, false);
 	size_t n = 0;
 
 	ensure_layout(t);
 	for (size_t i = 0; i < t->lay.n; i++)
-		if (search_node_matches(t->search, t->p, t->lay.rects[i].node))
-			n++;
+		n += pane_match(&m, i);
+	if (sandwich(t) && tui_sandwich_depths(t))
+		for (size_t i = 0; i < t->sand_lay.n; i++)
+			n += pane_match(&c, i);
 	return n;
+}
+
+/*
+ * n/N in the sandwich: the matches of both panes in screen order (the
+ * callers' rows from the top of the screen, outermost first, then the
+ * callees'), from the selection on, wrapping around; "match k of N"
+ * among them.
+ */
+struct spot {
+	bool callers;
+	uint32_t node;
+	bool match;
+};
+
+static size_t screen_order(struct tui *t, struct spot **out)
+{
+	struct pane c = pane_of(t, true), m = pane_of(t, false);
+	size_t n = 0, cap = t->lay.n + t->sand_lay.n;
+	struct spot *v = xmalloc((cap ? cap : 1) * sizeof(*v));
+
+	if (tui_sandwich_depths(t))
+		for (unsigned d = t->sand_lay.rows; d-- > 2;)
+			for (size_t i = t->sand_lay.row_start[d];
+			     i < t->sand_lay.row_start[d + 1]; i++)
+				v[n++] = (struct spot){ true,
+					t->sand_lay.rects[i].node,
+					pane_match(&c, i) };
+	for (size_t i = 0; i < t->lay.n; i++)
+		v[n++] = (struct spot){ false, t->lay.rects[i].node,
+					pane_match(&m, i) };
+	*out = v;
+	return n;
+}
+
+static void sandwich_next_match(struct tui *t, int dir)
+{
+	struct spot *v;
+	size_t n, cur = 0, nm = 0, k = 0;
+	bool focus = t->sand_focus && tui_sandwich_depths(t);
+	uint32_t sel = focus ? t->sand_sel : t->sel;
+
+	ensure_layout(t);
+	n = screen_order(t, &v);
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].callers == focus && v[i].node == sel)
+			cur = i;
+		nm += v[i].match;
+	}
+	if (!nm) {
+		free(v);
+		set_msg(t, false, "no matching frame is wide enough to draw");
+		return;
+	}
+	for (size_t s = 1; s <= n; s++) {
+		size_t i = dir > 0 ? (cur + s) % n : (cur + n - s) % n;
+
+		if (!v[i].match)
+			continue;
+		struct pane g = pane_of(t, v[i].callers);
+
+		select_in(&g, v[i].node, false);
+		for (size_t j = 0; j <= i; j++)
+			k += v[j].match;
+		set_msg(t, false, (dir > 0) == (i <= cur) && n > 1 ?
+			"match %zu of %zu (search wrapped around)" :
+			"match %zu of %zu", k, nm);
+		break;
+	}
+	free(v);
 }
 
 void tui_search(struct tui *t, const char *pattern)
@@ -486,6 +569,10 @@ static void next_match(struct tui *t, int dir)
 	if (!t->matched) {
 		/* The view changed since the search: none of its frames match. */
 		set_msg(t, false, "no frame matches");
+		return;
+	}
+	if (sandwich(t) && t->sand) {
+		sandwich_next_match(t, dir);
 		return;
 	}
 	ensure_layout(t);

@@ -253,44 +253,82 @@ static struct profile *build_comparison(struct tui *t)
 	return c;
 }
 
+/*
+ * The view's steps as a spec for view_derive: inc and exc hold room for
+ * the view's include and exclude regexes and the extra one (NULL: none)
+ * dropped with them.  false (err set) on a bad task filter; the lists
+ * are freed by free_spec_lists either way.
+ */
+static bool spec_of(const struct tui *t, struct view_spec *s,
+		    const char *inc[1], const char *exc[2], const char *extra,
+		    char **commbuf, char *err, size_t errcap)
+{
+	memset(s, 0, sizeof(*s));
+	*commbuf = NULL;
+	s->invert = t->v.invert;
+	s->fold_recursion = t->v.fold;
+	s->order = t->v.weight ? ORDER_WEIGHT : ORDER_NAME;
+	s->hide_idle = t->v.hide_idle;
+	s->group = t->v.group;
+	s->tags = (const char *const *)t->v.tags;
+	s->ntags = t->v.ntags;
+	s->label_key = t->v.label_key;
+	s->icase = t->icase;
+	if (t->v.include) {
+		inc[0] = t->v.include;
+		s->include = inc;
+		s->ninclude = 1;
+	}
+	s->exclude = exc;
+	if (t->v.exclude)
+		exc[s->nexclude++] = t->v.exclude;
+	if (extra)
+		exc[s->nexclude++] = extra;
+	if (t->v.focus) {
+		if (t->v.callers && !t->v.sandwich)
+			s->callers = t->v.focus;
+		else
+			s->callees = t->v.focus;
+	}
+	return !t->v.tasks || parse_tasks(t->v.tasks, s, commbuf, err, errcap);
+}
+
+uint64_t tui_view_weight_without(struct tui *t, const char *re)
+{
+	struct view_spec s;
+	struct profile *d = NULL, *cmp = build_comparison(t);
+	const char *inc[1], *exc[2];
+	char err[512], *commbuf;
+	uint64_t w = 0;
+
+	if (spec_of(t, &s, inc, exc, re, &commbuf, err, sizeof(err)) &&
+	    view_derive(cmp ? cmp : t->src, &s, &d, err, sizeof(err)) ==
+	    VIEW_OK) {
+		if (t->v.negate && profile_is_differential(d)) {
+			struct profile *sw = diff_swap(d);
+
+			profile_destroy(d);
+			d = sw;
+		}
+		w = profile_total(d, NODE_ROOT);
+	}
+	profile_destroy(d);
+	profile_destroy(cmp);
+	free_spec_lists(&s, commbuf);
+	return w;
+}
+
 bool tui_view_apply(struct tui *t)
 {
 	struct view_spec s;
 	struct profile *d = NULL, *cmp = build_comparison(t);
 	struct profile *base = cmp ? cmp : t->src;
-	const char *inc[1], *exc[1];
+	const char *inc[1], *exc[2];
 	char err[512], *commbuf = NULL;
 	enum view_status st = VIEW_OK;
 	bool ok = true;
 
-	memset(&s, 0, sizeof(s));
-	s.invert = t->v.invert;
-	s.fold_recursion = t->v.fold;
-	s.order = t->v.weight ? ORDER_WEIGHT : ORDER_NAME;
-	s.hide_idle = t->v.hide_idle;
-	s.group = t->v.group;
-	s.tags = (const char *const *)t->v.tags;
-	s.ntags = t->v.ntags;
-	s.label_key = t->v.label_key;
-	s.icase = t->icase;
-	if (t->v.include) {
-		inc[0] = t->v.include;
-		s.include = inc;
-		s.ninclude = 1;
-	}
-	if (t->v.exclude) {
-		exc[0] = t->v.exclude;
-		s.exclude = exc;
-		s.nexclude = 1;
-	}
-	if (t->v.focus) {
-		if (t->v.callers && !t->v.sandwich)
-			s.callers = t->v.focus;
-		else
-			s.callees = t->v.focus;
-	}
-	if (t->v.tasks && !parse_tasks(t->v.tasks, &s, &commbuf, err,
-				       sizeof(err))) {
+	if (!spec_of(t, &s, inc, exc, NULL, &commbuf, err, sizeof(err))) {
 		tui_set_msg(t, true, "%s", err);
 		ok = false;
 	}

@@ -587,6 +587,7 @@ struct tui *tui_create(struct profile *p, const struct tui_opts *o,
 	tui_view_set_labels(t, o->tags, o->ntags, o->label_key);
 	layout_init(&t->lay);
 	t->search = search_create();
+	t->sand_search = search_create();
 	theme_default(&t->theme);
 	if (theme_check_name(o->theme, err, errcap) < 0) {
 		tui_destroy(t);
@@ -624,6 +625,7 @@ void tui_destroy(struct tui *t)
 	tui_annotate_close(t);
 	layout_free(&t->lay);
 	search_destroy(t->search);
+	search_destroy(t->sand_search);
 	free(t->pattern);
 	free(t->zhist);
 	free(t->tl_weight);
