@@ -139,6 +139,8 @@ struct tui {
 	struct search *search;
 	struct search *sand_search;   /* the same over the sandwich's callers
 	                                 (their own symbol ids) */
+	bool sand_stale;              /* matched to derive again for the
+	                                 sandwich (tui_view_sandwich_matched) */
 	char *pattern;                /* as typed, or the literal name */
 	bool literal;
 	bool icase;
@@ -309,10 +311,11 @@ void tui_view_init(struct tui *t, struct profile *src);
 void tui_view_free(struct tui *t);
 /* Derive what t->v asks from the source; false (message set) on error. */
 bool tui_view_apply(struct tui *t);
-/* The weight of the view derived with the stacks that have a frame
- * matching re dropped as well (the sandwich's matched share: what is not
- * left). */
-uint64_t tui_view_weight_without(struct tui *t, const char *re);
+/* The sandwich's matched share (t->matched): the function's weight less
+ * that of the view derived with the stacks that match the search dropped
+ * as well, so a sample matching on both sides counts once.  tui_draw
+ * calls it when tui_search_refresh marked it stale. */
+void tui_view_sandwich_matched(struct tui *t);
 /* Change the view by a (ACT_INVERT, ...): remembered for Backspace. */
 void tui_view_action(struct tui *t, enum tui_action a);
 /* The function the view's actions (<, >, S, a) act on: the top table's

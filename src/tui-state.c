@@ -17,7 +17,6 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "tui-priv.h"
 #include "util.h"
@@ -52,17 +51,13 @@ void tui_search_refresh(struct tui *t)
 	search_update(t->search, t->p);
 	t->matched = search_matched_weight(t->search, t->p, NODE_ROOT);
 	if (t->sand) {
-		/* The sandwich: its callers are matched too, and the share is
-		 * of the function's samples with a match on either side (their
-		 * whole stacks), each once. */
-		char *re = search_regex(t->search);
-		uint64_t total = profile_total(t->p, NODE_ROOT);
-		uint64_t left = tui_view_weight_without(t, re);
-
-		free(re);
+		/* The sandwich: its callers are matched too; the share, of
+		 * the function's samples with a match on either side, is
+		 * derived before the next drawing (tui_view_sandwich_matched,
+		 * a layer above). */
 		search_copy(t->sand_search, t->search);
 		search_update(t->sand_search, t->sand);
-		t->matched = total > left ? total - left : 0;
+		t->sand_stale = true;
 	}
 }
 

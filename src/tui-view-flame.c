@@ -494,6 +494,15 @@ static void sandwich_next_match(struct tui *t, int dir)
 	free(v);
 }
 
+/* Does any frame shown match: the graph's, or the sandwich's callers'
+ * (whose share t->matched holds only once drawn again)? */
+static bool any_match(struct tui *t)
+{
+	return t->matched || (t->sand && search_active(t->sand_search) &&
+			      search_matched_weight(t->sand_search, t->sand,
+						    NODE_ROOT));
+}
+
 void tui_search(struct tui *t, const char *pattern)
 {
 	char err[300];
@@ -517,7 +526,7 @@ void tui_search(struct tui *t, const char *pattern)
 	t->pattern = xstrdup(pattern);
 	t->literal = false;
 	tui_search_refresh(t);
-	if (!t->matched)
+	if (!any_match(t))
 		set_msg(t, false, "no frame matches");
 	else if (!count_visible_matches(t))
 		set_msg(t, false, "matches are too narrow to draw; zoom in");
@@ -566,7 +575,7 @@ static void next_match(struct tui *t, int dir)
 		set_msg(t, false, "no search: press / to search");
 		return;
 	}
-	if (!t->matched) {
+	if (!any_match(t)) {
 		/* The view changed since the search: none of its frames match. */
 		set_msg(t, false, "no frame matches");
 		return;

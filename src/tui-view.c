@@ -293,7 +293,7 @@ static bool spec_of(const struct tui *t, struct view_spec *s,
 	return !t->v.tasks || parse_tasks(t->v.tasks, s, commbuf, err, errcap);
 }
 
-uint64_t tui_view_weight_without(struct tui *t, const char *re)
+static uint64_t weight_without(struct tui *t, const char *re)
 {
 	struct view_spec s;
 	struct profile *d = NULL, *cmp = build_comparison(t);
@@ -316,6 +316,21 @@ uint64_t tui_view_weight_without(struct tui *t, const char *re)
 	profile_destroy(cmp);
 	free_spec_lists(&s, commbuf);
 	return w;
+}
+
+void tui_view_sandwich_matched(struct tui *t)
+{
+	uint64_t total, left;
+	char *re;
+
+	t->sand_stale = false;
+	if (!t->sand || !search_active(t->search))
+		return;
+	re = search_regex(t->search);
+	total = profile_total(t->p, NODE_ROOT);
+	left = weight_without(t, re);
+	free(re);
+	t->matched = total > left ? total - left : 0;
 }
 
 bool tui_view_apply(struct tui *t)

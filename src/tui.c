@@ -506,6 +506,8 @@ void tui_draw(struct tui *t)
 		clearok(curscr, TRUE);
 		t->repaint = false;
 	}
+	if (t->sand_stale)
+		tui_view_sandwich_matched(t);
 	erase();
 	if (t->rows < 4 || t->cols < 16) {
 		attr_set(A_NORMAL, 0, NULL);
