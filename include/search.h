@@ -32,9 +32,6 @@ void search_set_literal(struct search *s, const char *name, size_t len);
 void search_clear(struct search *s);
 /* dst searches for what src does (for another profile: search_update). */
 void search_copy(struct search *dst, const struct search *src);
-/* src's search as one pcre2 pattern (an exact name anchored and quoted),
- * malloc'd; NULL when there is none. */
-char *search_regex(const struct search *s);
 bool search_active(const struct search *s);
 const char *search_pattern(const struct search *s);
 bool search_icase(const struct search *s);

@@ -36,11 +36,16 @@ struct view_list {
 	size_t n;
 };
 
+struct search;
+
 struct view_spec {
 	const char **include;    /* regexes; keep stacks where any frame matches any */
 	size_t ninclude;
 	const char **exclude;    /* regexes; drop stacks where any frame matches any */
 	size_t nexclude;
+	const struct search *exclude_search;  /* NULL, or drop the stacks with a
+	                            frame it matches too (its own pattern or
+	                            exact name, and case) */
 	bool icase;              /* the regexes ignore case */
 	const char *callers;     /* NULL, or the function whose callers to show */
 	const char *callees;     /* NULL, or the function whose callees to show */

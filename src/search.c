@@ -108,31 +108,6 @@ void search_copy(struct search *dst, const struct search *src)
 		search_clear(dst);   /* compiled once already: cannot fail */
 }
 
-char *search_regex(const struct search *s)
-{
-	size_t n = 0, cap;
-	char *r;
-
-	if (!s->literal)
-		return s->re ? xstrdup(s->pattern) : NULL;
-	/* The exact name, case and all: \Q...\E, each \E in it split. */
-	cap = 16 + s->literal_len * 7;
-	r = xmalloc(cap);
-	n += (size_t)snprintf(r, cap, "(?-i)^\\Q");
-	for (size_t i = 0; i < s->literal_len; i++) {
-		if (s->literal[i] == '\\' && i + 1 < s->literal_len &&
-		    s->literal[i + 1] == 'E') {
-			memcpy(r + n, "\\E\\\\E\\Q", 7);
-			n += 7;
-			i++;
-			continue;
-		}
-		r[n++] = s->literal[i];
-	}
-	memcpy(r + n, "\\E$", 4);   /* with its NUL */
-	return r;
-}
-
 bool search_active(const struct search *s)
 {
 	return s->re || s->literal;

@@ -255,12 +255,13 @@ static struct profile *build_comparison(struct tui *t)
 
 /*
  * The view's steps as a spec for view_derive: inc and exc hold room for
- * the view's include and exclude regexes and the extra one (NULL: none)
- * dropped with them.  false (err set) on a bad task filter; the lists
+ * the view's include and exclude regexes; drop (NULL: none) is a search
+ * whose matching stacks are dropped as well.  false (err set) on a bad task filter; the lists
  * are freed by free_spec_lists either way.
  */
 static bool spec_of(const struct tui *t, struct view_spec *s,
-		    const char *inc[1], const char *exc[2], const char *extra,
+		    const char *inc[1], const char *exc[1],
+		    const struct search *drop,
 		    char **commbuf, char *err, size_t errcap)
 {
 	memset(s, 0, sizeof(*s));
@@ -279,11 +280,12 @@ static bool spec_of(const struct tui *t, struct view_spec *s,
 		s->include = inc;
 		s->ninclude = 1;
 	}
-	s->exclude = exc;
-	if (t->v.exclude)
-		exc[s->nexclude++] = t->v.exclude;
-	if (extra)
-		exc[s->nexclude++] = extra;
+	if (t->v.exclude) {
+		exc[0] = t->v.exclude;
+		s->exclude = exc;
+		s->nexclude = 1;
+	}
+	s->exclude_search = drop;
 	if (t->v.focus) {
 		if (t->v.callers && !t->v.sandwich)
 			s->callers = t->v.focus;
@@ -293,15 +295,15 @@ static bool spec_of(const struct tui *t, struct view_spec *s,
 	return !t->v.tasks || parse_tasks(t->v.tasks, s, commbuf, err, errcap);
 }
 
-static uint64_t weight_without(struct tui *t, const char *re)
+static uint64_t weight_without(struct tui *t, const struct search *drop)
 {
 	struct view_spec s;
 	struct profile *d = NULL, *cmp = build_comparison(t);
-	const char *inc[1], *exc[2];
+	const char *inc[1], *exc[1];
 	char err[512], *commbuf;
 	uint64_t w = 0;
 
-	if (spec_of(t, &s, inc, exc, re, &commbuf, err, sizeof(err)) &&
+	if (spec_of(t, &s, inc, exc, drop, &commbuf, err, sizeof(err)) &&
 	    view_derive(cmp ? cmp : t->src, &s, &d, err, sizeof(err)) ==
 	    VIEW_OK) {
 		if (t->v.negate && profile_is_differential(d)) {
@@ -321,15 +323,12 @@ static uint64_t weight_without(struct tui *t, const char *re)
 void tui_view_sandwich_matched(struct tui *t)
 {
 	uint64_t total, left;
-	char *re;
 
 	t->sand_stale = false;
 	if (!t->sand || !search_active(t->search))
 		return;
-	re = search_regex(t->search);
 	total = profile_total(t->p, NODE_ROOT);
-	left = weight_without(t, re);
-	free(re);
+	left = weight_without(t, t->search);
 	t->matched = total > left ? total - left : 0;
 }
 
@@ -338,7 +337,7 @@ bool tui_view_apply(struct tui *t)
 	struct view_spec s;
 	struct profile *d = NULL, *cmp = build_comparison(t);
 	struct profile *base = cmp ? cmp : t->src;
-	const char *inc[1], *exc[2];
+	const char *inc[1], *exc[1];
 	char err[512], *commbuf = NULL;
 	enum view_status st = VIEW_OK;
 	bool ok = true;

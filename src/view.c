@@ -115,7 +115,8 @@ bool view_spec_labels(const struct view_spec *s)
 
 bool view_spec_active(const struct view_spec *s)
 {
-	return s->ninclude || s->nexclude || s->callers || s->callees ||
+	return s->ninclude || s->nexclude || s->exclude_search ||
+	       s->callers || s->callees ||
 	       s->fold_recursion || s->invert || s->has_range ||
 	       s->hide_idle || view_spec_per_sample(s) || view_spec_labels(s);
 }
@@ -575,6 +576,15 @@ void view_add_at(struct deriver *d, uint32_t o, uint64_t v, uint64_t v2,
 		profile_add_at(d->out, o, &w, m);
 }
 
+/* The symbols s matches get bit. */
+static void mark(struct deriver *d, struct search *s, unsigned char bit)
+{
+	search_update(s, d->src);
+	for (uint32_t y = 0; y < d->nsym; y++)
+		if (search_sym_matches(s, y))
+			d->symflag[y] |= bit;
+}
+
 static enum view_status compile(struct deriver *d, const char *const *res,
 				size_t n, unsigned char bit, char *err,
 				size_t errcap)
@@ -589,13 +599,22 @@ static enum view_status compile(struct deriver *d, const char *const *res,
 			search_destroy(s);
 			return VIEW_BAD_REGEX;
 		}
-		search_update(s, d->src);
-		for (uint32_t y = 0; y < d->nsym; y++)
-			if (search_sym_matches(s, y))
-				d->symflag[y] |= bit;
+		mark(d, s, bit);
 		search_destroy(s);
 	}
 	return VIEW_OK;
+}
+
+/* A search made for another profile, as one more exclude: a copy of it
+ * over the source's ids. */
+static void mark_search(struct deriver *d, const struct search *from,
+			unsigned char bit)
+{
+	struct search *s = search_create();
+
+	search_copy(s, from);
+	mark(d, s, bit);
+	search_destroy(s);
 }
 
 static void deriver_free(struct deriver *d)
@@ -707,6 +726,8 @@ enum view_status view_derive(const struct profile *src,
 		deriver_free(&d);
 		return rc;
 	}
+	if (spec->exclude_search)
+		mark_search(&d, spec->exclude_search, F_EXC);
 	if (spec->hide_idle) {
 		static const char *const idle[] = { IDLE_RE };
 
@@ -745,7 +766,8 @@ enum view_status view_derive(const struct profile *src,
 		}
 	}
 	/* Per-node arrays only for the views that read them. */
-	if (spec->ninclude || spec->nexclude || spec->hide_idle) {
+	if (spec->ninclude || spec->nexclude || spec->exclude_search ||
+	    spec->hide_idle) {
 		d.flags = xmalloc(nn);
 		d.flags[0] = 0;
 		for (uint32_t n = 1; n < nn; n++)

@@ -58,4 +58,21 @@ for size in 80x24 200x50; do
 		tui_wait "/\^c\\$/ Matched: 22 samples \(100\.00%\)"
 	tui_cleanup
 done
+
+# '#' on a caller whose name is not UTF-8: its exact name, which no regex
+# spells, still gives the share (awk over the file: c's stacks through it).
+BAD=$(mktemp) || exit 2
+trap 'tui_cleanup; rm -f "$BAD"' EXIT
+printf 'main;a\377z;c 5\nmain;c 3\nmain;a\377z 2\n' >"$BAD"
+m=$(awk '/;c( |;)/ { all += $NF; if (/;a\377z;/) s += $NF }
+	END { printf "%d samples \\(%.2f%%\\)", s, 100 * s / all }' "$BAD")
+tui_start -x 100 -y 24 -- "$BAD"
+check "not UTF-8: opens" tui_wait "\| 10 samples"
+tui_keys / ; tui_type '^c$'; tui_keys Enter n S
+check "not UTF-8: the sandwich of c" tui_wait "view: sandwich"
+tui_keys k
+check "not UTF-8: the caller selected" tui_wait '^a\\xffz \|'
+tui_keys '#'
+check "not UTF-8: # gives its share ($m)" tui_wait "Matched: $m"
+tui_cleanup
 tui_done

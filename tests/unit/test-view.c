@@ -16,6 +16,7 @@
 #include "export.h"
 #include "profile.h"
 #include "stacks.h"
+#include "search.h"
 #include "view.h"
 #include "view-top.h"
 
@@ -82,6 +83,37 @@ static void include_exclude(void **state)
 	CHECK_VIEW(p, &s, "main;baz 2\nmain;foo;bar 3\n");
 	s.ninclude = 0;
 	CHECK_VIEW(p, &s, "idle 5\nmain;baz 2\nmain;foo;bar 3\nx;foo 2\n");
+	profile_destroy(p);
+}
+
+/* exclude_search: a search's matching stacks dropped too, an exact name
+ * that no regex could spell (bytes that are not UTF-8) included, each
+ * search with its own case. */
+static void exclude_by_search(void **state)
+{
+	struct profile *p = profile_create();
+	struct search *q = search_create();
+	const char *exc[] = { "^y$" };
+	struct view_spec s = { 0 };
+	char err[64];
+
+	(void)state;
+	add(p, "main;a\xffz;c", 5);
+	add(p, "main;c", 3);
+	add(p, "main;A\xffZ;c", 4);
+	add(p, "main;y;c", 1);
+	profile_finish(p);
+	search_set_literal(q, "a\xffz", 3);
+	s.exclude_search = q;
+	s.callees = "c";
+	CHECK_VIEW(p, &s, "c 8\n");
+	s.exclude = exc;    /* both: dropped by either */
+	s.nexclude = 1;
+	CHECK_VIEW(p, &s, "c 7\n");
+	assert_int_equal(search_set(q, "^a", true, err, sizeof(err)), 0);
+	s.nexclude = 0;
+	CHECK_VIEW(p, &s, "c 4\n");   /* its case: both a\xffz and A\xffZ */
+	search_destroy(q);
 	profile_destroy(p);
 }
 
@@ -706,6 +738,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(include_exclude),
+		cmocka_unit_test(exclude_by_search),
 		cmocka_unit_test(callees_callers),
 		cmocka_unit_test(invert_and_order_of_steps),
 		cmocka_unit_test(fold_recursion),
