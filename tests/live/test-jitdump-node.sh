@@ -25,10 +25,15 @@ fi
 # Compiled on node's own thread, not on others that a busy machine may
 # starve (until its code is optimized sortWork runs in the interpreter,
 # whose frames do not name it): the shares no longer depend on the load.
+# Without inlining: when the driver loop was compiled on the stack with
+# sortWork inlined into it, that time was named after the script's top
+# level (sort.js:1:1), in one run of a pair and not the other (70 % against
+# 95 % twice in a row under the sanitizers); kept as its own frame,
+# sortWork's shares were 93-94 % in every run.
 run() {
 	(cd "$work" && "$BIN" -F 999 -d 60 --collapse --jit -- sh -c \
 		'echo $$ >"$0"; exec "$@"' "$work/$1.pid" node "$2" \
-		--no-concurrent-recompilation --no-concurrent-sparkplug \
+		--no-concurrent-recompilation --no-concurrent-sparkplug --no-turbo-inlining \
 		"$here/../data/jitdump/sort.js" 2 >"$work/$1.folded" 2>"$work/$1.err")
 	echo $? >"$work/$1.rc"
 	[ -s "$work/$1.pid" ] && rm -f "/tmp/perf-$(cat "$work/$1.pid").map"
