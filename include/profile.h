@@ -106,7 +106,7 @@ void profile_align_columns(struct profile *p);
 bool profile_column_bounds(const struct profile *p, bool before,
 			   uint64_t *first, uint64_t *last);
 
-/* Intern a frame name (the profile's own symbol table). */
+/* Intern a frame name (the profile's own symbol table); a ';' in it becomes ':'. */
 uint32_t profile_intern(struct profile *p, const char *name, size_t len);
 
 /* The sink: add one stack of depth frame ids, root first. */

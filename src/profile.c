@@ -378,9 +378,26 @@ void profile_align_columns(struct profile *p)
 	p->tl_sorted = false;
 }
 
+/*
+ * A ';' inside a name becomes ':', as the perf script reader tidies it:
+ * folded output (--collapse, and every check built on it) splits a stack
+ * on ';', so a pprof function, a JavaScript name, a symbol, a JIT name or
+ * a command holding one would come back as two frames.
+ */
 uint32_t profile_intern(struct profile *p, const char *name, size_t len)
 {
-	return symtab_intern(p->symtab, name, len);
+	char small[256], *buf;
+	uint32_t id;
+
+	if (!len || !memchr(name, ';', len))
+		return symtab_intern(p->symtab, name, len);
+	buf = len <= sizeof small ? small : xmalloc(len);
+	for (size_t i = 0; i < len; i++)
+		buf[i] = name[i] == ';' ? ':' : name[i];
+	id = symtab_intern(p->symtab, buf, len);
+	if (buf != small)
+		free(buf);
+	return id;
 }
 
 static size_t slot_of(uint32_t parent, uint32_t sym, size_t mask)

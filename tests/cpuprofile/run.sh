@@ -56,6 +56,16 @@ case $line in
 *) bad "--top sortWork: '$line', want self $1 ms and total $2 ms ($raw ns)" ;;
 esac
 
+# A ';' in a function name would split the frame in folded output: ':'.
+cat >"$tmp/semi.cpuprofile" <<'EOF2'
+{"nodes":[{"id":1,"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1},"children":[2]},
+{"id":2,"callFrame":{"functionName":"a;b","scriptId":"1","url":"x.js","lineNumber":1,"columnNumber":1},"children":[3]},
+{"id":3,"callFrame":{"functionName":"c","scriptId":"1","url":"x.js","lineNumber":2,"columnNumber":1}}],
+"startTime":0,"endTime":4000,"samples":[3,3,2],"timeDeltas":[1000,1000,1000]}
+EOF2
+check "a ';' in a name becomes ':' in --collapse" test \
+	"$("$bin" --collapse "$tmp/semi.cpuprofile" | tr '\n' '|')" = 'a:b 1000000|a:b;c 2000000|'
+
 # The size bound: beyond it, a message naming --max-input and status 1;
 # with --max-input it reads.
 python3 - "$tmp/big.cpuprofile" <<'PY'

@@ -8,7 +8,8 @@ usage: make-pprof.py OUTDIR
 A tiny protobuf writer (varints and length-delimited fields, nothing else)
 that builds profile.proto messages by field number, so that the tests can
 hold inlined frames, unsymbolized locations and every kind of lie a hostile
-file can tell.  Writes OUTDIR/inline.pprof (a valid profile) and the
+file can tell.  Writes OUTDIR/inline.pprof (a valid profile),
+OUTDIR/semicolon.pprof (a name holding ';') and the
 OUTDIR/pprof-*.in cases of tests/bad.  With --bomb, writes to standard
 output MIB mebibytes of empty string_table entries (bytes 0x32 0x00, a
 valid profile.proto), for the tests to compress into a decompression bomb;
@@ -264,6 +265,14 @@ def main():
     out = sys.argv[1] if len(sys.argv) > 1 else "."
     with open(os.path.join(out, "inline.pprof"), "wb") as f:
         f.write(inline_profile())
+    # A function whose name holds ';' (folded output's separator).
+    p = one_function("a;b")
+    p.function(2, "c")
+    p.location(2, 0x20, [2])
+    p.sample([2, 1], [3])
+    p.sample([1], [2])
+    with open(os.path.join(out, "semicolon.pprof"), "wb") as f:
+        f.write(p.encode())
     for name, data in bad_cases().items():
         with open(os.path.join(out, name + ".in"), "wb") as f:
             f.write(data)

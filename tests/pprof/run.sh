@@ -158,6 +158,10 @@ fi
 
 # ---- The SVG ---------------------------------------------------------------
 python3 ./make-pprof.py "$tmp" || bad "make-pprof.py"
+# A ';' in a function name would split the frame in folded output: ':'.
+check "a ';' in a name becomes ':' in --collapse" test \
+	"$("$bin" --collapse "$tmp/semicolon.pprof" | tr '\n' '|')" = 'a:b 2|a:b;c 3|'
+check "and in --top" sh -c "'$bin' --top 0 '$tmp/semicolon.pprof' | grep -q ' a:b\$'"
 "$bin" --svg "$tmp/h.svg" --title 'T <&> "q"' "$tmp/pprof-hostile-names.in"
 check "--svg writes a file" test $? = 0 -a -s "$tmp/h.svg"
 check "hostile names never become markup" sh -c "! grep -q '<script>alert' '$tmp/h.svg'"
