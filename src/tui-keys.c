@@ -62,7 +62,8 @@ static const struct key_binding table[] = {
 	  "frames by source line (NAME FILE:LINE) or by function (files: read "
 	  "again; live: from now on)", { 'L', 0 } },
 	{ KCTX_VIEW, ACT_ANNOTATE, "a",
-	  "annotate the selected frame's function (of a line frame too): its "
+	  "annotate the selected frame's function (of a line frame too; an "
+	  "inlined frame: the function it is in): its "
 	  "source lines with self and total (perf.data, live: the window's, "
 	  "perf script, pprof)", { 'a', 0 } },
 	{ KCTX_VIEW, ACT_HELP, "?, F1", "show or hide this help",

@@ -263,8 +263,11 @@ void tui_help_draw(struct tui *t);
 void tui_help_key(struct tui *t, int key);
 
 /* tui-view-annotate.c: a function's source lines (a) over the screen. */
-/* Open the annotation of the function of a frame named name[0..len). */
-void tui_annotate_open(struct tui *t, const char *name, size_t len);
+/* Open the annotation of the function of a frame named name[0..len); an
+ * inlined frame's has no addresses of its own: then that of the function
+ * it is inlined into, into[0..into_len) (NULL when not known). */
+void tui_annotate_open(struct tui *t, const char *name, size_t len,
+		       const char *into, size_t into_len);
 void tui_annotate_close(struct tui *t);
 /* Live: make it again from the samples so far, the selection kept. */
 void tui_annotate_refresh(struct tui *t);
@@ -322,6 +325,10 @@ void tui_view_action(struct tui *t, enum tui_action a);
  * row, the sandwich's caller selected, or the selected frame; NULL for
  * none (the root).  *len: its length. */
 const char *tui_view_subject(struct tui *t, size_t *len);
+/* The function the selected frame of the graph is inlined into: its
+ * nearest caller that is not inlined; NULL when the frame is not inlined
+ * or the graph's parents are not callers (inverted, callers view). */
+const char *tui_view_inlined_into(struct tui *t, size_t *len);
 /* A prompt for the view was answered. */
 void tui_view_prompt_done(struct tui *t, enum tui_prompt kind,
 			  const char *text);

@@ -221,12 +221,37 @@ static void refresh_disasm(struct tui *t)
 			t->ann_sel = i;
 }
 
-void tui_annotate_open(struct tui *t, const char *name, size_t len)
+/* A frame's marks ("_[k]") are no part of its function's name. */
+static size_t unmarked_len(const char *name, size_t len)
+{
+	if (len > 4 && name[len - 4] == '_' && name[len - 3] == '[' &&
+	    name[len - 1] == ']')
+		len -= 4;
+	return len;
+}
+
+/* The address tables' function named exactly name[0..len), or -1. */
+static long find_exact(const struct paddr *a, const char *name, size_t len)
+{
+	char *fn = xstrndup(name, unmarked_len(name, len)), err[256];
+	uint32_t *ids = NULL;
+	long n = ann_find(a, fn, &ids, err, sizeof(err)), id = -1;
+
+	/* The exact name (a name is no pattern here). */
+	if (n > 0 && strcmp(paddr_func_get(a, ids[0])->name, fn) == 0)
+		id = ids[0];
+	free(ids);
+	free(fn);
+	return id;
+}
+
+void tui_annotate_open(struct tui *t, const char *name, size_t len,
+		       const char *into, size_t into_len)
 {
 	const struct paddr *a = profile_paddr_const(t->src);
-	char *fn, err[256];
-	uint32_t *ids = NULL;
-	long n;
+	char esc[512], esc2[512];
+	long id;
+	bool inlined = false;
 
 	if (!a) {
 		tui_set_msg(t, true, "a: this profile has no addresses (folded "
@@ -246,33 +271,37 @@ void tui_annotate_open(struct tui *t, const char *name, size_t len)
 			len = f.func_len;
 		}
 	}
-	/* A frame's marks ("_[k]") are no part of its function's name. */
-	if (len > 4 && name[len - 4] == '_' && name[len - 3] == '[' &&
-	    name[len - 1] == ']')
-		len -= 4;
-	fn = xstrndup(name, len);
-	/* The exact name (a name is no pattern here: checked below). */
-	n = ann_find(a, fn, &ids, err, sizeof(err));
-	if (n <= 0 || strcmp(paddr_func_get(a, ids[0])->name, fn) != 0) {
-		char esc[512];
-
-		textfmt_escape(fn, strlen(fn), esc, sizeof(esc));
+	len = unmarked_len(name, len);
+	textfmt_escape(name, len, esc, sizeof(esc));
+	id = find_exact(a, name, len);
+	/* Inlined code has the addresses of the function it is in. */
+	if (id < 0 && into) {
+		id = find_exact(a, into, into_len);
+		inlined = id >= 0;
+	}
+	if (id < 0) {
 		tui_set_msg(t, true, "a: no addresses of %s (only functions "
 			    "sampled in code a binary or the profile maps)",
 			    esc);
-	} else if (build(t, ids[0], false)) {
-		t->ann_show = true;
-		t->ann_by_total = false;
-		rank(t);
-		select_hottest(t);
-		/* No source lines: its instructions, or why not. */
-		if (!t->ann->has_lines) {
-			if (!toggle_disasm(t))
-				tui_annotate_close(t);
-		}
+		return;
 	}
-	free(ids);
-	free(fn);
+	if (!build(t, (uint32_t)id, false))
+		return;
+	t->ann_show = true;
+	t->ann_by_total = false;
+	rank(t);
+	select_hottest(t);
+	if (inlined) {
+		textfmt_escape(into, unmarked_len(into, into_len), esc2,
+			       sizeof(esc2));
+		tui_set_msg(t, false, "%s is inlined into %s: its lines "
+			    "are among those of %s", esc, esc2, esc2);
+	}
+	/* No source lines: its instructions, or why not. */
+	if (!t->ann->has_lines) {
+		if (!toggle_disasm(t))
+			tui_annotate_close(t);
+	}
 }
 
 void tui_annotate_close(struct tui *t)

@@ -466,6 +466,25 @@ const char *tui_view_subject(struct tui *t, size_t *len)
 	return name;
 }
 
+const char *tui_view_inlined_into(struct tui *t, size_t *len)
+{
+	const struct symtab *st = profile_symtab(t->p);
+	uint32_t id = t->sel;
+
+	*len = 0;
+	if (t->v.top || t->sand_focus || t->v.invert ||
+	    (t->v.focus && t->v.callers) || id == NODE_ROOT ||
+	    symtab_kind(st, profile_node(t->p, id)->sym) != SYM_INLINED)
+		return NULL;
+	while (id != NODE_ROOT &&
+	       symtab_kind(st, profile_node(t->p, id)->sym) == SYM_INLINED)
+		id = profile_node(t->p, id)->parent;
+	if (id == NODE_ROOT)
+		return NULL;
+	*len = profile_name_len(t->p, id);
+	return profile_name(t->p, id);
+}
+
 void tui_view_action(struct tui *t, enum tui_action a)
 {
 	struct tui_vstate n = vstate_copy(&t->v);

@@ -160,12 +160,14 @@ bool tui_do(struct tui *t, enum tui_action a)
 		break;
 	case ACT_ANNOTATE: {
 		size_t len;
-		const char *nm = tui_view_subject(t, &len);
+		const char *nm = tui_view_subject(t, &len), *into;
+		size_t into_len;
 
+		into = tui_view_inlined_into(t, &into_len);
 		if (!nm)
 			set_msg(t, false, "a: select a frame to annotate");
 		else
-			tui_annotate_open(t, nm, len);
+			tui_annotate_open(t, nm, len, into, into_len);
 		break;
 	}
 	case ACT_SEARCH:

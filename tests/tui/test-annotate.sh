@@ -56,6 +56,26 @@ check "Backspace: the annotation is gone" tui_poll sh -c '! tmux -L "$1" capture
 tui_keys q
 check "exit 0" tui_wait "__EXIT:0"
 
+# An inlined frame has no addresses of its own: a opens the function it is
+# inlined into, and says so (tests/data/inline.data: spin_inl >
+# middle_fn_[i] > inner_fn_[i] > step).
+tui_start -x 120 -y 30 NO_COLOR=1 -- --symfs tests/data/symfs \
+	--prefix-map /tmp/flametop-fixture=tests/data tests/data/inline.data
+check "inline: opens" tui_wait "spin_inl"
+tui_keys Down Down Down Down Down Down
+check "inline: inner_fn selected" tui_wait "^inner_fn_\[i\] \|"
+tui_keys a
+check "a on an inlined frame: the function it is in" \
+	tui_wait "annotate spin_inl: self 65\.8%, total 100\.0%"
+check "a on an inlined frame: inner_fn's hot line among them" \
+	tui_wait "\* +32\.9% +32\.9% +31 +x = x \* 6364136223846793005ul"
+check "a on an inlined frame: said" \
+	tui_wait "^inner_fn is inlined into spin_inl: its lines are among those of spin_inl"
+tui_keys BSpace Down a
+check "a on the frame it calls: its own lines" tui_wait "annotate step:"
+tui_keys BSpace q
+check "inline: exit 0" tui_wait "__EXIT:0"
+
 tui_start -x 120 -y 30 NO_COLOR=1 -- tests/golden/basic.folded
 check "folded opens" tui_wait "main"
 tui_keys Down a
