@@ -45,6 +45,8 @@
 #define BATCH_FIRST (1u << 20)      /* the first batches: building starts early */
 #define PARALLEL_MIN (128u << 10)   /* smaller blocks: one thread */
 #define MAX_THREADS 16
+#define SORT_AHEAD 8                /* stacks whose keys are fetched ahead */
+#define MERGE_AHEAD 4               /* sorted stacks whose frames are fetched ahead */
 
 /*
  * One good (or too deep) line, or a run of consecutive lines that repeat
@@ -117,7 +119,8 @@ struct builder {
 	uint32_t nrank;
 	/* Scratch kept from batch to batch (no allocator churn). */
 	uint32_t *node, *path;      /* node of each record; the current path */
-	size_t capnode, cappath;
+	uint32_t *chain;            /* names of new nodes to append */
+	size_t capnode, cappath, capchain;
 	struct sort_key *order;
 	size_t caporder;
 	uint64_t good;              /* lines added */
@@ -717,7 +720,14 @@ static void sort_stacks(struct sort_key *a, size_t n, uint32_t d)
 		}
 		v = key_at(&a[0], d);
 		while (i < gt) {
-			int64_t c = key_at(&a[i], d);
+			int64_t c;
+
+			/* The keys lie all over the batch: fetch both ends' ahead. */
+			if (gt - i > 2 * SORT_AHEAD) {
+				__builtin_prefetch(a[i + SORT_AHEAD].key + d);
+				__builtin_prefetch(a[gt - SORT_AHEAD].key + d);
+			}
+			c = key_at(&a[i], d);
 
 			if (c < v)
 				swap_keys(&a[lt++], &a[i++]);
@@ -812,23 +822,25 @@ static void build_merge(struct profile *p, struct part *batch,
 		const uint32_t *ids = order[k].key;
 		uint32_t depth = order[k].depth;
 		uint32_t c = 0, m = depth < prevdepth ? depth : prevdepth;
-		bool fresh = false;      /* the parent is new: no children */
 
 		while (c < m && ids[c] == prev[c])
 			c++;
+		/* The stacks come from all over the batch: fetch ahead. */
+		if (k + MERGE_AHEAD < norder) {
+			const uint32_t *ahead = order[k + MERGE_AHEAD].key;
+
+			for (uint32_t j = 0; j < order[k + MERGE_AHEAD].depth; j += 16)
+				__builtin_prefetch(ahead + j);
+		}
 		GROW(b->path, b->cappath, depth);
+		GROW(b->chain, b->capchain, depth);
 		path = b->path;
 		for (uint32_t i = c; i < depth; i++) {
 			uint32_t parent = i ? path[i - 1] : NODE_ROOT;
 			uint32_t after = i == c && prevdepth > c ? path[i] : NODE_NONE;
-			uint32_t cand, have = 0, want = ids[i];
+			uint32_t cand, have = 0, want = ids[i], first;
 
-			/* Ranks compared, the name's id fetched only to append. */
-			if (fresh) {
-				path[i] = profile_append_child_ordered(p, parent,
-								       NODE_NONE, byrank[want]);
-				continue;
-			}
+			/* Ranks compared, the names' ids fetched only to append. */
 			cand = after == NODE_NONE ? nodes[parent].child
 						  : nodes[after].next;
 			while (cand != NODE_NONE && (have = rank[nodes[cand].sym]) < want) {
@@ -839,12 +851,17 @@ static void build_merge(struct profile *p, struct part *batch,
 				path[i] = cand;
 				continue;
 			}
-			path[i] = profile_append_child_ordered(p, parent, after,
-							       byrank[want]);
-			fresh = true;
-		}
-		if (fresh)
+			/* Not found: it and every frame below it are new nodes,
+			 * one chain with consecutive ids. */
+			for (uint32_t j = i; j < depth; j++)
+				b->chain[j - i] = byrank[ids[j]];
+			first = profile_append_chain(p, parent, after, b->chain,
+						     depth - i);
+			for (uint32_t j = i; j < depth; j++)
+				path[j] = first + (j - i);
 			nodes = profile_node(p, NODE_ROOT);
+			break;
+		}
 		node[order[k].rec] = path[depth - 1];
 		prev = ids;
 		prevdepth = depth;
@@ -1046,6 +1063,7 @@ static void builder_end(struct builder *b)
 	free(b->byrank);
 	ARR_FREE(b->node, b->capnode);
 	free(b->path);
+	free(b->chain);
 	ARR_FREE(b->order, b->caporder);
 }
 
