@@ -58,6 +58,8 @@ const struct sc_val *sc_find(const struct stack_cache *sc,
 			     const struct sc_key *key);
 /* Start loading where a key of this hash is looked for (a hint). */
 void sc_prefetch(const struct stack_cache *sc, uint64_t hash);
+/* The memory the cache holds: its table, entries and chains. */
+size_t sc_bytes(const struct stack_cache *sc);
 /* Store (or replace) key's value; false when the cache is full. */
 bool sc_put(struct stack_cache *sc, const struct sc_key *key,
 	    const struct sc_val *val);

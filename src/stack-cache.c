@@ -1,6 +1,7 @@
 /*
  * stack-cache.c - raw call chains to what they came to (stack-cache.h):
- * an open-addressing table of entries, the chains copied into one array.
+ * an open-addressing table of small slots over an array of entries, the
+ * chains copied into one array.
  */
 #include "stack-cache.h"
 
@@ -12,10 +13,20 @@
 /* Bounds: 1M chains, 64 MB of chain words; then nothing more is stored. */
 #define SC_MAX_ENTRIES ((size_t)1 << 20)
 #define SC_MAX_WORDS ((size_t)8 << 20)
-#define SC_FIRST_SLOTS ((size_t)16384)
+#define SC_FIRST_SLOTS ((size_t)1 << 18)
 
+/*
+ * The entries lie in one array in the order they were stored; the table
+ * holds only a slot of 8 bytes for each: the high half of the hash and
+ * where the entry is.  A chain looked for and not there (a third of the
+ * samples of a system-wide recording) probes slots only, 8 to a cache
+ * line; growing the table rewrites slots and reads only the entries'
+ * hashes; the entries' array grows by pages as they come, so its memory
+ * is faulted in once, as it is used.  (A table of whole entries, at most
+ * half full, faulted in every doubling's table anew.)
+ */
 struct sc_entry {
-	uint64_t hash;             /* 0: empty slot */
+	uint64_t hash;
 	uint64_t ip;
 	size_t at;                 /* the chain's first word in sc->words */
 	uint32_t pid, tid;
@@ -24,12 +35,20 @@ struct sc_entry {
 	struct sc_val val;
 };
 
-_Static_assert(SC_FIRST_SLOTS * sizeof(struct sc_entry) <= (2u << 20),
+struct sc_slot {
+	uint32_t tag;              /* the hash's high half */
+	uint32_t entry;            /* index in sc->entries + 1; 0: empty */
+};
+
+_Static_assert(SC_FIRST_SLOTS * sizeof(struct sc_slot) <= (2u << 20),
 	       "the first table fits one huge page");
+_Static_assert(SC_MAX_ENTRIES < UINT32_MAX, "an entry's index fits a slot");
 
 struct stack_cache {
-	struct sc_entry *slots;
-	size_t mask, n;
+	struct sc_slot *slots;
+	size_t mask;
+	struct sc_entry *entries;  /* ARR array of capentries */
+	size_t n, capentries;
 	uint64_t *words;           /* ARR array of capwords */
 	size_t nwords, capwords;
 };
@@ -53,8 +72,15 @@ void sc_destroy(struct stack_cache *sc)
 	if (!sc)
 		return;
 	ARR_FREE(sc->slots, sc->mask + 1);
+	ARR_FREE(sc->entries, sc->capentries);
 	ARR_FREE(sc->words, sc->capwords);
 	free(sc);
+}
+
+size_t sc_bytes(const struct stack_cache *sc)
+{
+	return (sc->mask + 1) * sizeof(*sc->slots) +
+	       sc->n * sizeof(*sc->entries) + sc->nwords * sizeof(*sc->words);
 }
 
 uint64_t sc_hash(const struct sc_key *k)
@@ -86,60 +112,60 @@ static bool same(const struct stack_cache *sc, const struct sc_entry *e,
 }
 
 /* The slot of key (hash h), or the empty slot where it would go. */
-static struct sc_entry *slot_of(const struct stack_cache *sc, uint64_t h,
-				const struct sc_key *k)
+static struct sc_slot *slot_of(const struct stack_cache *sc, uint64_t h,
+			       const struct sc_key *k)
 {
-	for (size_t i = h & sc->mask;; i = (i + 1) & sc->mask) {
-		struct sc_entry *e = &sc->slots[i];
+	uint32_t tag = (uint32_t)(h >> 32);
 
-		if (!e->hash || same(sc, e, h, k))
-			return e;
+	for (size_t i = h & sc->mask;; i = (i + 1) & sc->mask) {
+		struct sc_slot *s = &sc->slots[i];
+
+		if (!s->entry ||
+		    (s->tag == tag && same(sc, &sc->entries[s->entry - 1], h, k)))
+			return s;
 	}
 }
 
 const struct sc_val *sc_find(const struct stack_cache *sc,
 			     const struct sc_key *key)
 {
-	const struct sc_entry *e;
+	const struct sc_slot *s;
 
 	if (key->nr > UINT32_MAX)
 		return NULL;
-	e = slot_of(sc, key_hash(key), key);
-	return e->hash ? &e->val : NULL;
+	s = slot_of(sc, key_hash(key), key);
+	return s->entry ? &sc->entries[s->entry - 1].val : NULL;
 }
 
+/* Twice the slots, filled again from the entries' hashes. */
 static void grow(struct stack_cache *sc)
 {
-	struct sc_entry *old = sc->slots;
-	size_t omask = sc->mask;
-
-	sc->mask = omask * 2 + 1;
-	sc->slots = NULL;
+	ARR_FREE(sc->slots, sc->mask + 1);
+	sc->mask = sc->mask * 2 + 1;
 	ARR_GROW(sc->slots, 0, sc->mask + 1);
-	for (size_t i = 0; i <= omask; i++) {
+	for (size_t i = 0; i < sc->n; i++) {
+		uint64_t h = sc->entries[i].hash;
 		size_t j;
 
-		if (!old[i].hash)
-			continue;
-		for (j = old[i].hash & sc->mask; sc->slots[j].hash;
-		     j = (j + 1) & sc->mask)
+		for (j = h & sc->mask; sc->slots[j].entry; j = (j + 1) & sc->mask)
 			;
-		sc->slots[j] = old[i];
+		sc->slots[j].tag = (uint32_t)(h >> 32);
+		sc->slots[j].entry = (uint32_t)i + 1;
 	}
-	ARR_FREE(old, omask + 1);
 }
 
 bool sc_put(struct stack_cache *sc, const struct sc_key *key,
 	    const struct sc_val *val)
 {
 	uint64_t h = key_hash(key);
+	struct sc_slot *s;
 	struct sc_entry *e;
 
 	if (key->nr > UINT32_MAX)
 		return false;
-	e = slot_of(sc, h, key);
-	if (e->hash) {
-		e->val = *val;
+	s = slot_of(sc, h, key);
+	if (s->entry) {
+		sc->entries[s->entry - 1].val = *val;
 		return true;
 	}
 	if (sc->n >= SC_MAX_ENTRIES || key->nr > SC_MAX_WORDS - sc->nwords)
@@ -152,8 +178,10 @@ bool sc_put(struct stack_cache *sc, const struct sc_key *key,
 			sc->capwords *= 2;
 		ARR_GROW(sc->words, old, sc->capwords);
 	}
+	ARR_NEED(sc->entries, sc->capentries, sc->n + 1);
 	if (key->nr)
 		memcpy(sc->words + sc->nwords, key->chain, (size_t)key->nr * 8);
+	e = &sc->entries[sc->n];
 	e->hash = h;
 	e->ip = key->ip;
 	e->at = sc->nwords;
@@ -163,7 +191,9 @@ bool sc_put(struct stack_cache *sc, const struct sc_key *key,
 	e->cpumode = key->cpumode;
 	e->val = *val;
 	sc->nwords += key->nr;
-	if (++sc->n * 2 > sc->mask)
+	s->tag = (uint32_t)(h >> 32);
+	s->entry = (uint32_t)++sc->n;
+	if (sc->n * 2 > sc->mask)
 		grow(sc);
 	return true;
 }

@@ -717,6 +717,7 @@ void sym_dso_load(struct symbolizer *sy, struct sym_dso *d)
 			w += syms[i].len + 1u;
 		}
 		d->syms = syms;
+		sym_index_build(&d->ix, d->syms, d->nsyms, sizeof(*d->syms));
 	} else {
 		free(syms);
 	}
@@ -760,8 +761,8 @@ bool sym_dso_open(struct symbolizer *sy, struct sym_dso *d,
 static const struct fsym *symbol_at(struct symbolizer *sy, struct sym_dso *d,
 				    uint64_t a, enum sym_miss *why)
 {
-	size_t lo = sym_count_starting_by(d->syms, d->nsyms, sizeof(*d->syms),
-					  a);
+	size_t lo = sym_index_count(&d->ix, d->syms, d->nsyms,
+				    sizeof(*d->syms), a);
 
 	if (lo && a < d->syms[lo - 1].end) {
 		struct fsym *f = &d->syms[lo - 1];

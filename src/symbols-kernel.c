@@ -268,6 +268,7 @@ static bool kallsyms_parse(struct symbolizer *sy, size_t len)
 	if (!sorted)
 		qsort(sy->ksyms, n, sizeof(*sy->ksyms), cmp_ksym);
 	sy->nksyms = n;
+	sym_index_build(&sy->kix, sy->ksyms, n, sizeof(*sy->ksyms));
 	return true;
 }
 
@@ -343,6 +344,7 @@ static void kernel_load(struct symbolizer *sy)
 	}
 	ARR_FREE(sy->ksyms, sy->capksyms);
 	ARR_FREE(sy->ktext, sy->ktextcap);
+	sym_index_free(&sy->kix);
 	sy->capksyms = sy->ktextcap = 0;
 	if (hidden)
 		sy->miss_file[SYM_MISS_KERNEL] = "kernel addresses are hidden "
@@ -389,8 +391,8 @@ const char *sym_kernel_lookup(struct symbolizer *sy, uint64_t addr,
 	if (sy->ktext_recorded && sy->ktext_now)
 		sy->kdelta = (int64_t)(sy->ktext_now - sy->ktext_recorded);
 	addr += (uint64_t)sy->kdelta;
-	lo = sym_count_starting_by(sy->ksyms, sy->nksyms, sizeof(*sy->ksyms),
-			       addr);
+	lo = sym_index_count(&sy->kix, sy->ksyms, sy->nksyms,
+			     sizeof(*sy->ksyms), addr);
 	if (lo == 0)
 		return NULL;
 	{

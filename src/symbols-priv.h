@@ -31,6 +31,21 @@ struct fsym {
 				   kept for programs linked long ago */
 };
 
+/*
+ * Where to look in a table sorted by start (sym_index_build): bucket b
+ * holds the entries that start in [base + b << shift, base + (b + 1) <<
+ * shift), first[b] the first of them, so that a lookup searches one
+ * bucket's few entries, not the whole table, whose search strayed over
+ * memory far apart (a compiler's 100,000 symbols: 17 steps, most of them
+ * cache misses).  first NULL: no index (the whole table is searched).
+ */
+struct sym_index {
+	uint32_t *first;        /* nb + 1 entries */
+	uint64_t base;
+	size_t nb;
+	unsigned shift;
+};
+
 struct seg {
 	uint64_t off, filesz, vaddr, memsz;
 };
@@ -47,6 +62,7 @@ struct sym_dso {
 	enum sym_miss fail;
 	struct fsym *syms;
 	size_t nsyms;
+	struct sym_index ix;    /* of syms */
 	char *names;            /* all names, back to back */
 	struct seg *segs;
 	size_t nsegs;
@@ -122,6 +138,7 @@ struct symbolizer {
 	int kstate;             /* 0: not loaded, 1: ok, -1: unusable */
 	struct ksym *ksyms;     /* ARR arrays: capksyms, ktextcap */
 	size_t nksyms, capksyms;
+	struct sym_index kix;   /* of ksyms */
 	char *ktext;
 	size_t ktextcap;
 	uint8_t kbid[20];
@@ -197,5 +214,12 @@ void sym_bid_hex(char *out, const uint8_t *b, size_t n);
  */
 size_t sym_count_starting_by(const void *table, size_t n, size_t size,
 			     uint64_t a);
+/* Index a table sorted by start (again: the old index is freed). */
+void sym_index_build(struct sym_index *ix, const void *table, size_t n,
+		     size_t size);
+void sym_index_free(struct sym_index *ix);
+/* sym_count_starting_by(table, n, size, a), through ix (of that table). */
+size_t sym_index_count(const struct sym_index *ix, const void *table,
+		       size_t n, size_t size, uint64_t a);
 
 #endif

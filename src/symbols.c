@@ -48,6 +48,7 @@ static void dso_free(struct sym_dso *d)
 {
 	free(d->path);
 	free(d->syms);
+	sym_index_free(&d->ix);
 	free(d->names);
 	free(d->segs);
 	free(d->loaded_from);
@@ -86,6 +87,7 @@ void sym_destroy(struct symbolizer *sy)
 	sym_jitdumps_free(sy);
 	ARR_FREE(sy->ksyms, sy->capksyms);
 	ARR_FREE(sy->ktext, sy->ktextcap);
+	sym_index_free(&sy->kix);
 	if (sy->vdso_fd >= 0)
 		close(sy->vdso_fd);
 	free(sy);

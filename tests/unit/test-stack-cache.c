@@ -146,6 +146,37 @@ static void test_growth(void **state)
 	sc_destroy(sc);
 }
 
+/*
+ * The memory a full cache holds grows with what it stores: 100,000 chains
+ * of 3 words take the first table (2 MB) and at most 128 bytes an entry
+ * besides their words, not a table of whole entries kept at most half
+ * full (176 bytes an entry and more).
+ */
+static void test_memory(void **state)
+{
+	enum { N = 100000, W = 3 };
+	struct stack_cache *sc = sc_create();
+	uint64_t *words = malloc((size_t)N * W * sizeof(*words));
+	size_t table = sc_bytes(sc);
+
+	(void)state;
+	assert_non_null(words);
+	assert_true(table <= (size_t)2 << 20);
+	for (uint64_t i = 0; i < N; i++) {
+		uint64_t *c = words + W * i;
+		struct sc_key k = key_of(c, W, 7, 7);
+		struct sc_val v = { .leaf = (uint32_t)i };
+
+		c[0] = 0x400000 + i;
+		c[1] = 0x500000 + i % 31;
+		c[2] = 0x600000;
+		assert_true(sc_put(sc, &k, &v));
+	}
+	assert_true(sc_bytes(sc) <= table + (size_t)N * (128 + W * 8));
+	free(words);
+	sc_destroy(sc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -153,6 +184,7 @@ int main(void)
 		cmocka_unit_test(test_hash_given),
 		cmocka_unit_test(test_empty_chain),
 		cmocka_unit_test(test_growth),
+		cmocka_unit_test(test_memory),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
