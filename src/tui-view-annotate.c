@@ -251,7 +251,7 @@ void tui_annotate_open(struct tui *t, const char *name, size_t len,
 	const struct paddr *a = profile_paddr_const(t->src);
 	char esc[512], esc2[512];
 	long id;
-	bool inlined = false;
+	bool inlined = false, marked_inlined;
 
 	if (!a) {
 		tui_set_msg(t, true, "a: this profile has no addresses (folded "
@@ -271,6 +271,7 @@ void tui_annotate_open(struct tui *t, const char *name, size_t len,
 			len = f.func_len;
 		}
 	}
+	marked_inlined = sym_kind_of(name, len) == SYM_INLINED;
 	len = unmarked_len(name, len);
 	textfmt_escape(name, len, esc, sizeof(esc));
 	id = find_exact(a, name, len);
@@ -278,6 +279,12 @@ void tui_annotate_open(struct tui *t, const char *name, size_t len,
 	if (id < 0 && into) {
 		id = find_exact(a, into, into_len);
 		inlined = id >= 0;
+	}
+	if (id < 0 && marked_inlined) {
+		tui_set_msg(t, true, "a: %s is inlined, with no addresses of "
+			    "its own: a on one of its frames in the graph "
+			    "opens the function it is in", esc);
+		return;
 	}
 	if (id < 0) {
 		tui_set_msg(t, true, "a: no addresses of %s (only functions "

@@ -73,7 +73,13 @@ check "a on an inlined frame: said" \
 	tui_wait "^inner_fn is inlined into spin_inl: its lines are among those of spin_inl"
 tui_keys BSpace Down a
 check "a on the frame it calls: its own lines" tui_wait "annotate step:"
-tui_keys BSpace q
+# In the top table an inlined function has no one caller: said how to reach it.
+tui_keys BSpace v
+check "inline: the top table, inner_fn first" tui_wait "^ 42\.28% +76\.51% .* inner_fn_\[i\]"
+tui_keys a
+check "a on an inlined function's row: said where to go" \
+	tui_wait "^a: inner_fn is inlined, with no addresses of its own: a on one of its frames in the graph"
+tui_keys v q
 check "inline: exit 0" tui_wait "__EXIT:0"
 
 tui_start -x 120 -y 30 NO_COLOR=1 -- tests/golden/basic.folded
