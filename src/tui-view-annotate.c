@@ -482,12 +482,60 @@ static void disasm_row(const struct tui *t, size_t k, char *line, size_t cap,
 		 (unsigned long long)in->addr, in->text, target);
 }
 
+/*
+ * The annotation's header, on one row of cols columns: " annotate NAME:
+ * self S, total T; hottest by self | AMOUNT (self AMOUNT)".  Shortened by
+ * priority as the status line is: the name is cut with ".." (to 8 columns
+ * at the least), then the self amount goes, then the words ("hottest by
+ * self" becomes "by self"), then the amount; what still does not fit is
+ * cut by the caller.
+ */
+static void header_text(struct tui *t, unsigned cols, char *out, size_t cap)
+{
+	const struct annotation *an = t->ann;
+	const char *by = t->ann_by_total ? "total" : "self";
+	char s1[16], s2[16], a1[64], a2[64], rest[512], *name;
+	size_t nlen = strlen(an->name), nw = textfmt_width(an->name, nlen);
+	size_t keep = nw < 8 ? nw : 8, rw = 0, head = 10;  /* " annotate " */
+
+	share(an, an->self, s1, sizeof(s1));
+	share(an, an->total, s2, sizeof(s2));
+	/* Its weights as the graph's status line gives a frame's. */
+	profile_format_amount(t->src, an->total, a2, sizeof(a2));
+	profile_format_figure(t->src, an->self, a1, sizeof(a1));
+	for (int step = 0; step < 4; step++) {
+		bool words = step < 2;
+
+		snprintf(rest, sizeof(rest), "%s: self %s, total %s; %s%s%s%s%s%s%s",
+			 !t->ann_dis ? "" : t->ann->has_lines ?
+			 " (instructions)" : " (instructions; no source lines)",
+			 s1, s2, words ? "hottest by " : "by ", by,
+			 step < 3 ? " | " : "", step < 3 ? a2 : "",
+			 step < 1 ? " (self " : "", step < 1 ? a1 : "",
+			 step < 1 ? ")" : "");
+		rw = textfmt_width(rest, strlen(rest));
+		if (!cols || head + keep + rw <= cols)
+			break;
+	}
+	name = xmalloc(8 * (nlen + cols) + 16);
+	if (cols && head + nw + rw > cols) {
+		/* The name's columns: what the rest leaves, 8 at the least
+		 * (then the rest is cut). */
+		size_t avail = cols > head + rw ? cols - head - rw : 0;
+
+		textfmt_fit(an->name, nlen,
+			    (unsigned)(avail > keep ? avail : keep), ' ', name);
+	} else
+		textfmt_escape(an->name, nlen, name, 8 * (nlen + cols) + 16);
+	snprintf(out, cap, " annotate %s%s", name, rest);
+	free(name);
+}
+
 void tui_annotate_draw(struct tui *t)
 {
 	const struct annotation *an = t->ann;
 	unsigned w = t->cols, vis = t->rows > 2 ? t->rows - 2 : 1;
-	char *buf = tui_draw_rowbuf(t, w), line[4096], name[512], s1[16],
-	     s2[16], a1[64], a2[64];
+	char *buf = tui_draw_rowbuf(t, w), line[4096], name[512], s1[16], s2[16];
 	uint64_t r0, r1;
 
 	if (t->ann_sel < t->ann_top)
@@ -495,17 +543,7 @@ void tui_annotate_draw(struct tui *t)
 	if (t->ann_sel >= t->ann_top + vis)
 		t->ann_top = t->ann_sel - vis + 1;
 	tui_draw_slot(t, TS_HELP);
-	textfmt_escape(an->name, strlen(an->name), name, sizeof(name));
-	share(an, an->self, s1, sizeof(s1));
-	share(an, an->total, s2, sizeof(s2));
-	/* Its weights as the graph's status line gives a frame's. */
-	profile_format_amount(t->src, an->total, a2, sizeof(a2));
-	profile_format_figure(t->src, an->self, a1, sizeof(a1));
-	snprintf(line, sizeof(line), " annotate %s%s: self %s, total %s; "
-		 "hottest by %s | %s (self %s)", name,
-		 !t->ann_dis ? "" : t->ann->has_lines ? " (instructions)"
-		 : " (instructions; no source lines)", s1, s2,
-		 t->ann_by_total ? "total" : "self", a2, a1);
+	header_text(t, w, line, sizeof(line));
 	textfmt_fit(line, strlen(line), w, ' ', buf);
 	attron(A_BOLD);
 	mvaddstr(0, 0, buf);

@@ -54,7 +54,7 @@ tui_keys Down Down Down
 check "stripped: [annotate] selected" tui_wait "^\[annotate\] \|"
 tui_keys a
 check "stripped: a lists the instructions at once, says why" \
-	tui_wait "annotate \[annotate\] \(instructions; no source lines\): self 99\.9%"
+	tui_wait "annotate \[annot(ate\]|\.\.) \(instructions; no source lines\): self 99\.9%"
 check "stripped: the hottest selected" tui_wait "^ 0x11f4 \| n/N"
 check "stripped: the runs of code" tui_wait "\* +56\.5% +56\.5% +11f4  xorq %rax, %rbx"
 tui_keys Tab

@@ -82,6 +82,20 @@ check "a on an inlined function's row: said where to go" \
 tui_keys v q
 check "inline: exit 0" tui_wait "__EXIT:0"
 
+# At 80 columns the header is shortened by priority, not cut mid-figure:
+# the self amount goes first, then the words, then the amount.
+tui_start -x 80 -y 24 NO_COLOR=1 -- --symfs tests/data/symfs \
+	--prefix-map /tmp/flametop-fixture=tests/data tests/data/inline.data
+check "80 columns: opens" tui_wait "spin_inl"
+tui_keys Down Down Down Down a
+check "80 columns: the header without the self amount" \
+	tui_wait "^ annotate spin_inl: self 65\.8%, total 100\.0%; hottest by self \| 596\.0 ms CPU *$"
+tui_keys Tab
+check "80 columns, instructions: then the words and the amount" \
+	tui_wait "^ annotate spin_inl \(instructions\): self 65\.8%, total 100\.0%; by self *$"
+tui_keys BSpace q
+check "80 columns: exit 0" tui_wait "__EXIT:0"
+
 tui_start -x 120 -y 30 NO_COLOR=1 -- tests/golden/basic.folded
 check "folded opens" tui_wait "main"
 tui_keys Down a
