@@ -165,22 +165,22 @@ if [ -s "$real" ]; then
 		sc_real() { timed "$1" "$sc" "$real"; }
 		compare "stackcollapse-perf.pl / flametop --collapse" ge 40 sc_real ft_real
 	else
-		# Its figure on this machine: 31 MB/s (bench-perf-script.sh).
+		# No ratio without the tool: its speed on another input (31
+		# MB/s on bench-perf-script.sh's repeated recording) says
+		# nothing of its speed on this one, whose stacks differ.
 		: >"$dir/a.log"
 		for run in $runs; do
 			ft_real "$dir/a.log" || { failed=1; break; }
 		done
-		awk -v b="$(wc -c <"$real")" -v q="${BENCH_QUICK:-}" '{
+		awk -v b="$(wc -c <"$real")" '{
 			w[NR] = $1; c[NR] = $2 }
 		END {
 			m = w[1]; mc = c[1]
 			for (i = 2; i <= NR; i++) { if (w[i] < m) m = w[i]; if (c[i] < mc) mc = c[i] }
 			if (m < 0.005) m = 0.005
 			if (mc < 0.005) mc = 0.005
-			r = b / 1e6 / 31 / m
-			printf "   flametop --collapse %.2f s (%.0f MB/s), %.2f s CPU: %.1fx\n", m, b / 1e6 / m, mc, r
-			printf "   stackcollapse-perf.pl (its 31 MB/s here: not found to run)  target >= 40  %s\n",
-				(q != "" ? "" : (r >= 40 ? "ok" : "MISSED"))
+			printf "   flametop --collapse %.2f s (%.0f MB/s), %.2f s CPU (%.0f MB/s)\n", m, b / 1e6 / m, mc, b / 1e6 / mc
+			printf "   stackcollapse-perf.pl: not found (FLAMEGRAPH_DIR or the PATH), so the ratio (target >= 40) is not measured\n"
 		}' "$dir/a.log"
 	fi
 fi
