@@ -43,6 +43,7 @@
 #define MAX_FRAMES (PROFILE_MAX_DEPTH - 1)
 #define BATCH_BYTES (8u << 20)      /* parsed before building: bounds memory */
 #define BATCH_FIRST (1u << 20)      /* the first batches: building starts early */
+#define BATCH_TAIL (1u << 20)       /* the smallest, near the input's end */
 #define PARALLEL_MIN (128u << 10)   /* smaller blocks: one thread */
 #define MAX_THREADS 16
 #define SORT_AHEAD 8                /* stacks whose keys are fetched ahead */
@@ -1088,18 +1089,35 @@ static unsigned thread_count(size_t *parallel_min, size_t *batch_bytes)
 
 /*
  * Records to gather before building: half of what was built so far, from
- * 1 MB up to 8 MB.  Small batches first, so that building starts beside
- * the parsing early (a 32 MB file is one 8 MB batch otherwise, built after
- * the parsing); large ones later, when the walks down a large tree are
- * shared by more stacks.
+ * 1 MB up to 8 MB, and less near the end.  Small batches first, so that
+ * building starts beside the parsing early (a 32 MB file is one 8 MB batch
+ * otherwise, built after the parsing); large ones later, when the walks
+ * down a large tree are shared by more stacks.
  */
-static size_t batch_size(size_t fixed, size_t submitted)
+static size_t batch_size(size_t fixed, size_t submitted, size_t held,
+			 const struct input *in)
 {
 	size_t want = submitted / 2;
+	uint64_t off = in ? input_raw_offset(in) : 0;
+	uint64_t size = in ? input_raw_size(in) : 0;
 
 	if (fixed)
 		return fixed;
-	return want < BATCH_FIRST ? BATCH_FIRST : want > BATCH_BYTES ? BATCH_BYTES : want;
+	want = want < BATCH_FIRST ? BATCH_FIRST : want > BATCH_BYTES ? BATCH_BYTES : want;
+	/*
+	 * Near the end of an input of known size (in: NULL on one thread):
+	 * half the records still to come (as many a byte read as so far),
+	 * down to BATCH_TAIL.  The last batch is built after the parsing, on
+	 * one thread while the others wait, so it is kept small.
+	 */
+	if (off > 0 && size > off) {
+		double left = (double)(submitted + held) * (double)(size - off) /
+			      (double)off / 2;
+
+		if (left < (double)want)
+			want = left < BATCH_TAIL ? BATCH_TAIL : (size_t)left;
+	}
+	return want;
 }
 
 static void free_part(struct part *w)
@@ -1167,7 +1185,8 @@ int read_folded(struct profile *p, struct input *in,
 		/* Built beside the parsing once the first good line is in. */
 		held = batch.nids * sizeof(*batch.ids) +
 		       batch.nrecs * sizeof(*batch.recs);
-		if (held >= batch_size(batch_bytes, submitted)) {
+		if (held >= batch_size(batch_bytes, submitted, held,
+					 nthreads > 1 ? in : NULL)) {
 			submitted += held;
 			builder_submit(&b, &batch, nthreads > 1 && !first);
 		}
