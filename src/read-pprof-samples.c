@@ -458,8 +458,14 @@ static void look_up(struct pp *pp, struct pending *p, size_t np,
 		if (p[i].why != SKIP_NONE)
 			continue;
 		sl = st->slots[(size_t)p[i].hash & st->mask];
-		if (sl)
-			__builtin_prefetch(st->locs + st->start[(uint32_t)sl - 1]);
+		if (sl) {
+			const char *at = (const char *)(st->locs +
+							st->start[(uint32_t)sl - 1]);
+
+			/* Every line of it: lists are often 100 bytes. */
+			for (size_t b = 0; b < p[i].n * sizeof(*st->locs); b += 64)
+				__builtin_prefetch(at + b);
+		}
 	}
 	for (size_t i = 0; i < np; i++) {
 		struct pending *e = &p[i];
