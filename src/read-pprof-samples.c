@@ -285,10 +285,24 @@ static size_t quick_packed(const uint8_t *b, size_t n, uint64_t **out,
 	 * most n of them. */
 	if (n && (b[n - 1] & 0x80))
 		return (size_t)-1;
-	GROW(*out, *cap, n + 1);
+	if (n + 1 > *cap)
+		GROW(*out, *cap, n + 1);
 	while (pos < n) {
-		uint64_t x = 0;
+		uint64_t x = b[pos];
 
+		/* Ids and counts are mostly one or two bytes (a byte with
+		 * its high bit set is never the last). */
+		if (!(x & 0x80)) {
+			(*out)[k++] = x;
+			pos++;
+			continue;
+		}
+		if (!(b[pos + 1] & 0x80)) {
+			(*out)[k++] = (x & 0x7f) | (uint64_t)b[pos + 1] << 7;
+			pos += 2;
+			continue;
+		}
+		x = 0;
 		for (unsigned shift = 0;; shift += 7) {
 			uint8_t c = b[pos++];
 
