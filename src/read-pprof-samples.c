@@ -285,10 +285,24 @@ static size_t quick_packed(const uint8_t *b, size_t n, uint64_t **out,
 	 * most n of them. */
 	if (n && (b[n - 1] & 0x80))
 		return (size_t)-1;
-	GROW(*out, *cap, n + 1);
+	if (n + 1 > *cap)
+		GROW(*out, *cap, n + 1);
 	while (pos < n) {
-		uint64_t x = 0;
+		uint64_t x = b[pos];
 
+		/* Ids and counts are mostly one or two bytes (a byte with
+		 * its high bit set is never the last). */
+		if (!(x & 0x80)) {
+			(*out)[k++] = x;
+			pos++;
+			continue;
+		}
+		if (!(b[pos + 1] & 0x80)) {
+			(*out)[k++] = (x & 0x7f) | (uint64_t)b[pos + 1] << 7;
+			pos += 2;
+			continue;
+		}
+		x = 0;
 		for (unsigned shift = 0;; shift += 7) {
 			uint8_t c = b[pos++];
 
@@ -458,8 +472,14 @@ static void look_up(struct pp *pp, struct pending *p, size_t np,
 		if (p[i].why != SKIP_NONE)
 			continue;
 		sl = st->slots[(size_t)p[i].hash & st->mask];
-		if (sl)
-			__builtin_prefetch(st->locs + st->start[(uint32_t)sl - 1]);
+		if (sl) {
+			const char *at = (const char *)(st->locs +
+							st->start[(uint32_t)sl - 1]);
+
+			/* Every line of it: lists are often 100 bytes. */
+			for (size_t b = 0; b < p[i].n * sizeof(*st->locs); b += 64)
+				__builtin_prefetch(at + b);
+		}
 	}
 	for (size_t i = 0; i < np; i++) {
 		struct pending *e = &p[i];
@@ -507,12 +527,12 @@ static void batch_run(struct pp *pp, struct batch *bt, struct samples *ss,
 }
 
 /*
- * On several threads (without labels, which are read on one): the samples
- * go in rounds of up to ROUND per thread, each thread decoding its share of
- * a round into pending lookups with its own arena, then this thread looks
- * them up in sample order, as decode_samples does, so stacks are numbered
- * and samples skipped alike with any number of threads.  Each arena has the
- * whole budget: it holds one sample at a time.
+ * On several threads: the samples go in rounds of up to ROUND per worker,
+ * each worker decoding its share of a round into pending lookups with its
+ * own arena while this thread looks the round before up, in sample order
+ * as decode_samples does, so stacks are numbered and samples skipped alike
+ * with any number of threads.  Each arena has the whole budget: it holds
+ * one sample at a time.
  */
 #define ROUND 8192
 #define PARALLEL_MIN (2 * ROUND)    /* fewer samples: one thread */
@@ -534,11 +554,9 @@ struct share {
 	bool exhausted;          /* that one wanted more memory */
 };
 
-/* Decode share i of a round (pool.h). */
-static void decode_share(void *ctx, unsigned i)
+/* Decode the samples of share sh into its pending lookups. */
+static void decode_share(struct share *sh)
 {
-	struct share *sh = &((struct share *)ctx)[i];
-
 	sh->np = sh->nlists = sh->bad = 0;
 	ARR_NEED(sh->p, sh->capp, sh->n);
 	for (size_t j = 0; j < sh->n; j++) {
@@ -573,54 +591,85 @@ static void look_up_share(struct share *sh, struct samples *ss,
 	}
 }
 
+/*
+ * A round in the pipeline: the workers decode dec[0..ndec) (worker i share
+ * i - 1) while this thread looks up look[0..nlook), the round before.
+ */
+struct pipeline {
+	struct share *dec, *look;
+	unsigned ndec, nlook;
+	struct samples *ss;
+	uint64_t budget, spent;
+	bool bad, exhausted;     /* a sample looked at did not decode */
+};
+
+static void pipeline_share(void *ctx, unsigned i)
+{
+	struct pipeline *pl = ctx;
+
+	if (i) {
+		decode_share(&pl->dec[i - 1]);
+		return;
+	}
+	/* A share with a sample that does not decode: those before it, and
+	 * none after. */
+	for (unsigned k = 0; k < pl->nlook && !pl->bad; k++) {
+		if (pl->look[k].bad) {
+			pl->bad = true;
+			pl->exhausted = pl->look[k].exhausted;
+		}
+		look_up_share(&pl->look[k], pl->ss, pl->budget, &pl->spent);
+	}
+}
+
 static bool decode_parallel(struct pp *pp, size_t which, uint64_t budget,
 			    struct samples *ss, struct arena *scratch,
 			    unsigned nthreads)
 {
-	struct share *sh = xcalloc(nthreads, sizeof(*sh));
-	const uint8_t **data = xreallocarray(NULL, (size_t)nthreads * ROUND,
+	unsigned nw = nthreads - 1;     /* workers: decoding */
+	struct share *sh = xcalloc(2 * (size_t)nw, sizeof(*sh));
+	const uint8_t **data = xreallocarray(NULL, (size_t)nw * ROUND,
 					     sizeof(*data));
-	size_t *len = xreallocarray(NULL, (size_t)nthreads * ROUND,
-				    sizeof(*len));
+	size_t *len = xreallocarray(NULL, (size_t)nw * ROUND, sizeof(*len));
 	struct sample_iter it = { 0, 0 };
+	struct pipeline pl = { .ss = ss, .budget = budget };
 	struct pool pool;
-	uint64_t spent = 0;
 	size_t s = 0;
-	bool ok = true;
 
-	pool_init(&pool, nthreads, decode_share, sh);
-	for (unsigned i = 0; i < nthreads; i++)
+	pool_init(&pool, nthreads, pipeline_share, &pl);
+	for (unsigned i = 0; i < 2 * nw; i++)
 		sh[i] = (struct share){ .pp = pp, .which = which,
 					.ar = { .left = scratch->left } };
-	while (ok) {
+	pl.dec = sh;
+	for (;;) {
 		size_t got = 0, per;
-		unsigned used = 0;
 
-		while (got < (size_t)nthreads * ROUND &&
+		while (got < (size_t)nw * ROUND &&
 		       next_sample(pp, &it, &data[got], &len[got]))
 			got++;
-		if (!got)
+		pl.ndec = 0;
+		per = (got + nw - 1) / nw;
+		for (unsigned i = 0; i < nw && i * per < got; i++) {
+			pl.dec[i].data = data + i * per;
+			pl.dec[i].len = len + i * per;
+			pl.dec[i].first = s + i * per;
+			pl.dec[i].n = got - i * per < per ? got - i * per : per;
+			pl.ndec = i + 1;
+		}
+		if (!pl.ndec && !pl.nlook)
 			break;
-		per = (got + nthreads - 1) / nthreads;
-		for (unsigned i = 0; i < nthreads && i * per < got; i++) {
-			sh[i].data = data + i * per;
-			sh[i].len = len + i * per;
-			sh[i].first = s + i * per;
-			sh[i].n = got - i * per < per ? got - i * per : per;
-			used = i + 1;
-		}
-		pool_run(&pool, used);
-		for (unsigned i = 0; i < used && ok; i++) {
-			if (sh[i].bad) {
-				scratch->exhausted = sh[i].exhausted;
-				ok = false;
-			}
-			look_up_share(&sh[i], ss, budget, &spent);
-		}
+		pool_run(&pool, 1 + pl.ndec);
+		if (pl.bad)
+			break;
+		/* This round's shares are looked up with the next. */
+		pl.look = pl.dec;
+		pl.nlook = pl.ndec;
+		pl.dec = pl.dec == sh ? sh + nw : sh;
 		s += got;
 	}
 	pool_end(&pool);
-	for (unsigned i = 0; i < nthreads; i++) {
+	scratch->exhausted = pl.exhausted;
+	for (unsigned i = 0; i < 2 * nw; i++) {
 		arena_destroy(&sh[i].ar);
 		quick_free(&sh[i].q);
 		ARR_FREE(sh[i].p, sh[i].capp);
@@ -629,7 +678,7 @@ static bool decode_parallel(struct pp *pp, size_t which, uint64_t budget,
 	free(sh);
 	free(data);
 	free(len);
-	return ok;
+	return !pl.bad;
 }
 
 /*

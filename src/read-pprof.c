@@ -399,17 +399,21 @@ static void rank_frames(struct pp *pp, struct ranks *rk)
 
 /*
  * Every stack's frames as ranks, root first, in one array: stack k's are
- * rows[at[k] .. at[k] + depth[k]).  The tree is built a depth at a time,
- * so each stack's row is read once per frame; from a row that is one
- * cache line for many frames, where the locations' tables are several.
- * The rows are written on every thread, each a range of stacks.
+ * rows[at[k] .. at[k] + depth[k]), then ROW_END and k itself.  The tree is
+ * built a depth at a time, so each stack's row is read once per frame;
+ * from a row that is one cache line for many frames, where the locations'
+ * tables are several, and the same read says where the stack ends and
+ * which it is.  The rows are written on every thread, each a range of
+ * stacks.
  */
+#define ROW_END UINT32_MAX
 struct rows {
 	const struct pp *pp;
 	const struct stack_set *st;
 	uint32_t unknown;
 	uint32_t *rows;
-	size_t *at;              /* st->n + 1 entries */
+	size_t *at;              /* st->n + 1 entries (build_tree reorders
+				    the first st->n) */
 	unsigned nshares;
 };
 
@@ -423,7 +427,7 @@ static void expand_share(void *ctx, unsigned i)
 	size_t hi = i + 1 == r->nshares ? st->n : st->n / r->nshares * (i + 1);
 
 	for (size_t k = lo; k < hi; k++) {
-		uint32_t *out = r->rows + r->at[k], *end = r->rows + r->at[k + 1];
+		uint32_t *out = r->rows + r->at[k], *end = r->rows + r->at[k + 1] - 2;
 
 		for (size_t j = st->start[k]; j < st->start[k + 1]; j++) {
 			uint32_t l = st->locs[j];
@@ -435,6 +439,8 @@ static void expand_share(void *ctx, unsigned i)
 		}
 		while (out < end)
 			*out++ = r->unknown;    /* no locations: "[unknown]" */
+		out[0] = ROW_END;
+		out[1] = (uint32_t)k;
 	}
 }
 
@@ -449,8 +455,8 @@ static void expand_stacks(const struct pp *pp, const struct stack_set *st,
 	r->at = xreallocarray(NULL, st->n + 1, sizeof(*r->at));
 	r->at[0] = 0;
 	for (size_t k = 0; k < st->n; k++)
-		r->at[k + 1] = r->at[k] + st->depth[k];
-	r->rows = xreallocarray(NULL, r->at[st->n] ? r->at[st->n] : 1,
+		r->at[k + 1] = r->at[k] + st->depth[k] + 2;
+	r->rows = xreallocarray(NULL, st->n ? r->at[st->n] : 1,
 				sizeof(*r->rows));
 	/* Below a few thousand stacks, threads cost more than they save. */
 	r->nshares = !set && st->n < 4096 ? 1 : n;
@@ -499,12 +505,31 @@ static void sort_by_rank(uint64_t *a, uint64_t *tmp, size_t n, unsigned bytes)
 		memcpy(a, src, n * sizeof(*a));
 }
 
-/* A child of parent named sym, after prev when the tree is being built. */
-static uint32_t tree_child(struct profile *p, bool fresh, uint32_t parent,
-			   uint32_t prev, uint32_t sym)
+/* Rows fetched this many stacks ahead while a part's keys are made. */
+#define ROW_AHEAD 16
+
+/*
+ * The nodes named syms[0..len) under parent, the first after its child
+ * prev, each next one a child of the one before: into an empty profile
+ * appended as one chain (consecutive ids; the caller makes siblings in
+ * name order), else each looked up.  Returns the first; *last is the
+ * deepest.
+ */
+static uint32_t tree_chain(struct profile *p, bool fresh, uint32_t parent,
+			   uint32_t prev, const uint32_t *syms, uint32_t len,
+			   uint32_t *last)
 {
-	return fresh ? profile_append_child(p, parent, prev, sym)
-		     : profile_child(p, parent, sym);
+	uint32_t first;
+
+	if (fresh) {
+		first = profile_append_chain(p, parent, prev, syms, len);
+		*last = first + len - 1;
+		return first;
+	}
+	first = *last = profile_child(p, parent, syms[0]);
+	for (uint32_t d = 1; d < len; d++)
+		*last = profile_child(p, *last, syms[d]);
+	return first;
 }
 
 /*
@@ -513,75 +538,82 @@ static uint32_t tree_child(struct profile *p, bool fresh, uint32_t parent,
  * goes), so each node is made once, in name order among its siblings, and
  * a stack whose part holds it alone becomes a chain at once.  Into an empty
  * profile the nodes are appended without a lookup; else each is looked up.
+ * The parts are ranges of rw->at, moved as the stacks are split.
  */
 static void build_tree(const struct pp *pp, const struct stack_set *st,
 		       const struct ranks *rk, const struct rows *rw,
 		       uint32_t *node_of)
 {
+	/* A part's stacks: at[lo .. hi), where their rows start. */
 	struct part { size_t lo, hi; uint32_t depth, node; } *work = NULL;
 	size_t nst = st->n, nwork = 0, capwork = 0;
 	struct profile *p = pp->p;
-	uint32_t *idx = xreallocarray(NULL, nst ? nst : 1, sizeof(*idx));
+	size_t *at = rw->at;
+	size_t *moved = xreallocarray(NULL, nst ? nst : 1, sizeof(*moved));
 	uint64_t *keys = xreallocarray(NULL, nst ? 2 * nst : 2, sizeof(*keys));
+	uint32_t *syms = NULL;
+	size_t capsyms = 0;
 	bool fresh = profile_node_count(p) == 1;
 	unsigned bytes = 0;
 
 	while (bytes < 4 && (rk->n - 1) >> (8 * bytes))
 		bytes++;
-	for (size_t k = 0; k < nst; k++)
-		idx[k] = (uint32_t)k;
 	GROW(work, capwork, 1);
 	work[nwork++] = (struct part){ 0, nst, 0, NODE_ROOT };
 	while (nwork) {
 		struct part w = work[--nwork];
-		size_t lo = w.lo, n;
+		size_t *pa = at + w.lo, n = 0;
 		uint32_t prev = NODE_NONE;
 
-		/* The stacks that end at this node first. */
-		for (size_t i = w.lo; i < w.hi; i++) {
-			uint32_t k = idx[i];
+		/* The next frame of each, or the stack ends at this node. */
+		for (size_t i = 0; i < w.hi - w.lo; i++) {
+			const uint32_t *row = rw->rows + pa[i] + w.depth;
 
-			if (st->depth[k] == w.depth) {
-				node_of[k] = w.node;
-				idx[i] = idx[lo];
-				idx[lo++] = k;
-			}
-		}
-		n = w.hi - lo;
-		for (size_t i = 0; i < n; i++) {
-			uint32_t k = idx[lo + i];
-
-			keys[i] = (uint64_t)rw->rows[rw->at[k] + w.depth] << 32 | k;
+			if (i + ROW_AHEAD < w.hi - w.lo)
+				__builtin_prefetch(rw->rows + pa[i + ROW_AHEAD] +
+						   w.depth);
+			if (row[0] == ROW_END)
+				node_of[row[1]] = w.node;
+			else
+				keys[n++] = (uint64_t)row[0] << 32 | i;
 		}
 		sort_by_rank(keys, keys + n, n, bytes);
+		for (size_t i = 0; i < n; i++)
+			moved[i] = pa[(uint32_t)keys[i]];
+		memcpy(pa, moved, n * sizeof(*pa));
 		for (size_t i = 0, j; i < n; i = j) {
 			uint32_t r = (uint32_t)(keys[i] >> 32), child;
 
 			for (j = i + 1; j < n && (uint32_t)(keys[j] >> 32) == r;)
 				j++;
-			child = prev = tree_child(p, fresh, w.node, prev,
-						  rk->sym[r]);
 			if (j - i == 1) {
-				uint32_t k = (uint32_t)keys[i];
+				/* Alone in its part: the rest of it is a chain. */
+				const uint32_t *row = rw->rows + pa[i] + w.depth;
+				uint32_t len = 0;
 
-				for (uint32_t d = w.depth + 1; d < st->depth[k]; d++)
-					child = tree_child(p, fresh, child,
-							   NODE_NONE,
-							   rk->sym[rw->rows[rw->at[k] + d]]);
-				node_of[k] = child;
+				for (; row[len] != ROW_END; len++) {
+					if (len == capsyms)
+						GROW(syms, capsyms, len + 1);
+					syms[len] = rk->sym[row[len]];
+				}
+				prev = tree_chain(p, fresh, w.node, prev, syms,
+						  len, &node_of[row[len + 1]]);
 				continue;
 			}
-			for (size_t t = i; t < j; t++)
-				idx[lo + t] = (uint32_t)keys[t];
+			child = prev = fresh ?
+				profile_append_child_ordered(p, w.node, prev,
+							     rk->sym[r]) :
+				profile_child(p, w.node, rk->sym[r]);
 			if (nwork == capwork)
 				GROW(work, capwork, nwork + 1);
-			work[nwork++] = (struct part){ lo + i, lo + j,
+			work[nwork++] = (struct part){ w.lo + i, w.lo + j,
 						       w.depth + 1, child };
 		}
 	}
 	free(work);
-	free(idx);
+	free(moved);
 	free(keys);
+	free(syms);
 }
 
 /*
