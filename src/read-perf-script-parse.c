@@ -861,21 +861,6 @@ static void one_line(struct reader *r, const char *s, size_t n,
 	 * holds a NUL, so the lookup can come before those tests.
 	 */
 	if (r->in_sample) {
-		/*
-		 * Before the frame cache: a srcline is never cached.  Without
-		 * --lines (or when it names no line) it is an extra field, not
-		 * a frame: "  inline.c:31 (inlined)" reads as one otherwise.
-		 */
-		if (is_ws((unsigned char)s[0])) {
-			size_t a, end, colon;
-
-			if (r->o->lines && srcline_line(r, s, n))
-				return;
-			if (srcline_shape(s, n, &a, &end, &colon)) {
-				extra_line(r);
-				return;
-			}
-		}
 		key = s;
 		keylen = n;
 		x = predicted(r, s, n);
@@ -886,6 +871,22 @@ static void one_line(struct reader *r, const char *s, size_t n,
 		if (x) {
 			push_line(r, x);
 			return;
+		}
+		/*
+		 * After the frame cache, which never holds a line of this
+		 * shape: a srcline.  Without --lines (or when it names no line)
+		 * it is an extra field, not a frame: "  inline.c:31 (inlined)"
+		 * reads as one otherwise.
+		 */
+		if (is_ws((unsigned char)s[0])) {
+			size_t a, end, colon;
+
+			if (r->o->lines && srcline_line(r, s, n))
+				return;
+			if (srcline_shape(s, n, &a, &end, &colon)) {
+				extra_line(r);
+				return;
+			}
 		}
 	}
 	if (memchr(s, '\0', n)) {
