@@ -32,14 +32,16 @@ struct rec *pscript_add_rec(struct reader *r, enum rec_kind kind,
 static void fslots_grow(struct reader *r)
 {
 	size_t nmask = r->fmask ? r->fmask * 2 + 1 : 1023;
-	uint32_t *ns = xcalloc(nmask + 1, sizeof(*ns));
+	struct fslot *ns = xcalloc(nmask + 1, sizeof(*ns));
 
 	for (size_t i = 0; i < r->nfe; i++) {
-		size_t j = (size_t)r->fe[i].hash & nmask;
+		size_t key = r->fe[i].key;
+		size_t j = (size_t)fkey_at(r, key)->hash & nmask;
 
-		while (ns[j])
+		while (ns[j].e)
 			j = (j + 1) & nmask;
-		ns[j] = (uint32_t)i + 1;
+		ns[j].e = (uint32_t)i + 1;
+		ns[j].key8 = (uint32_t)(key / 8);
 	}
 	free(r->fslots);
 	r->fslots = ns;
@@ -49,29 +51,33 @@ static void fslots_grow(struct reader *r)
 void pscript_cache_add(struct reader *r, const char *k, size_t n, uint64_t h,
 		       size_t ids, uint32_t count)
 {
+	/* Keys start 8-aligned, so that their struct fkey can be read. */
+	size_t key = (r->nkeys + 7) & ~(size_t)7;
+	size_t need = sizeof(struct fkey) + n;
+	struct fkey fk = { h, (uint32_t)n, r->java };
 	struct fentry *x;
 	size_t j;
 
-	if (n > UINT32_MAX || r->nkeys + n > r->max_keys ||
-	    r->nfe >= UINT32_MAX - 1)
+	if (n > UINT32_MAX || key + need > r->max_keys ||
+	    key / 8 > UINT32_MAX || r->nfe >= UINT32_MAX - 1)
 		return;
 	if ((r->nfe + 1) * 2 > r->fmask)
 		fslots_grow(r);
 	GROW(r->fe, r->capfe, r->nfe + 1);
-	GROW(r->keys, r->capkeys, r->nkeys + n);
+	GROW(r->keys, r->capkeys, key + need);
 	x = &r->fe[r->nfe];
-	x->hash = h;
-	x->key = r->nkeys;
-	x->klen = (uint32_t)n;
+	x->key = key;
 	x->ids = ids;
 	x->n = count;
-	x->java = r->java;
 	x->next = 0;
-	memcpy(r->keys + r->nkeys, k, n);
-	r->nkeys += n;
-	for (j = (size_t)h & r->fmask; r->fslots[j]; j = (j + 1) & r->fmask)
+	x->nextkey = 0;
+	memcpy(r->keys + key, &fk, sizeof(fk));
+	memcpy(r->keys + key + sizeof(fk), k, n);
+	r->nkeys = key + need;
+	for (j = (size_t)h & r->fmask; r->fslots[j].e; j = (j + 1) & r->fmask)
 		;
-	r->fslots[j] = (uint32_t)++r->nfe;
+	r->fslots[j].e = (uint32_t)++r->nfe;
+	r->fslots[j].key8 = (uint32_t)(key / 8);
 	link_line(r, (uint32_t)r->nfe);
 }
 

@@ -837,7 +837,9 @@ static void extra_line(struct reader *r)
 		r->pc->first_extra = r->lineno;
 }
 
-static void one_line(struct reader *r, const char *s, size_t n)
+/* hash: the line's hash with the reader's seed, when known (else NULL). */
+static void one_line(struct reader *r, const char *s, size_t n,
+		     const uint64_t *hash)
 {
 	struct event_line e;
 	struct frame_line f;
@@ -859,10 +861,22 @@ static void one_line(struct reader *r, const char *s, size_t n)
 	 * holds a NUL, so the lookup can come before those tests.
 	 */
 	if (r->in_sample) {
+		key = s;
+		keylen = n;
+		x = predicted(r, s, n);
+		if (!x) {
+			h = hash ? *hash : line_hash(s, n, r->java);
+			x = cache_find(r, s, n, h);
+		}
+		if (x) {
+			push_line(r, x);
+			return;
+		}
 		/*
-		 * Before the frame cache: a srcline is never cached.  Without
-		 * --lines (or when it names no line) it is an extra field, not
-		 * a frame: "  inline.c:31 (inlined)" reads as one otherwise.
+		 * After the frame cache, which never holds a line of this
+		 * shape: a srcline.  Without --lines (or when it names no line)
+		 * it is an extra field, not a frame: "  inline.c:31 (inlined)"
+		 * reads as one otherwise.
 		 */
 		if (is_ws((unsigned char)s[0])) {
 			size_t a, end, colon;
@@ -873,17 +887,6 @@ static void one_line(struct reader *r, const char *s, size_t n)
 				extra_line(r);
 				return;
 			}
-		}
-		key = s;
-		keylen = n;
-		x = predicted(r, s, n);
-		if (!x) {
-			h = line_hash(s, n, r->java);
-			x = cache_find(r, s, n, h);
-		}
-		if (x) {
-			push_line(r, x);
-			return;
 		}
 	}
 	if (memchr(s, '\0', n)) {
@@ -942,10 +945,63 @@ static void one_line(struct reader *r, const char *s, size_t n)
 	bad(r, "neither an event line nor a frame line");
 }
 
+/*
+ * Frame lines are looked up ahead of their turn.  On a real recording
+ * most samples' leaf lines are not the line predicted, and their look-up
+ * in a table far larger than the CPU's caches would wait for memory twice
+ * (the slot, then the key): FETCH_AHEAD lines ahead, a frame line is
+ * hashed and its slot fetched; FETCH_KEY lines ahead, the key the slot
+ * names.  The hashes are kept for the line's turn (AHEAD_RING of them).
+ */
+#define FETCH_AHEAD 8
+#define FETCH_KEY 4
+#define AHEAD_RING 16            /* a power of 2 above FETCH_AHEAD */
+
+struct ahead {
+	uint64_t h;
+	bool frame;              /* the line may be a frame line: h is set */
+	bool java;               /* the seed of h */
+};
+
+/* Hash the frame line at s (before end), if it is one, and fetch its slot. */
+static const char *fetch_ahead(const struct reader *r, const char *s,
+			       const char *end, struct ahead *a)
+{
+	const char *nl = memchr(s, '\n', (size_t)(end - s));
+	size_t n = nl ? (size_t)(nl - s) : (size_t)(end - s);
+
+	a->frame = n && is_ws((unsigned char)s[0]);
+	if (a->frame) {
+		a->java = r->java;
+		a->h = line_hash(s, s[n - 1] == '\r' ? n - 1 : n, r->java);
+		if (r->fmask)
+			__builtin_prefetch(&r->fslots[(size_t)a->h & r->fmask]);
+	}
+	return nl ? nl + 1 : end;
+}
+
+/* Fetch the key of a line hashed ahead, now its slot has come. */
+static void fetch_key(const struct reader *r, const struct ahead *a)
+{
+	const struct fslot *sl;
+
+	if (!a->frame || !r->fmask)
+		return;
+	sl = &r->fslots[(size_t)a->h & r->fmask];
+	if (sl->e) {
+		const char *k = r->keys + (size_t)sl->key8 * 8;
+
+		__builtin_prefetch(k);
+		__builtin_prefetch(k + 64);
+	}
+}
+
 /* Read a piece's lines; its reader goes on from the state it was left in. */
 void pscript_read_piece(struct reader *r, struct piece *pc, uint64_t base)
 {
-	const char *at = pc->text, *end = at + pc->len;
+	const char *at = pc->text, *end = at + pc->len, *ahead;
+	int64_t lahead = 0;      /* the lines before ahead */
+	struct ahead ring[AHEAD_RING];
 
 	r->pc = pc;
 	pc->nrecs = pc->nids = 0;
@@ -967,28 +1023,41 @@ void pscript_read_piece(struct reader *r, struct piece *pc, uint64_t base)
 	r->lineno = 0;
 	if (pc->one) {
 		r->lineno = 1;
-		one_line(r, at, pc->len);
+		one_line(r, at, pc->len, NULL);
 	}
+	ahead = at;
 	while (!pc->one && at < end) {
-		const struct fentry *x = r->in_sample ? next_entry(r) : NULL;
+		uint32_t e = 0;
+		const struct fkey *k;
 		const char *nl;
 		size_t n;
+
+		const struct ahead *now;
+
+		for (; ahead < end && r->lineno + FETCH_AHEAD > lahead; lahead++)
+			ahead = fetch_ahead(r, ahead, end,
+					    &ring[lahead % AHEAD_RING]);
+		if (r->lineno + FETCH_KEY < lahead)
+			fetch_key(r, &ring[(r->lineno + FETCH_KEY) % AHEAD_RING]);
+		now = &ring[r->lineno % AHEAD_RING];
+		k = r->in_sample ? next_key(r, &e) : NULL;
 
 		/*
 		 * The predicted line, followed by its '\n': what one_line would
 		 * do with it, without looking for the line's end first.
 		 */
-		if (x && (size_t)(end - at) > x->klen && at[x->klen] == '\n' &&
-		    memcmp(r->keys + x->key, at, x->klen) == 0) {
+		if (k && (size_t)(end - at) > k->klen && at[k->klen] == '\n' &&
+		    memcmp(k + 1, at, k->klen) == 0) {
 			r->lineno++;
-			push_line(r, x);
-			at += x->klen + 1;
+			push_line(r, &r->fe[e - 1]);
+			at += k->klen + 1;
 			continue;
 		}
 		nl = memchr(at, '\n', (size_t)(end - at));
 		n = nl ? (size_t)(nl - at) : (size_t)(end - at);
 		r->lineno++;
-		one_line(r, at, n && at[n - 1] == '\r' ? n - 1 : n);
+		one_line(r, at, n && at[n - 1] == '\r' ? n - 1 : n,
+			 now->frame && now->java == r->java ? &now->h : NULL);
 		at += n + 1;
 	}
 	pc->lines = (uint64_t)r->lineno;

@@ -36,19 +36,34 @@ struct pscript_aframe {
 /*
  * A frame line already seen: the key is the whole line (address and all:
  * what it becomes depends on nothing else) and whether the root is a java
- * process; the value, the ids of its frames.
+ * process; the value, the ids of its frames.  The key's text is kept in
+ * keys after a struct fkey (8-aligned) holding what a look-up compares
+ * first, so that a look-up reads the key's cache lines and not the
+ * entry's too: on a real recording most lines are looked up in a cache
+ * far larger than the CPU's, and each line read from memory costs more
+ * than the parse.
  */
-struct fentry {
+struct fkey {
 	uint64_t hash;
-	size_t key;          /* in keys */
 	uint32_t klen;
+	uint32_t java;
+};
+
+struct fentry {
+	size_t key;          /* its struct fkey in keys */
 	uint32_t n;
-	size_t ids;          /* in fids */
 	uint32_t next;       /* the entry of the line that came next, + 1 */
-	bool java;
+	size_t nextkey;      /* and its key */
+	size_t ids;          /* in fids */
 	uint32_t afn;        /* its function (reader's afns id + 1; 0: an
 	                        unknown one; AFN_NONE: no frame) */
 	uint64_t addr;       /* and address, for the address tables */
+};
+
+/* A slot of the frame-line table: the entry + 1 (0: empty) and its key / 8. */
+struct fslot {
+	uint32_t e;
+	uint32_t key8;
 };
 
 /*
@@ -166,7 +181,7 @@ struct reader {
 
 	struct fentry *fe;
 	size_t nfe, capfe;
-	uint32_t *fslots;
+	struct fslot *fslots;
 	size_t fmask;
 	char *keys;
 	size_t nkeys, capkeys, max_keys;
@@ -179,6 +194,7 @@ struct reader {
 	 * the sample's start, 0 unknown); first: the last sample's first.
 	 */
 	uint32_t last, first;
+	size_t firstkey;         /* first's key */
 
 	struct sentry *se;
 	size_t nse, capse;
@@ -246,20 +262,35 @@ static inline void push_frames(struct reader *r, size_t ids, uint32_t n)
 		r->frames[r->nframes++] = r->fids[ids + i];
 }
 
-/* The cached frames of a line whose symbol starts at k, or NULL. */
+static inline const struct fkey *fkey_at(const struct reader *r, size_t key)
+{
+	return (const struct fkey *)(const void *)(r->keys + key);
+}
+
+/* Whether the key is the line s[0..n) read with the reader's root. */
+static inline bool fkey_is(const struct reader *r, const struct fkey *k,
+			   const char *s, size_t n)
+{
+	return k->klen == n && k->java == r->java &&
+	       memcmp(k + 1, s, n) == 0;
+}
+
+/* The cached frames of the line s[0..n) (hash h), or NULL. */
 static inline const struct fentry *cache_find(const struct reader *r,
-					      const char *k, size_t n,
+					      const char *s, size_t n,
 					      uint64_t h)
 {
 	if (!r->fmask)
 		return NULL;
-	for (size_t j = (size_t)h & r->fmask; r->fslots[j];
+	for (size_t j = (size_t)h & r->fmask; r->fslots[j].e;
 	     j = (j + 1) & r->fmask) {
-		const struct fentry *x = &r->fe[r->fslots[j] - 1];
+		const struct fslot *sl = &r->fslots[j];
+		const struct fkey *k = fkey_at(r, (size_t)sl->key8 * 8);
 
-		if (x->hash == h && x->klen == n && x->java == r->java &&
-		    memcmp(r->keys + x->key, k, n) == 0)
-			return x;
+		/* The entry is read after the key: fetch both at once. */
+		__builtin_prefetch(&r->fe[sl->e - 1]);
+		if (k->hash == h && fkey_is(r, k, s, n))
+			return &r->fe[sl->e - 1];
 	}
 	return NULL;
 }
@@ -267,21 +298,42 @@ static inline const struct fentry *cache_find(const struct reader *r,
 /* The sample's next frame line is entry e - 1. */
 static inline void link_line(struct reader *r, uint32_t e)
 {
-	if (r->last == FIRST)
+	size_t key = r->fe[e - 1].key;
+
+	if (r->last == FIRST) {
 		r->first = e;
-	else if (r->last)
+		r->firstkey = key;
+	} else if (r->last) {
 		r->fe[r->last - 1].next = e;
+		r->fe[r->last - 1].nextkey = key;
+	}
 	r->last = e;
 }
 
-/* The entry the sample's next frame line is likely to be, or NULL. */
-static inline const struct fentry *next_entry(const struct reader *r)
+/*
+ * The key of the line the sample's next frame line is likely to be, or
+ * NULL; *e, its entry + 1, fetched meanwhile.
+ */
+static inline const struct fkey *next_key(const struct reader *r,
+					  uint32_t *e)
 {
-	uint32_t e = r->last == FIRST ? r->first
-		     : r->last ? r->fe[r->last - 1].next : 0;
-	const struct fentry *x = e ? &r->fe[e - 1] : NULL;
+	const struct fkey *k;
+	size_t key;
 
-	return x && x->java == r->java ? x : NULL;
+	if (r->last == FIRST) {
+		*e = r->first;
+		key = r->firstkey;
+	} else if (r->last) {
+		*e = r->fe[r->last - 1].next;
+		key = r->fe[r->last - 1].nextkey;
+	} else {
+		return NULL;
+	}
+	if (!*e)
+		return NULL;
+	__builtin_prefetch(&r->fe[*e - 1]);
+	k = fkey_at(r, key);
+	return k->java == r->java ? k : NULL;
 }
 
 /* A cached frame line again: its frames and its address. */
@@ -296,11 +348,10 @@ static inline void push_line(struct reader *r, const struct fentry *x)
 static inline const struct fentry *predicted(const struct reader *r,
 					     const char *s, size_t n)
 {
-	const struct fentry *x = next_entry(r);
+	uint32_t e;
+	const struct fkey *k = next_key(r, &e);
 
-	if (x && x->klen == n && memcmp(r->keys + x->key, s, n) == 0)
-		return x;
-	return NULL;
+	return k && fkey_is(r, k, s, n) ? &r->fe[e - 1] : NULL;
 }
 
 
