@@ -75,6 +75,11 @@ void disasm_destroy(struct disasm *dis);
 struct disasm *disasm_bytes(unsigned machine, const uint8_t *code,
 			    size_t len, uint64_t addr, char *err, size_t cap);
 
+/* capstone's version and the machines it decodes that flametop asks it
+ * for, for --version ("capstone 4.0, x86-64, aarch64"): true when it
+ * decodes one of them; or why it cannot be loaded, false (dynlib.h). */
+bool disasm_library(char *how, size_t cap);
+
 /* Keep the first n instructions only (end moves with them). */
 void disasm_truncate(struct disasm *dis, size_t n);
 

@@ -68,7 +68,8 @@ bool fetch_poll(struct fetch_job *j, double *left);
 int fetch_finish(struct fetch_job *j, bool cancel, char **body, size_t *len,
 		 char **err);
 
-/* libcurl's version and its TLS library, for --version. */
-const char *fetch_version(void);
+/* libcurl's version and its TLS library, for --version, with *ok true;
+ * or why it cannot be loaded (dynlib.h), with *ok false. */
+const char *fetch_version(bool *ok);
 
 #endif

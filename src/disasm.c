@@ -23,11 +23,64 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dynlib.h"
 #include "symbols.h"
 #include "util.h"
 
 /* A function larger than this is cut (its first bytes are shown). */
 #define DISASM_MAX_BYTES (16u << 20)
+
+/* capstone, opened on the first listing (dynlib.h), each pointer with the
+ * type of the header's declaration. */
+static struct {
+	__typeof__(cs_version) *version;
+	__typeof__(cs_support) *support;
+	__typeof__(cs_open) *open;
+	__typeof__(cs_close) *close;
+	__typeof__(cs_option) *option;
+	__typeof__(cs_errno) *errno_;
+	__typeof__(cs_strerror) *strerror;
+	__typeof__(cs_malloc) *malloc;
+	__typeof__(cs_free) *free;
+	__typeof__(cs_disasm_iter) *disasm_iter;
+	__typeof__(cs_insn_group) *insn_group;
+} cs;
+
+static const struct dynlib_fn cs_fns[] = {
+	DYNLIB_FN(cs.version, cs_version),
+	DYNLIB_FN(cs.support, cs_support),
+	DYNLIB_FN(cs.open, cs_open),
+	DYNLIB_FN(cs.close, cs_close),
+	DYNLIB_FN(cs.option, cs_option),
+	DYNLIB_FN(cs.errno_, cs_errno),
+	DYNLIB_FN(cs.strerror, cs_strerror),
+	DYNLIB_FN(cs.malloc, cs_malloc),
+	DYNLIB_FN(cs.free, cs_free),
+	DYNLIB_FN(cs.disasm_iter, cs_disasm_iter),
+	DYNLIB_FN(cs.insn_group, cs_insn_group),
+};
+
+static struct dynlib cs_lib = {
+	.what = "capstone", .soname = FLAMETOP_CAPSTONE_SONAME,
+	.fns = cs_fns, .nfns = sizeof(cs_fns) / sizeof(cs_fns[0]),
+};
+
+bool disasm_library(char *how, size_t cap)
+{
+	int major = 0, minor = 0;
+	bool x86, a64;
+
+	if (!dynlib_open(&cs_lib)) {
+		snprintf(how, cap, "%s", cs_lib.err);
+		return false;
+	}
+	cs.version(&major, &minor);
+	x86 = cs.support(CS_ARCH_X86);
+	a64 = cs.support(CS_ARCH_ARM64);
+	snprintf(how, cap, "capstone %d.%d%s%s", major, minor,
+		 x86 ? ", x86-64" : "", a64 ? ", aarch64" : "");
+	return x86 || a64;
+}
 
 static bool machine_arch(unsigned machine, cs_arch *arch, cs_mode *mode)
 {
@@ -72,9 +125,9 @@ static bool branch_target(cs_arch arch, const cs_insn *in, uint64_t *to)
 static void classify(csh h, cs_arch arch, const cs_insn *in,
 		     struct disasm_insn *o)
 {
-	o->call = cs_insn_group(h, in, CS_GRP_CALL);
-	o->ret = cs_insn_group(h, in, CS_GRP_RET);
-	o->jump = cs_insn_group(h, in, CS_GRP_JUMP);
+	o->call = cs.insn_group(h, in, CS_GRP_CALL);
+	o->ret = cs.insn_group(h, in, CS_GRP_RET);
+	o->jump = cs.insn_group(h, in, CS_GRP_JUMP);
 	/* capstone 4 puts aarch64's bl/blr in no call group. */
 	if (arch == CS_ARCH_ARM64 && (in->id == ARM64_INS_BL ||
 				      in->id == ARM64_INS_BLR)) {
@@ -115,30 +168,34 @@ struct disasm *disasm_bytes(unsigned machine, const uint8_t *code,
 	struct disasm *dis;
 	size_t icap = 0, step;
 
-	if (!machine_arch(machine, &arch, &mode) || !cs_support((int)arch)) {
+	if (!dynlib_open(&cs_lib)) {
+		snprintf(err, cap, "%s", cs_lib.err);
+		return NULL;
+	}
+	if (!machine_arch(machine, &arch, &mode) || !cs.support((int)arch)) {
 		snprintf(err, cap, "machine %u (ELF e_machine) is not one "
 			 "flametop disassembles (x86-64, aarch64)", machine);
 		return NULL;
 	}
-	if (cs_open(arch, mode, &h) != CS_ERR_OK) {
-		snprintf(err, cap, "capstone: %s", cs_strerror(cs_errno(0)));
+	if (cs.open(arch, mode, &h) != CS_ERR_OK) {
+		snprintf(err, cap, "capstone: %s", cs.strerror(cs.errno_(0)));
 		return NULL;
 	}
-	cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
+	cs.option(h, CS_OPT_DETAIL, CS_OPT_ON);
 	if (arch == CS_ARCH_X86)
-		cs_option(h, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
+		cs.option(h, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
 	step = arch == CS_ARCH_ARM64 ? 4 : 1;
 	dis = xcalloc(1, sizeof(*dis));
 	dis->start = addr;
 	dis->end = addr + len;
 	dis->machine = machine;
-	in = cs_malloc(h);
+	in = cs.malloc(h);
 	while (len) {
 		const uint8_t *p = code;
 		size_t left = len;
 		uint64_t at = addr;
 
-		if (cs_disasm_iter(h, &p, &left, &at, in)) {
+		if (cs.disasm_iter(h, &p, &left, &at, in)) {
 			add_insn(dis, &icap, in->address, in->size,
 				 in->mnemonic, in->op_str);
 			classify(h, arch, in, &dis->insn[dis->n - 1]);
@@ -154,8 +211,8 @@ struct disasm *disasm_bytes(unsigned machine, const uint8_t *code,
 		len = left;
 		addr = at;
 	}
-	cs_free(in, 1);
-	cs_close(&h);
+	cs.free(in, 1);
+	cs.close(&h);
 	return dis;
 }
 

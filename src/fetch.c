@@ -27,6 +27,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "dynlib.h"
 #include "textfmt.h"
 #include "util.h"
 
@@ -66,22 +67,64 @@ double fetch_timeout(const struct fetch_opts *o, const char *url)
 	return fetch_url_seconds(url) + EXTRA_SECONDS;
 }
 
+/* libcurl, opened on the first fetch (dynlib.h): each pointer has the
+ * type of the header's declaration. */
+static struct {
+	__typeof__(curl_global_init) *global_init;
+	__typeof__(curl_global_cleanup) *global_cleanup;
+	__typeof__(curl_version_info) *version_info;
+	__typeof__(curl_easy_init) *easy_init;
+	__typeof__(curl_easy_setopt) *easy_setopt;
+	__typeof__(curl_easy_perform) *easy_perform;
+	__typeof__(curl_easy_getinfo) *easy_getinfo;
+	__typeof__(curl_easy_strerror) *easy_strerror;
+	__typeof__(curl_easy_cleanup) *easy_cleanup;
+	__typeof__(curl_slist_append) *slist_append;
+	__typeof__(curl_slist_free_all) *slist_free_all;
+} cu;
+
+static const struct dynlib_fn curl_fns[] = {
+	DYNLIB_FN(cu.global_init, curl_global_init),
+	DYNLIB_FN(cu.global_cleanup, curl_global_cleanup),
+	DYNLIB_FN(cu.version_info, curl_version_info),
+	DYNLIB_FN(cu.easy_init, curl_easy_init),
+	DYNLIB_FN(cu.easy_setopt, curl_easy_setopt),
+	DYNLIB_FN(cu.easy_perform, curl_easy_perform),
+	DYNLIB_FN(cu.easy_getinfo, curl_easy_getinfo),
+	DYNLIB_FN(cu.easy_strerror, curl_easy_strerror),
+	DYNLIB_FN(cu.easy_cleanup, curl_easy_cleanup),
+	DYNLIB_FN(cu.slist_append, curl_slist_append),
+	DYNLIB_FN(cu.slist_free_all, curl_slist_free_all),
+};
+
+static struct dynlib curl_lib = {
+	.what = "libcurl", .soname = FLAMETOP_CURL_SONAME,
+	.fns = curl_fns, .nfns = sizeof(curl_fns) / sizeof(curl_fns[0]),
+};
+
 static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
+static bool curl_ok;    /* loaded and initialized */
 
 static void curl_init(void)
 {
-	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+	if (!dynlib_open(&curl_lib))
+		return;
+	if (cu.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
 		fatal("cannot initialize libcurl");
-	atexit(curl_global_cleanup);
+	atexit(cu.global_cleanup);
+	curl_ok = true;
 }
 
-const char *fetch_version(void)
+const char *fetch_version(bool *ok)
 {
-	static char buf[160];
+	static char buf[320];
 	const curl_version_info_data *v;
 
 	pthread_once(&curl_once, curl_init);
-	v = curl_version_info(CURLVERSION_NOW);
+	*ok = curl_ok;
+	if (!curl_ok)
+		return curl_lib.err;
+	v = cu.version_info(CURLVERSION_NOW);
 	snprintf(buf, sizeof(buf), "libcurl %s%s%s", v->version,
 		 v->ssl_version ? ", " : "", v->ssl_version ? v->ssl_version : "");
 	return buf;
@@ -208,7 +251,7 @@ static char *curl_error(const struct transfer *t, CURLcode rc,
 			const char *errbuf, double timeout, bool connected)
 {
 	char why[CURL_ERROR_SIZE * 2];
-	const char *e = *errbuf ? errbuf : curl_easy_strerror(rc);
+	const char *e = *errbuf ? errbuf : cu.easy_strerror(rc);
 
 	textfmt_escape(e, strlen(e), why, sizeof(why));
 	switch (rc) {
@@ -246,10 +289,14 @@ int fetch_url(const char *url, const struct fetch_opts *o,
 	*len = 0;
 	*err = NULL;
 	pthread_once(&curl_once, curl_init);
-	if (!(c = curl_easy_init()))
+	if (!curl_ok) {
+		*err = xasprintf("%s: cannot fetch (%s)", url, curl_lib.err);
+		return -1;
+	}
+	if (!(c = cu.easy_init()))
 		fatal("cannot initialize libcurl");
 	for (size_t i = 0; i < t.o->nheaders; i++) {
-		struct curl_slist *h = curl_slist_append(hdrs, t.o->headers[i]);
+		struct curl_slist *h = cu.slist_append(hdrs, t.o->headers[i]);
 
 		if (!h)
 			fatal("out of memory");
@@ -257,38 +304,38 @@ int fetch_url(const char *url, const struct fetch_opts *o,
 	}
 	t.start = t.last_report = now_seconds();
 	t.secs = fetch_url_seconds(url);
-	curl_easy_setopt(c, CURLOPT_URL, url);
-	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
-	curl_easy_setopt(c, CURLOPT_MAXREDIRS, 10L);
-	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	cu.easy_setopt(c, CURLOPT_URL, url);
+	cu.easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+	cu.easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+	cu.easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
+	cu.easy_setopt(c, CURLOPT_MAXREDIRS, 10L);
+	cu.easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
 	/* No Content-Encoding asked for, none undone: see the top. */
-	curl_easy_setopt(c, CURLOPT_HTTP_CONTENT_DECODING, 0L);
-	curl_easy_setopt(c, CURLOPT_USERAGENT, "flametop/" FLAMETOP_VERSION);
-	curl_easy_setopt(c, CURLOPT_HTTPHEADER, hdrs);
-	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
-	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, (long)(1000 *
+	cu.easy_setopt(c, CURLOPT_HTTP_CONTENT_DECODING, 0L);
+	cu.easy_setopt(c, CURLOPT_USERAGENT, "flametop/" FLAMETOP_VERSION);
+	cu.easy_setopt(c, CURLOPT_HTTPHEADER, hdrs);
+	cu.easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
+	cu.easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, (long)(1000 *
 			 (timeout < CONNECT_TIMEOUT ? timeout : CONNECT_TIMEOUT)));
-	curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, (long)(1000 * timeout));
-	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
-	curl_easy_setopt(c, CURLOPT_WRITEDATA, &t);
-	curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
-	curl_easy_setopt(c, CURLOPT_HEADERDATA, &t);
-	curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
-	curl_easy_setopt(c, CURLOPT_XFERINFODATA, &t);
-	curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
-	rc = curl_easy_perform(c);
-	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
-	curl_easy_getinfo(c, CURLINFO_CONNECT_TIME_T, &connect_us);
+	cu.easy_setopt(c, CURLOPT_TIMEOUT_MS, (long)(1000 * timeout));
+	cu.easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+	cu.easy_setopt(c, CURLOPT_WRITEDATA, &t);
+	cu.easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
+	cu.easy_setopt(c, CURLOPT_HEADERDATA, &t);
+	cu.easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
+	cu.easy_setopt(c, CURLOPT_XFERINFODATA, &t);
+	cu.easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
+	rc = cu.easy_perform(c);
+	cu.easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
+	cu.easy_getinfo(c, CURLINFO_CONNECT_TIME_T, &connect_us);
 	if (rc == CURLE_WRITE_ERROR && t.cut)
 		rc = CURLE_OK;   /* the limit: the reader reports it */
 	if (rc != CURLE_OK)
 		*err = curl_error(&t, rc, errbuf, timeout, connect_us > 0);
 	else if (code >= 400)
 		*err = http_error(&t, code);
-	curl_easy_cleanup(c);
-	curl_slist_free_all(hdrs);
+	cu.easy_cleanup(c);
+	cu.slist_free_all(hdrs);
 	if (*err) {
 		free(t.body);
 		return -1;

@@ -6,7 +6,6 @@
  */
 #include "version.h"
 
-#include <capstone/capstone.h>
 #include <elfutils/libdwfl.h>
 #include <zlib.h>
 #include <json-c/json.h>
@@ -14,6 +13,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
+#include "disasm.h"
 #include "fetch.h"
 #include "symbols.h"
 
@@ -27,25 +27,12 @@ static void option(FILE *out, const char *name, int on, const char *how)
 		how ? " (" : "", how ? how : "", how ? ")" : "");
 }
 
-/* The disassembler (--disasm): capstone's version and the machines it
- * decodes that flametop asks it for. */
-static void disasm_option(FILE *out)
-{
-	int major = 0, minor = 0;
-	char how[96];
-
-	cs_version(&major, &minor);
-	snprintf(how, sizeof(how), "capstone %d.%d%s%s", major, minor,
-		 cs_support(CS_ARCH_X86) ? ", x86-64" : "",
-		 cs_support(CS_ARCH_ARM64) ? ", aarch64" : "");
-	option(out, "disasm:", cs_support(CS_ARCH_X86) || cs_support(CS_ARCH_ARM64),
-	       how);
-}
-
 void version_print(FILE *out)
 {
 	const char *dm = sym_demangler();
-	char pcre[64] = "pcre2 ", how[96];
+	char pcre[64] = "pcre2 ", how[320];
+	const char *http;
+	bool http_ok;
 	uint32_t jit = 0;
 
 	fprintf(out, "flametop %s\nbuild options:\n", FLAMETOP_VERSION);
@@ -57,10 +44,11 @@ void version_print(FILE *out)
 	option(out, "gzip:", 1, how);
 	snprintf(how, sizeof(how), "libzstd %s", ZSTD_versionString());
 	option(out, "zstd:", 1, how);
-	option(out, "http:", 1, fetch_version());
+	http = fetch_version(&http_ok);
+	option(out, "http:", http_ok, http);
 	snprintf(how, sizeof(how), "json-c %s", json_c_version());
 	option(out, "cpuprofile:", 1, how);
-	disasm_option(out);
+	option(out, "disasm:", disasm_library(how, sizeof(how)), how);
 	if (pcre2_config(PCRE2_CONFIG_VERSION, pcre + 6) < 0)
 		pcre[0] = '\0';
 	pcre2_config(PCRE2_CONFIG_JIT, &jit);
