@@ -142,6 +142,15 @@ int read_done(struct diag *d, const char *name, bool added,
  */
 unsigned read_thread_count(unsigned max, bool *set);
 
+/*
+ * FLAMETOP_BATCH_BYTES, for tests only (0 when unset): the folded reader
+ * builds batches of that many bytes, and the perf.data reader hands its
+ * records between threads in the smallest pieces, so that small inputs
+ * reach every hand-over.  FLAMETOP_THREADS alone never changes how work
+ * is cut (a user who sets it gets the usual speed).
+ */
+size_t read_test_batch_bytes(void);
+
 /* Call o->progress at most every few megabytes. */
 void read_report_progress(const struct read_opts *o, struct input *in);
 

@@ -53,6 +53,14 @@ unsigned read_thread_count(unsigned max, bool *set)
 	return n > (long)max ? max : (unsigned)n;
 }
 
+size_t read_test_batch_bytes(void)
+{
+	const char *b = getenv("FLAMETOP_BATCH_BYTES");
+	long n = b && *b ? strtol(b, NULL, 10) : 0;
+
+	return n > 0 ? (size_t)n : 0;
+}
+
 void read_report_progress(const struct read_opts *o, struct input *in)
 {
 	if (o && o->progress)

@@ -1076,14 +1076,11 @@ static void builder_end(struct builder *b)
  */
 static unsigned thread_count(size_t *parallel_min, size_t *batch_bytes)
 {
-	const char *b = getenv("FLAMETOP_BATCH_BYTES");
 	bool set;
 	unsigned n = read_thread_count(MAX_THREADS, &set);
 
 	*parallel_min = set ? 0 : PARALLEL_MIN;
-	*batch_bytes = 0;
-	if (b && *b && strtol(b, NULL, 10) > 0)
-		*batch_bytes = (size_t)strtol(b, NULL, 10);
+	*batch_bytes = read_test_batch_bytes();
 	return n;
 }
 

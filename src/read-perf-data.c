@@ -587,7 +587,7 @@ struct ahead {
 	struct pdata *pd;
 	pthread_t thread;
 	bool on;
-	size_t chunk;           /* AHEAD_CHUNK; 4 under FLAMETOP_THREADS */
+	size_t chunk;           /* AHEAD_CHUNK; 4 under FLAMETOP_BATCH_BYTES */
 	size_t lead;            /* the pass waits until done reaches it */
 	size_t done;            /* atomic: entries below hold their hash */
 	size_t at;              /* atomic: where the pass is */
@@ -614,7 +614,7 @@ static void *ahead_thread(void *arg)
 
 static void ahead_start(struct ahead *a, struct pdata *pd)
 {
-	bool set;
+	bool set, small;
 
 	a->pd = pd;
 	a->on = false;
@@ -622,13 +622,14 @@ static void ahead_start(struct ahead *a, struct pdata *pd)
 	if (read_thread_count(2, &set) < 2 || (!set && pd->nidx < AHEAD_MIN))
 		return;
 	/*
-	 * Tests set FLAMETOP_THREADS: the hand-over then happens in small
-	 * files, and the pass lets the thread take the lead first (else the
-	 * pass, quick on a few records, is always ahead of a thread that
-	 * has just started).
+	 * Tests set FLAMETOP_THREADS (the hand-over then happens in small
+	 * files too) and FLAMETOP_BATCH_BYTES: small pieces, and the pass
+	 * lets the thread take the lead first (else the pass, quick on a few
+	 * records, is always ahead of a thread that has just started).
 	 */
-	a->chunk = set ? 4 : AHEAD_CHUNK;
-	a->lead = set ? pd->nidx / 2 : 0;
+	small = read_test_batch_bytes() > 0;
+	a->chunk = small ? 4 : AHEAD_CHUNK;
+	a->lead = small ? pd->nidx / 2 : 0;
 	a->on = pthread_create(&a->thread, NULL, ahead_thread, a) == 0;
 	while (a->on && __atomic_load_n(&a->done, __ATOMIC_ACQUIRE) < a->lead)
 		sched_yield();
@@ -986,9 +987,9 @@ static bool read_in_order(struct pdata *pd, struct input *in,
 		preload_kernel(pd, file + base + off, size);
 		off += size;
 	}
-	/* Tests set FLAMETOP_THREADS: small batches, many hand-overs. */
+	/* Tests set FLAMETOP_BATCH_BYTES: small batches, many hand-overs. */
 	po = po_start(owned ? -1 : input_map_fd(in), file + base, len, base,
-		      pd->el, set ? 3 : 0);
+		      pd->el, read_test_batch_bytes() ? 3 : 0);
 	if (!po)
 		return false;
 	prepare(pd, len / INDEX_BYTES_PER_RECORD < INDEX_RESERVE_MAX

@@ -664,6 +664,55 @@ static void test_synthetic_same_chain_changes(void **state)
 }
 
 /*
+ * The readers' threads (read.h): FLAMETOP_THREADS=n and, with more than
+ * one, FLAMETOP_BATCH_BYTES, so that these small inputs reach every
+ * hand-over between threads; env_restore puts back what was set before.
+ */
+struct saved_env {
+	char *threads, *batch;
+};
+
+static char *env_dup(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v ? strdup(v) : NULL;
+}
+
+static void env_put(const char *name, char *v)
+{
+	if (v)
+		setenv(name, v, 1);
+	else
+		unsetenv(name);
+	free(v);
+}
+
+static struct saved_env env_save(void)
+{
+	return (struct saved_env){ env_dup("FLAMETOP_THREADS"),
+				   env_dup("FLAMETOP_BATCH_BYTES") };
+}
+
+static void env_restore(struct saved_env *e)
+{
+	env_put("FLAMETOP_THREADS", e->threads);
+	env_put("FLAMETOP_BATCH_BYTES", e->batch);
+}
+
+static void set_threads(unsigned n)
+{
+	char v[12];
+
+	snprintf(v, sizeof(v), "%u", n);
+	setenv("FLAMETOP_THREADS", v, 1);
+	if (n > 1)
+		setenv("FLAMETOP_BATCH_BYTES", "200", 1);
+	else
+		unsetenv("FLAMETOP_BATCH_BYTES");
+}
+
+/*
  * Thousands of samples in two interleaved buffers (the sort matters),
  * chains that repeat per thread, and processes that change under them:
  * the same profile and messages whether the chain hashes are worked out
@@ -719,25 +768,20 @@ static void test_synthetic_threads(void **state)
 {
 	static struct sb s;
 	struct result one, more;
-	const char *env = getenv("FLAMETOP_THREADS");
-	char *saved = env ? strdup(env) : NULL;
-
+	struct saved_env saved = env_save();
 	uint64_t want;
 
 	(void)state;
 	want = build_busy_stream(&s);
-	setenv("FLAMETOP_THREADS", "1", 1);
+	set_threads(1);
 	load_mem(&one, s.b, s.n, NULL);
 	assert_int_equal(one.rc, 0);
 	assert_int_equal(total_of(one.out), want);
 	assert_non_null(strstr(one.out, "renamed;[even]"));
 	assert_non_null(strstr(one.out, "reborn;[unknown]"));
 	assert_non_null(strstr(one.out, "prog503;[new]"));
-	for (int t = 2; t <= 3; t++) {
-		char n[4];
-
-		snprintf(n, sizeof(n), "%d", t);
-		setenv("FLAMETOP_THREADS", n, 1);
+	for (unsigned t = 2; t <= 3; t++) {
+		set_threads(t);
 		for (int rep = 0; rep < 5; rep++) {
 			load_mem(&more, s.b, s.n, NULL);
 			assert_int_equal(more.rc, one.rc);
@@ -746,11 +790,7 @@ static void test_synthetic_threads(void **state)
 			done(&more);
 		}
 	}
-	if (saved)
-		setenv("FLAMETOP_THREADS", saved, 1);
-	else
-		unsetenv("FLAMETOP_THREADS");
-	free(saved);
+	env_restore(&saved);
 	done(&one);
 }
 
@@ -1683,8 +1723,7 @@ static size_t file_of(const struct sb *s, unsigned char **out)
 static void test_file_in_order_or_again(void **state)
 {
 	static struct sb s, body;
-	const char *env = getenv("FLAMETOP_THREADS");
-	char *saved = env ? strdup(env) : NULL;
+	struct saved_env saved = env_save();
 
 	(void)state;
 	for (unsigned k = 0; k < 7; k++) {
@@ -1731,9 +1770,9 @@ static void test_file_in_order_or_again(void **state)
 			a->type = PERF_TYPE_SOFTWARE;
 			a->config = PERF_COUNT_SW_PAGE_FAULTS;
 		}
-		setenv("FLAMETOP_THREADS", "1", 1);
+		set_threads(1);
 		load_mem(&one, f, n, NULL);
-		setenv("FLAMETOP_THREADS", "3", 1);
+		set_threads(3);
 		load_mem(&three, f, n, NULL);
 		assert_int_equal(one.rc, 0);
 		assert_true(total_of(one.out) > 0);
@@ -1754,11 +1793,7 @@ static void test_file_in_order_or_again(void **state)
 		done(&three);
 		free(f);
 	}
-	if (saved)
-		setenv("FLAMETOP_THREADS", saved, 1);
-	else
-		unsetenv("FLAMETOP_THREADS");
-	free(saved);
+	env_restore(&saved);
 }
 
 int main(void)
