@@ -65,6 +65,9 @@ struct paddr_func {
 	                              (kept with paddr_keep); NULL */
 	bool input_lines;          /* the input gives its lines per address
 	                              (paddr_set_line): no DWARF needed */
+	bool jit;                  /* JIT-compiled code, named by module (a
+	                              perf-PID.map or a jitdump): no ELF file
+	                              holds its instructions or lines */
 };
 
 /* One address of a function, with its weights (paddr_rows). */

@@ -144,6 +144,8 @@ struct ann_disasm *ann_disasm_build(const struct paddr *a,
 		/* pprof: addresses as the profiled process saw them. */
 		snprintf(ad->why, sizeof(ad->why), "%s",
 			 !an->nrows ? "no address known"
+			 : f->jit ? "JIT-compiled code: flametop decodes the "
+				    "instructions of ELF files only"
 			 : f->elf_vaddr ? "no file on this machine holds its code"
 			 : "the input gives its addresses, not a binary's "
 			   "(perf.data, perf script and live sampling do)");

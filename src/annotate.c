@@ -545,6 +545,10 @@ struct annotation *ann_build(struct profile *p, uint32_t id,
 		from_dwarf(&b, f);
 	else if (f->elf_vaddr && f->module[0] == '/')
 		from_file(&b, f);
+	else if (f->jit)
+		snprintf(an->why, sizeof(an->why), "JIT-compiled code, "
+			 "named by %s, which gives no source lines for it",
+			 *an->module ? an->module : "the runtime");
 	else
 		snprintf(an->why, sizeof(an->why),
 			 "%s: no binary to read source lines from (the input "

@@ -683,6 +683,9 @@ static uint32_t user_frame(struct pe_machine *m, struct pe_proc *pr,
 				m->jit_unnamed = true;
 		}
 		note_func(m, fn, mod, NULL, addr);
+		if (m->last.func != PADDR_NONE)
+			((struct paddr_func *)paddr_func_get(m->pa, m->last.func))
+				->jit = true;
 		/* A return address's line is the call's, at the byte before. */
 		if (fn && m->sy && m->last.func != PADDR_NONE)
 			sym_jit_line_at(m->sy, pe_proc_pid(pr), addr - ret,

@@ -452,8 +452,7 @@ static bool has_sub(const char *s, size_t n, const char *sub, size_t k)
 	return n >= k && memmem(s, n, sub, k) != NULL;
 }
 
-/* "/tmp/perf-DIGITS.map" anywhere in the module. */
-static bool is_jit_module(const char *m, size_t n)
+bool pscript_is_jit_module(const char *m, size_t n)
 {
 	const char *s = m, *end = m + n;
 
@@ -559,7 +558,8 @@ static uint32_t make_frames(struct reader *r, const struct frame_line *f,
 	const char *s = func, *end;
 	uint32_t count = 0;
 	bool kernel = r->o->kernel && is_kernel_module(f->mod, f->modlen);
-	bool jit = !kernel && r->o->jit && is_jit_module(f->mod, f->modlen);
+	bool jit = !kernel && r->o->jit &&
+		   pscript_is_jit_module(f->mod, f->modlen);
 
 	while (funclen >= 2 && func[funclen - 2] == '-' &&
 	       func[funclen - 1] == '>')

@@ -224,6 +224,9 @@ struct event_line {
 
 /* "COMM PID[/TID] " at the start of s[0..n): an event line's head. */
 bool pscript_match_event(const char *s, size_t n, struct event_line *e);
+
+/* "/tmp/perf-DIGITS.map" anywhere in the module m (n bytes): JIT code. */
+bool pscript_is_jit_module(const char *m, size_t n);
 /* The event's name and the period before it, when the line has them. */
 void pscript_match_period(const char *s, size_t n, struct event_line *e);
 /* Read a piece's lines; its reader goes on from the state it was left in. */

@@ -244,7 +244,9 @@ static void apply_addrs(struct script *sc, struct reader *r,
 
 			f.name = symtab_name(r->afns, id);
 			f.module = f.name + strlen(f.name) + 1;
-			f.elf_vaddr = f.module[0] == '/';
+			f.jit = pscript_is_jit_module(f.module,
+						      strlen(f.module));
+			f.elf_vaddr = f.module[0] == '/' && !f.jit;
 			r->afgid[id] = paddr_func_intern(pa, &f) + 1;
 		}
 		sc->af[n].func = r->afgid[id] - 1;
