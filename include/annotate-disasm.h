@@ -49,6 +49,7 @@ struct ann_disasm {
 	struct disasm **parts;     /* what the rows point into */
 	size_t nparts;
 	struct symbolizer *own;    /* a file opened for it (perf script) */
+	struct jitdump *jit;       /* JIT code's dump, read for it */
 };
 
 /*

@@ -75,6 +75,16 @@ void disasm_destroy(struct disasm *dis);
 struct disasm *disasm_bytes(unsigned machine, const uint8_t *code,
 			    size_t len, uint64_t addr, char *err, size_t cap);
 
+/*
+ * disasm_bytes for code that is in no file flametop reads as ELF (JIT
+ * code, from its jitdump): path says where the bytes came from, and
+ * targets inside [addr, addr + len) are named name+0x...  No lines: the
+ * caller sets them.
+ */
+struct disasm *disasm_code(unsigned machine, const uint8_t *code, size_t len,
+			  uint64_t addr, const char *name, const char *path,
+			  char *err, size_t cap);
+
 /* capstone's version and the machines it decodes that flametop asks it
  * for, for --version ("capstone 4.0, x86-64, aarch64"): true when it
  * decodes one of them; or why it cannot be loaded, false (dynlib.h). */

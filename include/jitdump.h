@@ -62,6 +62,7 @@ struct jitdump_code {
 	uint64_t start, end;       /* where the code is, end exclusive */
 	uint64_t load_time;        /* when it was loaded (or moved) there */
 	uint64_t code_index;       /* the runtime's id of the code */
+	size_t id;                 /* its number in the dump */
 };
 
 /* The unwinding info of a piece of code (an .eh_frame, as the runtime
@@ -115,6 +116,20 @@ size_t jitdump_count(const struct jitdump *jd);
  */
 bool jitdump_lookup(struct jitdump *jd, uint64_t addr, uint64_t t,
 		    struct jitdump_code *out);
+/*
+ * The piece of code that covered addr at some time, for a listing of its
+ * instructions: the latest named name (may be NULL) if one was, else the
+ * latest of any name.  False when none ever covered addr.
+ */
+bool jitdump_code_at(struct jitdump *jd, uint64_t addr, const char *name,
+		     struct jitdump_code *out);
+/*
+ * The machine code of c as the runtime wrote it into its load record
+ * (malloc'd, *len bytes); NULL when the record holds none or it cannot be
+ * read again.
+ */
+uint8_t *jitdump_code_bytes(struct jitdump *jd, const struct jitdump_code *c,
+			    size_t *len);
 /*
  * The source line of the code at addr at time t from the debug info
  * records: *file (as the runtime wrote it, raw bytes; owned by jd) and

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "annotate.h"
+#include "jitdump.h"
 #include "profile-addr.h"
 #include "symbols.h"
 #include "util.h"
@@ -123,6 +124,87 @@ static void add_runs(struct builder *b, const struct paddr_row *rows,
 			 "bounds: each run of sampled instructions");
 }
 
+/* The instructions of n rows' piece of JIT code c, lines from its dump. */
+static bool add_jit_piece(struct builder *b, struct jitdump *jd,
+			  const struct jitdump_code *c, const char *name,
+			  const struct paddr_row *rows, size_t n)
+{
+	struct ann_disasm *ad = b->ad;
+	size_t len;
+	uint8_t *code = jitdump_code_bytes(jd, c, &len);
+	struct disasm *dis = NULL;
+
+	if (!code) {
+		snprintf(ad->why, sizeof(ad->why), "JIT-compiled code: %s holds "
+			 "no instructions of it", jitdump_name(jd));
+	} else {
+		dis = disasm_code(jitdump_info(jd)->elf_mach, code, len,
+				  c->start, name, jitdump_name(jd), ad->why,
+				  sizeof(ad->why));
+	}
+	free(code);
+	if (!dis)
+		return false;
+	for (size_t i = 0; i < dis->n; i++) {
+		struct disasm_insn *in = &dis->insn[i];
+		const char *file, *slash;
+
+		if (jitdump_line(jd, in->addr, c->load_time, &file, &in->line)) {
+			slash = strrchr(file, '/');
+			in->file = file;
+			in->base = slash ? slash + 1 : file;
+		}
+	}
+	add_part(b, dis, rows, n);
+	return true;
+}
+
+/*
+ * JIT code named by its jitdump: each piece of code that held sampled
+ * addresses (the latest loaded under the function's name), decoded from
+ * the bytes the runtime wrote into the dump.  A perf-PID.map holds names
+ * only.
+ */
+static void add_jit(struct builder *b, const struct paddr_func *f,
+		    const struct paddr_row *rows, size_t n)
+{
+	struct ann_disasm *ad = b->ad;
+	struct jitdump *jd;
+	uint64_t lost = 0;
+
+	if (!sym_is_jitdump(f->module, strlen(f->module))) {
+		snprintf(ad->why, sizeof(ad->why), "JIT-compiled code named by "
+			 "%s, which holds no instructions", f->module);
+		return;
+	}
+	if (!(jd = jitdump_open(f->module, 0, ad->why, sizeof(ad->why))))
+		return;
+	ad->jit = jd;
+	jitdump_update(jd);
+	jitdump_finish(jd);
+	if (!jitdump_info(jd)) {
+		snprintf(ad->why, sizeof(ad->why), "%s: not a jitdump",
+			 f->module);
+		return;
+	}
+	/* rows are in address order: a piece's are one run of them. */
+	for (size_t i = 0, j; i < n; i = j) {
+		struct jitdump_code c;
+
+		if (!jitdump_code_at(jd, rows[i].addr, f->name, &c)) {
+			lost += rows[i].total;
+			j = i + 1;
+			continue;
+		}
+		for (j = i + 1; j < n && rows[j].addr < c.end; j++)
+			;
+		if (!add_jit_piece(b, jd, &c, f->name, rows + i, j - i))
+			for (size_t k = i; k < j; k++)
+				lost += rows[k].total;
+	}
+	ad->outside += lost;
+}
+
 struct ann_disasm *ann_disasm_build(const struct paddr *a,
 				    const struct annotation *an,
 				    const struct ann_opts *o)
@@ -140,12 +222,14 @@ struct ann_disasm *ann_disasm_build(const struct paddr *a,
 		snprintf(ad->why, sizeof(ad->why), "%s", an->why);
 		return ad;
 	}
+	if (f->jit && an->nrows) {
+		add_jit(&b, f, an->rows, an->nrows);
+		return ad;
+	}
 	if (!b.dso || !b.sy || !f->elf_vaddr || !an->nrows) {
 		/* pprof: addresses as the profiled process saw them. */
 		snprintf(ad->why, sizeof(ad->why), "%s",
 			 !an->nrows ? "no address known"
-			 : f->jit ? "JIT-compiled code: flametop decodes the "
-				    "instructions of ELF files only"
 			 : f->elf_vaddr ? "no file on this machine holds its code"
 			 : "the input gives its addresses, not a binary's "
 			   "(perf.data, perf script and live sampling do)");
@@ -174,8 +258,10 @@ void ann_disasm_free(struct ann_disasm *ad)
 		disasm_destroy(ad->parts[i]);
 	free(ad->parts);
 	free(ad->rows);
-	/* After the parts: their lines' file names are the symbolizer's. */
+	/* After the parts: their lines' file names are the symbolizer's
+	 * or the jitdump's. */
 	sym_destroy(ad->own);
+	jitdump_close(ad->jit);
 	free(ad);
 }
 

@@ -319,6 +319,17 @@ static void file_error(const struct sym_dso *d, enum sym_miss why, char *err,
 }
 
 /* Name a branch target: through the dso's symbols, "NAME" or "NAME+0xN". */
+/* "name+0x1c" for to in the code of name that starts at s. */
+static char *name_plus(const char *nm, uint64_t s, uint64_t to)
+{
+	char buf[32];
+
+	if (to == s)
+		return xstrdup(nm);
+	snprintf(buf, sizeof(buf), "+0x%" PRIx64, to - s);
+	return xasprintf("%s%s", nm, buf);
+}
+
 static char *target_name(struct symbolizer *sy, struct sym_dso *d,
 			 const char *self, const struct disasm *dis,
 			 uint64_t to)
@@ -326,18 +337,12 @@ static char *target_name(struct symbolizer *sy, struct sym_dso *d,
 	uint64_t s, e;
 	enum sym_miss why;
 	const char *nm;
-	char buf[32];
 
-	if (self && to >= dis->start && to < dis->end) {
-		nm = self;
-		s = dis->start;
-	} else if ((nm = sym_dso_symbol(sy, d, to, &s, &e, &why)) == NULL) {
+	if (self && to >= dis->start && to < dis->end)
+		return name_plus(self, dis->start, to);
+	if ((nm = sym_dso_symbol(sy, d, to, &s, &e, &why)) == NULL)
 		return NULL;
-	}
-	if (to == s)
-		return xstrdup(nm);
-	snprintf(buf, sizeof(buf), "+0x%" PRIx64, to - s);
-	return xasprintf("%s%s", nm, buf);
+	return name_plus(nm, s, to);
 }
 
 /* d's file opened with libelf (*fd to close), or NULL with err set. */
@@ -412,6 +417,25 @@ struct disasm *disasm_function(struct symbolizer *sy, struct sym_dso *d,
 			o->base = ln[0].file;
 			o->line = ln[0].line;
 		}
+	}
+	return dis;
+}
+
+struct disasm *disasm_code(unsigned machine, const uint8_t *code, size_t len,
+			  uint64_t addr, const char *name, const char *path,
+			  char *err, size_t cap)
+{
+	struct disasm *dis = disasm_bytes(machine, code, len, addr, err, cap);
+
+	if (!dis)
+		return NULL;
+	dis->path = xstrdup(path);
+	for (size_t i = 0; i < dis->n; i++) {
+		struct disasm_insn *o = &dis->insn[i];
+
+		if (o->has_target && o->target >= dis->start &&
+		    o->target < dis->end)
+			o->target_name = name_plus(name, dis->start, o->target);
 	}
 	return dis;
 }

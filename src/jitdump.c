@@ -80,6 +80,8 @@ struct jd_code {
 	size_t name;               /* offset in pool */
 	size_t line0, nlines;      /* its debug lines */
 	size_t unwind;             /* 1 + index in unw, 0: none */
+	uint64_t bytes_off;        /* where the load record holds its code */
+	uint64_t nbytes;           /* bytes of it there (0: none) */
 };
 
 struct jd_line {
@@ -437,6 +439,12 @@ static void rec_load(struct jitdump *jd, uint64_t off, uint64_t size,
 	c->t_from = t;
 	c->index = get64(jd, b + 32);
 	c->name = at;
+	/* The code bytes end the record, after the name's NUL. */
+	if (csize && csize <= size - JD_PREFIX_SIZE - sizeof(b) - strlen(
+						jd->pool + at) - 1) {
+		c->bytes_off = off + size - csize;
+		c->nbytes = csize;
+	}
 	if (jd->dbg_pending && jd->dbg_addr == addr) {
 		c->line0 = jd->dbg_line0;
 		c->nlines = jd->nlines - jd->dbg_line0;
@@ -486,6 +494,8 @@ static void rec_move(struct jitdump *jd, uint64_t off, uint64_t size,
 	c->t_from = t;
 	c->t_to = JITDUMP_TIME_ANY;
 	c->index = get64(jd, b + 40);
+	if (c->nbytes > c->end - c->start)
+		c->nbytes = c->end - c->start;
 }
 
 /* The whole record at off (size bytes, at least min), or NULL (skipped). */
@@ -866,6 +876,7 @@ static void fill(const struct jitdump *jd, const struct jd_code *c,
 	out->end = c->end;
 	out->load_time = c->t_from;
 	out->code_index = c->index;
+	out->id = (size_t)(c - jd->codes);
 }
 
 static void fill_unwind(const struct jitdump *jd, const struct jd_code *c,
@@ -887,6 +898,47 @@ bool jitdump_lookup(struct jitdump *jd, uint64_t addr, uint64_t t,
 	if (c && out)
 		fill(jd, c, out);
 	return c != NULL;
+}
+
+bool jitdump_code_at(struct jitdump *jd, uint64_t addr, const char *name,
+		     struct jitdump_code *out)
+{
+	const struct jd_code *best = NULL;
+	bool named = false;
+
+	/* Any order will do: every piece is looked at. */
+	for (size_t i = 0; i < jd->ncodes; i++) {
+		const struct jd_code *c = &jd->codes[i];
+		bool is = name && strcmp(jd->pool + c->name, name) == 0;
+
+		if (addr < c->start || addr >= c->end || (named && !is))
+			continue;
+		if (!best || (is && !named) || c->t_from >= best->t_from)
+			best = c;
+		named = named || is;
+	}
+	if (best)
+		fill(jd, best, out);
+	return best != NULL;
+}
+
+uint8_t *jitdump_code_bytes(struct jitdump *jd, const struct jitdump_code *c,
+			    size_t *len)
+{
+	const struct jd_code *k;
+	uint8_t *b;
+
+	*len = 0;
+	if (c->id >= jd->ncodes || !(k = &jd->codes[c->id])->nbytes ||
+	    k->nbytes > JD_MAX_RECORD)
+		return NULL;
+	b = xmalloc((size_t)k->nbytes);
+	if (!src_read(jd, k->bytes_off, b, (size_t)k->nbytes)) {
+		free(b);
+		return NULL;
+	}
+	*len = (size_t)k->nbytes;
+	return b;
 }
 
 bool jitdump_line(struct jitdump *jd, uint64_t addr, uint64_t t,

@@ -3,8 +3,10 @@
  * of any process, in two steps (the first half, as a dump still being
  * written, then all of it), then looked up at the code address of every
  * 8-byte-aligned word and the one after, at any time and at the time the
- * word after it makes, for names, lines and unwinding info; then told.
- * A name found is a C string: it never runs past the pool.
+ * word after it makes, for names, lines and unwinding info, and for the
+ * piece that ever covered it and its code bytes (never more than the
+ * piece spans); then told.  A name found is a C string: it never runs
+ * past the pool.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -29,6 +31,15 @@ static void lookup(struct jitdump *jd, uint64_t addr, uint64_t t)
 		__builtin_trap();
 	if (jitdump_unwind(jd, addr, t, &u, NULL) && u.size && !u.data)
 		__builtin_trap();
+	if (jitdump_code_at(jd, addr, t & 1 ? NULL : "a", &c)) {
+		size_t n;
+		uint8_t *b = jitdump_code_bytes(jd, &c, &n);
+
+		if (addr < c.start || addr >= c.end || n > c.end - c.start ||
+		    (n && !b))
+			__builtin_trap();
+		free(b);
+	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

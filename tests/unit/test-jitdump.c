@@ -529,6 +529,66 @@ static void foreign_or_fifo_dumps_are_not_read(void **state)
 	unlink(path);
 }
 
+/*
+ * The code bytes of a piece, for --disasm: the piece named as asked wins
+ * over a later one of another name at the same address; a moved piece
+ * keeps its bytes; a load record cut before its code has none.
+ */
+static void code_bytes(void **state)
+{
+	struct dump d = { .n = 0 };
+	struct jitdump *jd;
+	struct jitdump_code c;
+	uint8_t *b;
+	size_t n;
+
+	(void)state;
+	header(&d, 7);
+	load(&d, 10, 0x1000, 6, "first");
+	load(&d, 20, 0x1000, 4, "second");
+	move(&d, 30, 0x1000, 0x3000, 4);
+	/* A load that says 100 bytes of code and holds 3. */
+	prefix(&d, 0, 16 + 40 + 6 + 3, 40);
+	put32(&d, 7);
+	put32(&d, 7);
+	put64(&d, 0x5000);
+	put64(&d, 0x5000);
+	put64(&d, 100);
+	put64(&d, 1);
+	put(&d, "short", 6);
+	put(&d, "\x90\x90\x90", 3);
+	jd = read_dump(&d, 7);
+
+	assert_true(jitdump_code_at(jd, 0x1002, "first", &c));
+	assert_string_equal(c.name, "first");
+	assert_int_equal(c.start, 0x1000);
+	b = jitdump_code_bytes(jd, &c, &n);
+	assert_non_null(b);
+	assert_int_equal(n, 6);
+	assert_memory_equal(b, "\x90\x90\x90\x90\x90\x90", 6);
+	free(b);
+	/* No name, or one no piece there has: the latest. */
+	assert_true(jitdump_code_at(jd, 0x1002, NULL, &c));
+	assert_string_equal(c.name, "second");
+	assert_true(jitdump_code_at(jd, 0x1002, "other", &c));
+	assert_string_equal(c.name, "second");
+	assert_false(jitdump_code_at(jd, 0x1004, "second", &c) &&
+		     strcmp(c.name, "second") == 0);
+	/* Moved: the same bytes at the new place. */
+	assert_true(jitdump_code_at(jd, 0x3001, "second", &c));
+	assert_int_equal(c.start, 0x3000);
+	b = jitdump_code_bytes(jd, &c, &n);
+	assert_non_null(b);
+	assert_int_equal(n, 4);
+	free(b);
+	/* Cut short: named, but no bytes. */
+	assert_true(jitdump_code_at(jd, 0x5001, "short", &c));
+	assert_null(jitdump_code_bytes(jd, &c, &n));
+	assert_int_equal(n, 0);
+	assert_false(jitdump_code_at(jd, 0x9000, NULL, &c));
+	jitdump_close(jd);
+}
+
 /* ---- Dumps the runtimes wrote --------------------------------------------- */
 
 static struct jitdump *read_file(const char *path)
@@ -743,6 +803,7 @@ int main(void)
 		cmocka_unit_test(growing_dump_is_read_as_it_grows),
 		cmocka_unit_test(links_are_not_followed),
 		cmocka_unit_test(foreign_or_fifo_dumps_are_not_read),
+		cmocka_unit_test(code_bytes),
 		cmocka_unit_test(node_dump),
 		cmocka_unit_test(python_dump),
 		cmocka_unit_test(dump_wins_over_perf_map),
