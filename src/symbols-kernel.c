@@ -7,6 +7,7 @@
 
 #include <ctype.h>
 #include <elf.h>
+#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -131,14 +132,47 @@ static int cmp_ksym(const void *a, const void *b)
 }
 
 /*
- * A line's address: what strtoull(s, e, 16) gives, read by hand in the
- * usual case of up to 16 hex digits and a blank.
+ * Eight lowercase hex digits (the first in the lowest byte of w) as a
+ * number; false if one is not a lowercase hex digit.  Each byte's value
+ * is its low nibble, plus 9 for a letter; spelling the values back out
+ * as digits and comparing checks them all at once.
  */
-static unsigned long long hex_field(char *s, char **e)
+static bool hex8(uint64_t w, uint32_t *out)
+{
+	const uint64_t ones = 0x0101010101010101u;
+	uint64_t v = (w & 0x0f * ones) + 9 * ((w >> 6) & ones);
+	uint64_t over9 = ((v + 6 * ones) >> 4) & ones;
+
+	if ((v & 0xf0 * ones) || v + 0x30 * ones + 0x27 * over9 != w)
+		return false;
+	/* Pack the nibbles, the first digit the most significant. */
+	v = ((v & 0x000f000f000f000fu) << 4) | ((v >> 8) & 0x000f000f000f000fu);
+	v = ((v & 0x000000ff000000ffu) << 8) | ((v >> 16) & 0x000000ff000000ffu);
+	v = ((v & 0x000000000000ffffu) << 16) | ((v >> 32) & 0xffffu);
+	*out = (uint32_t)v;
+	return true;
+}
+
+/*
+ * A line's address: what strtoull(s, e, 16) gives, read by hand in the
+ * usual case of up to 16 hex digits and a blank (a 64-bit kernel's 16
+ * lowercase digits eight at a time).  The line ends at le, a NUL.
+ */
+static unsigned long long hex_field(char *s, const char *le, char **e)
 {
 	unsigned long long a = 0;
 	char *p = s;
 
+	if (le - s > 16 && s[16] == ' ') {
+		uint64_t w[2];
+		uint32_t hi, lo;
+
+		memcpy(w, s, 16);
+		if (hex8(le64toh(w[0]), &hi) && hex8(le64toh(w[1]), &lo)) {
+			*e = s + 16;
+			return (unsigned long long)hi << 32 | lo;
+		}
+	}
 	for (; p - s < 16; p++) {
 		unsigned c = (unsigned char)*p, d;
 
@@ -217,7 +251,7 @@ static bool kallsyms_parse(struct symbolizer *sy, size_t len)
 		char type;
 
 		*le = 0;
-		a = hex_field(s, &e);
+		a = hex_field(s, le, &e);
 		if (e != s && *e == ' ' && e[1] && e[2] == ' ') {
 			type = e[1];
 			name = e + 3;
@@ -231,7 +265,8 @@ static bool kallsyms_parse(struct symbolizer *sy, size_t len)
 			}
 			if (a)
 				nonzero = true;
-			if (!mod && strcmp(name, "_text") == 0)
+			if (!mod && name[0] == '_' && name[1] == 't' &&
+			    strcmp(name, "_text") == 0)
 				sy->ktext_now = a;
 			/*
 			 * __pfx_* (the padding before a function) stay, as

@@ -349,6 +349,10 @@ static void test_kallsyms(void **state)
 		"ffffffff81000200 D some_data\n"
 		"ffffffff81000300 T last_text\n"
 		"ffffffffc0001000 t mod_fn\t[ext4]\n"
+		/* 16 digits, read eight at a time: upper case, a non-digit. */
+		"FFFFFFFF81000600 t upper_case\n"
+		"ffffffff8100g700 t not_hex\n"
+		"ffffffff:1000800 t not_hex_either\n"
 		"garbage line\n", path) };
 	struct symbolizer *sy = sym_create(&o);
 	const char *mod;
@@ -367,6 +371,10 @@ static void test_kallsyms(void **state)
 			    "after_last");
 	assert_string_equal(sym_kernel_lookup(sy, 0xffffffff81000510, &mod),
 			    "far_after");
+	assert_string_equal(sym_kernel_lookup(sy, 0xffffffff81000610, &mod),
+			    "upper_case");
+	assert_string_equal(sym_kernel_lookup(sy, 0xffffffff81000910, &mod),
+			    "upper_case");
 	assert_string_equal(sym_kernel_lookup(sy, 0xffffffffc0001004, &mod),
 			    "mod_fn");
 	assert_string_equal(mod, "[ext4]");
