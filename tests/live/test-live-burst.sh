@@ -113,8 +113,15 @@ if [ -f "$work/p.data" ] &&
 	check "-c 10: fault_a $a live, $pa by perf record -c 10" near2 "$a" "$pa"
 fi
 
-# -e cs -c 10 -a (the README's example): context switches system-wide.
+# -e cs -c 10 -a (the README's example): context switches system-wide. A
+# shell sleeping 10 ms at a time beside it switches at least twice a round,
+# so there are switches to sample on a machine that is otherwise idle.
+(i=0; while [ "$i" -lt 400 ]; do sleep 0.01; i=$((i + 1)); done) &
+sw=$!
+sleep 0.2
 "$BIN" -e cs -c 10 -a -d 1 --collapse >"$work/cs.folded" 2>"$work/cs.err"
+kill "$sw" 2>/dev/null
+wait "$sw" 2>/dev/null
 odd=$(awk '$NF % 10' "$work/cs.folded" | head -n 1)
 check "-e cs -c 10 -a: switches sampled ($(wc -l <"$work/cs.folded") stacks)" \
 	[ -s "$work/cs.folded" ]

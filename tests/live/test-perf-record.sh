@@ -113,15 +113,21 @@ if (cd "$work" && perf record -q -z -g -F 999 -o z.data ./prog 2 >/dev/null 2>&1
 fi
 
 # ---- system-wide, with other processes around -----------------------------
+# A copy of the program under another name runs beside it, so that a second
+# root is there even on a machine that is otherwise idle.
+cp "$work/prog" "$work/other"
 "$work/prog" 3 &
 p=$!
+"$work/other" 3 &
+q=$!
 perf record -q -a -g -F 499 -o "$work/all.data" -- sleep 2 >/dev/null 2>&1
-wait "$p"
+wait "$p" "$q"
 "$BIN" --collapse "$work/all.data" >"$work/all.folded" 2>"$work/all.err"
 check "-a: status 0" [ -s "$work/all.folded" ]
 shares_ok "-a" "$work/all.folded" prog
 roots=$(cut -d';' -f1 "$work/all.folded" | sed 's/ [0-9]*$//' | sort -u | wc -l)
 check "-a: other processes are there too ($roots roots)" [ "$roots" -ge 2 ]
+check "-a: the copy under another name is there" grep -q "^other;" "$work/all.folded"
 
 # ---- separate debug files ---------------------------------------------------
 # A stripped program (no build-id, so only its .gnu_debuglink can lead to
