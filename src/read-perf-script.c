@@ -66,6 +66,13 @@ struct script {
 	struct piece sum;        /* the pieces' counts, added up */
 	struct pool pool;        /* runs reader i's pieces on worker i */
 	uint64_t block_base;     /* the line before the block's first */
+	/*
+	 * Seconds a byte of its share took each reader, averaged over the
+	 * last blocks, and the time its share of this block took (read_share):
+	 * the shares are cut to take as long (cut_at).
+	 */
+	double rate[MAX_THREADS];
+	double spent[MAX_THREADS];
 };
 
 
@@ -78,10 +85,48 @@ static void read_share(void *arg, unsigned i)
 {
 	struct script *sc = arg;
 	struct reader *r = &sc->rd[i];
+	double t0 = now_seconds();
 
 	for (size_t k = 0; k < ARRAY_SIZE(r->todo) && r->todo[k]; k++)
 		pscript_read_piece(r, r->todo[k],
 				   i == 0 && k == 0 ? sc->block_base : 0);
+	sc->spent[i] = now_seconds() - t0;
+}
+
+/*
+ * Where share i of a block of len bytes should start for the shares to
+ * take as long as one another, from what a byte took each reader lately:
+ * a reader that reads a byte in half the time gets twice the bytes.  (The
+ * reader on the thread that read the block from the input finds it in
+ * its CPU's cache; the others fetch it.)  Where the shares are cut changes
+ * nothing but how long they take.
+ */
+static size_t cut_at(const struct script *sc, size_t len, unsigned i)
+{
+	double sum = 0, before = 0;
+
+	for (unsigned k = 0; k < sc->nthreads; k++) {
+		if (!(sc->rate[k] > 0))
+			return len / sc->nthreads * i;
+		sum += 1 / sc->rate[k];
+		if (k < i)
+			before += 1 / sc->rate[k];
+	}
+	return (size_t)((double)len * (before / sum));
+}
+
+/* What a byte of its share took each reader of the n that read a block. */
+static void note_rates(struct script *sc, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		size_t len = sc->pcs[i].len;
+		double r;
+
+		if (len < 4096 || !(sc->spent[i] > 0))
+			continue;
+		r = sc->spent[i] / (double)len;
+		sc->rate[i] = sc->rate[i] > 0 ? (3 * sc->rate[i] + r) / 4 : r;
+	}
 }
 
 
@@ -358,7 +403,7 @@ static void run_block(struct script *sc, const char *text, size_t len,
 	cut[0] = text;
 	if (!one && sc->nthreads > 1 && len >= sc->parallel_min) {
 		for (unsigned i = 1; i < sc->nthreads; i++) {
-			const char *from = text + len / sc->nthreads * i;
+			const char *from = text + cut_at(sc, len, i);
 			const char *c;
 
 			if (from <= cut[n - 1])
@@ -400,6 +445,8 @@ static void run_block(struct script *sc, const char *text, size_t len,
 	}
 	sc->block_base = base;
 	pool_run(&sc->pool, n);
+	if (n > 1)
+		note_rates(sc, n);
 	before = sc->lines;
 	for (unsigned i = 0; i < npc; i++) {
 		sc->base[i] = base;
