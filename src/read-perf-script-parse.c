@@ -189,51 +189,63 @@ void pscript_match_period(const char *s, size_t n, struct event_line *e)
 	e->eventlen = end - 1 - t;
 }
 
-/* "SECS.FRAC:" among the words after the pid: the time in ns. */
+/*
+ * The word at s[*i] (up to a blank or n) as a time, "SECS.FRAC:" (digits,
+ * a dot, digits, a colon): 1 and the time in ns; 0 if it is not one; -1
+ * if it is one too large for 64 bits of ns.  *i ends after the word.  One
+ * pass over the word: each event line has one.
+ */
+static int time_word(const char *s, size_t n, size_t *i, uint64_t *ns)
+{
+	size_t k = *i, nd = 0, nf = 0;
+	uint64_t sec = 0, frac = 0;
+	bool big = false;       /* the seconds do not fit 64 bits */
+
+	for (; k < n && is_digit((unsigned char)s[k]); k++, nd++) {
+		unsigned d = (unsigned)(s[k] - '0');
+
+		if (nd < 19)    /* below 10^19: no overflow */
+			sec = sec * 10 + d;
+		else if (__builtin_mul_overflow(sec, 10, &sec) ||
+			 __builtin_add_overflow(sec, d, &sec))
+			big = true;
+	}
+	if (!nd || k >= n || s[k] != '.')
+		goto other;
+	for (k++; k < n && is_digit((unsigned char)s[k]); k++, nf++)
+		if (nf < 9)
+			frac = frac * 10 + (uint64_t)(s[k] - '0');
+	if (!nf || big || k >= n || s[k] != ':' ||
+	    (k + 1 < n && !is_ws((unsigned char)s[k + 1])))
+		goto other;
+	*i = k + 1;
+	for (; nf < 9; nf++)
+		frac *= 10;
+	if (__builtin_mul_overflow(sec, 1000000000u, &sec) ||
+	    __builtin_add_overflow(sec, frac, &sec))
+		return -1;
+	*ns = sec;
+	return 1;
+other:
+	while (k < n && !is_ws((unsigned char)s[k]))
+		k++;
+	*i = k;
+	return 0;
+}
+
+/* "SECS.FRAC:" among the three words after the pid: the time in ns. */
 static bool parse_time(const char *s, size_t n, size_t from, uint64_t *ns)
 {
 	size_t i = from;
 
 	for (int words = 0; words < 3 && i < n; words++) {
-		size_t w0, w1, dot = 0;
-		uint64_t sec = 0, frac = 0;
-		unsigned fd = 0;
-		bool ok = true;
+		int t;
 
 		while (i < n && is_ws((unsigned char)s[i]))
 			i++;
-		w0 = i;
-		while (i < n && !is_ws((unsigned char)s[i]))
-			i++;
-		w1 = i;
-		if (w1 - w0 < 4 || s[w1 - 1] != ':' || !is_digit((unsigned char)s[w0]))
-			continue;
-		for (size_t k = w0; k < w1 - 1 && ok; k++) {
-			unsigned char c = (unsigned char)s[k];
-
-			if (c == '.' && !dot) {
-				dot = k;
-			} else if (!is_digit(c)) {
-				ok = false;
-			} else if (!dot) {
-				ok = !__builtin_mul_overflow(sec, 10, &sec) &&
-				     !__builtin_add_overflow(sec, c - '0', &sec);
-			} else if (fd < 9) {
-				frac = frac * 10 + (c - '0');
-				fd++;
-			}
-		}
-		if (!ok || !dot || dot == w1 - 2)
-			continue;
-		while (fd < 9) {
-			frac *= 10;
-			fd++;
-		}
-		if (__builtin_mul_overflow(sec, 1000000000u, &sec) ||
-		    __builtin_add_overflow(sec, frac, &sec))
-			return false;
-		*ns = sec;
-		return true;
+		t = time_word(s, n, &i, ns);
+		if (t)
+			return t > 0;
 	}
 	return false;
 }

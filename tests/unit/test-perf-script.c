@@ -154,6 +154,39 @@ static void timestamps(void **state)
 	done(&r);
 }
 
+/*
+ * The time word: seconds of any number of digits that fit, a fraction of
+ * which nine digits count; a word that is not "DIGITS.DIGITS:", or whose
+ * time does not fit 64 bits of ns, gives the sample no time.
+ */
+static void time_words(void **state)
+{
+	static const char *const not_times[] = {
+		"1.2.3:", "12.:", "12:", ".5:", "1.5x:", "1.5", "1.5:x",
+		"99999999999.5:", "100000000000000000000.0:",
+	};
+	struct result r;
+	uint64_t first, last;
+	char buf[128];
+
+	(void)state;
+	load(&r, "ab 1 [000] 000000000000000000001.5: 1 c:\n\t 1 f (/x)\n\n"
+		 "ab 1 [000] 2.1234567891: 1 c:\n\t 1 f (/x)\n\n");
+	assert_true(profile_time_bounds(r.p, &first, &last));
+	assert_true(first == 1500000000ULL);
+	assert_true(last == 2123456789ULL);
+	done(&r);
+	for (size_t i = 0; i < sizeof(not_times) / sizeof(not_times[0]); i++) {
+		snprintf(buf, sizeof(buf), "ab 1 [000] %s 1 c:\n\t 1 f (/x)\n\n",
+			 not_times[i]);
+		load(&r, buf);
+		assert_string_equal(r.collapsed, "ab;f 1\n");
+		if (profile_has_timeline(r.p))
+			fail_msg("'%s' read as a time", not_times[i]);
+		done(&r);
+	}
+}
+
 /* One number after the command is the thread id; the pid is "?". */
 static void tid_only_and_spaces(void **state)
 {
@@ -448,6 +481,7 @@ int main(void)
 		cmocka_unit_test(no_addr_tables),
 		cmocka_unit_test(pid_tid_kernel),
 		cmocka_unit_test(timestamps),
+		cmocka_unit_test(time_words),
 		cmocka_unit_test(tid_only_and_spaces),
 		cmocka_unit_test(tidy_names),
 		cmocka_unit_test(java_class_paths),
