@@ -971,6 +971,7 @@ static void one_line(struct reader *r, const char *s, size_t n,
 
 struct ahead {
 	uint64_t h;
+	size_t n;                /* the line's length, without its '\n' */
 	bool frame;              /* the line may be a frame line: h is set */
 	bool java;               /* the seed of h */
 };
@@ -982,6 +983,7 @@ static const char *fetch_ahead(const struct reader *r, const char *s,
 	const char *nl = memchr(s, '\n', (size_t)(end - s));
 	size_t n = nl ? (size_t)(nl - s) : (size_t)(end - s);
 
+	a->n = n;
 	a->frame = n && is_ws((unsigned char)s[0]);
 	if (a->frame) {
 		a->java = r->java;
@@ -1041,10 +1043,8 @@ void pscript_read_piece(struct reader *r, struct piece *pc, uint64_t base)
 	while (!pc->one && at < end) {
 		uint32_t e = 0;
 		const struct fkey *k;
-		const char *nl;
-		size_t n;
-
 		const struct ahead *now;
+		size_t n;
 
 		for (; ahead < end && r->lineno + FETCH_AHEAD > lahead; lahead++)
 			ahead = fetch_ahead(r, ahead, end,
@@ -1065,8 +1065,8 @@ void pscript_read_piece(struct reader *r, struct piece *pc, uint64_t base)
 			at += k->klen + 1;
 			continue;
 		}
-		nl = memchr(at, '\n', (size_t)(end - at));
-		n = nl ? (size_t)(nl - at) : (size_t)(end - at);
+		/* The line's end, found when it was hashed ahead. */
+		n = now->n;
 		r->lineno++;
 		one_line(r, at, n && at[n - 1] == '\r' ? n - 1 : n,
 			 now->frame && now->java == r->java ? &now->h : NULL);
