@@ -193,6 +193,7 @@ void pscript_reader_free(struct reader *r)
 	floc_destroy(r->locs);
 	free(r->gid);
 	free(r->lastroot);
+	free(r->ptail);
 	free(r->buf);
 	free(r->fe);
 	free(r->fslots);

@@ -187,6 +187,39 @@ void pscript_match_period(const char *s, size_t n, struct event_line *e)
 	}
 	e->event = s + t;
 	e->eventlen = end - 1 - t;
+	e->tail = k - 1;
+}
+
+/*
+ * pscript_match_period, for a line that ends as the last one whose event
+ * was found: what it reads lies in the bytes from the ':' before the
+ * period on, so the same bytes read the same (a recording's lines mostly
+ * differ before them, in the time, unless each sample has its period).
+ */
+static void match_period_kept(struct reader *r, const char *s, size_t n,
+			      struct event_line *e)
+{
+	size_t k = r->ptaillen;
+
+	if (k && n >= k && memcmp(s + n - k, r->ptail, k) == 0) {
+		e->event = s + n - r->ptevent;
+		e->eventlen = r->pteventlen;
+		e->period = r->ptperiod ? s + n - r->ptperiod : NULL;
+		e->periodlen = r->ptperiodlen;
+		e->tail = n - k;
+		return;
+	}
+	pscript_match_period(s, n, e);
+	if (!e->event)
+		return;
+	k = n - e->tail;
+	GROW(r->ptail, r->capptail, k);
+	memcpy(r->ptail, s + e->tail, k);
+	r->ptaillen = k;
+	r->ptevent = (size_t)(s + n - e->event);
+	r->pteventlen = e->eventlen;
+	r->ptperiod = e->period ? (size_t)(s + n - e->period) : 0;
+	r->ptperiodlen = e->period ? e->periodlen : 0;
 }
 
 /*
@@ -908,7 +941,7 @@ static void one_line(struct reader *r, const char *s, size_t n,
 	/* Frame lines are indented; the event-line test fails fast on them. */
 	if (!is_ws((unsigned char)s[0]) && pscript_match_event(s, n, &e)) {
 		r->pc->events++;
-		pscript_match_period(s, n, &e);
+		match_period_kept(r, s, n, &e);
 		event_line(r, s, n, &e);
 		return;
 	}

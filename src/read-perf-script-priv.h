@@ -176,6 +176,16 @@ struct reader {
 	uint32_t lastrootid;
 	bool have_lastroot;
 
+	/*
+	 * The tail of the last event line whose event was found, from its
+	 * e.tail on, and where its event and period were, counted from its
+	 * end (the period 0 for none): a line that ends in the same bytes
+	 * ends in the same event and period.
+	 */
+	char *ptail;
+	size_t ptaillen, capptail;
+	size_t ptevent, pteventlen, ptperiod, ptperiodlen;
+
 	char *buf;               /* scratch for names */
 	size_t capbuf;
 
@@ -218,6 +228,9 @@ struct event_line {
 	size_t eventlen;
 	const char *period;      /* NULL: none */
 	size_t periodlen;
+	size_t tail;             /* with an event: where the ':' before
+	                            "[PERIOD] EVENT:" is, the first byte
+	                            pscript_match_period's reading depends on */
 };
 
 /* ---- read-perf-script-parse.c ---------------------------------------- */

@@ -187,6 +187,33 @@ static void time_words(void **state)
 	}
 }
 
+/*
+ * Lines that end alike but for a digit before the period's blank, or for
+ * the event, are read for what they are: the reader keeps the last line's
+ * tail, from the ':' before the period on, and only a line that ends in
+ * those very bytes is read as it was.
+ */
+static void period_tails(void **state)
+{
+	struct result r;
+
+	(void)state;
+	load(&r, "ab 1 1.0: 10 cycles:\n\t 1 f (/x)\n\n"
+		 "ab 1 1.1: 110 cycles:\n\t 1 f (/x)\n\n"
+		 "ab 1 1.2: 10 cycles:\n\t 1 f (/x)\n\n"
+		 "ab 1 1.2 10 cycles:\n\t 1 f (/x)\n\n"
+		 "ab 1 1.3: 10 ycles:\n\t 1 f (/x)\n\n"
+		 "ab 1 1.4:10 cycles:\n\t 1 f (/x)\n\n"
+		 "ab 1 1.5: 10 cycles: \n\t 1 g (/x)\n\n");
+	/*
+	 * "1.2 10 cycles:" has no ':' before its period: no event, weight 1;
+	 * in "1.4:10 cycles:" the period 10 follows the time's own ':'.
+	 */
+	assert_string_equal(r.collapsed, "ab;f 141\nab;g 10\n");
+	assert_true(warned(&r, "1 sample of other events left out"));
+	done(&r);
+}
+
 /* One number after the command is the thread id; the pid is "?". */
 static void tid_only_and_spaces(void **state)
 {
@@ -482,6 +509,7 @@ int main(void)
 		cmocka_unit_test(pid_tid_kernel),
 		cmocka_unit_test(timestamps),
 		cmocka_unit_test(time_words),
+		cmocka_unit_test(period_tails),
 		cmocka_unit_test(tid_only_and_spaces),
 		cmocka_unit_test(tidy_names),
 		cmocka_unit_test(java_class_paths),
