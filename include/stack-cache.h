@@ -41,6 +41,7 @@ struct sc_val {
 	uint32_t frames;           /* frames the stack has */
 	uint16_t counts[SC_COUNTS];/* what the caller counts again on a hit */
 	bool had_proc, had_thread; /* the process and thread were known */
+	uint16_t nonzero;          /* bit k: counts[k] is not 0 */
 };
 
 struct stack_cache;

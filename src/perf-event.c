@@ -1057,6 +1057,7 @@ void pe_machine_meta(struct pe_machine *m, const struct pe_sample *s,
 /* ---- The stack cache ------------------------------------------------------ */
 
 _Static_assert(SYM_MISS_COUNT + 1 <= SC_COUNTS, "stack cache counts");
+_Static_assert(SC_COUNTS <= 16, "a bit of sc_val.nonzero for each count");
 
 /* What the machine counts while building a stack: unknown frames, misses. */
 static void counts_now(const struct pe_machine *m, uint64_t c[SC_COUNTS])
@@ -1140,9 +1141,14 @@ static bool add_cached(struct pe_machine *m, const struct sc_key *key,
 	meta.comm = v->comm;
 	m->st.frames += v->frames;
 	m->st.unknown_frames += v->counts[SYM_MISS_COUNT];
-	for (unsigned k = 0; m->sy && k < SYM_MISS_COUNT; k++)
-		if (v->counts[k])
+	/* The kinds of miss the stack had, and no others. */
+	if (m->sy)
+		for (unsigned b = v->nonzero & ((1u << SYM_MISS_COUNT) - 1); b;
+		     b &= b - 1) {
+			unsigned k = (unsigned)__builtin_ctz(b);
+
 			sym_count_misses(m->sy, (enum sym_miss)k, v->counts[k]);
+		}
 	*st = profile_add_at(m->p, v->leaf, w, &meta);
 	if (*st == ADD_OK && m->pa)
 		paddr_add_at(m->pa, v->anode, w->v);
@@ -1164,6 +1170,8 @@ static void store(struct pe_machine *m, const struct sc_key *key,
 		if (after[k] - before[k] > UINT16_MAX)
 			return;
 		v.counts[k] = (uint16_t)(after[k] - before[k]);
+		if (v.counts[k])
+			v.nonzero |= (uint16_t)(1u << k);
 	}
 	v.stamp = pe_procs_clock(m->pt);
 	v.leaf = leaf;
