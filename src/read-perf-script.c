@@ -98,19 +98,28 @@ static void read_share(void *arg, unsigned i)
  * take as long as one another, from what a byte took each reader lately:
  * a reader that reads a byte in half the time gets twice the bytes.  (The
  * reader on the thread that read the block from the input finds it in
- * its CPU's cache; the others fetch it.)  Where the shares are cut changes
+ * its CPU's cache; the others fetch it.)  No share is under a quarter of
+ * the largest: a thread that was stopped for a while still reads enough
+ * for its rate to be measured again.  Where the shares are cut changes
  * nothing but how long they take.
  */
 static size_t cut_at(const struct script *sc, size_t len, unsigned i)
 {
-	double sum = 0, before = 0;
+	double sum = 0, before = 0, most = 0;
 
 	for (unsigned k = 0; k < sc->nthreads; k++) {
 		if (!(sc->rate[k] > 0))
 			return len / sc->nthreads * i;
-		sum += 1 / sc->rate[k];
+		if (1 / sc->rate[k] > most)
+			most = 1 / sc->rate[k];
+	}
+	for (unsigned k = 0; k < sc->nthreads; k++) {
+		double w = 1 / sc->rate[k] < most / 4 ? most / 4
+						      : 1 / sc->rate[k];
+
+		sum += w;
 		if (k < i)
-			before += 1 / sc->rate[k];
+			before += w;
 	}
 	return (size_t)((double)len * (before / sum));
 }
