@@ -25,12 +25,65 @@
 /* ---- Sorting by time ----------------------------------------------------- */
 
 /*
- * An LSD radix sort on the time minus the smallest, the passes counted in
- * one read and skipped where every digit is the same (a recording spans
- * few bits).  8-bit digits for the few records of a round, 12-bit ones
- * for a whole file.  Few records: an insertion sort.
+ * Records come in a few runs already in time order (perf writes each
+ * CPU's buffer in turn): up to MERGE_RUNS_MAX runs are merged, two at a
+ * time, the first's record first among equal times.  Otherwise an LSD
+ * radix sort on the time minus the smallest, the passes counted in one
+ * read and skipped where every digit is the same (a recording spans few
+ * bits).  8-bit digits for the few records of a round, 12-bit ones for a
+ * whole file.  Few records: an insertion sort.
  */
 #define RADIX_MAX_BITS 12
+#define MERGE_RUNS_MAX 16
+
+/* The runs of a in order: their starts, and n after the last; 0: many. */
+static size_t find_runs(const struct pe_ref *a, size_t n,
+			size_t start[MERGE_RUNS_MAX + 1])
+{
+	size_t runs = 1;
+
+	start[0] = 0;
+	for (size_t i = 1; i < n; i++)
+		if (a[i].time < a[i - 1].time) {
+			if (runs == MERGE_RUNS_MAX)
+				return 0;
+			start[runs++] = i;
+		}
+	start[runs] = n;
+	return runs;
+}
+
+/* Merge the runs of a (starts in start) into one, through b. */
+static struct pe_ref *merge_runs(struct pe_ref *a, struct pe_ref *b,
+				 size_t start[MERGE_RUNS_MAX + 1], size_t runs)
+{
+	while (runs > 1) {
+		size_t out = 0;
+
+		for (size_t r = 0; r < runs; r += 2) {
+			size_t i = start[r], mid = start[r + 1];
+			size_t j = mid, end = r + 1 < runs ? start[r + 2] : mid;
+			size_t o = i;
+
+			while (i < mid && j < end)
+				b[o++] = a[j].time < a[i].time ? a[j++] : a[i++];
+			while (i < mid)
+				b[o++] = a[i++];
+			while (j < end)
+				b[o++] = a[j++];
+			start[out++] = start[r];
+		}
+		start[out] = start[runs];
+		runs = out;
+		{
+			struct pe_ref *t = a;
+
+			a = b;
+			b = t;
+		}
+	}
+	return a;
+}
 
 struct pe_ref *pe_sort_refs(struct pe_ref *a, struct pe_ref *tmp, size_t n)
 {
@@ -51,6 +104,13 @@ struct pe_ref *pe_sort_refs(struct pe_ref *a, struct pe_ref *tmp, size_t n)
 			a[j] = r;
 		}
 		return a;
+	}
+	{
+		size_t start[MERGE_RUNS_MAX + 1];
+		size_t runs = find_runs(a, n, start);
+
+		if (runs)
+			return merge_runs(a, tmp, start, runs);
 	}
 	for (size_t i = 0; i < n; i++) {
 		lo = a[i].time < lo ? a[i].time : lo;

@@ -1362,6 +1362,32 @@ static void test_decode_bounds(void **state)
 
 /* ---- Records in time order from a second thread (perf-order.h) ---------- */
 
+/* r (a or tmp) holds the n records in time order, as a stable sort. */
+static void assert_stable_sorted(const struct pe_ref *r,
+				 const struct pe_ref *a,
+				 const struct pe_ref *tmp, size_t n)
+{
+	assert_true(r == a || r == tmp);
+	for (size_t i = 1; i < n; i++) {
+		assert_true(r[i - 1].time <= r[i].time);
+		if (r[i - 1].time == r[i].time)
+			assert_true(r[i - 1].rec < r[i].rec);
+	}
+	/* Each record once: the recs are 1..n. */
+	{
+		unsigned char *seen = calloc(n + 1, 1);
+
+		assert_non_null(seen);
+		for (size_t i = 0; i < n; i++) {
+			uintptr_t k = (uintptr_t)r[i].rec;
+
+			assert_true(k >= 1 && k <= n && !seen[k]);
+			seen[k] = 1;
+		}
+		free(seen);
+	}
+}
+
 /* Times with many repeats, sorted by pe_sort_refs as a stable sort. */
 static void test_sort_refs(void **state)
 {
@@ -1384,12 +1410,41 @@ static void test_sort_refs(void **state)
 			a[i].rec = (const unsigned char *)(uintptr_t)(i + 1);
 		}
 		r = pe_sort_refs(a, tmp, n);
-		assert_true(r == a || r == tmp);
-		for (size_t i = 1; i < n; i++) {
-			assert_true(r[i - 1].time <= r[i].time);
-			if (r[i - 1].time == r[i].time)
-				assert_true(r[i - 1].rec < r[i].rec);
+		assert_stable_sorted(r, a, tmp, n);
+		free(a);
+		free(tmp);
+	}
+}
+
+/*
+ * Runs already in order, as perf writes each CPU's buffer in turn (the
+ * times of the runs overlapping, with repeats within and across runs):
+ * sorted as a stable sort, whether merged (up to 16 runs) or not.
+ */
+static void test_sort_runs(void **state)
+{
+	static const size_t runs[] = { 1, 2, 3, 16, 17, 40 };
+	uint64_t seed = 7;
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(runs) / sizeof(runs[0]); k++) {
+		size_t n = 3000, per = n / runs[k];
+		struct pe_ref *a = calloc(n, sizeof(*a));
+		struct pe_ref *tmp = calloc(n, sizeof(*tmp)), *r;
+		uint64_t t = 0;
+
+		assert_non_null(a);
+		assert_non_null(tmp);
+		for (size_t i = 0; i < n; i++) {
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			if (i % per == 0)
+				t = 1000 + (seed >> 40) % 50;  /* a new run */
+			t += (seed >> 33) % 3;                 /* 0: a repeat */
+			a[i].time = t;
+			a[i].rec = (const unsigned char *)(uintptr_t)(i + 1);
 		}
+		r = pe_sort_refs(a, tmp, n);
+		assert_stable_sorted(r, a, tmp, n);
 		free(a);
 		free(tmp);
 	}
@@ -1828,6 +1883,7 @@ int main(void)
 		cmocka_unit_test(test_lost_and_unknown_records),
 		cmocka_unit_test(test_decode_bounds),
 		cmocka_unit_test(test_sort_refs),
+		cmocka_unit_test(test_sort_runs),
 		cmocka_unit_test(test_order_rounds),
 		cmocka_unit_test(test_order_gives_up),
 		cmocka_unit_test(test_order_from_file),
