@@ -94,9 +94,11 @@ const struct pe_map *pe_proc_maps(const struct pe_proc *pr, size_t *n);
 uint32_t pe_proc_pid(const struct pe_proc *pr);
 /*
  * The table's clock ticks at every change of a process (its maps) or a
- * thread (its name): pe_proc_changed(pr) and t->changed are its time at
- * their last change, so what was worked out of them at pe_procs_clock()
- * still holds while neither is later.
+ * thread (its name), and when either comes or a process goes:
+ * pe_proc_changed(pr) and t->changed are its time at their last change,
+ * so what was worked out of them at pe_procs_clock() still holds while
+ * neither is later, and what was worked out of the whole table holds
+ * while the clock has not moved.
  */
 uint64_t pe_procs_clock(const struct pe_procs *pt);
 uint64_t pe_proc_changed(const struct pe_proc *pr);

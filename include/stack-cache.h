@@ -54,9 +54,8 @@ uint64_t sc_hash(const struct sc_key *key);
 
 struct stack_cache *sc_create(void);
 void sc_destroy(struct stack_cache *sc);
-/* The value stored for key, NULL if none. */
-const struct sc_val *sc_find(const struct stack_cache *sc,
-			     const struct sc_key *key);
+/* The value stored for key, NULL if none (the caller may update it). */
+struct sc_val *sc_find(struct stack_cache *sc, const struct sc_key *key);
 /* Start loading where a key of this hash is looked for (a hint). */
 void sc_prefetch(const struct stack_cache *sc, uint64_t hash);
 /* The memory the cache holds: its table, entries and chains. */

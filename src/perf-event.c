@@ -1115,16 +1115,30 @@ void pe_machine_prefetch(const struct pe_machine *m, uint64_t hash)
 		sc_prefetch(m->sc, hash);
 }
 
-/* A stored stack holds while its process and thread are as they were. */
-static bool still_holds(const struct pe_machine *m, const struct sc_val *v,
+/*
+ * A stored stack holds while its process and thread are as they were: at
+ * once when nothing at all has changed since it was stored or last found
+ * to hold.  Found to hold, its stamp moves on to now: it holds now as it
+ * would had it been stored now, and the next sample of the chain skips
+ * the lookups until something changes again.
+ */
+static bool still_holds(const struct pe_machine *m, struct sc_val *v,
 			uint32_t pid, uint32_t tid)
 {
-	const struct pe_proc *pr = pe_procs_proc(m->pt, pid);
-	const struct pe_thread *t = pe_procs_thread(m->pt, tid);
+	uint64_t now = pe_procs_clock(m->pt);
+	const struct pe_proc *pr;
+	const struct pe_thread *t;
 
-	return (pr != NULL) == v->had_proc && (t != NULL) == v->had_thread &&
-	       (!pr || pe_proc_changed(pr) <= v->stamp) &&
-	       (!t || t->changed <= v->stamp);
+	if (v->stamp == now)
+		return true;
+	pr = pe_procs_proc(m->pt, pid);
+	t = pe_procs_thread(m->pt, tid);
+	if ((pr != NULL) != v->had_proc || (t != NULL) != v->had_thread ||
+	    (pr && pe_proc_changed(pr) > v->stamp) ||
+	    (t && t->changed > v->stamp))
+		return false;
+	v->stamp = now;
+	return true;
 }
 
 /* Add s where its chain ended before; false if it is not known. */
@@ -1132,7 +1146,7 @@ static bool add_cached(struct pe_machine *m, const struct sc_key *key,
 		       const struct pe_sample *s, const struct weight *w,
 		       enum add_status *st)
 {
-	const struct sc_val *v = sc_find(m->sc, key);
+	struct sc_val *v = sc_find(m->sc, key);
 	struct sample_meta meta;
 
 	if (!v || !still_holds(m, v, s->pid, s->tid))

@@ -190,6 +190,7 @@ static void proc_drop(struct pe_procs *pt, uint32_t pid)
 	if (pr) {
 		pmap_del(&pt->procs, pid);
 		proc_free(pt, pr);
+		++pt->clock;    /* gone: a change too (pe_procs_clock) */
 	}
 	if (pt->h.forget)
 		pt->h.forget(pt->h.ctx, pid);

@@ -126,8 +126,7 @@ static struct sc_slot *slot_of(const struct stack_cache *sc, uint64_t h,
 	}
 }
 
-const struct sc_val *sc_find(const struct stack_cache *sc,
-			     const struct sc_key *key)
+struct sc_val *sc_find(struct stack_cache *sc, const struct sc_key *key)
 {
 	const struct sc_slot *s;
 

@@ -222,9 +222,11 @@ same "perf script, gzip" --collapse "$tmp/ps.txt.gz"
 same "perf script --event-filter" --collapse --event-filter=page-faults "$tmp/ps.txt"
 same "perf script: overflow, too deep" --collapse "$tmp/ps-end.txt"
 
-# perf.data: the chain hashes are worked out ahead on a second thread.
+# perf.data: read in order on a second thread (or, in two passes, the
+# chain hashes worked out ahead on one); the stack cache, per thread.
 for f in tests/data/*.data; do
 	same "perf.data $f" --collapse --tid "$f"
+	same "perf.data $f --time --pid" --collapse --pid --time 20%-70% "$f"
 done
 
 # The inputs do hold what they are meant to test.

@@ -22,6 +22,7 @@
 #include "input.h"
 #include "perf-event.h"
 #include "perf-order.h"
+#include "perf-procs.h"
 #include "profile.h"
 #include "profile-addr.h"
 #include "read.h"
@@ -616,6 +617,15 @@ static void test_synthetic_fork_exec_exit(void **state)
 	done(&r);
 }
 
+/* A stream's start: process 400, "first", one file mapped at 0x400000. */
+static void first_program(struct sb *s)
+{
+	s->n = 0;
+	pipe_header(s, STYPE);
+	comm(s, 400, 400, "first", false, 1);
+	mmap2(s, 400, 0x400000, 0x10000, "/nonexistent/one", 2);
+}
+
 /*
  * The same chain of the same thread, again and again, while its process
  * and thread change: each sample is named as things are at its time (the
@@ -628,10 +638,7 @@ static void test_synthetic_same_chain_changes(void **state)
 	struct result r;
 
 	(void)state;
-	s.n = 0;
-	pipe_header(&s, STYPE);
-	comm(&s, 400, 400, "first", false, 1);
-	mmap2(&s, 400, 0x400000, 0x10000, "/nonexistent/one", 2);
+	first_program(&s);
 	sample(&s, 400, 400, 3, 1, chain_ab, 2);
 	sample(&s, 400, 400, 4, 1, chain_ab, 2);
 	/* Renamed (prctl): the next samples have the new root. */
@@ -661,6 +668,63 @@ static void test_synthetic_same_chain_changes(void **state)
 	/* 10 samples of 2 unresolved frames each. */
 	assert_non_null(strstr(r.err, "20 frames unresolved"));
 	done(&r);
+}
+
+/*
+ * A stack found again by its chain holds while nothing of its process or
+ * thread changed, whatever else changed meanwhile (its stamp moves on),
+ * and not past a change of its own after that.
+ */
+static void test_synthetic_chain_outlives_others(void **state)
+{
+	static struct sb s;
+	struct result r;
+
+	(void)state;
+	first_program(&s);
+	comm(&s, 600, 600, "other", false, 3);
+	sample(&s, 400, 400, 4, 1, chain_ab, 2);
+	/* Another process changes: the stack still holds. */
+	comm(&s, 600, 600, "other2", false, 5);
+	sample(&s, 400, 400, 6, 10, chain_ab, 2);
+	mmap2(&s, 600, 0x400000, 0x10000, "/nonexistent/six", 7);
+	sample(&s, 400, 400, 8, 10, chain_ab, 2);
+	/* Its own maps change: it does not, nor its thread's name after. */
+	mmap2(&s, 400, 0x400000, 0x10000, "/nonexistent/two", 9);
+	sample(&s, 400, 400, 10, 100, chain_ab, 2);
+	comm(&s, 600, 600, "other3", false, 11);
+	sample(&s, 400, 400, 12, 100, chain_ab, 2);
+	comm(&s, 400, 400, "renamed", false, 13);
+	sample(&s, 400, 400, 14, 1000, chain_ab, 2);
+	load_mem(&r, s.b, s.n, NULL);
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.out, "first;[one];[one] 21\n"
+				   "first;[two];[two] 200\n"
+				   "renamed;[two];[two] 1000\n");
+	done(&r);
+}
+
+/* A process that goes (live mode) moves the table's clock. */
+static void test_procs_clock_on_exit(void **state)
+{
+	struct pe_procs *pt = pe_procs_create(NULL, NULL);
+	struct pe_record r;
+	uint64_t before;
+
+	(void)state;
+	pe_procs_set_comm(pt, 700, 700, "gone", 4);
+	pe_procs_add_map(pt, 700, 0x400000, 0x1000, 0, "/nonexistent/x", 14,
+			 NULL);
+	assert_non_null(pe_procs_proc(pt, 700));
+	before = pe_procs_clock(pt);
+	memset(&r, 0, sizeof(r));
+	r.type = PERF_RECORD_EXIT;
+	r.u.task.pid = r.u.task.tid = 700;
+	r.u.task.ppid = r.u.task.ptid = 1;
+	pe_procs_apply(pt, &r);
+	assert_null(pe_procs_proc(pt, 700));
+	assert_true(pe_procs_clock(pt) > before);
+	pe_procs_destroy(pt);
 }
 
 /*
@@ -1868,6 +1932,8 @@ int main(void)
 		cmocka_unit_test(test_synthetic_names),
 		cmocka_unit_test(test_synthetic_fork_exec_exit),
 		cmocka_unit_test(test_synthetic_same_chain_changes),
+		cmocka_unit_test(test_synthetic_chain_outlives_others),
+		cmocka_unit_test(test_procs_clock_on_exit),
 		cmocka_unit_test(test_synthetic_threads),
 		cmocka_unit_test(test_walk_file_in_chunks),
 		cmocka_unit_test(test_synthetic_time_order),
