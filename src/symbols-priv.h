@@ -100,11 +100,16 @@ struct jit_map {
 	struct jit_map *next;
 };
 
+/*
+ * A kernel function: its name and module point into the kallsyms text,
+ * ended by a tab or a newline until a lookup first returns them (which
+ * writes a NUL there: the text is otherwise read only once, as it is).
+ */
 struct ksym {
 	uint64_t start;
 	size_t seq;             /* line number: of aliases, the last wins */
-	const char *name;
-	const char *mod;        /* "[kernel.kallsyms]" or "[ext4]" */
+	char *name;
+	char *mod;              /* NULL: the kernel's own; "[ext4]" */
 };
 
 struct reported {
@@ -136,11 +141,12 @@ struct symbolizer {
 	char jit_modname[64];   /* "/tmp/perf-PID.map" of the last lookup */
 	/* kernel */
 	int kstate;             /* 0: not loaded, 1: ok, -1: unusable */
-	struct ksym *ksyms;     /* ARR arrays: capksyms, ktextcap */
+	struct ksym *ksyms;     /* an ARR array of capksyms */
 	size_t nksyms, capksyms;
 	struct sym_index kix;   /* of ksyms */
-	char *ktext;
+	char *ktext;            /* an ARR array of ktextcap bytes, or */
 	size_t ktextcap;
+	size_t ktextmap;        /* a private mapping of the file, of these */
 	uint8_t kbid[20];
 	size_t kbid_len;
 	char krelease[65];        /* uname -r of the recording, "" unknown */
@@ -183,6 +189,9 @@ int sym_addr_scopes(Dwfl_Module *mod, Dwarf_Addr a, Dwarf_Die *cu,
 		    Dwarf_Addr *bias, Dwarf_Die **scopes);
 /* Free d's line tables and their cache (symbols-lines.c). */
 void sym_lines_free(struct sym_lines *l);
+
+/* The kernel's symbols and kallsyms text (symbols-kernel.c): free them. */
+void sym_kernel_free(struct symbolizer *sy);
 
 /* The jitdumps (symbols-jitdump.c): free them all, tell what was read. */
 void sym_jitdumps_free(struct symbolizer *sy);

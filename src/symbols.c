@@ -85,9 +85,7 @@ void sym_destroy(struct symbolizer *sy)
 		free(j);
 	}
 	sym_jitdumps_free(sy);
-	ARR_FREE(sy->ksyms, sy->capksyms);
-	ARR_FREE(sy->ktext, sy->ktextcap);
-	sym_index_free(&sy->kix);
+	sym_kernel_free(sy);
 	if (sy->vdso_fd >= 0)
 		close(sy->vdso_fd);
 	free(sy);

@@ -331,33 +331,41 @@ static char *write_temp(const char *text, char *path)
 	return path;
 }
 
-static void test_kallsyms(void **state)
+/*
+ * The kallsyms text of test_kallsyms, its newline at the end (the file is
+ * mapped) or not (it is read): the same names either way.
+ */
+static const char ksyms_text[] =
+	"ffffffff81000000 T _text\n"
+	/*
+	 * Out of address order (sorted when read); a "0x" or blanks before
+	 * the address, as strtoull reads them.
+	 */
+	"0xffffffff81000400 T after_last\n"
+	"  FFFFFFFF81000500 t far_after\n"
+	"ffffffff81000100 T memcpy\n"
+	"ffffffff81000100 T __pi_memcpy\n"
+	"ffffffff81000180 t __pfx_helper\n"
+	"ffffffff81000190 t helper\n"
+	"ffffffff81000200 D some_data\n"
+	"ffffffff81000300 T last_text\n"
+	"ffffffffc0001000 t mod_fn\t[ext4]\n"
+	/* A second tab stays in the module's name. */
+	"ffffffffc0002000 t mod_two\t[m2]\textra\n"
+	/* 16 digits, read eight at a time: upper case, a non-digit. */
+	"FFFFFFFF81000600 t upper_case\n"
+	"ffffffff8100g700 t not_hex\n"
+	"ffffffff:1000800 t not_hex_either\n"
+	"garbage line\n"
+	"ffffffffc0003000 t mod_last\t[m3]\n";
+
+static void check_kallsyms(const char *text)
 {
 	char path[] = "/tmp/flametop-ksyms-XXXXXX";
-	struct sym_opts o = { .kallsyms = write_temp(
-		"ffffffff81000000 T _text\n"
-		/*
-		 * Out of address order (sorted when read); a "0x" or blanks
-		 * before the address, as strtoull reads them.
-		 */
-		"0xffffffff81000400 T after_last\n"
-		"  FFFFFFFF81000500 t far_after\n"
-		"ffffffff81000100 T memcpy\n"
-		"ffffffff81000100 T __pi_memcpy\n"
-		"ffffffff81000180 t __pfx_helper\n"
-		"ffffffff81000190 t helper\n"
-		"ffffffff81000200 D some_data\n"
-		"ffffffff81000300 T last_text\n"
-		"ffffffffc0001000 t mod_fn\t[ext4]\n"
-		/* 16 digits, read eight at a time: upper case, a non-digit. */
-		"FFFFFFFF81000600 t upper_case\n"
-		"ffffffff8100g700 t not_hex\n"
-		"ffffffff:1000800 t not_hex_either\n"
-		"garbage line\n", path) };
+	struct sym_opts o = { .kallsyms = write_temp(text, path) };
 	struct symbolizer *sy = sym_create(&o);
 	const char *mod;
 
-	(void)state;
 	/* Of two names at one address, the later one, as perf shows. */
 	assert_string_equal(sym_kernel_lookup(sy, 0xffffffff81000105, &mod),
 			    "__pi_memcpy");
@@ -378,9 +386,31 @@ static void test_kallsyms(void **state)
 	assert_string_equal(sym_kernel_lookup(sy, 0xffffffffc0001004, &mod),
 			    "mod_fn");
 	assert_string_equal(mod, "[ext4]");
+	/* Asked again: the same (its end was marked the first time). */
+	assert_string_equal(sym_kernel_lookup(sy, 0xffffffffc0001008, &mod),
+			    "mod_fn");
+	assert_string_equal(mod, "[ext4]");
+	assert_string_equal(sym_kernel_lookup(sy, 0xffffffffc0002010, &mod),
+			    "mod_two");
+	assert_string_equal(mod, "[m2]\textra");
+	assert_string_equal(sym_kernel_lookup(sy, 0xffffffffc0003010, &mod),
+			    "mod_last");
+	assert_string_equal(mod, "[m3]");
 	assert_null(sym_kernel_lookup(sy, 0xffffffff80000000, &mod));
 	sym_destroy(sy);
 	unlink(path);
+}
+
+static void test_kallsyms(void **state)
+{
+	char *cut = strdup(ksyms_text);
+
+	(void)state;
+	assert_non_null(cut);
+	check_kallsyms(ksyms_text);
+	cut[strlen(cut) - 1] = 0;       /* no newline at the end */
+	check_kallsyms(cut);
+	free(cut);
 }
 
 static void test_kallsyms_hidden(void **state)
