@@ -10,8 +10,9 @@ output of `perf script -F period,ip,sym,symoff,dso`.  Only the target's
 frames are kept.  Each frame's address is its symbol's address (nm) plus
 the offset perf prints, minus 1 for callers (a return address: the call
 is the byte before); `addr2line -a -i` gives the address's inline chain,
-whose last line is the function's own.  A frame is "NAME FILE:LINE" (FILE
-a base name); stacks root first, summed by period, sorted."""
+whose last line is the function's own; a frame with no line there ("??")
+is left out.  A frame is "NAME FILE:LINE" (FILE a base name); stacks root
+first, summed by period, sorted."""
 import re
 import subprocess
 import sys
@@ -50,7 +51,11 @@ for l in out.splitlines():
         own[a] = l.split(" ")[0].rsplit("/", 1)[-1]
 sums = {}
 for w, st in samples:
-    k = ";".join("%s %s" % (f[0], own[f[1]]) for f in reversed(st) if f)
+    # A frame addr2line names no line of ("??:0": the PLT, which perf
+    # names _init) is left out, as the test keeps flametop's frames that
+    # name a line of the target only.
+    k = ";".join("%s %s" % (f[0], own[f[1]]) for f in reversed(st)
+                 if f and not own[f[1]].startswith("??"))
     sums[k] = sums.get(k, 0) + w
 for k in sorted(sums):
     print(k, sums[k])
