@@ -361,41 +361,36 @@ static const char ksyms_text[] =
 
 static void check_kallsyms(const char *text)
 {
+	/* Each address, the name and module a lookup gives. */
+	static const struct {
+		uint64_t addr;
+		const char *name, *mod;
+	} want[] = {
+		/* Of two names at one address, the later one, as perf shows. */
+		{ 0xffffffff81000105, "__pi_memcpy", "[kernel.kallsyms]" },
+		{ 0xffffffff81000184, "__pfx_helper", "[kernel.kallsyms]" },
+		/* Data symbols are not functions: helper reaches last_text. */
+		{ 0xffffffff81000250, "helper", "[kernel.kallsyms]" },
+		{ 0xffffffff81000410, "after_last", "[kernel.kallsyms]" },
+		{ 0xffffffff81000510, "far_after", "[kernel.kallsyms]" },
+		{ 0xffffffff81000610, "upper_case", "[kernel.kallsyms]" },
+		{ 0xffffffff81000910, "upper_case", "[kernel.kallsyms]" },
+		{ 0xffffffffc0001004, "mod_fn", "[ext4]" },
+		/* Asked again: the same (its end was marked the first time). */
+		{ 0xffffffffc0001008, "mod_fn", "[ext4]" },
+		{ 0xffffffffc0002010, "mod_two", "[m2]\textra" },
+		{ 0xffffffffc0003010, "mod_last", "[m3]" },
+	};
 	char path[] = "/tmp/flametop-ksyms-XXXXXX";
 	struct sym_opts o = { .kallsyms = write_temp(text, path) };
 	struct symbolizer *sy = sym_create(&o);
 	const char *mod;
 
-	/* Of two names at one address, the later one, as perf shows. */
-	assert_string_equal(sym_kernel_lookup(sy, 0xffffffff81000105, &mod),
-			    "__pi_memcpy");
-	assert_string_equal(mod, "[kernel.kallsyms]");
-	assert_string_equal(sym_kernel_lookup(sy, 0xffffffff81000184, &mod),
-			    "__pfx_helper");
-	/* Data symbols are not functions: helper reaches last_text. */
-	assert_string_equal(sym_kernel_lookup(sy, 0xffffffff81000250, &mod),
-			    "helper");
-	assert_string_equal(sym_kernel_lookup(sy, 0xffffffff81000410, &mod),
-			    "after_last");
-	assert_string_equal(sym_kernel_lookup(sy, 0xffffffff81000510, &mod),
-			    "far_after");
-	assert_string_equal(sym_kernel_lookup(sy, 0xffffffff81000610, &mod),
-			    "upper_case");
-	assert_string_equal(sym_kernel_lookup(sy, 0xffffffff81000910, &mod),
-			    "upper_case");
-	assert_string_equal(sym_kernel_lookup(sy, 0xffffffffc0001004, &mod),
-			    "mod_fn");
-	assert_string_equal(mod, "[ext4]");
-	/* Asked again: the same (its end was marked the first time). */
-	assert_string_equal(sym_kernel_lookup(sy, 0xffffffffc0001008, &mod),
-			    "mod_fn");
-	assert_string_equal(mod, "[ext4]");
-	assert_string_equal(sym_kernel_lookup(sy, 0xffffffffc0002010, &mod),
-			    "mod_two");
-	assert_string_equal(mod, "[m2]\textra");
-	assert_string_equal(sym_kernel_lookup(sy, 0xffffffffc0003010, &mod),
-			    "mod_last");
-	assert_string_equal(mod, "[m3]");
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		assert_string_equal(sym_kernel_lookup(sy, want[i].addr, &mod),
+				    want[i].name);
+		assert_string_equal(mod, want[i].mod);
+	}
 	assert_null(sym_kernel_lookup(sy, 0xffffffff80000000, &mod));
 	sym_destroy(sy);
 	unlink(path);
