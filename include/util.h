@@ -65,6 +65,21 @@ void arr_need(void **a, size_t *cap, size_t need, size_t sz);
 #define ARR_NEED(a, cap, need) arr_need((void **)&(a), &(cap), (need), sizeof(*(a)))
 #define ARR_FREE(a, n) (arr_free((a), (n), sizeof(*(a))), (a) = NULL)
 
+/* ---- Sorting --------------------------------------------------------- */
+
+/* A key and what it belongs to, for keyed_sort. */
+struct keyed {
+	uint64_t key;
+	uint32_t id;
+};
+
+/*
+ * Sort a[0..n) by key, equal keys kept in their order: a radix sort a byte
+ * at a time from the last, a byte all keys share skipped.  Returns the
+ * sorted array: a, or a new one in its place (a then freed).
+ */
+struct keyed *keyed_sort(struct keyed *a, size_t n);
+
 /* ---- Hashing --------------------------------------------------------- */
 
 uint64_t hash_bytes(const void *p, size_t n);   /* fast, non-cryptographic */

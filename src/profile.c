@@ -498,12 +498,6 @@ static bool sym_before(const struct profile *p, uint32_t a, uint32_t b)
 			 symtab_name(p->symtab, b), symtab_len(p->symtab, b)) < 0;
 }
 
-/* A symbol and the first 8 bytes of its name, zero-padded, big-endian. */
-struct symkey {
-	uint64_t pre;
-	uint32_t id;
-};
-
 /*
  * Byte order of two names, shorter first on a tie (cmp_names).  Different
  * prefixes decide it alone: a name that ends first is padded with zeros,
@@ -512,49 +506,18 @@ struct symkey {
 static int cmp_symkey(const void *a, const void *b, void *arg)
 {
 	const struct symtab *st = arg;
-	const struct symkey *x = a, *y = b;
+	const struct keyed *x = a, *y = b;
 
-	if (x->pre != y->pre)
-		return x->pre < y->pre ? -1 : 1;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
 	return cmp_names(symtab_name(st, x->id), symtab_len(st, x->id),
 			 symtab_name(st, y->id), symtab_len(st, y->id));
-}
-
-/*
- * Sort n keys by their prefixes, a byte at a time from the last (a byte
- * all keys share is skipped).  Returns the sorted array (a, or a new one
- * in its place).
- */
-static struct symkey *radix_symkeys(struct symkey *a, uint32_t n)
-{
-	struct symkey *tmp = xmalloc((n ? n : 1) * sizeof(*tmp)), *t;
-
-	for (unsigned shift = 0; shift < 64; shift += 8) {
-		size_t cnt[257] = { 0 };
-		bool same = false;
-
-		for (uint32_t i = 0; i < n; i++)
-			cnt[((a[i].pre >> shift) & 255) + 1]++;
-		for (unsigned b = 1; b <= 256; b++) {
-			same |= cnt[b] == n;
-			cnt[b] += cnt[b - 1];
-		}
-		if (same)
-			continue;
-		for (uint32_t i = 0; i < n; i++)
-			tmp[cnt[(a[i].pre >> shift) & 255]++] = a[i];
-		t = a;
-		a = tmp;
-		tmp = t;
-	}
-	free(tmp);
-	return a;
 }
 
 uint32_t *profile_name_ranks(const struct profile *p)
 {
 	uint32_t nsym = symtab_count(p->symtab);
-	struct symkey *ids = xmalloc((nsym ? nsym : 1) * sizeof(*ids));
+	struct keyed *ids = xmalloc((nsym ? nsym : 1) * sizeof(*ids));
 	uint32_t *rank = xmalloc((nsym ? nsym : 1) * sizeof(*rank));
 
 	for (uint32_t i = 0; i < nsym; i++) {
@@ -562,15 +525,16 @@ uint32_t *profile_name_ranks(const struct profile *p)
 			(const unsigned char *)symtab_name(p->symtab, i);
 		size_t len = symtab_len(p->symtab, i);
 
-		ids[i].pre = 0;
+		/* The first 8 bytes of the name, zero-padded, big-endian. */
+		ids[i].key = 0;
 		for (size_t j = 0; j < 8; j++)
-			ids[i].pre = ids[i].pre << 8 | (j < len ? q[j] : 0);
+			ids[i].key = ids[i].key << 8 | (j < len ? q[j] : 0);
 		ids[i].id = i;
 	}
-	ids = radix_symkeys(ids, nsym);
+	ids = keyed_sort(ids, nsym);
 	/* Names alike in their first 8 bytes: compared whole. */
 	for (uint32_t i = 0, j; i < nsym; i = j) {
-		for (j = i + 1; j < nsym && ids[j].pre == ids[i].pre; j++)
+		for (j = i + 1; j < nsym && ids[j].key == ids[i].key; j++)
 			;
 		if (j - i > 1)
 			qsort_r(ids + i, j - i, sizeof(*ids), cmp_symkey,

@@ -131,15 +131,6 @@ const Dwfl_Callbacks sym_dwfl_callbacks = {
 	.debuginfo_path = &debuginfo_path,
 };
 
-static int cmp_fsym(const void *a, const void *b)
-{
-	const struct fsym *x = a, *y = b;
-
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return 0;
-}
-
 static unsigned underscores(const char *s)
 {
 	unsigned n = 0;
@@ -171,15 +162,44 @@ static bool better(const struct fsym *a, const struct fsym *b)
 }
 
 /*
+ * *sp[0..n) by start, symbols at one address in table order (a radix sort
+ * of (start, index) pairs, then the symbols moved once: a comparison sort
+ * of a large program's table was most of its loading).  *sp becomes the
+ * sorted copy.
+ */
+static void sort_table(struct fsym **sp, size_t n)
+{
+	struct fsym *s = *sp, *out;
+	struct keyed *k;
+
+	if (n > UINT32_MAX)
+		fatal("symbol table of %zu entries", n);
+	k = xmalloc((n ? n : 1) * sizeof(*k));
+	for (size_t i = 0; i < n; i++) {
+		k[i].key = s[i].start;
+		k[i].id = (uint32_t)i;
+	}
+	k = keyed_sort(k, n);
+	out = xmalloc((n ? n : 1) * sizeof(*out));
+	for (size_t i = 0; i < n; i++)
+		out[i] = s[k[i].id];
+	free(k);
+	free(s);
+	*sp = out;
+}
+
+/*
  * Sort, keep one symbol per address, drop empty symbols inside sized ones,
  * extend the other empty symbols.
  */
-static size_t finish_table(struct fsym *s, size_t n)
+static size_t finish_table(struct fsym **sp, size_t n)
 {
+	struct fsym *s;
 	size_t o = 0, k = 0;
 	uint64_t covered = 0;     /* the end of the sized symbols so far */
 
-	qsort(s, n, sizeof(*s), cmp_fsym);
+	sort_table(sp, n);
+	s = *sp;
 	for (size_t i = 0; i < n; i++) {
 		if (o && s[o - 1].start == s[i].start) {
 			if (better(&s[i], &s[o - 1]))
@@ -705,7 +725,7 @@ void sym_dso_load(struct symbolizer *sy, struct sym_dso *d)
 	if (cap) {
 		char *w;
 
-		d->nsyms = finish_table(syms, cap);
+		d->nsyms = finish_table(&syms, cap);
 		for (size_t i = 0; i < d->nsyms; i++)
 			names_len += syms[i].len + 1u;
 		d->names = xmalloc(names_len);

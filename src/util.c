@@ -332,6 +332,34 @@ void arr_free(void *a, size_t n, size_t sz)
 		munmap(a, arr_bytes(n, sz));
 }
 
+/* ---- Sorting --------------------------------------------------------- */
+
+struct keyed *keyed_sort(struct keyed *a, size_t n)
+{
+	struct keyed *tmp = xmalloc((n ? n : 1) * sizeof(*tmp)), *t;
+
+	for (unsigned shift = 0; shift < 64; shift += 8) {
+		size_t cnt[257] = { 0 };
+		bool same = false;
+
+		for (size_t i = 0; i < n; i++)
+			cnt[((a[i].key >> shift) & 255) + 1]++;
+		for (unsigned b = 1; b <= 256; b++) {
+			same |= cnt[b] == n;
+			cnt[b] += cnt[b - 1];
+		}
+		if (same)
+			continue;
+		for (size_t i = 0; i < n; i++)
+			tmp[cnt[(a[i].key >> shift) & 255]++] = a[i];
+		t = a;
+		a = tmp;
+		tmp = t;
+	}
+	free(tmp);
+	return a;
+}
+
 /* ---- Whole files ----------------------------------------------------- */
 
 /*
