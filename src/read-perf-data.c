@@ -582,6 +582,11 @@ static void sort_index(struct pdata *pd)
 #define AHEAD_MIN 16384         /* fewer records: no thread */
 #define AHEAD_CHUNK 256         /* entries between the two sides' looks */
 #define AHEAD_PREFETCH 8        /* slots loaded this far ahead of use */
+/*
+ * Records loaded this far ahead of use, in the ordered read: the ordering
+ * thread read them last, on the other core.
+ */
+#define RECORD_AHEAD 4
 
 struct ahead {
 	struct pdata *pd;
@@ -999,6 +1004,11 @@ static bool read_in_order(struct pdata *pd, struct input *in,
 			if (i + AHEAD_PREFETCH < n)
 				pe_machine_prefetch(pd->m,
 						    b[i + AHEAD_PREFETCH].hash);
+			if (i + RECORD_AHEAD < n) {
+				/* A sample's header, ids, time and chain start. */
+				__builtin_prefetch(b[i + RECORD_AHEAD].rec);
+				__builtin_prefetch(b[i + RECORD_AHEAD].rec + 64);
+			}
 			ok = !take(pd, b[i].rec, b[i].hash);
 		}
 	}
