@@ -40,6 +40,17 @@ size_t pread_full(int fd, void *buf, size_t n, uint64_t off);
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
+/*
+ * Structs that threads write at once, side by side in one array (one a
+ * thread): THREAD_OWNED before a struct's first member starts each on a
+ * boundary of THREAD_ALIGN bytes (two cache lines: a CPU fetches lines in
+ * pairs), so that no cache line holds two threads' writes; otherwise each
+ * write by one thread takes the line from the other's cache (false
+ * sharing).  xcalloc_owned: zeroed, on that boundary (stack arrays are).
+ */
+#define THREAD_ALIGN 128
+#define THREAD_OWNED _Alignas(THREAD_ALIGN)
+void *xcalloc_owned(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 void *xreallocarray(void *p, size_t n, size_t size);  /* checks n*size */
 char *xstrdup(const char *s);

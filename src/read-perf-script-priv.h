@@ -109,7 +109,7 @@ struct reader;
 
 /* A run of whole lines one reader parses. */
 struct piece {
-	struct reader *r;
+	THREAD_OWNED struct reader *r;
 	const char *text;
 	size_t len;
 	bool one;                /* text is one line, without its end */
@@ -138,7 +138,7 @@ struct piece {
  * names and stacks reach the profile afterwards, in input order (apply).
  */
 struct reader {
-	const struct read_opts *o;
+	THREAD_OWNED const struct read_opts *o;
 	const char *event;       /* the event kept (NULL: none seen yet) */
 	size_t eventlen;
 	struct piece *pc;        /* the piece being read */

@@ -501,8 +501,8 @@ int read_perf_script(struct profile *p, struct input *in,
 	sc.d = d;
 	sc.in = in;
 	sc.nthreads = script_threads(&sc.parallel_min);
-	sc.rd = xcalloc(sc.nthreads, sizeof(*sc.rd));
-	sc.pcs = xcalloc(sc.nthreads + 1, sizeof(*sc.pcs));
+	sc.rd = xcalloc_owned(sc.nthreads, sizeof(*sc.rd));
+	sc.pcs = xcalloc_owned(sc.nthreads + 1, sizeof(*sc.pcs));
 	sc.base = xcalloc(sc.nthreads + 1, sizeof(*sc.base));
 	pool_init(&sc.pool, sc.nthreads, read_share, &sc);
 	if (o->event_filter && *o->event_filter) {

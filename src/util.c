@@ -89,6 +89,20 @@ void *xcalloc(size_t n, size_t size)
 	return p ? p : oom(n * size);
 }
 
+void *xcalloc_owned(size_t n, size_t size)
+{
+	size_t bytes;
+	void *p;
+
+	if (__builtin_mul_overflow(n ? n : 1, size ? size : 1, &bytes) ||
+	    bytes > SIZE_MAX - THREAD_ALIGN)
+		return oom(SIZE_MAX);
+	/* aligned_alloc wants a multiple of the alignment. */
+	bytes = (bytes + THREAD_ALIGN - 1) / THREAD_ALIGN * THREAD_ALIGN;
+	p = aligned_alloc(THREAD_ALIGN, bytes);
+	return p ? memset(p, 0, bytes) : oom(bytes);
+}
+
 void *xrealloc(void *p, size_t n)
 {
 	void *q = realloc(p, n ? n : 1);

@@ -6,12 +6,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include "symtab.h"
-#include "util.h"
 
 static void same_name_same_id(void **state)
 {
@@ -127,51 +125,6 @@ static void kinds_from_suffix(void **state)
 	symtab_destroy(st);
 }
 
-/*
- * keyed_sort (names' ranks, ELF symbol tables): keys in order, equal keys
- * in their first order, keys that differ in one byte only (the passes a
- * shared byte skips), high bits, none and one.
- */
-static void keyed_sort_orders_keeps_ties(void **state)
-{
-	enum { N = 5000 };
-	struct keyed *k = malloc(N * sizeof(*k));
-	uint64_t x = 0x9e3779b97f4a7c15ULL;
-
-	(void)state;
-	assert_non_null(k);
-	for (int round = 0; round < 4; round++) {
-		for (uint32_t i = 0; i < N; i++) {
-			x ^= x << 13;
-			x ^= x >> 7;
-			x ^= x << 17;
-			k[i].id = i;
-			switch (round) {
-			case 0: k[i].key = x % 97; break;          /* many ties */
-			case 1: k[i].key = x; break;
-			case 2: k[i].key = 0x7f00000000000000ULL |
-					   (x & 0xff) << 24; break;  /* one byte */
-			default: k[i].key = x | 1ULL << 63; break;
-			}
-		}
-		k = keyed_sort(k, N);
-		for (uint32_t i = 1; i < N; i++) {
-			assert_true(k[i - 1].key <= k[i].key);
-			if (k[i - 1].key == k[i].key)
-				assert_true(k[i - 1].id < k[i].id);
-		}
-	}
-	free(k);
-	k = keyed_sort(malloc(sizeof(*k)), 0);
-	free(k);
-	k = malloc(sizeof(*k));
-	k[0].key = 5;
-	k[0].id = 9;
-	k = keyed_sort(k, 1);
-	assert_int_equal(k[0].id, 9);
-	free(k);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -180,7 +133,6 @@ int main(void)
 		cmocka_unit_test(many_names_survive_rehash),
 		cmocka_unit_test(kinds_from_suffix),
 		cmocka_unit_test(find_many_as_find),
-		cmocka_unit_test(keyed_sort_orders_keeps_ties),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
