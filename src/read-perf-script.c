@@ -66,6 +66,8 @@ struct script {
 	struct piece sum;        /* the pieces' counts, added up */
 	struct pool pool;        /* runs reader i's pieces on worker i */
 	uint64_t block_base;     /* the line before the block's first */
+	unsigned npc, applied;   /* the block's pieces; those applied */
+	uint64_t apply_base;     /* the line before the next one's first */
 	/*
 	 * Seconds a byte of its share took each reader, averaged over the
 	 * last blocks, and the time its share of this block took (read_share):
@@ -76,10 +78,16 @@ struct script {
 };
 
 
+static void apply_next(struct script *sc);
+
 /*
  * Reader i's pieces of the block (pool.h): its share, and for reader 0
  * the tail.  Only reader 0's first piece is numbered from the block's
- * start; the others are numbered when applied.
+ * start; the others are numbered when applied.  Reader 0 applies its
+ * share, the block's first piece, before it reads the tail, while the
+ * other readers still read theirs (apply touches the profile and reader
+ * 0 only); the time that takes counts in its rate, so that its shares
+ * shrink by as much (cut_at).
  */
 static void read_share(void *arg, unsigned i)
 {
@@ -87,9 +95,12 @@ static void read_share(void *arg, unsigned i)
 	struct reader *r = &sc->rd[i];
 	double t0 = now_seconds();
 
-	for (size_t k = 0; k < ARRAY_SIZE(r->todo) && r->todo[k]; k++)
+	for (size_t k = 0; k < ARRAY_SIZE(r->todo) && r->todo[k]; k++) {
 		pscript_read_piece(r, r->todo[k],
 				   i == 0 && k == 0 ? sc->block_base : 0);
+		if (i == 0 && k == 0)
+			apply_next(sc);
+	}
 	sc->spent[i] = now_seconds() - t0;
 }
 
@@ -393,6 +404,17 @@ static void apply(struct script *sc, struct piece *pc, uint64_t base)
 	sum->periods |= pc->periods;
 }
 
+/* Apply the block's next piece, in input order. */
+static void apply_next(struct script *sc)
+{
+	struct piece *pc = &sc->pcs[sc->applied];
+
+	sc->base[sc->applied++] = sc->apply_base;
+	apply(sc, pc, sc->apply_base);
+	sc->apply_base += pc->lines;
+	sc->lines += pc->lines;
+}
+
 /*
  * One block of whole lines (or one line, without its end): cut into
  * shares at cuts, one per reader, read at once, then applied in input
@@ -453,16 +475,15 @@ static void run_block(struct script *sc, const char *text, size_t len,
 		sc->rd[0].todo[1] = pc;
 	}
 	sc->block_base = base;
+	sc->npc = npc;
+	sc->applied = 0;
+	sc->apply_base = base;
+	before = sc->lines;
 	pool_run(&sc->pool, n);
 	if (n > 1)
 		note_rates(sc, n);
-	before = sc->lines;
-	for (unsigned i = 0; i < npc; i++) {
-		sc->base[i] = base;
-		apply(sc, &sc->pcs[i], base);
-		base += sc->pcs[i].lines;
-		sc->lines += sc->pcs[i].lines;
-	}
+	while (sc->applied < npc)
+		apply_next(sc);
 	/* Reader 0 read the last piece: an open sample's event line, absolute. */
 	if (sc->rd[0].in_sample)
 		sc->rd[0].event_line += (int64_t)sc->base[npc - 1];
