@@ -59,6 +59,13 @@ uint64_t input_lineno(const struct input *in);  /* of the last line returned */
  */
 int input_getblock(struct input *in, const char **buf, size_t *len);
 void input_count_lines(struct input *in, uint64_t n);
+/*
+ * From now on what input_getline or input_getblock returned stays valid
+ * until the call after next (one more call than otherwise), so that a
+ * reader may fetch the next block while threads still read the last:
+ * a refill that needs the space goes on in a second buffer instead.
+ */
+void input_keep_last(struct input *in);
 
 /*
  * Look at the first bytes without consuming them: *buf gets up to want

@@ -51,6 +51,14 @@ struct input {
 
 	unsigned char *data;         /* decompressed bytes */
 	size_t start, end, cap;
+	/*
+	 * input_keep_last: the lines handed out last stay where they are
+	 * during the next call, a refill going on in spare (the buffers
+	 * swap at most once a call: keep_armed).
+	 */
+	unsigned char *spare;
+	size_t sparecap;
+	bool keep, keep_armed;
 	bool data_eof;
 	uint64_t produced, limit;
 	uint64_t ratio, floor;       /* input_set_ratio_limit */
@@ -249,6 +257,7 @@ void input_close(struct input *in)
 	ZSTD_freeDStream(in->zs);
 	free(in->raw);
 	free(in->data);
+	free(in->spare);
 	free(in->name);
 	free(in->err);
 	free(in);
@@ -410,7 +419,25 @@ static bool more_data(struct input *in)
 	if (in->data_eof)
 		return false;
 	if (in->end == in->cap) {
-		if (in->start > 0) {
+		if (in->start > 0 && in->keep_armed) {
+			/* The kept lines stay put: the rest goes on in spare. */
+			unsigned char *t = in->spare;
+			size_t tcap = in->sparecap;
+
+			if (tcap < in->cap) {
+				free(t);
+				tcap = in->cap;
+				t = xmalloc(tcap);
+			}
+			memcpy(t, in->data + in->start, in->end - in->start);
+			in->spare = in->data;
+			in->sparecap = in->cap;
+			in->data = t;
+			in->cap = tcap;
+			in->end -= in->start;
+			in->start = 0;
+			in->keep_armed = false;
+		} else if (in->start > 0) {
 			memmove(in->data, in->data + in->start, in->end - in->start);
 			in->end -= in->start;
 			in->start = 0;
@@ -444,7 +471,20 @@ size_t input_peek(struct input *in, const void **buf, size_t want)
 	return in->end - in->start < want ? in->end - in->start : want;
 }
 
+static int getline_in(struct input *in, const char **line, size_t *len);
+
+void input_keep_last(struct input *in)
+{
+	in->keep = true;
+}
+
 int input_getline(struct input *in, const char **line, size_t *len)
+{
+	in->keep_armed = in->keep;
+	return getline_in(in, line, len);
+}
+
+static int getline_in(struct input *in, const char **line, size_t *len)
 {
 	size_t scan = in->start;
 	bool skipping = false;
@@ -509,6 +549,7 @@ int input_getblock(struct input *in, const char **buf, size_t *len)
 	const unsigned char *nl = NULL;
 	int r;
 
+	in->keep_armed = in->keep;
 	if (in->start < in->end)
 		nl = memrchr(in->data + in->start, '\n', in->end - in->start);
 	if (nl) {
@@ -520,7 +561,7 @@ int input_getblock(struct input *in, const char **buf, size_t *len)
 		in->start += n;
 		return 1;
 	}
-	r = input_getline(in, buf, len);
+	r = getline_in(in, buf, len);
 	return r == 1 ? 3 : r;
 }
 

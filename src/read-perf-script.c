@@ -68,6 +68,12 @@ struct script {
 	uint64_t block_base;     /* the line before the block's first */
 	unsigned npc, applied;   /* the block's pieces; those applied */
 	uint64_t apply_base;     /* the line before the next one's first */
+	/* The next block, fetched by reader 0 while the others still read
+	 * (input_keep_last keeps this one in place meanwhile). */
+	bool ahead;
+	int next_rc;
+	const char *next_text;
+	size_t next_len;
 	/*
 	 * Seconds a byte of its share took each reader, averaged over the
 	 * last blocks, and the time its share of this block took (read_share):
@@ -86,8 +92,9 @@ static void apply_next(struct script *sc);
  * start; the others are numbered when applied.  Reader 0 applies its
  * share, the block's first piece, before it reads the tail, while the
  * other readers still read theirs (apply touches the profile and reader
- * 0 only); the time that takes counts in its rate, so that its shares
- * shrink by as much (cut_at).
+ * 0 only), and then fetches the next block from the input; the time
+ * these take counts in its rate, so that its shares shrink by as much
+ * (cut_at).
  */
 static void read_share(void *arg, unsigned i)
 {
@@ -100,6 +107,11 @@ static void read_share(void *arg, unsigned i)
 				   i == 0 && k == 0 ? sc->block_base : 0);
 		if (i == 0 && k == 0)
 			apply_next(sc);
+	}
+	if (i == 0) {
+		sc->next_rc = input_getblock(sc->in, &sc->next_text,
+					     &sc->next_len);
+		sc->ahead = true;
 	}
 	sc->spent[i] = now_seconds() - t0;
 }
@@ -540,12 +552,22 @@ int read_perf_script(struct profile *p, struct input *in,
 		r->max_keys = FRAME_CACHE_MAX_KEYS / sc.nthreads;
 		r->max_ids = STACK_CACHE_MAX_IDS / sc.nthreads;
 	}
-	while ((rc = input_getblock(in, &text, &len)) > 0) {
+	input_keep_last(in);
+	rc = input_getblock(in, &text, &len);
+	while (rc > 0) {
 		if (rc == 2)
 			diag_badf(d, input_name(in), input_lineno(in),
 				  "line is too long (%zu bytes)", len);
 		else
 			run_block(&sc, text, len, rc == 3);
+		if (sc.ahead) {
+			sc.ahead = false;
+			rc = sc.next_rc;
+			text = sc.next_text;
+			len = sc.next_len;
+		} else {
+			rc = input_getblock(in, &text, &len);
+		}
 	}
 	/*
 	 * A sample cut off by the end of the input (no blank line after it)
