@@ -10,8 +10,8 @@
  * reads the data in chunks (pread, or a copy from memory), keeps the
  * records of the last rounds, and at each round's end hands on, sorted
  * by time (file order among equal times), those older than the newest
- * record read by the end of the round two rounds before, with the hash of
- * each sample's callchain (pe_record_chain_hash).
+ * record read by the end of the round two rounds before, each sample
+ * decoded, with the hash of its callchain (pe_sample_chain_hash).
  *
  * That order is the one a sort of the whole data gives as long as no
  * record comes after a newer one was handed on.  The thread checks that,
@@ -42,11 +42,27 @@ struct pe_ref {
  */
 struct pe_ref *pe_sort_refs(struct pe_ref *a, struct pe_ref *tmp, size_t n);
 
-/* A record handed on, and its callchain's hash (0: not a sample). */
+/*
+ * A record handed on.  A sample comes decoded (s, with its event ev and
+ * its callchain's hash): the thread decodes it to hash its chain, and
+ * the reader, the busier thread, need not decode it again.  s is NULL
+ * (and hash 0) for any other record and for a sample that does not
+ * decode: the reader decodes those and says what is wrong.
+ */
 struct po_rec {
 	const unsigned char *rec;
 	uint64_t hash;
+	const struct pe_event *ev;
+	const struct pe_sample *s;
 };
+
+/*
+ * Records in a batch at most: each sample comes decoded (152 bytes), and
+ * the batches in flight stay within 2 MB whatever a round holds.  A
+ * smaller batch reaches the reader sooner: 1024 took 0.99x the wall time
+ * of 4096 (and 1 MB less at peak than before batches were bounded).
+ */
+#define PO_BATCH_RECS 1024
 
 struct perf_order;
 
@@ -54,7 +70,8 @@ struct perf_order;
  * Start reading the data section: len bytes at offset base of the file
  * behind fd, or, with fd < 0, at data.  el holds the events (it is only
  * read while the thread runs).  batch_max: records handed on at most at
- * once (0: no bound).  NULL if no thread could be started.
+ * once (0, or more than PO_BATCH_RECS: PO_BATCH_RECS).
+ * NULL if no thread could be started.
  */
 struct perf_order *po_start(int fd, const unsigned char *data, size_t len,
 			    uint64_t base, const struct pe_evlist *el,

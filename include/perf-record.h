@@ -216,6 +216,9 @@ struct pe_record {
  */
 int pe_decode(const void *rec, size_t len, const struct pe_format *f,
 	      struct pe_record *out, const char **why);
+/* The same for a record known to be a sample: its fields only. */
+int pe_decode_sample(const void *rec, size_t len, const struct pe_format *f,
+		     struct pe_sample *s, const char **why);
 
 /* Unaligned loads of a record's fields. */
 static inline uint16_t pe_load16(const void *p)

@@ -171,7 +171,8 @@ struct po_chunk {
 
 struct po_batch {
 	struct po_rec *recs;
-	size_t n, cap;
+	struct pe_sample *smp;  /* the samples, decoded (po_rec.s) */
+	size_t n, cap, capsmp;
 	uint32_t *release;      /* chunks free once the reader is through */
 	size_t nrelease, caprelease;
 };
@@ -298,6 +299,28 @@ static void hand_on(struct perf_order *o)
 }
 
 /*
+ * A record as handed on: a sample decoded into *s (the decoding the
+ * reader would otherwise do again), with its event and its chain's hash.
+ */
+static void describe(const struct perf_order *o, struct po_rec *pr,
+		     struct pe_sample *s, const unsigned char *rec)
+{
+	struct perf_event_header h;
+	const char *why;
+
+	*pr = (struct po_rec){ .rec = rec };
+	memcpy(&h, rec, sizeof(h));
+	if (h.type != PERF_RECORD_SAMPLE)
+		return;
+	pr->ev = pe_evlist_for_record(o->el, rec, h.size);
+	/* A sample that does not decode: the reader says why. */
+	if (!pr->ev || pe_decode_sample(rec, h.size, &pr->ev->fmt, s, &why) < 0)
+		return;
+	pr->s = s;
+	pr->hash = pe_sample_chain_hash(s);
+}
+
+/*
  * Hand on the records waiting older than `before` (all of them when
  * `all`), in time order.  False: the reader stopped.
  */
@@ -342,14 +365,12 @@ static bool flush(struct perf_order *o, uint64_t before, bool all)
 
 		if (!b)
 			return false;
-		if (o->batch_max && n > o->batch_max)
+		if (n > o->batch_max)
 			n = o->batch_max;
 		GROW(b->recs, b->cap, n);
-		for (size_t k = 0; k < n; k++) {
-			b->recs[k].rec = sorted[i + k].rec;
-			b->recs[k].hash = pe_record_chain_hash(o->el,
-							       sorted[i + k].rec);
-		}
+		GROW(b->smp, b->capsmp, n);
+		for (size_t k = 0; k < n; k++)
+			describe(o, &b->recs[k], &b->smp[k], sorted[i + k].rec);
 		b->n = n;
 		hand_on(o);
 		i += n;
@@ -514,7 +535,8 @@ struct perf_order *po_start(int fd, const unsigned char *data, size_t len,
 	o->len = len;
 	o->base = base;
 	o->el = el;
-	o->batch_max = batch_max;
+	o->batch_max = batch_max && batch_max < PO_BATCH_RECS ? batch_max
+							      : PO_BATCH_RECS;
 	pthread_mutex_init(&o->mu, NULL);
 	pthread_cond_init(&o->filled, NULL);
 	pthread_cond_init(&o->freed, NULL);
@@ -576,6 +598,7 @@ bool po_finish(struct perf_order *o, struct po_end *end)
 		ARR_FREE(o->slabs[i], PO_SLAB_CHUNKS * PO_CHUNK);
 	for (size_t i = 0; i < PO_BATCHES; i++) {
 		free(o->batch[i].recs);
+		free(o->batch[i].smp);
 		free(o->batch[i].release);
 	}
 	free(o->slabs);

@@ -513,6 +513,41 @@ static void rd_str(struct cur *c, const char **s, size_t *len)
 	c->p = c->end;
 }
 
+/* What is wrong with a record's header, len bytes available; NULL: ok. */
+static const char *header_why(const struct perf_event_header *h, size_t len)
+{
+	if (h->size < sizeof(*h))
+		return "record size smaller than its header";
+	return h->size > len ? "record runs past the end of the data" : NULL;
+}
+
+int pe_decode_sample(const void *rec, size_t len, const struct pe_format *f,
+		     struct pe_sample *s, const char **why)
+{
+	struct perf_event_header h;
+	struct cur c;
+
+	/*
+	 * Zeroed field by field, the record of almost every call: a memset
+	 * of the whole union costs more than the decoding.
+	 */
+	clear_sample(s);
+	*why = len < sizeof(h) ? "record header cut short" : NULL;
+	if (*why)
+		return -1;
+	memcpy(&h, rec, sizeof(h));
+	*why = header_why(&h, len);
+	if (!*why && !f)
+		*why = "sample of an unknown event";
+	if (*why)
+		return -1;
+	c.p = (const unsigned char *)rec + sizeof(h);
+	c.end = (const unsigned char *)rec + h.size;
+	c.bad = false;
+	s->cpumode = h.misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	return decode_sample(&c, f, s, why);
+}
+
 int pe_decode(const void *rec, size_t len, const struct pe_format *f,
 	      struct pe_record *out, const char **why)
 {
@@ -526,35 +561,21 @@ int pe_decode(const void *rec, size_t len, const struct pe_format *f,
 		return -1;
 	}
 	memcpy(&h, rec, sizeof(h));
-	/*
-	 * Zeroed field by field for a sample, the record of almost every
-	 * call: a memset of the whole union costs more than the decoding.
-	 */
-	if (h.type == PERF_RECORD_SAMPLE) {
-		clear_sample(&out->u.sample);
+	if (h.type == PERF_RECORD_SAMPLE)
 		clear_sample_id(&out->sid);
-	} else {
+	else
 		memset(out, 0, sizeof(*out));
-	}
 	out->type = h.type;
 	out->misc = h.misc;
 	out->size = h.size;
-	if (h.size < sizeof(h) || h.size > len) {
-		*why = h.size < sizeof(h) ? "record size smaller than its header"
-					  : "record runs past the end of the data";
+	if (h.type == PERF_RECORD_SAMPLE)
+		return pe_decode_sample(rec, len, f, &out->u.sample, why);
+	*why = header_why(&h, len);
+	if (*why)
 		return -1;
-	}
 	c.p = (const unsigned char *)rec + sizeof(h);
 	c.end = (const unsigned char *)rec + h.size;
 	c.bad = false;
-	if (h.type == PERF_RECORD_SAMPLE) {
-		if (!f) {
-			*why = "sample of an unknown event";
-			return -1;
-		}
-		out->u.sample.cpumode = h.misc & PERF_RECORD_MISC_CPUMODE_MASK;
-		return decode_sample(&c, f, &out->u.sample, why);
-	}
 	if (h.type >= PE_HEADER_ATTR)
 		return 0;
 	if (f && f->sample_id_all && h.type != PERF_RECORD_SAMPLE) {

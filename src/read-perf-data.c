@@ -648,6 +648,21 @@ static void ahead_stop(struct ahead *a)
 	pthread_join(a->thread, NULL);
 }
 
+/* A decoded sample of event ev (hash: its chain's, 0 if not known). */
+static void take_sample(struct pdata *pd, const struct pe_event *ev,
+			const struct pe_sample *s, uint64_t hash)
+{
+	if (!pd->chosen && !pd->o->event_filter)
+		pd->chosen = ev;
+	if (ev != pd->chosen) {
+		pd->other_samples++;
+		return;
+	}
+	if (pe_machine_add_sample_hashed(pd->m, s, pe_sample_weight(ev, s),
+					 hash) == ADD_OK)
+		pd->samples++;
+}
+
 /*
  * One record of the second pass (hash: its chain's, 0 if not known).
  * NULL, or what is wrong with it.
@@ -665,18 +680,7 @@ static const char *take(struct pdata *pd, const unsigned char *rec,
 	if (pe_decode(rec, h.size, ev ? &ev->fmt : NULL, &r, &why) < 0)
 		return why;
 	if (r.type == PERF_RECORD_SAMPLE) {
-		const struct pe_sample *s = &r.u.sample;
-
-		if (!pd->chosen && !pd->o->event_filter)
-			pd->chosen = ev;
-		if (ev != pd->chosen) {
-			pd->other_samples++;
-			return NULL;
-		}
-		if (pe_machine_add_sample_hashed(pd->m, s,
-						 pe_sample_weight(ev, s),
-						 hash) == ADD_OK)
-			pd->samples++;
+		take_sample(pd, ev, &r.u.sample, hash);
 		return NULL;
 	}
 	if ((r.type == PERF_RECORD_MMAP || r.type == PERF_RECORD_MMAP2) &&
@@ -1005,11 +1009,20 @@ static bool read_in_order(struct pdata *pd, struct input *in,
 				pe_machine_prefetch(pd->m,
 						    b[i + AHEAD_PREFETCH].hash);
 			if (i + RECORD_AHEAD < n) {
-				/* A sample's header, ids, time and chain start. */
-				__builtin_prefetch(b[i + RECORD_AHEAD].rec);
-				__builtin_prefetch(b[i + RECORD_AHEAD].rec + 64);
+				const struct po_rec *a = &b[i + RECORD_AHEAD];
+
+				if (a->s) {
+					__builtin_prefetch(a->s);
+					__builtin_prefetch((const char *)a->s + 64);
+				} else {
+					__builtin_prefetch(a->rec);
+				}
+				__builtin_prefetch(a->rec + 64);
 			}
-			ok = !take(pd, b[i].rec, b[i].hash);
+			if (b[i].s)     /* decoded by the thread */
+				take_sample(pd, b[i].ev, b[i].s, b[i].hash);
+			else
+				ok = !take(pd, b[i].rec, b[i].hash);
 		}
 	}
 	if (po_finish(po, &end) && ok) {

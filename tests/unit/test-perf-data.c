@@ -1570,6 +1570,31 @@ struct order_out {
 	bool cut;
 };
 
+/* A sample that decodes comes decoded, as pe_decode decodes it. */
+static void assert_handed_on_decoded(const struct pe_evlist *el,
+				     const struct po_rec *pr, size_t size)
+{
+	const struct pe_event *ev = pe_evlist_for_record(el, pr->rec, size);
+	struct pe_record r;
+	const char *why;
+
+	if (pe_load32(pr->rec) != PERF_RECORD_SAMPLE || !ev ||
+	    pe_decode(pr->rec, size, &ev->fmt, &r, &why) < 0) {
+		assert_null(pr->s);
+		return;
+	}
+	assert_non_null(pr->s);
+	assert_ptr_equal(pr->ev, ev);
+	assert_int_equal(pr->s->pid, r.u.sample.pid);
+	assert_int_equal(pr->s->tid, r.u.sample.tid);
+	assert_int_equal(pr->s->time, r.u.sample.time);
+	assert_int_equal(pr->s->ip, r.u.sample.ip);
+	assert_int_equal(pr->s->period, r.u.sample.period);
+	assert_int_equal(pr->s->cpumode, r.u.sample.cpumode);
+	assert_int_equal(pr->s->nr, r.u.sample.nr);
+	assert_ptr_equal(pr->s->callchain, r.u.sample.callchain);
+}
+
 /* Read s's records through perf-order; stop_after: batches, 0 all. */
 static void order_read(struct order_out *out, int fd, const struct sb *s,
 		       size_t batch_max, size_t stop_after)
@@ -1593,6 +1618,7 @@ static void order_read(struct order_out *out, int fd, const struct sb *s,
 			assert_true(out->bytes + size <= s->n);
 			assert_int_equal(b[i].hash,
 					 pe_record_chain_hash(el, b[i].rec));
+			assert_handed_on_decoded(el, &b[i], size);
 			memcpy(out->recs + out->bytes, b[i].rec, size);
 			out->bytes += size;
 			out->n++;
@@ -1687,11 +1713,13 @@ static void test_order_rounds(void **state)
 	order_read(&out, -1, &s, 0, 0);
 	assert_false(out.ok);
 	order_done(&out);
-	/* Without rounds: all at the end, in order. */
+	/* Without rounds: all at the end, in order, in full batches. */
 	order_stream(&s, 30, 7, true);
 	order_read(&out, -1, &s, 0, 0);
 	assert_true(out.ok);
-	assert_int_equal(out.batches, 1);
+	assert_true(out.n > PO_BATCH_RECS);
+	assert_int_equal(out.batches,
+			 (out.n + PO_BATCH_RECS - 1) / PO_BATCH_RECS);
 	assert_in_time_order(&out, &s);
 	order_done(&out);
 }
