@@ -171,8 +171,7 @@ struct po_chunk {
 
 struct po_batch {
 	struct po_rec *recs;
-	struct pe_sample *smp;  /* the samples, decoded (po_rec.s) */
-	size_t n, cap, capsmp;
+	size_t n, cap;
 	uint32_t *release;      /* chunks free once the reader is through */
 	size_t nrelease, caprelease;
 };
@@ -299,25 +298,67 @@ static void hand_on(struct perf_order *o)
 }
 
 /*
- * A record as handed on: a sample decoded into *s (the decoding the
- * reader would otherwise do again), with its event and its chain's hash.
+ * A record as handed on: a sample decoded (the decoding the reader would
+ * otherwise do again), with its event and its chain's hash.
  */
 static void describe(const struct perf_order *o, struct po_rec *pr,
-		     struct pe_sample *s, const unsigned char *rec)
+		     const unsigned char *rec)
 {
 	struct perf_event_header h;
+	struct pe_sample s;
+	struct po_sample *c = &pr->s;
 	const char *why;
 
-	*pr = (struct po_rec){ .rec = rec };
+	pr->rec = rec;
+	pr->hash = 0;
+	c->has = 0;
 	memcpy(&h, rec, sizeof(h));
 	if (h.type != PERF_RECORD_SAMPLE)
 		return;
 	pr->ev = pe_evlist_for_record(o->el, rec, h.size);
 	/* A sample that does not decode: the reader says why. */
-	if (!pr->ev || pe_decode_sample(rec, h.size, &pr->ev->fmt, s, &why) < 0)
+	if (!pr->ev || pe_decode_sample(rec, h.size, &pr->ev->fmt, &s, &why) < 0)
 		return;
-	pr->s = s;
-	pr->hash = pe_sample_chain_hash(s);
+	pr->hash = pe_sample_chain_hash(&s);
+	if (s.regs || s.stack || s.raw || s.nr > UINT16_MAX)
+		return;
+	c->ip = s.ip;
+	c->time = s.time;
+	c->addr = s.addr;
+	c->period = s.period;
+	c->pid = s.pid;
+	c->tid = s.tid;
+	c->cpu = s.cpu;
+	c->nr = (uint16_t)s.nr;
+	c->chain = s.callchain ? (uint16_t)((const unsigned char *)s.callchain - rec)
+			       : 0;
+	c->cpumode = (uint8_t)s.cpumode;
+	c->has = (uint8_t)(PO_HAS_SAMPLE | (s.has_time ? PO_HAS_TIME : 0) |
+			   (s.has_tid ? PO_HAS_TID : 0) |
+			   (s.has_cpu ? PO_HAS_CPU : 0) |
+			   (s.has_period ? PO_HAS_PERIOD : 0) |
+			   (s.has_callchain ? PO_HAS_CALLCHAIN : 0));
+}
+
+void po_sample_expand(const struct po_rec *pr, struct pe_sample *s)
+{
+	const struct po_sample *c = &pr->s;
+
+	s->ip = c->ip;
+	s->time = c->time;
+	s->addr = c->addr;
+	s->period = c->period;
+	s->pid = c->pid;
+	s->tid = c->tid;
+	s->cpu = c->cpu;
+	s->nr = c->nr;
+	s->callchain = c->has & PO_HAS_CALLCHAIN ? pr->rec + c->chain : NULL;
+	s->cpumode = c->cpumode;
+	s->has_time = c->has & PO_HAS_TIME;
+	s->has_tid = c->has & PO_HAS_TID;
+	s->has_cpu = c->has & PO_HAS_CPU;
+	s->has_period = c->has & PO_HAS_PERIOD;
+	s->has_callchain = c->has & PO_HAS_CALLCHAIN;
 }
 
 /*
@@ -368,9 +409,8 @@ static bool flush(struct perf_order *o, uint64_t before, bool all)
 		if (n > o->batch_max)
 			n = o->batch_max;
 		GROW(b->recs, b->cap, n);
-		GROW(b->smp, b->capsmp, n);
 		for (size_t k = 0; k < n; k++)
-			describe(o, &b->recs[k], &b->smp[k], sorted[i + k].rec);
+			describe(o, &b->recs[k], sorted[i + k].rec);
 		b->n = n;
 		hand_on(o);
 		i += n;
@@ -598,7 +638,6 @@ bool po_finish(struct perf_order *o, struct po_end *end)
 		ARR_FREE(o->slabs[i], PO_SLAB_CHUNKS * PO_CHUNK);
 	for (size_t i = 0; i < PO_BATCHES; i++) {
 		free(o->batch[i].recs);
-		free(o->batch[i].smp);
 		free(o->batch[i].release);
 	}
 	free(o->slabs);

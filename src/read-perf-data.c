@@ -977,6 +977,7 @@ static bool read_in_order(struct pdata *pd, struct input *in,
 	bool set, ok = true;
 	struct perf_order *po;
 	const struct po_rec *b;
+	struct pe_sample s = { 0 };    /* what po_sample_expand leaves zero */
 	struct diag *d = pd->d, again;
 	struct po_end end;
 	uint64_t doff, dsize;
@@ -1009,19 +1010,14 @@ static bool read_in_order(struct pdata *pd, struct input *in,
 				pe_machine_prefetch(pd->m,
 						    b[i + AHEAD_PREFETCH].hash);
 			if (i + RECORD_AHEAD < n) {
-				const struct po_rec *a = &b[i + RECORD_AHEAD];
-
-				if (a->s) {
-					__builtin_prefetch(a->s);
-					__builtin_prefetch((const char *)a->s + 64);
-				} else {
-					__builtin_prefetch(a->rec);
-				}
-				__builtin_prefetch(a->rec + 64);
+				/* A sample's header, ids, time and chain start. */
+				__builtin_prefetch(b[i + RECORD_AHEAD].rec);
+				__builtin_prefetch(b[i + RECORD_AHEAD].rec + 64);
 			}
-			if (b[i].s)     /* decoded by the thread */
-				take_sample(pd, b[i].ev, b[i].s, b[i].hash);
-			else
+			if (b[i].s.has) {     /* decoded by the thread */
+				po_sample_expand(&b[i], &s);
+				take_sample(pd, b[i].ev, &s, b[i].hash);
+			} else
 				ok = !take(pd, b[i].rec, b[i].hash);
 		}
 	}
