@@ -68,6 +68,22 @@ void input_count_lines(struct input *in, uint64_t n);
 void input_keep_last(struct input *in);
 
 /*
+ * A block fetched ahead (input_keep_last): a thread fetches the next
+ * block while others still read the last, and the loop then takes it.
+ */
+struct input_ahead {
+	bool fetched;
+	int rc;
+	const char *buf;
+	size_t len;
+};
+/* input_getblock into a. */
+void input_fetch_ahead(struct input *in, struct input_ahead *a);
+/* The block fetched ahead, if any (a forgets it), else input_getblock. */
+int input_next_block(struct input *in, struct input_ahead *a,
+		     const char **buf, size_t *len);
+
+/*
  * Look at the first bytes without consuming them: *buf gets up to want
  * bytes (fewer at the end of the input).  Only before the first read.
  * Up to INPUT_PEEK_SIZE bytes are read for it from a file.

@@ -21,6 +21,11 @@ struct pool {
 	void (*fn)(void *ctx, unsigned share);
 	void *ctx;
 	unsigned nthreads, used, pending;
+	/*
+	 * Seconds a byte took each share lately (pool_note) and the time
+	 * each share of the last pool_run took: see pool_cut.
+	 */
+	double *rate, *spent;
 	uint64_t round;             /* jobs handed out so far */
 	bool started, quit;
 	struct pool_worker *w;      /* nthreads, [0] unused */
@@ -35,5 +40,20 @@ void pool_init(struct pool *pl, unsigned nthreads,
 void pool_run(struct pool *pl, unsigned used);
 /* Stop and join the workers. */
 void pool_end(struct pool *pl);
+
+/*
+ * Where share i (of nthreads) of a block of len bytes should start for
+ * the shares to take as long as one another, from what a byte took each
+ * share lately: a share whose bytes took half the time gets twice the
+ * bytes.  (The thread that read the block from the input finds it in
+ * its CPU's cache; the others fetch it.)  Equal shares until every
+ * share's rate is known.  No share is under a quarter of the largest: a
+ * thread that was stopped for a while still reads enough for its rate
+ * to be measured again.  Where the shares are cut changes nothing but
+ * how long they take.
+ */
+size_t pool_cut(const struct pool *pl, size_t len, unsigned i);
+/* Share i of the last pool_run had len bytes: its rate, averaged. */
+void pool_note(struct pool *pl, unsigned i, size_t len);
 
 #endif

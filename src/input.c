@@ -570,6 +570,23 @@ void input_count_lines(struct input *in, uint64_t n)
 	in->lineno += n;
 }
 
+void input_fetch_ahead(struct input *in, struct input_ahead *a)
+{
+	a->rc = input_getblock(in, &a->buf, &a->len);
+	a->fetched = true;
+}
+
+int input_next_block(struct input *in, struct input_ahead *a,
+		     const char **buf, size_t *len)
+{
+	if (!a->fetched)
+		return input_getblock(in, buf, len);
+	a->fetched = false;
+	*buf = a->buf;
+	*len = a->len;
+	return a->rc;
+}
+
 ssize_t input_read(struct input *in, void *buf, size_t n)
 {
 	size_t have = in->end - in->start;

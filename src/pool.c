@@ -14,6 +14,15 @@ struct pool_worker {
 	pthread_t thread;
 };
 
+/* Share i, timed for pool_note. */
+static void run_share(struct pool *pl, unsigned i)
+{
+	double t0 = now_seconds();
+
+	pl->fn(pl->ctx, i);
+	pl->spent[i] = now_seconds() - t0;
+}
+
 static void *worker_main(void *arg)
 {
 	const struct pool_worker *me = arg;
@@ -30,7 +39,7 @@ static void *worker_main(void *arg)
 		if (me->i >= pl->used)
 			continue;
 		pthread_mutex_unlock(&pl->mu);
-		pl->fn(pl->ctx, me->i);
+		run_share(pl, me->i);
 		pthread_mutex_lock(&pl->mu);
 		if (--pl->pending == 0)
 			pthread_cond_signal(&pl->done);
@@ -44,6 +53,8 @@ void pool_init(struct pool *pl, unsigned nthreads,
 {
 	*pl = (struct pool){ .fn = fn, .ctx = ctx,
 			     .nthreads = nthreads ? nthreads : 1 };
+	pl->rate = xcalloc(pl->nthreads, sizeof(double));
+	pl->spent = xcalloc(pl->nthreads, sizeof(double));
 }
 
 void pool_run(struct pool *pl, unsigned used)
@@ -65,7 +76,7 @@ void pool_run(struct pool *pl, unsigned used)
 	}
 	if (used <= 1) {
 		if (used)
-			pl->fn(pl->ctx, 0);
+			run_share(pl, 0);
 		return;
 	}
 	pthread_mutex_lock(&pl->mu);
@@ -76,10 +87,10 @@ void pool_run(struct pool *pl, unsigned used)
 	pl->round++;
 	pthread_cond_broadcast(&pl->go);
 	pthread_mutex_unlock(&pl->mu);
-	pl->fn(pl->ctx, 0);
+	run_share(pl, 0);
 	for (unsigned i = 1; i < used; i++)
 		if (!pl->w[i].running)
-			pl->fn(pl->ctx, i);
+			run_share(pl, i);
 	pthread_mutex_lock(&pl->mu);
 	while (pl->pending)
 		pthread_cond_wait(&pl->done, &pl->mu);
@@ -88,6 +99,9 @@ void pool_run(struct pool *pl, unsigned used)
 
 void pool_end(struct pool *pl)
 {
+	free(pl->rate);
+	free(pl->spent);
+	pl->rate = pl->spent = NULL;
 	if (!pl->started)
 		return;
 	pthread_mutex_lock(&pl->mu);
@@ -103,4 +117,35 @@ void pool_end(struct pool *pl)
 	free(pl->w);
 	pl->w = NULL;
 	pl->started = false;
+}
+
+size_t pool_cut(const struct pool *pl, size_t len, unsigned i)
+{
+	double sum = 0, before = 0, most = 0;
+
+	for (unsigned k = 0; k < pl->nthreads; k++) {
+		if (!(pl->rate[k] > 0))
+			return len / pl->nthreads * i;
+		if (1 / pl->rate[k] > most)
+			most = 1 / pl->rate[k];
+	}
+	for (unsigned k = 0; k < pl->nthreads; k++) {
+		double w = 1 / pl->rate[k] < most / 4 ? most / 4
+						      : 1 / pl->rate[k];
+
+		sum += w;
+		if (k < i)
+			before += w;
+	}
+	return (size_t)((double)len * (before / sum));
+}
+
+void pool_note(struct pool *pl, unsigned i, size_t len)
+{
+	double r;
+
+	if (len < 4096 || !(pl->spent[i] > 0))
+		return;
+	r = pl->spent[i] / (double)len;
+	pl->rate[i] = pl->rate[i] > 0 ? (3 * pl->rate[i] + r) / 4 : r;
 }

@@ -70,17 +70,7 @@ struct script {
 	uint64_t apply_base;     /* the line before the next one's first */
 	/* The next block, fetched by reader 0 while the others still read
 	 * (input_keep_last keeps this one in place meanwhile). */
-	bool ahead;
-	int next_rc;
-	const char *next_text;
-	size_t next_len;
-	/*
-	 * Seconds a byte of its share took each reader, averaged over the
-	 * last blocks, and the time its share of this block took (read_share):
-	 * the shares are cut to take as long (cut_at).
-	 */
-	double rate[MAX_THREADS];
-	double spent[MAX_THREADS];
+	struct input_ahead next;
 };
 
 
@@ -94,13 +84,12 @@ static void apply_next(struct script *sc);
  * other readers still read theirs (apply touches the profile and reader
  * 0 only), and then fetches the next block from the input; the time
  * these take counts in its rate, so that its shares shrink by as much
- * (cut_at).
+ * (pool_cut).
  */
 static void read_share(void *arg, unsigned i)
 {
 	struct script *sc = arg;
 	struct reader *r = &sc->rd[i];
-	double t0 = now_seconds();
 
 	for (size_t k = 0; k < ARRAY_SIZE(r->todo) && r->todo[k]; k++) {
 		pscript_read_piece(r, r->todo[k],
@@ -109,58 +98,9 @@ static void read_share(void *arg, unsigned i)
 			apply_next(sc);
 	}
 	if (i == 0) {
-		sc->next_rc = input_getblock(sc->in, &sc->next_text,
-					     &sc->next_len);
-		sc->ahead = true;
-	}
-	sc->spent[i] = now_seconds() - t0;
-}
-
-/*
- * Where share i of a block of len bytes should start for the shares to
- * take as long as one another, from what a byte took each reader lately:
- * a reader that reads a byte in half the time gets twice the bytes.  (The
- * reader on the thread that read the block from the input finds it in
- * its CPU's cache; the others fetch it.)  No share is under a quarter of
- * the largest: a thread that was stopped for a while still reads enough
- * for its rate to be measured again.  Where the shares are cut changes
- * nothing but how long they take.
- */
-static size_t cut_at(const struct script *sc, size_t len, unsigned i)
-{
-	double sum = 0, before = 0, most = 0;
-
-	for (unsigned k = 0; k < sc->nthreads; k++) {
-		if (!(sc->rate[k] > 0))
-			return len / sc->nthreads * i;
-		if (1 / sc->rate[k] > most)
-			most = 1 / sc->rate[k];
-	}
-	for (unsigned k = 0; k < sc->nthreads; k++) {
-		double w = 1 / sc->rate[k] < most / 4 ? most / 4
-						      : 1 / sc->rate[k];
-
-		sum += w;
-		if (k < i)
-			before += w;
-	}
-	return (size_t)((double)len * (before / sum));
-}
-
-/* What a byte of its share took each reader of the n that read a block. */
-static void note_rates(struct script *sc, unsigned n)
-{
-	for (unsigned i = 0; i < n; i++) {
-		size_t len = sc->pcs[i].len;
-		double r;
-
-		if (len < 4096 || !(sc->spent[i] > 0))
-			continue;
-		r = sc->spent[i] / (double)len;
-		sc->rate[i] = sc->rate[i] > 0 ? (3 * sc->rate[i] + r) / 4 : r;
+		input_fetch_ahead(sc->in, &sc->next);
 	}
 }
-
 
 /* one_line takes the line s[0..n) for an event line. */
 static bool event_start(const char *s, size_t n, struct event_line *e)
@@ -446,7 +386,7 @@ static void run_block(struct script *sc, const char *text, size_t len,
 	cut[0] = text;
 	if (!one && sc->nthreads > 1 && len >= sc->parallel_min) {
 		for (unsigned i = 1; i < sc->nthreads; i++) {
-			const char *from = text + cut_at(sc, len, i);
+			const char *from = text + pool_cut(&sc->pool, len, i);
 			const char *c;
 
 			if (from <= cut[n - 1])
@@ -492,8 +432,8 @@ static void run_block(struct script *sc, const char *text, size_t len,
 	sc->apply_base = base;
 	before = sc->lines;
 	pool_run(&sc->pool, n);
-	if (n > 1)
-		note_rates(sc, n);
+	for (unsigned i = 0; n > 1 && i < n; i++)
+		pool_note(&sc->pool, i, sc->pcs[i].len);
 	while (sc->applied < npc)
 		apply_next(sc);
 	/* Reader 0 read the last piece: an open sample's event line, absolute. */
@@ -560,14 +500,7 @@ int read_perf_script(struct profile *p, struct input *in,
 				  "line is too long (%zu bytes)", len);
 		else
 			run_block(&sc, text, len, rc == 3);
-		if (sc.ahead) {
-			sc.ahead = false;
-			rc = sc.next_rc;
-			text = sc.next_text;
-			len = sc.next_len;
-		} else {
-			rc = input_getblock(in, &text, &len);
-		}
+		rc = input_next_block(in, &sc.next, &text, &len);
 	}
 	/*
 	 * A sample cut off by the end of the input (no blank line after it)

@@ -88,10 +88,51 @@ static void kept_block_survives_next_call(void **state)
 	}
 }
 
+/*
+ * input_fetch_ahead and input_next_block: the blocks come in order, as
+ * input_getblock gives them, each still whole after the next one was
+ * fetched ahead (as a reader's first thread fetches while others read).
+ */
+static void blocks_fetched_ahead(void **state)
+{
+	(void)state;
+	for (unsigned seed = 1; seed <= 6; seed++) {
+		size_t len, got = 0, k = 0;
+		char *text = make_text(&len, seed);
+		struct input *in = input_open_mem(text, len, "mem");
+		struct input_ahead next = { 0 };
+		const char *b;
+		size_t n;
+		int rc;
+
+		assert_non_null(in);
+		input_set_max_line(in, 8000);
+		input_keep_last(in);
+		while ((rc = input_next_block(in, &next, &b, &n)) > 0) {
+			/* Every other block (every third for some seeds). */
+			if (k++ % (2 + seed % 2) == 0)
+				input_fetch_ahead(in, &next);
+			if (rc == 2) {
+				got += n + 1;
+				continue;
+			}
+			assert_true(got + n <= len);
+			assert_memory_equal(b, text + got, n);
+			got += rc == 1 ? n : n + 1;
+		}
+		assert_int_equal(rc, 0);
+		assert_int_equal(got, len);
+		assert_false(next.fetched);
+		input_close(in);
+		free(text);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(kept_block_survives_next_call),
+		cmocka_unit_test(blocks_fetched_ahead),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
