@@ -554,10 +554,27 @@ static void join_part(struct part *batch, struct part *w, uint64_t base)
 	forget_prev(w);     /* its ids may be local ones */
 }
 
+/*
+ * The parsing threads' work: the shares of a block, and the next block,
+ * which the calling thread fetches from the input after its share while
+ * the others still parse theirs (input_keep_last keeps their block in
+ * place meanwhile): the input's copy is then off the path the others
+ * wait on, and the time it takes counts in share 0's rate (pool_cut).
+ */
+struct shares {
+	struct part *parts;
+	struct input *in;           /* NULL: no fetching ahead */
+	struct input_ahead next;
+};
+
 /* Share i of a block, on worker i of the pool (pool.h). */
-static void parse_share(void *parts, unsigned i)
+static void parse_share(void *arg, unsigned i)
 {
-	parse_thread(&((struct part *)parts)[i]);
+	struct shares *sh = arg;
+
+	parse_thread(&sh->parts[i]);
+	if (i == 0 && sh->in)
+		input_fetch_ahead(sh->in, &sh->next);
 }
 
 /*
@@ -568,7 +585,7 @@ static uint64_t parse_parallel(struct part *batch, struct pool *pl,
 			       unsigned nthreads, const char *text, size_t len,
 			       uint64_t line)
 {
-	struct part *parts = pl->ctx;
+	struct part *parts = ((struct shares *)pl->ctx)->parts;
 	const char *s = text, *end = text + len;
 	unsigned used = 0;
 	uint64_t base = line;
@@ -578,9 +595,10 @@ static uint64_t parse_parallel(struct part *batch, struct pool *pl,
 
 		return parse_lines(batch, text, &len, line, &first, NULL);
 	}
-	/* Shares of about len / nthreads bytes, cut after a line end. */
+	/* Shares cut after a line end, to take about as long (pool_cut). */
 	for (unsigned i = 0; i < nthreads && s < end; i++) {
-		const char *cut = i + 1 == nthreads ? end : text + len / nthreads * (i + 1);
+		const char *cut = i + 1 == nthreads ? end
+				  : text + pool_cut(pl, len, i + 1);
 		struct part *w = &parts[i];
 
 		if (cut < s)
@@ -598,6 +616,8 @@ static uint64_t parse_parallel(struct part *batch, struct pool *pl,
 	}
 	pool_run(pl, used);
 	for (unsigned i = 0; i < used; i++) {
+		if (used == nthreads)
+			pool_note(pl, i, parts[i].len);
 		join_part(batch, &parts[i], base);
 		base += parts[i].lines;
 	}
@@ -1138,6 +1158,7 @@ int read_folded(struct profile *p, struct input *in,
 	size_t len;
 	bool first = !profile_is_differential(p) && profile_samples(p) == 0;
 	struct builder b = { .p = p, .d = d, .name = input_name(in) };
+	struct shares sh = { .parts = parts, .in = nthreads > 1 ? in : NULL };
 	struct pool pool;
 	uint64_t before[DIAG_UNITS];
 	int r;
@@ -1147,12 +1168,15 @@ int read_folded(struct profile *p, struct input *in,
 	batch.global = (struct symtab *)profile_symtab(p);
 	batch.differential = profile_is_differential(p);
 	memset(parts, 0, sizeof(parts));
-	pool_init(&pool, nthreads, parse_share, parts);
+	pool_init(&pool, nthreads, parse_share, &sh);
 	for (unsigned i = 0; i < nthreads; i++) {
 		parts[i].global = batch.global;
 		parts[i].local = symtab_create();
 	}
-	while ((r = input_getblock(in, &text, &len)) > 0) {
+	if (sh.in)
+		input_keep_last(in);
+	r = input_getblock(in, &text, &len);
+	while (r > 0) {
 		uint64_t line = input_lineno(in);
 
 		if (r == 2) {
@@ -1187,6 +1211,7 @@ int read_folded(struct profile *p, struct input *in,
 			submitted += held;
 			builder_submit(&b, &batch, nthreads > 1 && !first);
 		}
+		r = input_next_block(in, &sh.next, &text, &len);
 	}
 	pool_end(&pool);
 	builder_submit(&b, &batch, false);
