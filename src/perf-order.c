@@ -297,6 +297,9 @@ static void hand_on(struct perf_order *o)
 	pthread_mutex_unlock(&o->mu);
 }
 
+_Static_assert(sizeof(void *) != 8 || sizeof(struct po_rec) == 80,
+	       "PO_BATCH_RECS's comment counts 80 bytes a record");
+
 /*
  * A record as handed on: a sample decoded (the decoding the reader would
  * otherwise do again), with its event and its chain's hash.
@@ -311,6 +314,7 @@ static void describe(const struct perf_order *o, struct po_rec *pr,
 
 	pr->rec = rec;
 	pr->hash = 0;
+	pr->ev = NULL;
 	c->has = 0;
 	memcpy(&h, rec, sizeof(h));
 	if (h.type != PERF_RECORD_SAMPLE)
