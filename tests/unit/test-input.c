@@ -39,21 +39,31 @@ static char *make_text(size_t *len, unsigned seed)
 	return t;
 }
 
+/* An input over make_text's text, lines over 8000 bytes too long, kept. */
+static struct input *open_kept(unsigned seed, char **text, size_t *len)
+{
+	struct input *in;
+
+	*text = make_text(len, seed);
+	in = input_open_mem(*text, *len, "mem");
+	assert_non_null(in);
+	input_set_max_line(in, 8000);
+	input_keep_last(in);
+	return in;
+}
+
 static void kept_block_survives_next_call(void **state)
 {
 	(void)state;
 	for (unsigned seed = 1; seed <= 6; seed++) {
 		size_t len, plen = 0, got = 0;
-		char *text = make_text(&len, seed);
-		struct input *in = input_open_mem(text, len, "mem");
+		char *text;
+		struct input *in = open_kept(seed, &text, &len);
 		const char *prev = NULL, *b;
 		char *copy = NULL;
 		size_t n;
 		int rc;
 
-		assert_non_null(in);
-		input_set_max_line(in, 8000);
-		input_keep_last(in);
 		while ((rc = input_getblock(in, &b, &n)) > 0) {
 			/* The last block is as it was when it came. */
 			if (prev)
@@ -98,16 +108,13 @@ static void blocks_fetched_ahead(void **state)
 	(void)state;
 	for (unsigned seed = 1; seed <= 6; seed++) {
 		size_t len, got = 0, k = 0;
-		char *text = make_text(&len, seed);
-		struct input *in = input_open_mem(text, len, "mem");
+		char *text;
+		struct input *in = open_kept(seed, &text, &len);
 		struct input_ahead next = { 0 };
 		const char *b;
 		size_t n;
 		int rc;
 
-		assert_non_null(in);
-		input_set_max_line(in, 8000);
-		input_keep_last(in);
 		while ((rc = input_next_block(in, &next, &b, &n)) > 0) {
 			/* Every other block (every third for some seeds). */
 			if (k++ % (2 + seed % 2) == 0)
