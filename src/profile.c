@@ -937,29 +937,39 @@ static void compute_totals(struct profile *p)
 	size_t distinct = 0;
 	unsigned max_depth = 0;
 
-	memcpy(p->total, s, p->n * sizeof(*p->total));
+	memset(p->total, 0, p->n * sizeof(*p->total));
 	if (p->differential)
-		memcpy(p->total2, s2, p->n * sizeof(*p->total2));
+		memset(p->total2, 0, p->n * sizeof(*p->total2));
 	/*
 	 * Children come after their parent: when the pass reaches node i,
-	 * its total is complete, and so are the statistics it adds to.
+	 * every child has added its total to i's, and i's own weight makes
+	 * it complete.  The deepest node that has weight is one with weight
+	 * of its own (a node's weight comes from below it), so only those
+	 * nodes' depths are read.
 	 */
 	for (size_t i = p->n - 1; i > 0; i--) {
 		uint32_t up = p->nodes[i].parent;
-		uint64_t t = p->total[i], t2 = 0;
+		uint64_t t = p->total[i] + s[i];
+		bool own = s[i];
 
+		p->total[i] = t;
 		p->total[up] += t;
 		if (p->differential) {
-			t2 = p->total2[i];
+			uint64_t t2 = p->total2[i] + s2[i];
+
+			p->total2[i] = t2;
 			p->total2[up] += t2;
+			own |= s2[i] != 0;
 		}
-		if (!t && !t2)
+		if (!own)
 			continue;
-		if (s[i] || (p->differential && s2[i]))
-			distinct++;
+		distinct++;
 		if (p->depth[i] > max_depth)
 			max_depth = p->depth[i];
 	}
+	p->total[0] += s[0];
+	if (p->differential)
+		p->total2[0] += s2[0];
 	p->distinct = distinct;
 	p->max_depth = max_depth;
 	p->max_change = 0;
