@@ -2,7 +2,9 @@
  * pool.h - worker threads kept for the length of a read.
  *
  * The parallel readers cut each block of input into shares and read them
- * at once: share 0 on the calling thread, share i on worker i.  Starting
+ * at once: share 0 on the calling thread, share i on worker i
+ * (pool_run), or every thread taking the next share not yet taken
+ * (pool_run_claimed).  Starting
  * a thread for every block costs more than reading a block of 1 MB takes
  * on a VM, so the workers are started with the first block that needs
  * them and wait between blocks.  A worker that cannot be started has its
@@ -12,6 +14,7 @@
 #define FLAMETOP_POOL_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -27,6 +30,10 @@ struct pool {
 	 */
 	double *rate, *spent;
 	uint64_t round;             /* jobs handed out so far */
+	/* pool_run_claimed: shares to run, and the next one not taken. */
+	unsigned nclaim;
+	atomic_uint claim;
+	bool claimed;               /* the round is pool_run_claimed's */
 	bool started, quit;
 	struct pool_worker *w;      /* nthreads, [0] unused */
 	pthread_mutex_t mu;
@@ -38,6 +45,13 @@ void pool_init(struct pool *pl, unsigned nthreads,
 	       void (*fn)(void *ctx, unsigned share), void *ctx);
 /* Run shares 0..used-1 (used <= nthreads) and wait for all of them. */
 void pool_run(struct pool *pl, unsigned used);
+/*
+ * Run shares 0..n-1 (n may exceed nthreads) and wait for all of them:
+ * each thread, this one too, takes the next share not yet taken until
+ * none is left.  A thread that the machine's other work holds up then
+ * takes fewer shares, where pool_run's shares wait for the slowest.
+ */
+void pool_run_claimed(struct pool *pl, unsigned n);
 /* Stop and join the workers. */
 void pool_end(struct pool *pl);
 

@@ -23,6 +23,15 @@ static void run_share(struct pool *pl, unsigned i)
 	pl->spent[i] = now_seconds() - t0;
 }
 
+/* Shares of a pool_run_claimed round, taken in turn until none is left. */
+static void run_claimed(struct pool *pl)
+{
+	unsigned i;
+
+	while ((i = atomic_fetch_add(&pl->claim, 1)) < pl->nclaim)
+		pl->fn(pl->ctx, i);
+}
+
 static void *worker_main(void *arg)
 {
 	const struct pool_worker *me = arg;
@@ -39,7 +48,10 @@ static void *worker_main(void *arg)
 		if (me->i >= pl->used)
 			continue;
 		pthread_mutex_unlock(&pl->mu);
-		run_share(pl, me->i);
+		if (pl->claimed)
+			run_claimed(pl);
+		else
+			run_share(pl, me->i);
 		pthread_mutex_lock(&pl->mu);
 		if (--pl->pending == 0)
 			pthread_cond_signal(&pl->done);
@@ -57,44 +69,72 @@ void pool_init(struct pool *pl, unsigned nthreads,
 	pl->spent = xcalloc(pl->nthreads, sizeof(double));
 }
 
-void pool_run(struct pool *pl, unsigned used)
+static void start_workers(struct pool *pl)
 {
-	if (used > 1 && !pl->started) {
-		pl->started = true;
-		pthread_mutex_init(&pl->mu, NULL);
-		pthread_cond_init(&pl->go, NULL);
-		pthread_cond_init(&pl->done, NULL);
-		pl->w = xcalloc(pl->nthreads, sizeof(*pl->w));
-		for (unsigned i = 1; i < pl->nthreads; i++) {
-			struct pool_worker *w = &pl->w[i];
+	pl->started = true;
+	pthread_mutex_init(&pl->mu, NULL);
+	pthread_cond_init(&pl->go, NULL);
+	pthread_cond_init(&pl->done, NULL);
+	pl->w = xcalloc(pl->nthreads, sizeof(*pl->w));
+	for (unsigned i = 1; i < pl->nthreads; i++) {
+		struct pool_worker *w = &pl->w[i];
 
-			w->pool = pl;
-			w->i = i;
-			w->running = pthread_create(&w->thread, NULL,
-						    worker_main, w) == 0;
-		}
+		w->pool = pl;
+		w->i = i;
+		w->running = pthread_create(&w->thread, NULL,
+					    worker_main, w) == 0;
 	}
-	if (used <= 1) {
-		if (used)
-			run_share(pl, 0);
-		return;
-	}
+}
+
+/* Hand a round to workers 1..used-1, run it here too, and wait. */
+static void run_round(struct pool *pl, unsigned used, bool claimed)
+{
 	pthread_mutex_lock(&pl->mu);
 	pl->used = used;
+	pl->claimed = claimed;
 	pl->pending = 0;
 	for (unsigned i = 1; i < used; i++)
 		pl->pending += pl->w[i].running;
 	pl->round++;
 	pthread_cond_broadcast(&pl->go);
 	pthread_mutex_unlock(&pl->mu);
-	run_share(pl, 0);
-	for (unsigned i = 1; i < used; i++)
-		if (!pl->w[i].running)
-			run_share(pl, i);
+	if (claimed) {
+		run_claimed(pl);
+	} else {
+		run_share(pl, 0);
+		for (unsigned i = 1; i < used; i++)
+			if (!pl->w[i].running)
+				run_share(pl, i);
+	}
 	pthread_mutex_lock(&pl->mu);
 	while (pl->pending)
 		pthread_cond_wait(&pl->done, &pl->mu);
 	pthread_mutex_unlock(&pl->mu);
+}
+
+void pool_run(struct pool *pl, unsigned used)
+{
+	if (used > 1 && !pl->started)
+		start_workers(pl);
+	if (used <= 1) {
+		if (used)
+			run_share(pl, 0);
+		return;
+	}
+	run_round(pl, used, false);
+}
+
+void pool_run_claimed(struct pool *pl, unsigned n)
+{
+	pl->nclaim = n;
+	atomic_store(&pl->claim, 0);
+	if (n <= 1 || pl->nthreads < 2) {
+		run_claimed(pl);
+		return;
+	}
+	if (!pl->started)
+		start_workers(pl);
+	run_round(pl, n < pl->nthreads ? n : pl->nthreads, true);
 }
 
 void pool_end(struct pool *pl)

@@ -46,6 +46,8 @@
 #define BATCH_TAIL (1u << 20)       /* the smallest, near the input's end */
 #define PARALLEL_MIN (128u << 10)   /* smaller blocks: one thread */
 #define MAX_THREADS 16
+#define CHUNKS 4                    /* pieces of a block per thread */
+#define CHUNK_MIN (32u << 10)       /* no piece smaller, but one a thread */
 #define SORT_AHEAD 8                /* stacks whose keys are fetched ahead */
 #define MERGE_AHEAD 4               /* sorted stacks whose frames are fetched ahead */
 
@@ -555,11 +557,11 @@ static void join_part(struct part *batch, struct part *w, uint64_t base)
 }
 
 /*
- * The parsing threads' work: the shares of a block, and the next block,
- * which the calling thread fetches from the input after its share while
- * the others still parse theirs (input_keep_last keeps their block in
+ * The parsing threads' work: the pieces of a block, and the next block,
+ * which the thread that parsed piece 0 fetches from the input while the
+ * others parse the next pieces (input_keep_last keeps their block in
  * place meanwhile): the input's copy is then off the path the others
- * wait on, and the time it takes counts in share 0's rate (pool_cut).
+ * wait on.
  */
 struct shares {
 	struct part *parts;
@@ -567,7 +569,7 @@ struct shares {
 	struct input_ahead next;
 };
 
-/* Share i of a block, on worker i of the pool (pool.h). */
+/* Piece i of a block, on whichever thread took it (pool_run_claimed). */
 static void parse_share(void *arg, unsigned i)
 {
 	struct shares *sh = arg;
@@ -580,6 +582,11 @@ static void parse_share(void *arg, unsigned i)
 /*
  * Parse text[0..len), whole lines numbered from line + 1, on nthreads
  * threads (this one too) into the batch; returns the number of lines.
+ * The block is cut into pieces (CHUNKS a thread) that the threads take
+ * in turn (pool_run_claimed): a thread held up by other work (the
+ * builder, or another program) takes fewer, and the others do not wait
+ * for it as they would for one share of its own.  The pieces are joined
+ * in order, so where they are cut changes nothing but the time.
  */
 static uint64_t parse_parallel(struct part *batch, struct pool *pl,
 			       unsigned nthreads, const char *text, size_t len,
@@ -587,7 +594,7 @@ static uint64_t parse_parallel(struct part *batch, struct pool *pl,
 {
 	struct part *parts = ((struct shares *)pl->ctx)->parts;
 	const char *s = text, *end = text + len;
-	unsigned used = 0;
+	unsigned used = 0, n = nthreads * CHUNKS;
 	uint64_t base = line;
 
 	if (nthreads < 2) {
@@ -595,10 +602,12 @@ static uint64_t parse_parallel(struct part *batch, struct pool *pl,
 
 		return parse_lines(batch, text, &len, line, &first, NULL);
 	}
-	/* Shares cut after a line end, to take about as long (pool_cut). */
-	for (unsigned i = 0; i < nthreads && s < end; i++) {
-		const char *cut = i + 1 == nthreads ? end
-				  : text + pool_cut(pl, len, i + 1);
+	while (n > nthreads && len / n < CHUNK_MIN)
+		n--;
+	/* Pieces cut after a line end. */
+	for (unsigned i = 0; i < n && s < end; i++) {
+		const char *cut = i + 1 == n ? end
+				  : text + (size_t)((double)len * (i + 1) / n);
 		struct part *w = &parts[i];
 
 		if (cut < s)
@@ -608,16 +617,18 @@ static uint64_t parse_parallel(struct part *batch, struct pool *pl,
 
 			cut = nl ? nl + 1 : end;
 		}
+		if (!w->local) {
+			w->global = batch->global;
+			w->local = symtab_create();
+		}
 		w->text = s;
 		w->len = (size_t)(cut - s);
 		w->differential = batch->differential;
 		s = cut;
 		used = i + 1;
 	}
-	pool_run(pl, used);
+	pool_run_claimed(pl, used);
 	for (unsigned i = 0; i < used; i++) {
-		if (used == nthreads)
-			pool_note(pl, i, parts[i].len);
 		join_part(batch, &parts[i], base);
 		base += parts[i].lines;
 	}
@@ -1151,7 +1162,7 @@ static void free_part(struct part *w)
 int read_folded(struct profile *p, struct input *in,
 		const struct read_opts *o, struct diag *d)
 {
-	struct part batch = { 0 }, parts[MAX_THREADS];
+	struct part batch = { 0 }, parts[MAX_THREADS * CHUNKS];
 	size_t parallel_min, batch_bytes, held, submitted = 0;
 	unsigned nthreads = thread_count(&parallel_min, &batch_bytes);
 	const char *text;
@@ -1169,10 +1180,6 @@ int read_folded(struct profile *p, struct input *in,
 	batch.differential = profile_is_differential(p);
 	memset(parts, 0, sizeof(parts));
 	pool_init(&pool, nthreads, parse_share, &sh);
-	for (unsigned i = 0; i < nthreads; i++) {
-		parts[i].global = batch.global;
-		parts[i].local = symtab_create();
-	}
 	if (sh.in)
 		input_keep_last(in);
 	r = input_getblock(in, &text, &len);
@@ -1217,7 +1224,7 @@ int read_folded(struct profile *p, struct input *in,
 	builder_submit(&b, &batch, false);
 	builder_end(&b);
 	free_part(&batch);
-	for (unsigned i = 0; i < nthreads; i++)
+	for (unsigned i = 0; i < MAX_THREADS * CHUNKS; i++)
 		free_part(&parts[i]);
 	if (input_error(in))
 		diag_warn(d, "%s", input_error(in));

@@ -1,6 +1,7 @@
 /*
  * test-pool.c - pool.c: every share run once on any number of threads,
- * and the cuts that give each share a block's bytes by its rate.
+ * whether each thread has its share or takes shares in turn, and the
+ * cuts that give each share a block's bytes by its rate.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,7 +14,7 @@
 #include "pool.h"
 
 struct runs {
-	int count[8];
+	int count[40];
 };
 
 static void count_share(void *ctx, unsigned i)
@@ -40,6 +41,37 @@ static void pool_runs_each_share_once(void **state)
 				want += i < 1 + round % n;
 			assert_int_equal(r.count[i], want);
 		}
+	}
+}
+
+/*
+ * Shares taken in turn: each of 0..n-1 once a round, n below, at and
+ * far above the number of threads, rounds of pool_run between them.
+ */
+static void pool_claimed_runs_each_share_once(void **state)
+{
+	(void)state;
+	for (unsigned n = 1; n <= 4; n++) {
+		struct runs r = { { 0 } };
+		int want[40] = { 0 };
+		struct pool pl;
+
+		pool_init(&pl, n, count_share, &r);
+		for (unsigned round = 0; round < 60; round++) {
+			unsigned k = round % 40;
+
+			if (round % 7 == 3) {
+				k = 1 + round % n;
+				pool_run(&pl, k);
+			} else {
+				pool_run_claimed(&pl, k);
+			}
+			for (unsigned i = 0; i < k; i++)
+				want[i]++;
+		}
+		pool_end(&pl);
+		for (unsigned i = 0; i < 40; i++)
+			assert_int_equal(r.count[i], want[i]);
 	}
 }
 
@@ -84,6 +116,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(pool_runs_each_share_once),
+		cmocka_unit_test(pool_claimed_runs_each_share_once),
 		cmocka_unit_test(pool_cuts_by_rate),
 	};
 
