@@ -85,6 +85,7 @@ struct profile {
 	uint64_t *self, *total, *rself;
 	uint64_t *self2, *total2, *rself2;
 	size_t n, cap;
+	size_t totals_set;          /* totals past these nodes' are still zero */
 
 	struct child_slot *slots;
 	size_t mask;
@@ -937,9 +938,13 @@ static void compute_totals(struct profile *p)
 	size_t distinct = 0;
 	unsigned max_depth = 0;
 
-	memset(p->total, 0, p->n * sizeof(*p->total));
+	/* New memory is zero: only totals set before need clearing. */
+	size_t set = p->totals_set < p->n ? p->totals_set : p->n;
+
+	memset(p->total, 0, set * sizeof(*p->total));
 	if (p->differential)
-		memset(p->total2, 0, p->n * sizeof(*p->total2));
+		memset(p->total2, 0, set * sizeof(*p->total2));
+	p->totals_set = p->n;
 	/*
 	 * Children come after their parent: when the pass reaches node i,
 	 * every child has added its total to i's, and i's own weight makes
