@@ -11,12 +11,12 @@
  * reported.
  *
  * Two stages.  Parsing turns lines into records (frame ids, counts, line
- * number) and bad-line messages; it runs on several threads, each on its
- * share of a block of whole lines, and the profile's name table is only
- * read meanwhile: a name it does not hold yet goes to the thread's own
- * table, and after the block the new names are added in input order (the
- * first thread's, then the next one's), so every name gets the id a
- * single thread would give it.  Building then adds a batch of records to
+ * number) and bad-line messages; it runs on several threads, which take
+ * the pieces of a block of whole lines in turn, and the profile's name
+ * table is only read meanwhile: a name it does not hold yet goes to the
+ * piece's own table, and after the block the new names are added in
+ * input order (the first piece's, then the next one's), so every name
+ * gets the id a single thread would give it.  Building then adds a batch of records to
  * the tree: the stacks are sorted by their frames' names and merged into
  * the tree (whose siblings are in name order) as sorted lists merge, a new
  * node appended in its place without any lookup (profile_append_child);
@@ -39,7 +39,7 @@
 #include <emmintrin.h>
 #endif
 
-#define LOCAL_ID 0x80000000u        /* an id in a thread's own table */
+#define LOCAL_ID 0x80000000u        /* an id in a piece's own table */
 #define MAX_FRAMES (PROFILE_MAX_DEPTH - 1)
 #define BATCH_BYTES (8u << 20)      /* parsed before building: bounds memory */
 #define BATCH_FIRST (1u << 20)      /* the first batches: building starts early */
@@ -72,7 +72,7 @@ struct bad {
 	size_t len;
 };
 
-/* Parsed lines: a thread's share of a block, or the batch they join. */
+/* Parsed lines: a piece of a block, or the batch the pieces join. */
 struct part {
 	uint32_t *ids;
 	size_t nids, capids;
@@ -80,13 +80,13 @@ struct part {
 	size_t nrecs, caprecs;
 	struct bad *bad;
 	size_t nbad, capbad;
-	uint64_t lines;      /* lines seen (a thread's share) */
+	uint64_t lines;      /* lines seen (a piece) */
 
 	struct symtab *global;      /* the profile's names */
 	struct symtab *local;       /* NULL: intern into global directly */
 	bool differential;
 
-	const char *text;           /* a thread's share of the block */
+	const char *text;           /* a piece of the block */
 	size_t len;
 	uint32_t nsyms;             /* names in the profile when handed over */
 
@@ -275,7 +275,7 @@ static void add_bad(struct part *w, uint64_t line, const char *why, size_t len)
 
 /*
  * The ids of a line's frames: looked up in the profile's names all at
- * once, and a name it does not hold interned into the thread's own table
+ * once, and a name it does not hold interned into the piece's own table
  * (flagged), or into the profile's on the calling thread, in frame order.
  */
 static void part_intern(struct part *w, const struct symtab_ref *refs,
@@ -518,7 +518,7 @@ static void *parse_thread(void *arg)
 	return NULL;
 }
 
-/* Append a thread's share to the batch: its new names first, in order. */
+/* Append a piece to the batch: its new names first, in order. */
 static void join_part(struct part *batch, struct part *w, uint64_t base)
 {
 	uint32_t nlocal = symtab_count(w->local), *map = NULL;
