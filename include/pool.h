@@ -67,7 +67,10 @@ void pool_end(struct pool *pl);
  * how long they take.
  */
 size_t pool_cut(const struct pool *pl, size_t len, unsigned i);
-/* Share i of the last pool_run had len bytes: its rate, averaged. */
-void pool_note(struct pool *pl, unsigned i, size_t len);
+/*
+ * Share i of the last pool_run had len bytes, and waited idle seconds on
+ * the others (time that says nothing of its rate): its rate, averaged.
+ */
+void pool_note(struct pool *pl, unsigned i, size_t len, double idle);
 
 #endif

@@ -180,12 +180,12 @@ size_t pool_cut(const struct pool *pl, size_t len, unsigned i)
 	return (size_t)((double)len * (before / sum));
 }
 
-void pool_note(struct pool *pl, unsigned i, size_t len)
+void pool_note(struct pool *pl, unsigned i, size_t len, double idle)
 {
-	double r;
+	double r, busy = pl->spent[i] - idle;
 
-	if (len < 4096 || !(pl->spent[i] > 0))
+	if (len < 4096 || !(busy > 0))
 		return;
-	r = pl->spent[i] / (double)len;
+	r = busy / (double)len;
 	pl->rate[i] = pl->rate[i] > 0 ? (3 * pl->rate[i] + r) / 4 : r;
 }

@@ -67,6 +67,14 @@ struct script {
 	struct pool pool;        /* runs reader i's pieces on worker i */
 	uint64_t block_base;     /* the line before the block's first */
 	unsigned npc, applied;   /* the block's pieces; those applied */
+	/*
+	 * Reader i applies its share once the shares before it are applied
+	 * (turn, under mu, says so), while reader 0 reads the tail; idle[i],
+	 * the seconds it waited for that.
+	 */
+	pthread_mutex_t mu;
+	pthread_cond_t turn;
+	double idle[MAX_THREADS];
 	uint64_t apply_base;     /* the line before the next one's first */
 	/* The next block, fetched by reader 0 while the others still read
 	 * (input_keep_last keeps this one in place meanwhile). */
@@ -74,17 +82,41 @@ struct script {
 };
 
 
-static void apply_next(struct script *sc);
+static void apply_piece(struct script *sc, unsigned i);
+
+/*
+ * Apply reader i's share, the block's piece i, once pieces 0 .. i - 1
+ * are: the profile takes them in input order, and one at a time.
+ */
+static void apply_in_turn(struct script *sc, unsigned i)
+{
+	double t0 = 0;
+
+	sc->idle[i] = 0;
+	pthread_mutex_lock(&sc->mu);
+	if (sc->applied != i)
+		t0 = now_seconds();
+	while (sc->applied != i)
+		pthread_cond_wait(&sc->turn, &sc->mu);
+	pthread_mutex_unlock(&sc->mu);
+	if (t0)
+		sc->idle[i] = now_seconds() - t0;
+	apply_piece(sc, i);
+	pthread_mutex_lock(&sc->mu);
+	sc->applied = i + 1;
+	pthread_cond_broadcast(&sc->turn);
+	pthread_mutex_unlock(&sc->mu);
+}
 
 /*
  * Reader i's pieces of the block (pool.h): its share, and for reader 0
  * the tail.  Only reader 0's first piece is numbered from the block's
- * start; the others are numbered when applied.  Reader 0 applies its
- * share, the block's first piece, before it reads the tail, while the
- * other readers still read theirs (apply touches the profile and reader
- * 0 only), and then fetches the next block from the input; the time
- * these take counts in its rate, so that its shares shrink by as much
- * (pool_cut).
+ * start; the others are numbered when applied.  Each reader applies its
+ * share in turn (apply_in_turn: apply touches the profile and that
+ * reader only), so that the profile takes the shares while the readers
+ * after still read theirs and reader 0 reads the tail.  Reader 0 then
+ * fetches the next block from the input; the time these take counts in
+ * a reader's rate, so that its shares shrink by as much (pool_cut).
  */
 static void read_share(void *arg, unsigned i)
 {
@@ -94,8 +126,8 @@ static void read_share(void *arg, unsigned i)
 	for (size_t k = 0; k < ARRAY_SIZE(r->todo) && r->todo[k]; k++) {
 		pscript_read_piece(r, r->todo[k],
 				   i == 0 && k == 0 ? sc->block_base : 0);
-		if (i == 0 && k == 0)
-			apply_next(sc);
+		if (k == 0)
+			apply_in_turn(sc, i);
 	}
 	if (i == 0) {
 		input_fetch_ahead(sc->in, &sc->next);
@@ -356,12 +388,12 @@ static void apply(struct script *sc, struct piece *pc, uint64_t base)
 	sum->periods |= pc->periods;
 }
 
-/* Apply the block's next piece, in input order. */
-static void apply_next(struct script *sc)
+/* Apply the block's piece i, the next in input order. */
+static void apply_piece(struct script *sc, unsigned i)
 {
-	struct piece *pc = &sc->pcs[sc->applied];
+	struct piece *pc = &sc->pcs[i];
 
-	sc->base[sc->applied++] = sc->apply_base;
+	sc->base[i] = sc->apply_base;
 	apply(sc, pc, sc->apply_base);
 	sc->apply_base += pc->lines;
 	sc->lines += pc->lines;
@@ -433,9 +465,9 @@ static void run_block(struct script *sc, const char *text, size_t len,
 	before = sc->lines;
 	pool_run(&sc->pool, n);
 	for (unsigned i = 0; n > 1 && i < n; i++)
-		pool_note(&sc->pool, i, sc->pcs[i].len);
+		pool_note(&sc->pool, i, sc->pcs[i].len, sc->idle[i]);
 	while (sc->applied < npc)
-		apply_next(sc);
+		apply_piece(sc, sc->applied++);
 	/* Reader 0 read the last piece: an open sample's event line, absolute. */
 	if (sc->rd[0].in_sample)
 		sc->rd[0].event_line += (int64_t)sc->base[npc - 1];
@@ -478,6 +510,8 @@ int read_perf_script(struct profile *p, struct input *in,
 	sc.pcs = xcalloc_owned(sc.nthreads + 1, sizeof(*sc.pcs));
 	sc.base = xcalloc(sc.nthreads + 1, sizeof(*sc.base));
 	pool_init(&sc.pool, sc.nthreads, read_share, &sc);
+	pthread_mutex_init(&sc.mu, NULL);
+	pthread_cond_init(&sc.turn, NULL);
 	if (o->event_filter && *o->event_filter) {
 		sc.event = xstrdup(o->event_filter);
 		sc.eventlen = strlen(o->event_filter);
@@ -552,6 +586,8 @@ int read_perf_script(struct profile *p, struct input *in,
 				     ? UNIT_NS : UNIT_SAMPLES);
 	rc = read_done(d, input_name(in), sc.good, before, NULL);
 	pool_end(&sc.pool);
+	pthread_mutex_destroy(&sc.mu);
+	pthread_cond_destroy(&sc.turn);
 	for (unsigned i = 0; i < sc.nthreads; i++)
 		pscript_reader_free(&sc.rd[i]);
 	for (unsigned i = 0; i <= sc.nthreads; i++) {

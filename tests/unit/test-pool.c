@@ -93,20 +93,25 @@ static void pool_cuts_by_rate(void **state)
 	/* Share 0 took 2 s for 10000 bytes, shares 1 and 2 one second. */
 	pl.spent[0] = 2;
 	pl.spent[1] = pl.spent[2] = 1;
-	pool_note(&pl, 0, 10000);
-	pool_note(&pl, 1, 10000);
+	pool_note(&pl, 0, 10000, 0);
+	pool_note(&pl, 1, 10000, 0);
 	assert_int_equal(pool_cut(&pl, 5000, 1), 1666);   /* rate 2 unknown */
-	pool_note(&pl, 2, 10000);
+	pool_note(&pl, 2, 10000, 0);
 	assert_int_equal(pool_cut(&pl, 5000, 1), 1000);
 	assert_int_equal(pool_cut(&pl, 5000, 2), 3000);
 	/* Too short a share to measure: its rate stays. */
 	pl.spent[0] = 100;
-	pool_note(&pl, 0, 100);
+	pool_note(&pl, 0, 100, 0);
 	assert_int_equal(pool_cut(&pl, 5000, 1), 1000);
+	/* Time share 2 spent waiting on the others is not its own. */
+	pl.spent[2] = 3;
+	for (int k = 0; k < 20; k++)
+		pool_note(&pl, 2, 10000, 2);
+	assert_int_equal(pool_cut(&pl, 5000, 2), 3000);
 	/* Share 0 stopped for a while: a quarter of the largest at least. */
 	pl.spent[0] = 1000;
 	for (int k = 0; k < 20; k++)
-		pool_note(&pl, 0, 10000);
+		pool_note(&pl, 0, 10000, 0);
 	assert_int_equal(pool_cut(&pl, 9000, 1), 1000);
 	assert_int_equal(pool_cut(&pl, 9000, 2), 5000);
 	pool_end(&pl);
