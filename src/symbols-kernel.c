@@ -277,12 +277,12 @@ static size_t kallsyms_read(struct symbolizer *sy, const char *path)
 }
 
 /*
- * The first byte at or after s that is a tab, a newline or a NUL (no
- * byte of an address, a type or a name is at or below a newline), where
- * the text up to limit may be read.  The text ends in a newline or a NUL,
- * so the search stops by its end.  16 bytes at a time where they lie
- * before limit: a line is some 45 bytes, and two calls of memchr a line
- * (its end, then a module's tab) were a quarter of reading kallsyms.
+ * The first byte at or after s that is at or below a newline (a tab, a
+ * newline or a NUL, where kallsyms is sound), where the text up to limit
+ * may be read.  The text ends in a newline or a NUL, so the search stops
+ * by its end.  16 bytes at a time where they lie before limit: a line is
+ * some 45 bytes, and two calls of memchr a line (its end, then a module's
+ * tab) were a quarter of reading kallsyms.
  */
 static char *line_stop(char *s, const char *limit)
 {
@@ -306,6 +306,18 @@ static char *line_stop(char *s, const char *limit)
 }
 
 /*
+ * The first tab or newline at or after s, or end: other control bytes (a
+ * damaged file) are part of a field.
+ */
+static char *field_stop(char *s, const char *end, const char *limit)
+{
+	s = line_stop(s, limit);
+	while (s < end && *s != '\t' && *s != '\n')
+		s = line_stop(s + 1, limit);
+	return s;
+}
+
+/*
  * The functions of kallsyms text into sy->ksyms, the text left as it is.
  * Returns false when every address is zero (kptr_restrict hides them).
  */
@@ -324,7 +336,7 @@ static bool kallsyms_parse(struct symbolizer *sy, size_t len)
 		ARR_GROW(sy->ksyms, 0, sy->capksyms);
 	}
 	for (char *s = sy->ktext; s < end;) {
-		char *le = line_stop(s, limit), *tab = NULL;
+		char *le = field_stop(s, end, limit), *tab = NULL;
 		char *e, *name, *mod = NULL;
 		unsigned long long a;
 		char type;
@@ -332,9 +344,9 @@ static bool kallsyms_parse(struct symbolizer *sy, size_t len)
 		if (*le == '\t') {
 			/* A module's symbol: "ADDR T name\t[module]". */
 			tab = le;
-			le = line_stop(tab + 1, limit);
-			while (*le == '\t')
-				le = line_stop(le + 1, limit);
+			le = field_stop(tab + 1, end, limit);
+			while (le < end && *le == '\t')
+				le = field_stop(le + 1, end, limit);
 		}
 		if (le > end)
 			le = end;

@@ -1150,7 +1150,9 @@ static void test_synthetic_kernel_chain(void **state)
 
 	(void)state;
 	assert_non_null(f);
+	/* A control byte in a name ends neither the line nor the reading. */
 	fputs("ffffffff81000000 T _text\n"
+	      "ffffffff81000080 t odd\001name\n"
 	      "ffffffff81000100 T leaf_func\n"
 	      "ffffffff81000200 t caller_func\n"
 	      "ffffffff81000300 T next_func\n"
