@@ -16,10 +16,11 @@
  * table is only read meanwhile: a name it does not hold yet goes to the
  * piece's own table, and after the block the new names are added in
  * input order (the first piece's, then the next one's), so every name
- * gets the id a single thread would give it.  Building then adds a batch of records to
- * the tree: the stacks are sorted by their frames' names and merged into
- * the tree (whose siblings are in name order) as sorted lists merge, a new
- * node appended in its place without any lookup (profile_append_child);
+ * gets the id a single thread would give it.  Building then adds a batch
+ * of records to the tree: the stacks are sorted by their frames' names
+ * and merged into the tree (whose siblings are in name order) as sorted
+ * lists merge, a new node appended in its place without any lookup
+ * (profile_append_child);
  * into a tree that is not sorted, each stack reuses the previous one's
  * path.  Weights are then added in input order and the messages of
  * the batch come out in line order, so the result, the messages and their
