@@ -401,8 +401,8 @@ static void apply_piece(struct script *sc, unsigned i)
 
 /*
  * One block of whole lines (or one line, without its end): cut into
- * shares at cuts, one per reader, read at once, then applied in input
- * order.  Reader 0 takes the first share and, after the last cut, the
+ * shares at cuts, one per reader, read at once and applied in input
+ * order, each by its reader in turn.  Reader 0 takes the first share and, after the last cut, the
  * rest (which may end in a sample the next block finishes: reader 0 reads
  * the start of every block).  Nothing depends on the number of readers.
  */
