@@ -73,4 +73,24 @@ size_t pool_cut(const struct pool *pl, size_t len, unsigned i);
  */
 void pool_note(struct pool *pl, unsigned i, size_t len, double idle);
 
+/*
+ * Turns taken in order: the thread with turn i goes once turns 0 .. i-1
+ * are over (so that several threads' results reach one profile in one
+ * order, and one at a time).
+ */
+struct turn {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	unsigned next;              /* the turn that may go now */
+};
+
+void turn_init(struct turn *t);
+void turn_destroy(struct turn *t);
+/* Turn 0 next (no thread may be waiting). */
+void turn_reset(struct turn *t);
+/* Wait for turn i; returns the seconds waited (0 when it was i's). */
+double turn_wait(struct turn *t, unsigned i);
+/* Turn i is over: i + 1's goes. */
+void turn_pass(struct turn *t, unsigned i);
+
 #endif

@@ -189,3 +189,44 @@ void pool_note(struct pool *pl, unsigned i, size_t len, double idle)
 	r = busy / (double)len;
 	pl->rate[i] = pl->rate[i] > 0 ? (3 * pl->rate[i] + r) / 4 : r;
 }
+
+void turn_init(struct turn *t)
+{
+	pthread_mutex_init(&t->mu, NULL);
+	pthread_cond_init(&t->cv, NULL);
+	t->next = 0;
+}
+
+void turn_destroy(struct turn *t)
+{
+	pthread_mutex_destroy(&t->mu);
+	pthread_cond_destroy(&t->cv);
+}
+
+void turn_reset(struct turn *t)
+{
+	pthread_mutex_lock(&t->mu);
+	t->next = 0;
+	pthread_mutex_unlock(&t->mu);
+}
+
+double turn_wait(struct turn *t, unsigned i)
+{
+	double t0 = 0;
+
+	pthread_mutex_lock(&t->mu);
+	if (t->next != i)
+		t0 = now_seconds();
+	while (t->next != i)
+		pthread_cond_wait(&t->cv, &t->mu);
+	pthread_mutex_unlock(&t->mu);
+	return t0 ? now_seconds() - t0 : 0;
+}
+
+void turn_pass(struct turn *t, unsigned i)
+{
+	pthread_mutex_lock(&t->mu);
+	t->next = i + 1;
+	pthread_cond_broadcast(&t->cv);
+	pthread_mutex_unlock(&t->mu);
+}

@@ -66,14 +66,13 @@ struct script {
 	struct piece sum;        /* the pieces' counts, added up */
 	struct pool pool;        /* runs reader i's pieces on worker i */
 	uint64_t block_base;     /* the line before the block's first */
-	unsigned npc, applied;   /* the block's pieces; those applied */
+	unsigned npc;            /* the block's pieces */
 	/*
-	 * Reader i applies its share once the shares before it are applied
-	 * (turn, under mu, says so), while reader 0 reads the tail; idle[i],
-	 * the seconds it waited for that.
+	 * Reader i applies its share in turn, once the shares before it are
+	 * applied, while reader 0 reads the tail; idle[i], the seconds it
+	 * waited for that.
 	 */
-	pthread_mutex_t mu;
-	pthread_cond_t turn;
+	struct turn turn;
 	double idle[MAX_THREADS];
 	uint64_t apply_base;     /* the line before the next one's first */
 	/* The next block, fetched by reader 0 while the others still read
@@ -90,22 +89,9 @@ static void apply_piece(struct script *sc, unsigned i);
  */
 static void apply_in_turn(struct script *sc, unsigned i)
 {
-	double t0 = 0;
-
-	sc->idle[i] = 0;
-	pthread_mutex_lock(&sc->mu);
-	if (sc->applied != i)
-		t0 = now_seconds();
-	while (sc->applied != i)
-		pthread_cond_wait(&sc->turn, &sc->mu);
-	pthread_mutex_unlock(&sc->mu);
-	if (t0)
-		sc->idle[i] = now_seconds() - t0;
+	sc->idle[i] = turn_wait(&sc->turn, i);
 	apply_piece(sc, i);
-	pthread_mutex_lock(&sc->mu);
-	sc->applied = i + 1;
-	pthread_cond_broadcast(&sc->turn);
-	pthread_mutex_unlock(&sc->mu);
+	turn_pass(&sc->turn, i);
 }
 
 /*
@@ -460,14 +446,14 @@ static void run_block(struct script *sc, const char *text, size_t len,
 	}
 	sc->block_base = base;
 	sc->npc = npc;
-	sc->applied = 0;
+	turn_reset(&sc->turn);
 	sc->apply_base = base;
 	before = sc->lines;
 	pool_run(&sc->pool, n);
 	for (unsigned i = 0; n > 1 && i < n; i++)
 		pool_note(&sc->pool, i, sc->pcs[i].len, sc->idle[i]);
-	while (sc->applied < npc)
-		apply_piece(sc, sc->applied++);
+	for (unsigned i = n; i < npc; i++)
+		apply_piece(sc, i);
 	/* Reader 0 read the last piece: an open sample's event line, absolute. */
 	if (sc->rd[0].in_sample)
 		sc->rd[0].event_line += (int64_t)sc->base[npc - 1];
@@ -510,8 +496,7 @@ int read_perf_script(struct profile *p, struct input *in,
 	sc.pcs = xcalloc_owned(sc.nthreads + 1, sizeof(*sc.pcs));
 	sc.base = xcalloc(sc.nthreads + 1, sizeof(*sc.base));
 	pool_init(&sc.pool, sc.nthreads, read_share, &sc);
-	pthread_mutex_init(&sc.mu, NULL);
-	pthread_cond_init(&sc.turn, NULL);
+	turn_init(&sc.turn);
 	if (o->event_filter && *o->event_filter) {
 		sc.event = xstrdup(o->event_filter);
 		sc.eventlen = strlen(o->event_filter);
@@ -586,8 +571,7 @@ int read_perf_script(struct profile *p, struct input *in,
 				     ? UNIT_NS : UNIT_SAMPLES);
 	rc = read_done(d, input_name(in), sc.good, before, NULL);
 	pool_end(&sc.pool);
-	pthread_mutex_destroy(&sc.mu);
-	pthread_cond_destroy(&sc.turn);
+	turn_destroy(&sc.turn);
 	for (unsigned i = 0; i < sc.nthreads; i++)
 		pscript_reader_free(&sc.rd[i]);
 	for (unsigned i = 0; i <= sc.nthreads; i++) {
