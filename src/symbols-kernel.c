@@ -497,7 +497,8 @@ static void *kernel_thread(void *arg)
 
 void sym_preload_kernel(struct symbolizer *sy)
 {
-	if (sy->kstate != 0 || sy->kthread_on)
+	/* While the thread runs, it writes kstate: kthread_on first. */
+	if (sy->kthread_on || sy->kstate != 0)
 		return;
 	sy->kstate = 2;         /* loading; read only after the join */
 	if (pthread_create(&sy->kthread, NULL, kernel_thread, sy) == 0)
