@@ -259,6 +259,33 @@ void advise_huge(void *a, size_t bytes)
  * view of one) does not take 2 MB for each of its arrays.
  */
 #define ARR_HUGE ((size_t)256 << 10)
+
+/*
+ * ThreadSanitizer does not follow mremap: an array moved away leaves the
+ * accesses made at its old addresses on record, and when another thread's
+ * array is mapped there later, its first writes seem to race with them.
+ * The kernel orders the two (the addresses were free in between); the
+ * array functions say so to ThreadSanitizer, releasing before they move or
+ * unmap an array and acquiring once they have mapped one.  Nothing in
+ * other builds.
+ */
+#if defined(__SANITIZE_THREAD__)
+#define ARR_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define ARR_TSAN 1
+#endif
+#endif
+#ifdef ARR_TSAN
+void __tsan_acquire(void *addr);
+void __tsan_release(void *addr);
+static char arr_moves;
+#define ARR_MOVING() __tsan_release(&arr_moves)
+#define ARR_MAPPED() __tsan_acquire(&arr_moves)
+#else
+#define ARR_MOVING() ((void)0)
+#define ARR_MAPPED() ((void)0)
+#endif
 #define HUGE_PAGE ((size_t)2 << 20)
 
 static size_t arr_bytes(size_t n, size_t sz)
@@ -270,6 +297,22 @@ static size_t arr_bytes(size_t n, size_t sz)
 	if (b >= ARR_HUGE)
 		return (b + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
 	return (b + 4095) & ~(size_t)4095;
+}
+
+/*
+ * Whether a[0..n) (n a multiple of 4096) is all zero bytes: an array
+ * never written (a profile's weights while its tree is built) is then
+ * not copied, and its first huge page not faulted in.  Reading pages
+ * never written maps none.
+ */
+static bool all_zero(const void *a, size_t n)
+{
+	const uint64_t *w = a;
+
+	for (size_t i = 0; i < n / sizeof(*w); i++)
+		if (w[i])
+			return false;
+	return true;
 }
 
 /* bytes (a multiple of 2 MB) of new zero memory on a 2 MB boundary. */
@@ -298,6 +341,7 @@ void *arr_resize(void *a, size_t oldn, size_t newn, size_t sz)
 
 	if (a && nb == ob)
 		return a;
+	ARR_MOVING();
 	if (nb < ARR_HUGE) {
 		m = a ? mremap(a, ob, nb, MREMAP_MAYMOVE)
 		      : mmap(NULL, nb, PROT_READ | PROT_WRITE,
@@ -312,7 +356,8 @@ void *arr_resize(void *a, size_t oldn, size_t newn, size_t sz)
 		 */
 		m = map_huge(nb);
 		if (m != MAP_FAILED) {
-			memcpy(m, a, ob < nb ? ob : nb);
+			if (!all_zero(a, ob < nb ? ob : nb))
+				memcpy(m, a, ob < nb ? ob : nb);
 			munmap(a, ob);
 		}
 	} else if ((m = mremap(a, ob, nb, 0)) != MAP_FAILED) {
@@ -326,6 +371,7 @@ void *arr_resize(void *a, size_t oldn, size_t newn, size_t sz)
 	}
 	if (m == MAP_FAILED)
 		fatal("out of memory (array of %zu elements)", newn);
+	ARR_MAPPED();
 	return m;
 }
 
@@ -342,8 +388,10 @@ void arr_need(void **a, size_t *cap, size_t need, size_t sz)
 
 void arr_free(void *a, size_t n, size_t sz)
 {
-	if (a)
+	if (a) {
+		ARR_MOVING();
 		munmap(a, arr_bytes(n, sz));
+	}
 }
 
 /* ---- Sorting --------------------------------------------------------- */
