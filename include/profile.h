@@ -157,6 +157,16 @@ uint32_t profile_append_child_ordered(struct profile *p, uint32_t parent,
  */
 uint32_t profile_append_chain(struct profile *p, uint32_t parent,
 			      uint32_t prev, const uint32_t *syms, size_t k);
+/*
+ * Move src's tree (all below its root) under dst's node at, which has no
+ * children yet: src's node i > 0 becomes dst's node base + i - 1, where
+ * base, returned, is dst's node count before; depths are shifted by at's.
+ * Only the tree moves (src's weights are none: it was only built, by the
+ * calls above, with dst's names).  src is left a lone root, its arrays
+ * kept for the next tree.  A reader builds parts of one tree at once
+ * this way, each into a profile of its own.
+ */
+uint32_t profile_graft(struct profile *dst, uint32_t at, struct profile *src);
 bool profile_siblings_sorted(const struct profile *p);
 /*
  * A new child of parent, which must not have a child named sym yet, linked

@@ -601,6 +601,40 @@ uint32_t profile_append_chain(struct profile *p, uint32_t parent,
 	return id;
 }
 
+uint32_t profile_graft(struct profile *dst, uint32_t at, struct profile *src)
+{
+	size_t k = src->n - 1;
+	uint32_t base = (uint32_t)dst->n, shift = base - 1;
+	unsigned d = dst->depth[at];
+
+	if (!k)
+		return base;
+	if (dst->nodes[at].child != NODE_NONE || src->grand || src->grand2)
+		fatal("internal: profile_graft onto children or with weights");
+	if (k >= UINT32_MAX - 1 - dst->n)
+		fatal("too many call tree nodes");
+	profile_reserve_nodes(dst, k);
+	for (size_t i = 1; i <= k; i++) {
+		const struct pnode *s = &src->nodes[i];
+		struct pnode *t = &dst->nodes[shift + i];
+
+		t->parent = s->parent ? s->parent + shift : at;
+		t->child = s->child == NODE_NONE ? NODE_NONE : s->child + shift;
+		t->next = s->next == NODE_NONE ? NODE_NONE : s->next + shift;
+		t->sym = s->sym;
+		dst->depth[shift + i] = (uint16_t)(src->depth[i] + d);
+	}
+	dst->nodes[at].child = src->nodes[0].child + shift;
+	dst->n += k;
+	dst->slots_stale = true;
+	dst->sorted = dst->sorted && src->sorted;
+	src->n = 1;
+	src->nodes[0].child = NODE_NONE;
+	src->sorted = true;
+	src->slots_stale = true;
+	return base;
+}
+
 uint32_t profile_push_child(struct profile *p, uint32_t parent, uint32_t sym)
 {
 	uint32_t id = new_node(p, parent, sym);

@@ -247,6 +247,54 @@ static void child_ids_stable_across_finish(void **state)
 	profile_destroy(p);
 }
 
+/*
+ * A subtree built in a profile of its own (with the first's names), then
+ * grafted under a childless node: the same tree, depths and lookups as
+ * one built in place, weights added at its nodes, and the second profile
+ * left a lone root for the next subtree.
+ */
+static void graft_subtree(void **state)
+{
+	struct profile *p = profile_create(), *q = profile_create();
+	uint32_t a = profile_intern(p, "a", 1), b = profile_intern(p, "b", 1);
+	uint32_t c = profile_intern(p, "c", 1), syms[2] = { b, c };
+	uint32_t top, x, y, first, base, last;
+	struct weight w = { .v = 4 };
+
+	(void)state;
+	stack_add_full(p, "main;other", 1, 0, -1);
+	top = profile_child(p, NODE_ROOT, profile_intern(p, "main", 4));
+	x = profile_append_child_ordered(q, NODE_ROOT, NODE_NONE, a);
+	first = profile_append_chain(q, x, NODE_NONE, syms, 2);
+	y = profile_append_child_ordered(q, NODE_ROOT, x, b);
+	x = profile_append_child(p, top, NODE_NONE, a);   /* top's first */
+	assert_int_equal(profile_node(p, x)->child, NODE_NONE);
+	base = (uint32_t)profile_node_count(p);
+	assert_int_equal(profile_graft(p, x, q), base);
+	assert_int_equal(profile_node_count(q), 1);
+	assert_int_equal(profile_node(q, NODE_ROOT)->child, NODE_NONE);
+	assert_int_equal(profile_node_count(p), base + 4);
+	/* q's nodes 1..4 are p's base..base+3, under x and one deeper. */
+	assert_int_equal(profile_node(p, x)->child, base);
+	assert_int_equal(profile_node(p, base)->parent, x);
+	assert_int_equal(profile_node(p, base)->next, base + 3);
+	assert_int_equal(profile_node(p, base + 3)->parent, x);
+	assert_int_equal(profile_node(p, base + 3)->next, NODE_NONE);
+	assert_int_equal(first + base - 1, base + 1);
+	assert_int_equal(profile_depth(p, base), profile_depth(p, x) + 1);
+	assert_int_equal(profile_depth(p, base + 2), profile_depth(p, x) + 3);
+	assert_string_equal(profile_name(p, base + 2), "c");
+	assert_string_equal(profile_name(p, y + base - 1), "b");
+	last = profile_child(p, profile_child(p, profile_child(p, x, a), b), c);
+	assert_int_equal(last, base + 2);
+	assert_int_equal(profile_add_at(p, last, &w, NULL), ADD_OK);
+	profile_finish(p);
+	assert_int_equal(profile_total(p, x), 4);
+	assert_int_equal(profile_total(p, NODE_ROOT), 5);
+	profile_destroy(p);
+	profile_destroy(q);
+}
+
 static void amounts_by_unit(void **state)
 {
 	struct profile *p = profile_create();
@@ -306,6 +354,7 @@ int main(void)
 		cmocka_unit_test(time_ranges),
 		cmocka_unit_test(before_column),
 		cmocka_unit_test(child_ids_stable_across_finish),
+		cmocka_unit_test(graft_subtree),
 		cmocka_unit_test(amounts_by_unit),
 	};
 
