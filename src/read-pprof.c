@@ -779,6 +779,8 @@ static void build_tree(const struct pp *pp, const struct stack_set *st,
 	t.defer_min = set ? 2 : TREE_TASK_LEAST;
 	build_parts(&t, &top, all, true);
 	builder_free(&top);
+	if (!t.ntasks)
+		return;
 	qsort(t.tasks, t.ntasks, sizeof(*t.tasks), cmp_task);
 	t.b = xcalloc(nthreads, sizeof(*t.b));
 	for (unsigned i = 0; i < nthreads; i++)
