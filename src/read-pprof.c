@@ -749,9 +749,9 @@ static void build_tasks(void *ctx, unsigned i)
 /*
  * The node of every stack, into node_of.  Into an empty profile, from a
  * few thousand stacks on, the top of the tree is built first, here, and
- * the parts below it (of up to an eighth of the stacks each, so that the
- * threads share them evenly) are built on every thread at once, each
- * into a profile of its own, and grafted in turn.  Which parts those are
+ * the parts below it (of up to a 64th of the stacks each, the largest
+ * first, so that the threads share them evenly) are built on every
+ * thread at once, each into a profile of its own, and grafted in turn.  Which parts those are
  * depends on the stacks alone, so the tree and its node ids are the same
  * with any number of threads.
  */
@@ -782,6 +782,8 @@ static void build_tree(const struct pp *pp, const struct stack_set *st,
 	if (!t.ntasks)
 		return;
 	qsort(t.tasks, t.ntasks, sizeof(*t.tasks), cmp_task);
+	if (nthreads > t.ntasks)
+		nthreads = (unsigned)t.ntasks;
 	t.b = xcalloc(nthreads, sizeof(*t.b));
 	for (unsigned i = 0; i < nthreads; i++)
 		builder_init(&t.b[i], profile_create(), true, t.defer_max);
