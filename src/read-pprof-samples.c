@@ -147,22 +147,21 @@ void stacks_init(struct stack_set *st)
 {
 	memset(st, 0, sizeof(*st));
 	st->cap = 1024;
-	st->start = xreallocarray(NULL, st->cap + 1, sizeof(*st->start));
-	st->hash = xreallocarray(NULL, st->cap, sizeof(*st->hash));
-	st->depth = xreallocarray(NULL, st->cap, sizeof(*st->depth));
-	st->start[0] = 0;
-	GROW(st->locs, st->caplocs, 1024);
+	ARR_GROW(st->start, 0, st->cap + 1);
+	ARR_GROW(st->hash, 0, st->cap);
+	ARR_GROW(st->depth, 0, st->cap);
+	ARR_NEED(st->locs, st->caplocs, 1024);
 	st->mask = 2047;
-	st->slots = xcalloc(st->mask + 1, sizeof(*st->slots));
+	ARR_GROW(st->slots, 0, st->mask + 1);
 }
 
 void stacks_free(struct stack_set *st)
 {
-	free(st->locs);
-	free(st->start);
-	free(st->depth);
-	free(st->hash);
-	free(st->slots);
+	ARR_FREE(st->locs, st->caplocs);
+	ARR_FREE(st->start, st->cap + 1);
+	ARR_FREE(st->depth, st->cap);
+	ARR_FREE(st->hash, st->cap);
+	ARR_FREE(st->slots, st->mask + 1);
 	memset(st, 0, sizeof(*st));
 }
 
@@ -197,14 +196,11 @@ static uint32_t stacks_add(struct stack_set *st, uint64_t *sl,
 
 	if (st->n == st->cap) {
 		st->cap *= 2;
-		st->start = xreallocarray(st->start, st->cap + 1,
-					  sizeof(*st->start));
-		st->hash = xreallocarray(st->hash, st->cap, sizeof(*st->hash));
-		st->depth = xreallocarray(st->depth, st->cap,
-					  sizeof(*st->depth));
+		ARR_GROW(st->start, st->n + 1, st->cap + 1);
+		ARR_GROW(st->hash, st->n, st->cap);
+		ARR_GROW(st->depth, st->n, st->cap);
 	}
-	if (st->nlocs + n > st->caplocs)
-		GROW(st->locs, st->caplocs, st->nlocs + n);
+	ARR_NEED(st->locs, st->caplocs, st->nlocs + n);
 	if (n)
 		memcpy(st->locs + st->nlocs, list, n * sizeof(*list));
 	st->nlocs += n;
@@ -215,8 +211,9 @@ static uint32_t stacks_add(struct stack_set *st, uint64_t *sl,
 	if (st->n * 2 > st->mask) {
 		/* Twice the slots, every stack put back by its hash. */
 		size_t mask = st->mask * 2 + 1;
-		uint64_t *slots = xcalloc(mask + 1, sizeof(*slots));
+		uint64_t *slots = NULL;
 
+		ARR_GROW(slots, 0, mask + 1);
 		for (size_t i = 0; i < st->n; i++) {
 			size_t j = (size_t)st->hash[i] & mask;
 
@@ -224,7 +221,7 @@ static uint32_t stacks_add(struct stack_set *st, uint64_t *sl,
 				j = (j + 1) & mask;
 			slots[j] = (st->hash[i] >> 32 << 32) | (i + 1);
 		}
-		free(st->slots);
+		ARR_FREE(st->slots, st->mask + 1);
 		st->slots = slots;
 		st->mask = mask;
 	}
@@ -509,7 +506,7 @@ static void look_up(struct pp *pp, struct pending *p, size_t np,
 			k = stacks_add(st, sl, list, e->n, e->depth, e->hash);
 		}
 		if (ss->nrec == ss->caprec)
-			GROW(ss->rec, ss->caprec, ss->nrec + 1);
+			ARR_NEED(ss->rec, ss->caprec, ss->nrec + 1);
 		ss->rec[ss->nrec].value = e->value;
 		ss->rec[ss->nrec].stack = k;
 		ss->rec[ss->nrec].lset = label_set(pp, list + e->n, e->nl);

@@ -1053,18 +1053,16 @@ int read_pprof(struct profile *p, struct input *in,
 	owned = NULL;
 
 	/* The lookups are over: only the stacks' lists are needed. */
-	free(ss.st.slots);
-	free(ss.st.hash);
-	ss.st.slots = NULL;
-	ss.st.hash = NULL;
+	ARR_FREE(ss.st.slots, ss.st.mask + 1);
+	ARR_FREE(ss.st.hash, ss.st.cap);
 	rank_frames(&pp, &rk);
 	node_of = xreallocarray(NULL, ss.st.n ? ss.st.n : 1, sizeof(*node_of));
 	expand_stacks(&pp, &ss.st, &rk, &rows);
 	/* Before the stacks' locations go: the address tables' paths. */
 	if (!o->no_addr_tables)
 		anode = pprof_addr_stacks(&pp, &ss.st);
-	free(ss.st.locs);       /* the rows hold what the tree needs */
-	ss.st.locs = NULL;
+	/* The rows hold what the tree needs. */
+	ARR_FREE(ss.st.locs, ss.st.caplocs);
 	build_tree(&pp, &ss.st, &rk, &rows, node_of);
 	free(rows.rows);
 	free(rows.at);
@@ -1098,7 +1096,7 @@ out:
 	free(pp.af);
 	free(rk.sym);
 	stacks_free(&ss.st);
-	free(ss.rec);
+	ARR_FREE(ss.rec, ss.caprec);
 	free(pp.fn_sym);
 	free(pp.strs);
 	labels_destroy(pp.raw);
