@@ -752,8 +752,9 @@ static void build_tasks(void *ctx, unsigned i)
  * the parts below it (of up to a 64th of the stacks each, the largest
  * first, so that the threads share them evenly) are built on every
  * thread at once, each into a profile of its own, and grafted in turn.  Which parts those are
- * depends on the stacks alone, so the tree and its node ids are the same
- * with any number of threads.
+ * depends on the stacks alone, so the tree and its node ids (the order
+ * of --pprof's output) are the same with any number of threads, and
+ * whether FLAMETOP_THREADS is set or not.
  */
 static void build_tree(const struct pp *pp, const struct stack_set *st,
 		       const struct ranks *rk, const struct rows *rw,
@@ -769,14 +770,13 @@ static void build_tree(const struct pp *pp, const struct stack_set *st,
 	while (t.bytes < 4 && (rk->n - 1) >> (8 * t.bytes))
 		t.bytes++;
 	builder_init(&top, pp->p, false, st->n);
-	/* FLAMETOP_THREADS set: tasks of any size (tests reach them). */
-	if (!fresh || (!set && st->n < TREE_TASKS_MIN)) {
+	if (!fresh || st->n < TREE_TASKS_MIN) {
 		build_parts(&t, &top, all, false);
 		builder_free(&top);
 		return;
 	}
 	t.defer_max = st->n / TREE_TASK_SHARE;
-	t.defer_min = set ? 2 : TREE_TASK_LEAST;
+	t.defer_min = TREE_TASK_LEAST;
 	build_parts(&t, &top, all, true);
 	builder_free(&top);
 	if (!t.ntasks)

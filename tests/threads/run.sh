@@ -300,6 +300,31 @@ done
 grep -q '^gzip;after_deep 1$' "$tmp/out" && ok || bad "perf script: the sample after the deep one is lost"
 grep -q 'cut_off' "$tmp/out" && bad "perf script: the cut-off sample is kept" || ok
 
+# pprof_same NAME: $tmp/NAME.folded written by --pprof and read back with
+# FLAMETOP_THREADS unset and 1, 2, 3 and 5: the stacks written, and the
+# same --text and the same --pprof bytes (node order) every time.
+pprof_same() {
+	f=$tmp/$1
+	"$bin" --pprof "$f.pb.gz" "$f.folded" 2>"$tmp/err" ||
+		bad "pprof $1: cannot write: $(cat "$tmp/err")"
+	gzip -dc "$f.pb.gz" >"$f.pb"
+	"$bin" --collapse "$f.folded" >"$f.want" 2>&1
+	"$bin" --text --width 120 "$f.pb" >"$f.text" 2>&1
+	"$bin" --pprof "$f.out.gz" "$f.pb" 2>&1
+	gzip -dc "$f.out.gz" >"$f.out"
+	for n in 1 2 3 5; do
+		FLAMETOP_THREADS=$n "$bin" --collapse "$f.pb" >"$tmp/out" 2>&1
+		cmp -s "$tmp/out" "$f.want" && ok ||
+			bad "pprof $1 with $n threads: not the stacks written"
+		FLAMETOP_THREADS=$n "$bin" --text --width 120 "$f.pb" >"$tmp/out" 2>&1
+		cmp -s "$tmp/out" "$f.text" && ok ||
+			bad "pprof $1 --text with $n threads differs from the default"
+		FLAMETOP_THREADS=$n "$bin" --pprof "$tmp/out.gz" "$f.pb" 2>&1
+		gzip -dc "$tmp/out.gz" | cmp -s - "$f.out" && ok ||
+			bad "pprof $1 --pprof with $n threads differs from the default"
+	done
+}
+
 # pprof: samples are decoded on every thread in rounds (8,192 a thread),
 # the deep stacks' rows written on every thread: 40,000 stacks written by
 # --pprof are several rounds; the stacks, messages and status must not
@@ -315,18 +340,26 @@ awk 'BEGIN {
 		print line " " (1 + s % 9)
 	}
 }' >"$tmp/pp.folded"
-"$bin" --pprof "$tmp/pp.pb.gz" "$tmp/pp.folded" 2>"$tmp/err" ||
-	bad "pprof: cannot write: $(cat "$tmp/err")"
-gzip -dc "$tmp/pp.pb.gz" >"$tmp/pp.pb"
-FLAMETOP_THREADS=1 "$bin" --collapse "$tmp/pp.folded" >"$tmp/pp.want" 2>&1
-for n in 1 2 3 5; do
-	FLAMETOP_THREADS=$n "$bin" --collapse "$tmp/pp.pb" >"$tmp/out" 2>&1
-	cmp -s "$tmp/out" "$tmp/pp.want" && ok ||
-		bad "pprof with $n threads: not the stacks written"
-	FLAMETOP_THREADS=$n "$bin" --text --width 120 "$tmp/pp.pb" >"$tmp/text.$n" 2>&1
-	cmp -s "$tmp/text.$n" "$tmp/text.1" && ok ||
-		bad "pprof --text with $n threads differs from 1 thread"
-done
+pprof_same pp
+
+# pprof's tree: from 4,096 stacks on, parts of 64 stacks up to a 64th of
+# them are built on every thread and grafted in order.  40,000 stacks whose
+# third frame splits them into 300 parts of about 133: tasks.  The stacks,
+# the text and the bytes of --pprof (in node order) must be the same with
+# FLAMETOP_THREADS unset and set to any number.
+awk 'BEGIN {
+	s = 777
+	for (i = 1; i <= 40000; i++) {
+		s = (s * 1103515245 + 12345) % 2147483648
+		line = "main;g" (s % 3) ";h" (int(s / 3) % 10) ";i" (int(s / 30) % 10)
+		for (j = 0; j < 8; j++) {
+			s = (s * 1103515245 + 12345) % 2147483648
+			line = line ";f" (s % 400)
+		}
+		print line " " (1 + s % 9)
+	}
+}' >"$tmp/tasks.folded"
+pprof_same tasks
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
