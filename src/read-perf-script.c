@@ -66,7 +66,6 @@ struct script {
 	struct piece sum;        /* the pieces' counts, added up */
 	struct pool pool;        /* runs reader i's pieces on worker i */
 	uint64_t block_base;     /* the line before the block's first */
-	unsigned npc;            /* the block's pieces */
 	/*
 	 * Reader i applies its share in turn, once the shares before it are
 	 * applied, while reader 0 reads the tail; idle[i], the seconds it
@@ -388,9 +387,10 @@ static void apply_piece(struct script *sc, unsigned i)
 /*
  * One block of whole lines (or one line, without its end): cut into
  * shares at cuts, one per reader, read at once and applied in input
- * order, each by its reader in turn.  Reader 0 takes the first share and, after the last cut, the
- * rest (which may end in a sample the next block finishes: reader 0 reads
- * the start of every block).  Nothing depends on the number of readers.
+ * order, each by its reader in turn.  Reader 0 takes the first share
+ * and, after the last cut, the rest (which may end in a sample the next
+ * block finishes: reader 0 reads the start of every block).  Nothing
+ * depends on the number of readers.
  */
 static void run_block(struct script *sc, const char *text, size_t len,
 		      bool one)
@@ -445,7 +445,6 @@ static void run_block(struct script *sc, const char *text, size_t len,
 		sc->rd[0].todo[1] = pc;
 	}
 	sc->block_base = base;
-	sc->npc = npc;
 	turn_reset(&sc->turn);
 	sc->apply_base = base;
 	before = sc->lines;

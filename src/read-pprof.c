@@ -751,10 +751,10 @@ static void build_tasks(void *ctx, unsigned i)
  * few thousand stacks on, the top of the tree is built first, here, and
  * the parts below it (of up to a 64th of the stacks each, the largest
  * first, so that the threads share them evenly) are built on every
- * thread at once, each into a profile of its own, and grafted in turn.  Which parts those are
- * depends on the stacks alone, so the tree and its node ids (the order
- * of --pprof's output) are the same with any number of threads, and
- * whether FLAMETOP_THREADS is set or not.
+ * thread at once, each into a profile of its own, and grafted in turn.
+ * Which parts those are depends on the stacks alone, so the tree and its
+ * node ids (the order of --pprof's output) are the same with any number
+ * of threads, and whether FLAMETOP_THREADS is set or not.
  */
 static void build_tree(const struct pp *pp, const struct stack_set *st,
 		       const struct ranks *rk, const struct rows *rw,
