@@ -6,6 +6,7 @@
 #   tui_start [-x W] [-y H] [ENV=VALUE...] -- ARGS...   run "$BIN ARGS"
 #   tui_keys KEYS...            tmux send-keys
 #   tui_wait REGEX [SECONDS]    until the screen matches (extended grep)
+#                               and holds still
 #   tui_settle                  until the screen stops changing
 #   tui_poll COMMAND...         until the command succeeds
 #   tui_screen                  the screen as text
@@ -140,13 +141,23 @@ figure() {
 # NS nanoseconds of CPU time: "4.29 s CPU", "82.2 ms CPU".
 cpu_amount() { echo "$(figure time "$1") CPU"; }
 
+# A match counts once a second look shows the same screen: tmux may show
+# a frame half drawn, and the checks that follow read the rest of it.  A
+# screen that never holds still (live mode) counts if it matches at the
+# limit.
 tui_wait() {
 	re=$1
 	limit=${2:-$TUI_TIMEOUT}
 	start=$(date +%s)
 	while :; do
-		if tui_screen | grep -E -q -- "$re"; then return 0; fi
-		if [ $(( $(date +%s) - start )) -ge "$limit" ]; then return 1; fi
+		shot=$(tui_screen)
+		if printf '%s\n' "$shot" | grep -E -q -- "$re"; then
+			[ "$(tui_screen)" = "$shot" ] && return 0
+		fi
+		if [ $(( $(date +%s) - start )) -ge "$limit" ]; then
+			tui_screen | grep -E -q -- "$re"
+			return
+		fi
 		sleep 0.05
 	done
 }
