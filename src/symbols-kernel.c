@@ -217,11 +217,17 @@ void sym_kernel_free(struct symbolizer *sy)
 	sy->ktext = NULL;
 	sy->capksyms = sy->ktextcap = sy->ktextmap = 0;
 	sym_index_free(&sy->kix);
+	while (sy->kcopies) {
+		struct kcopy *c = sy->kcopies;
+
+		sy->kcopies = c->next;
+		free(c);
+	}
 }
 
 /*
  * Read a kallsyms file whole into sy->ktext: a regular file that ends
- * with a newline is mapped (private: a lookup's NULs stay ours), which
+ * with a newline is mapped (read only: lookups copy what they return), which
  * spares copying it and zeroing new memory for it, about a third of its
  * reading; anything else (/proc/kallsyms) is read into an array of
  * sy->ktextcap bytes, in huge pages (about 5 MB).  Returns the length up
@@ -242,8 +248,7 @@ static size_t kallsyms_read(struct symbolizer *sy, const char *path)
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
 	    (uint64_t)st.st_size < SIZE_MAX / 2) {
 		size_t size = (size_t)st.st_size;
-		char *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE,
-			       fd, 0);
+		char *m = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
 
 		if (m != MAP_FAILED && m[size - 1] == '\n') {
 			close(fd);
@@ -400,17 +405,42 @@ static bool kallsyms_parse(struct symbolizer *sy, size_t len)
 }
 
 /*
- * s, a name (up to a tab or the line's end) or a module (up to the line's
- * end) in the kallsyms text, ended by a NUL from now on.
+ * *field, a name (up to a tab or the line's end) or a module (up to the
+ * line's end) in the kallsyms text, as a string: copied the first time,
+ * and *field then points to the copy.  Writing a NUL into the text
+ * instead would copy each page it lands on when the text is a mapping of
+ * the file, and, with the reader's other threads running, stop every CPU
+ * they run on to drop the page from its TLB (about 300 such faults on the
+ * bench's perf.data).
  */
-static const char *kallsyms_string(char *s, bool name)
+static const char *kallsyms_string(struct symbolizer *sy, const char **field,
+				   bool name)
 {
-	char *e = s;
+	const char *s = *field, *e = s;
+	const char *limit = sy->ktext + (sy->ktextmap ? sy->ktextmap
+						     : sy->ktextcap);
+	struct kcopy *c = sy->kcopies;
+	size_t n;
 
+	if (s < sy->ktext || s >= limit)
+		return s;               /* a copy already */
 	while (*e && *e != '\n' && !(name && *e == '\t'))
 		e++;
-	*e = 0;
-	return s;
+	n = (size_t)(e - s);
+	if (!c || c->cap - c->used <= n) {
+		size_t cap = n + 1 > 65536 ? n + 1 : 65536;
+
+		c = xmalloc(sizeof(*c) + cap);
+		c->used = 0;
+		c->cap = cap;
+		c->next = sy->kcopies;
+		sy->kcopies = c;
+	}
+	memcpy(c->text + c->used, s, n);
+	c->text[c->used + n] = 0;
+	*field = c->text + c->used;
+	c->used += n + 1;
+	return *field;
 }
 
 /*
@@ -544,8 +574,8 @@ const char *sym_kernel_lookup(struct symbolizer *sy, uint64_t addr,
 		    (sy->ksyms[lo].mod == NULL) && addr - k->start > 65536)
 			return NULL;
 		if (k->mod)
-			*mod = kallsyms_string(k->mod, false);
-		return kallsyms_string(k->name, true);
+			*mod = kallsyms_string(sy, &k->mod, false);
+		return kallsyms_string(sy, &k->name, true);
 	}
 }
 

@@ -102,14 +102,22 @@ struct jit_map {
 
 /*
  * A kernel function: its name and module point into the kallsyms text,
- * ended by a tab or a newline until a lookup first returns them (which
- * writes a NUL there: the text is otherwise read only once, as it is).
+ * ended by a tab or a newline, until a lookup first returns them: they
+ * then point to a copy ended by a NUL (struct kcopy).  The text itself is
+ * never written: it may be a mapping of the file.
  */
 struct ksym {
 	uint64_t start;
 	size_t seq;             /* line number: of aliases, the last wins */
-	char *name;
-	char *mod;              /* NULL: the kernel's own; "[ext4]" */
+	const char *name;
+	const char *mod;        /* NULL: the kernel's own; "[ext4]" */
+};
+
+/* Copies of the names lookups returned, in blocks that never move. */
+struct kcopy {
+	struct kcopy *next;
+	size_t used, cap;
+	char text[];
 };
 
 struct reported {
@@ -146,7 +154,8 @@ struct symbolizer {
 	struct sym_index kix;   /* of ksyms */
 	char *ktext;            /* an ARR array of ktextcap bytes, or */
 	size_t ktextcap;
-	size_t ktextmap;        /* a private mapping of the file, of these */
+	size_t ktextmap;        /* a read-only mapping of the file, of these */
+	struct kcopy *kcopies;  /* the names returned, the newest block first */
 	uint8_t kbid[20];
 	size_t kbid_len;
 	char krelease[65];        /* uname -r of the recording, "" unknown */
