@@ -37,12 +37,16 @@
 
 #include "read-perf-script-priv.h"
 
-/* Character classes of Perl's \s, \d and \w on bytes. */
-enum { C_WS = 1, C_DIGIT = 2, C_WORD = 4 };
+/*
+ * Character classes of Perl's \s, \d and \w on bytes, and C_TIDY: the
+ * bytes tidy changes or acts on.
+ */
+enum { C_WS = 1, C_DIGIT = 2, C_WORD = 4, C_TIDY = 8 };
 
 static const unsigned char cclass[256] = {
 	['\t'] = C_WS, ['\n'] = C_WS, ['\v'] = C_WS, ['\f'] = C_WS,
 	['\r'] = C_WS, [' '] = C_WS,
+	[';'] = C_TIDY, ['('] = C_TIDY, ['"'] = C_TIDY, ['\''] = C_TIDY,
 	['0'] = C_DIGIT | C_WORD, ['1'] = C_DIGIT | C_WORD,
 	['2'] = C_DIGIT | C_WORD, ['3'] = C_DIGIT | C_WORD,
 	['4'] = C_DIGIT | C_WORD, ['5'] = C_DIGIT | C_WORD,
@@ -440,9 +444,26 @@ struct frame_line {
 static bool match_frame(const char *s, size_t n, struct frame_line *f)
 {
 	size_t a = 0, b, c, P = SIZE_MAX, q = SIZE_MAX, close = SIZE_MAX;
+	const char *open = n ? memrchr(s, '(', n) : NULL;
 
-	/* The last " (" with a ')' in the unbroken text after it. */
-	for (size_t i = n; i-- > 0;) {
+	/*
+	 * The last " (" with a ')' in the unbroken text after it.  Most
+	 * often that '(' is the line's last, which memrchr finds: then the
+	 * ')' is the last one before the blank that ends the text after it.
+	 */
+	if (open && open > s && open[-1] == ' ') {
+		size_t o = (size_t)(open - s), e = o + 1;
+
+		while (e < n && !is_ws((unsigned char)s[e]))
+			e++;
+		while (--e > o && s[e] != ')')
+			;
+		if (e > o) {
+			P = o - 1;
+			q = e;
+		}
+	}
+	for (size_t i = n; P == SIZE_MAX && i-- > 0;) {
 		unsigned char ch = (unsigned char)s[i];
 
 		if (ch == ' ' && i + 1 < n && s[i + 1] == '(' &&
@@ -528,29 +549,36 @@ static bool is_kernel_module(const char *m, size_t n)
 static size_t tidy(struct reader *r, size_t n, bool java)
 {
 	char *s = r->buf;
-	size_t w = 0;
-	const char *go;
+	size_t i = 0;
 
-	for (size_t i = 0; i < n; i++)
-		if (s[i] == ';')
-			s[i] = ':';
-	/* Go methods "pkg.(*T).M" keep their parentheses. */
-	go = n >= 2 ? memmem(s, n, ".(", 2) : NULL;
-	if (!go || !has_sub(go + 2, (size_t)(s + n - go - 2), ").", 2)) {
-		for (size_t i = 0; i < n; i++) {
+	/* Most names hold none of the bytes the passes below act on. */
+	while (i < n && !(cclass[(unsigned char)s[i]] & C_TIDY))
+		i++;
+	if (i < n) {
+		const char *go;
+		size_t w = 0;
+		bool keep;
+
+		for (; i < n; i++)
+			if (s[i] == ';')
+				s[i] = ':';
+		/* Go methods "pkg.(*T).M" keep their parentheses. */
+		go = n >= 2 ? memmem(s, n, ".(", 2) : NULL;
+		keep = go && has_sub(go + 2, (size_t)(s + n - go - 2), ").", 2);
+		for (i = keep ? n : 0; i < n; i++) {
 			if (s[i] != '(')
 				continue;
 			if (n - i - 1 >= 20 &&
-			    memcmp(s + i + 1, "anonymous namespace)", 20) == 0)
+			    !memcmp(s + i + 1, "anonymous namespace)", 20))
 				continue;
 			n = i;
 			break;
 		}
+		for (i = 0; i < n; i++)
+			if (s[i] != '"' && s[i] != '\'')
+				s[w++] = s[i];
+		n = w;
 	}
-	for (size_t i = 0; i < n; i++)
-		if (s[i] != '"' && s[i] != '\'')
-			s[w++] = s[i];
-	n = w;
 	if (java && n && s[0] == 'L' && memchr(s, '/', n)) {
 		memmove(s, s + 1, n - 1);
 		n--;
@@ -593,6 +621,22 @@ static void note_frame(struct reader *r, uint32_t id,
 }
 
 /*
+ * The first "->" in [s, end), or NULL: by its '>', which few names hold
+ * (memmem costs more on names this short).
+ */
+static const char *find_arrow(const char *s, const char *end)
+{
+	const char *g = s;
+
+	while (g < end && (g = memchr(g, '>', (size_t)(end - g)))) {
+		if (g > s && g[-1] == '-')
+			return g - 1;
+		g++;
+	}
+	return NULL;
+}
+
+/*
  * The frames of one frame line, in order (root-most first), appended to
  * r->fids; returns how many.  Empty pieces at the end of an "a->b" chain
  * do not count (as with Perl's split).
@@ -613,7 +657,7 @@ static uint32_t make_frames(struct reader *r, const struct frame_line *f,
 		return 0;
 	end = func + funclen;
 	for (;;) {
-		const char *arrow = memmem(s, (size_t)(end - s), "->", 2);
+		const char *arrow = find_arrow(s, end);
 		size_t plen = arrow ? (size_t)(arrow - s) : (size_t)(end - s);
 		size_t n;
 
@@ -798,12 +842,13 @@ static bool srcline_shape(const char *s, size_t n, size_t *a, size_t *e,
 
 	while (i < n && is_ws((unsigned char)s[i]))
 		i++;
-	if (i == 0)
+	/* Most frame lines have no ':' at all. */
+	if (i == 0 || !memchr(s + i, ':', n - i))
 		return false;
-	for (j = i; j < n && !is_ws((unsigned char)s[j]); j++)
-		;
-	for (c = j; c > i && s[c - 1] != ':'; c--)
-		;
+	/* The first word, and just after its last ':' (i: none). */
+	for (j = c = i; j < n && !is_ws((unsigned char)s[j]); j++)
+		if (s[j] == ':')
+			c = j + 1;
 	if (c <= i + 1 || c == j)
 		return false;
 	for (size_t k = c; k < j; k++)
