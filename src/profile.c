@@ -1404,7 +1404,22 @@ size_t profile_format_weight(const struct profile *p, uint64_t w, char *buf,
 	int n;
 
 	if (!fp) {
-		n = snprintf(buf, cap, "%llu", (unsigned long long)ip);
+		/* Whole weights (every --collapse line has one), without
+		 * snprintf's format parsing: digits backwards, then moved. */
+		char tmp[20];
+		size_t k = sizeof(tmp);
+
+		do {
+			tmp[--k] = (char)('0' + ip % 10);
+			ip /= 10;
+		} while (ip);
+		n = (int)(sizeof(tmp) - k);
+		if (cap) {
+			size_t c = (size_t)n < cap ? (size_t)n : cap - 1;
+
+			memcpy(buf, tmp + k, c);
+			buf[c] = 0;
+		}
 	} else {
 		while (fp % 10 == 0) {
 			fp /= 10;

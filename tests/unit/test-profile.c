@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -88,6 +89,36 @@ static void fractional_weights_exact(void **state)
 	assert_string_equal(buf, "2.75");
 	profile_format_weight(p, 300, buf, sizeof(buf));
 	assert_string_equal(buf, "3");
+	profile_destroy(p);
+}
+
+/*
+ * Whole weights as snprintf would write them: every digit of the largest,
+ * and in a buffer too small the digits that fit, the full length returned.
+ */
+static void whole_weights_formatted(void **state)
+{
+	struct profile *p = profile_create();
+	char buf[64], small[4];
+	static const uint64_t ws[] = { 0, 1, 9, 10, 99, 100, 1234567890123ULL,
+				       UINT64_MAX };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(ws) / sizeof(ws[0]); i++) {
+		char want[64];
+		int n = snprintf(want, sizeof(want), "%llu",
+				 (unsigned long long)ws[i]);
+
+		assert_int_equal(profile_format_weight(p, ws[i], buf, sizeof(buf)),
+				 (size_t)n);
+		assert_string_equal(buf, want);
+	}
+	assert_int_equal(profile_format_weight(p, 123456, small, sizeof(small)),
+			 6);
+	assert_string_equal(small, "123");
+	small[0] = 'x';
+	assert_int_equal(profile_format_weight(p, 42, small, 0), 2);
+	assert_int_equal(small[0], 'x');
 	profile_destroy(p);
 }
 
@@ -348,6 +379,7 @@ int main(void)
 		cmocka_unit_test(totals_and_self),
 		cmocka_unit_test(siblings_sorted_by_name),
 		cmocka_unit_test(fractional_weights_exact),
+		cmocka_unit_test(whole_weights_formatted),
 		cmocka_unit_test(overflow_rejected),
 		cmocka_unit_test(empty_and_too_deep),
 		cmocka_unit_test(differential_weights),
