@@ -70,6 +70,16 @@ void grow_array(void **p, size_t *cap, size_t need, size_t sz);
 void *arr_resize(void *a, size_t oldn, size_t newn, size_t sz);
 void arr_free(void *a, size_t n, size_t sz);
 void advise_huge(void *a, size_t bytes);    /* a hint for any large block */
+/*
+ * A hash table's pages faulted in writable at once.  A new table's first
+ * touch is a probe, a read: each page is first mapped to the shared zero
+ * page, then copied on the first insert into it, and that copy flushes
+ * the old page from the TLB of every CPU the process's other threads run
+ * on (an interrupt each).  xcalloc_table is xcalloc so populated;
+ * populate_table does it for a table made otherwise (ARR_GROW).
+ */
+void *xcalloc_table(size_t n, size_t size);
+void populate_table(void *a, size_t bytes);
 #define ARR_GROW(a, oldn, newn) ((a) = arr_resize((a), (oldn), (newn), sizeof(*(a))))
 /* GROW for ARR arrays: a of *cap elements made to hold need, doubling. */
 void arr_need(void **a, size_t *cap, size_t need, size_t sz);

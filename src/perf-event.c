@@ -124,6 +124,7 @@ struct pe_machine *pe_machine_create(struct symbolizer *sy,
 	m->pt = pe_procs_create(sy ? &hooks : NULL, &m->st.maps_dropped);
 	m->fcmask = 4095;
 	ARR_GROW(m->fc, 0, m->fcmask + 1);
+	populate_table(m->fc, (m->fcmask + 1) * sizeof(*m->fc));
 	m->unknown_id = UINT32_MAX;
 	/* No tables when nothing will read them: they cost a probe a stack. */
 	m->pa = o && o->no_addr_tables ? NULL : profile_paddr(p, true);
@@ -164,6 +165,7 @@ void pe_machine_set_lines(struct pe_machine *m, bool on)
 	m->fcmask = 4095;
 	m->nfc = 0;
 	ARR_GROW(m->fc, 0, m->fcmask + 1);
+	populate_table(m->fc, (m->fcmask + 1) * sizeof(*m->fc));
 	if (m->sc) {
 		sc_destroy(m->sc);
 		m->sc = sc_create();
@@ -466,6 +468,7 @@ static void fc_grow(struct pe_machine *m)
 	m->fcmask = omask * 2 + 1;
 	m->fc = NULL;
 	ARR_GROW(m->fc, 0, m->fcmask + 1);
+	populate_table(m->fc, (m->fcmask + 1) * sizeof(*m->fc));
 	for (size_t i = 0; i <= omask; i++)
 		if (old[i].id)
 			*fc_find(m, old[i].tag, old[i].addr) = old[i];

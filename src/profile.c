@@ -408,7 +408,7 @@ static size_t slot_of(uint32_t parent, uint32_t sym, size_t mask)
 
 static void resize_slots(struct profile *p, size_t nmask)
 {
-	struct child_slot *ns = xcalloc(nmask + 1, sizeof(*ns));
+	struct child_slot *ns = xcalloc_table(nmask + 1, sizeof(*ns));
 
 	advise_huge(ns, (nmask + 1) * sizeof(*ns));
 	for (size_t i = 0; i <= p->mask; i++) {
@@ -440,7 +440,7 @@ static void rebuild_slots(struct profile *p)
 	while (want <= p->n * 2)
 		want *= 2;
 	free(p->slots);
-	p->slots = xcalloc(want, sizeof(*p->slots));
+	p->slots = xcalloc_table(want, sizeof(*p->slots));
 	advise_huge(p->slots, want * sizeof(*p->slots));
 	p->mask = want - 1;
 	for (size_t i = 1; i < p->n; i++) {

@@ -32,7 +32,7 @@ struct rec *pscript_add_rec(struct reader *r, enum rec_kind kind,
 static void fslots_grow(struct reader *r)
 {
 	size_t nmask = r->fmask ? r->fmask * 2 + 1 : 1023;
-	struct fslot *ns = xcalloc(nmask + 1, sizeof(*ns));
+	struct fslot *ns = xcalloc_table(nmask + 1, sizeof(*ns));
 
 	for (size_t i = 0; i < r->nfe; i++) {
 		size_t key = r->fe[i].key;
@@ -86,7 +86,7 @@ void pscript_cache_add(struct reader *r, const char *k, size_t n, uint64_t h,
 static void sslots_grow(struct reader *r)
 {
 	size_t nmask = r->smask ? r->smask * 2 + 1 : 1023;
-	uint32_t *ns = xcalloc(nmask + 1, sizeof(*ns));
+	uint32_t *ns = xcalloc_table(nmask + 1, sizeof(*ns));
 
 	for (size_t i = 0; i < r->nse; i++) {
 		size_t j = (size_t)r->se[i].hash & nmask;

@@ -64,6 +64,7 @@ struct stack_cache *sc_create(void)
 	 */
 	sc->mask = SC_FIRST_SLOTS - 1;
 	ARR_GROW(sc->slots, 0, sc->mask + 1);
+	populate_table(sc->slots, (sc->mask + 1) * sizeof(*sc->slots));
 	return sc;
 }
 
@@ -142,6 +143,7 @@ static void grow(struct stack_cache *sc)
 	ARR_FREE(sc->slots, sc->mask + 1);
 	sc->mask = sc->mask * 2 + 1;
 	ARR_GROW(sc->slots, 0, sc->mask + 1);
+	populate_table(sc->slots, (sc->mask + 1) * sizeof(*sc->slots));
 	for (size_t i = 0; i < sc->n; i++) {
 		uint64_t h = sc->entries[i].hash;
 		size_t j;

@@ -139,7 +139,7 @@ static char *store(struct symtab *st, const char *name, size_t len)
 static void rehash(struct symtab *st)
 {
 	size_t nmask = st->mask * 2 + 1;
-	struct slot *ns = xcalloc(nmask + 1, sizeof(*ns));
+	struct slot *ns = xcalloc_table(nmask + 1, sizeof(*ns));
 
 	for (size_t i = 0; i <= st->mask; i++) {
 		size_t j;

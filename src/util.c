@@ -89,6 +89,32 @@ void *xcalloc(size_t n, size_t size)
 	return p ? p : oom(n * size);
 }
 
+/* Tables smaller than this take few faults: not worth a system call. */
+#define POPULATE_MIN ((size_t)16 << 10)
+
+void populate_table(void *a, size_t bytes)
+{
+#ifdef MADV_POPULATE_WRITE
+	uintptr_t start = ((uintptr_t)a + 4095) & ~(uintptr_t)4095;
+	uintptr_t end = ((uintptr_t)a + bytes) & ~(uintptr_t)4095;
+
+	/* The pages wholly inside a; an older kernel says EINVAL: no harm. */
+	if (end > start && end - start >= POPULATE_MIN)
+		madvise((void *)start, end - start, MADV_POPULATE_WRITE);
+#else
+	(void)a;
+	(void)bytes;
+#endif
+}
+
+void *xcalloc_table(size_t n, size_t size)
+{
+	void *p = xcalloc(n, size);
+
+	populate_table(p, n * size);
+	return p;
+}
+
 void *xcalloc_owned(size_t n, size_t size)
 {
 	size_t bytes;
