@@ -14,7 +14,9 @@
 #     `make -j2` build of flametop (a copy of this tree, built under
 #     BUILDDIR/bench/build-rec), its `perf script` repeated to about 200 MB:
 #     many processes and distinct stacks, where the frame-line cache misses
-#     (skipped, and said so, when perf cannot record here);
+#     (skipped, and said so, when perf cannot record here); and one copy
+#     alone, build.perf-script.one, as a one-off recording is read (a
+#     figure without a target);
 #   - deep.pprof: the deep file written by BIN --pprof (one sample per
 #     distinct stack), and synth.pprof, 1,000,000 samples over 300,000
 #     distinct stacks from BUILDDIR/tools/gen-pprof; each against its own
@@ -48,7 +50,8 @@ timed() {
 
 # compare LABEL OP TARGET A B: the shell functions A and B run in turn,
 # $runs rounds; prints the ratios of A to B (OP: le, A/B at most TARGET;
-# ge, at least).  A function takes the log to add its run to.
+# ge, at least; info, no target).  A function takes the log to add its
+# run to.
 compare() {
 	label=$1 op=$2 target=$3 fa=$4 fb=$5
 	: >"$dir/a.log"
@@ -81,6 +84,13 @@ compare() {
 	END {
 		ma = med(aw, n); mb = med(bw, n); mr = med(r, n); mc = med(rc, n)
 		v = ""
+		if (op == "info") {
+			printf "   %-44s %5.2fx (%.2f-%.2f) wall, %5.2fx CPU  (no target)\n",
+				l, mr, lo, hi, mc
+			printf "   %-44s %.2f s against %.2f s (medians), %d MB peak\n",
+				"", ma, mb, mem / 1024
+			exit
+		}
 		if (q == "") {
 			ok = op == "le" ? mr <= t : mr >= t
 			okc = op == "le" ? mc <= t : mc >= t
@@ -154,7 +164,6 @@ if [ ! -s "$real" ]; then
 			i=$((i + 1))
 		done >"$real.tmp" && mv "$real.tmp" "$real"
 		echo "   recorded: $(grep -c '^$' "$real.one") samples, $n copies"
-		rm -f "$real.one"
 	fi
 fi
 if [ -s "$real" ]; then
@@ -164,6 +173,16 @@ if [ -s "$real" ]; then
 	if [ -n "$sc" ]; then
 		sc_real() { timed "$1" "$sc" "$real"; }
 		compare "stackcollapse-perf.pl / flametop --collapse" ge 40 sc_real ft_real
+		# One copy, as a one-off recording is read: every frame line
+		# is new once, where the copies after the first find them all
+		# in the cache.
+		if [ -s "$real.one" ]; then
+			ft_one() { timed "$1" "$bin" --collapse "$real.one"; }
+			sc_one() { timed "$1" "$sc" "$real.one"; }
+			compare "  one copy ($(awk -v b="$(wc -c <"$real.one")" \
+				'BEGIN { printf "%.1f MB", b / 1e6 }'))" info 0 \
+				sc_one ft_one
+		fi
 	else
 		# No ratio without the tool: its speed on another input (31
 		# MB/s on bench-perf-script.sh's repeated recording) says
