@@ -48,7 +48,10 @@ struct symtab_ref {
 void symtab_find_many(const struct symtab *st, const struct symtab_ref *refs,
 		      size_t n, uint32_t *ids);
 
-/* The name of id (NUL-terminated, owned by the table) and its length. */
+/*
+ * The name of id (NUL-terminated, owned by the table) and its length.  A
+ * name's text never moves while the table lives (until symtab_clear).
+ */
 const char *symtab_name(const struct symtab *st, uint32_t id);
 size_t symtab_len(const struct symtab *st, uint32_t id);
 enum sym_kind symtab_kind(const struct symtab *st, uint32_t id);

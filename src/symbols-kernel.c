@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "symbols-priv.h"
+#include "symtab.h"
 #include "util.h"
 
 #ifdef __SSE2__
@@ -217,12 +218,8 @@ void sym_kernel_free(struct symbolizer *sy)
 	sy->ktext = NULL;
 	sy->capksyms = sy->ktextcap = sy->ktextmap = 0;
 	sym_index_free(&sy->kix);
-	while (sy->kcopies) {
-		struct kcopy *c = sy->kcopies;
-
-		sy->kcopies = c->next;
-		free(c);
-	}
+	symtab_destroy(sy->knames);
+	sy->knames = NULL;
 }
 
 /*
@@ -417,28 +414,17 @@ static const char *kallsyms_string(struct symbolizer *sy, const char **field,
 				   bool name)
 {
 	const char *s = *field, *e = s;
-	size_t size = sy->ktextmap ? sy->ktextmap : sy->ktextcap, n;
-	struct kcopy *c = sy->kcopies;
+	size_t size = sy->ktextmap ? sy->ktextmap : sy->ktextcap;
 
 	/* (Compared as numbers: a copy is no part of the text.) */
 	if ((uintptr_t)s - (uintptr_t)sy->ktext >= size)
 		return s;               /* a copy already */
 	while (*e && *e != '\n' && !(name && *e == '\t'))
 		e++;
-	n = (size_t)(e - s);
-	if (!c || c->cap - c->used <= n) {
-		size_t cap = n + 1 > 65536 ? n + 1 : 65536;
-
-		c = xmalloc(sizeof(*c) + cap);
-		c->used = 0;
-		c->cap = cap;
-		c->next = sy->kcopies;
-		sy->kcopies = c;
-	}
-	memcpy(c->text + c->used, s, n);
-	c->text[c->used + n] = 0;
-	*field = c->text + c->used;
-	c->used += n + 1;
+	if (!sy->knames)
+		sy->knames = symtab_create();
+	*field = symtab_name(sy->knames,
+			     symtab_intern(sy->knames, s, (size_t)(e - s)));
 	return *field;
 }
 

@@ -103,7 +103,7 @@ struct jit_map {
 /*
  * A kernel function: its name and module point into the kallsyms text,
  * ended by a tab or a newline, until a lookup first returns them: they
- * then point to a copy ended by a NUL (struct kcopy).  The text itself is
+ * then point to a copy ended by a NUL (in knames).  The text itself is
  * never written: it may be a mapping of the file.
  */
 struct ksym {
@@ -111,13 +111,6 @@ struct ksym {
 	size_t seq;             /* line number: of aliases, the last wins */
 	const char *name;
 	const char *mod;        /* NULL: the kernel's own; "[ext4]" */
-};
-
-/* Copies of the names lookups returned, in blocks that never move. */
-struct kcopy {
-	struct kcopy *next;
-	size_t used, cap;
-	char text[];
 };
 
 struct reported {
@@ -155,7 +148,8 @@ struct symbolizer {
 	char *ktext;            /* an ARR array of ktextcap bytes, or */
 	size_t ktextcap;
 	size_t ktextmap;        /* a read-only mapping of the file, of these */
-	struct kcopy *kcopies;  /* the names returned, the newest block first */
+	struct symtab *knames;  /* the names lookups returned (their text
+				   never moves), or NULL */
 	uint8_t kbid[20];
 	size_t kbid_len;
 	char krelease[65];        /* uname -r of the recording, "" unknown */
