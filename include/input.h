@@ -27,7 +27,10 @@ const char *input_name(const struct input *in);       /* for messages */
 const char *input_compression(const struct input *in); /* "gzip", "zstd" or NULL */
 bool input_is_stdin(const struct input *in);
 
-/* Stop after max bytes of (decompressed) data, with an error; 0: no limit. */
+/*
+ * Stop after max bytes of (decompressed) data, with an error; 0: no limit.
+ * The line the limit cuts is not handed out (its end was never read).
+ */
 void input_set_limit(struct input *in, uint64_t max);
 /*
  * For a compressed input that will be held whole: more than ratio times

@@ -66,6 +66,7 @@ struct input {
 	uint64_t lineno;
 	bool started;                /* a line or block was consumed */
 	bool truncated;
+	bool cut;                    /* stopped at the limit, not the end */
 	char *err;
 	void *map;                   /* input_map's mapping */
 	bool populated;              /* every page of it read in */
@@ -451,6 +452,7 @@ static bool more_data(struct input *in)
 		got = 0;
 	if (got && in->limit && in->produced + got > in->limit) {
 		got = in->produced < in->limit ? (size_t)(in->limit - in->produced) : 0;
+		in->cut = true;
 		if (!in->err)
 			in->err = xasprintf("%s: input is larger than --max-input "
 					    "(%llu bytes); stopped there", in->name,
@@ -523,6 +525,12 @@ static int getline_in(struct input *in, const char **line, size_t *len)
 			size_t off = scan - in->start;
 
 			if (!more_data(in)) {
+				/*
+				 * A line the limit cut is not the input's: its
+				 * end (a count's last digits) was never read.
+				 */
+				if (in->cut && !skipping)
+					in->start = in->end;
 				if (in->start == in->end && !skipping)
 					return in->err && !in->truncated ? -1 : 0;
 				/* The last line has no newline. */

@@ -80,6 +80,21 @@ fi
 yes 'a;b 1' | timeout 20 "$bin" --collapse --max-input 10M - >"$tmp/out" 2>"$tmp/err"
 check "--max-input stops an endless pipe" grep -q 'larger than --max-input (10485760 bytes)' "$tmp/err"
 check "--max-input keeps what it read" grep -q '^a;b [0-9]' "$tmp/out"
+# A line the limit cuts is not read: "a;c 12345" cut after "a;c 1234"
+# would be a count of 1234, a number the input never had.  With 1 and 2
+# threads (a file of 1 MB is read in parallel pieces).
+printf 'a;b 12345\na;c 12345\n' >"$tmp/cut.folded"
+"$bin" --collapse --max-input 18 "$tmp/cut.folded" >"$tmp/out" 2>"$tmp/err"
+check "--max-input: the cut line is not read" [ "$(cat "$tmp/out")" = "a;b 12345" ]
+check "--max-input: the cut line is no bad line" \
+	[ "$(cat "$tmp/err")" = "flametop: $tmp/cut.folded: input is larger than --max-input (18 bytes); stopped there" ]
+awk 'BEGIN { for (i = 0; i < 200000; i++) print "a;b 12345" }' >"$tmp/cut.folded"
+for t in 1 2; do
+	FLAMETOP_THREADS=$t "$bin" --collapse --max-input 1000004 "$tmp/cut.folded" \
+		>"$tmp/out" 2>"$tmp/err"
+	check "--max-input, $t threads: whole lines only" [ "$(cat "$tmp/out")" = "a;b $((100000 * 12345))" ]
+	check "--max-input, $t threads: no bad line" [ "$(grep -c 'bad line' "$tmp/err")" = 0 ]
+done
 
 # 8. Truncated and corrupt zstd.
 awk 'BEGIN { for (i = 0; i < 20000; i++) printf "main;f%d;g%d 1\n", (i * 7919) % 100003, i }' | zstd -q -c >"$tmp/t.zst"
