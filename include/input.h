@@ -29,7 +29,8 @@ bool input_is_stdin(const struct input *in);
 
 /*
  * Stop after max bytes of (decompressed) data, with an error; 0: no limit.
- * The line the limit cuts is not handed out (its end was never read).
+ * The line the limit cuts is not handed out (its end was never read), nor
+ * is the one a compressed stream's early end cuts.
  */
 void input_set_limit(struct input *in, uint64_t max);
 /*

@@ -475,6 +475,26 @@ size_t input_peek(struct input *in, const void **buf, size_t want)
 
 static int getline_in(struct input *in, const char **line, size_t *len);
 
+/*
+ * A stream's early end cut a line: the message says it is not read.  (Not
+ * which line: a reader that fetches ahead counts the lines of a block
+ * after the next one is fetched.)
+ */
+static void say_cut_line(struct input *in)
+{
+	const char *codec = input_compression(in);
+	char *was;
+
+	if (!in->truncated || !codec || !in->err)
+		return;
+	was = xasprintf("%s: %s stream is truncated", in->name, codec);
+	if (strcmp(in->err, was) == 0) {
+		free(in->err);
+		in->err = xasprintf("%s: the line it cuts is not read", was);
+	}
+	free(was);
+}
+
 void input_keep_last(struct input *in)
 {
 	in->keep = true;
@@ -526,11 +546,15 @@ static int getline_in(struct input *in, const char **line, size_t *len)
 
 			if (!more_data(in)) {
 				/*
-				 * A line the limit cut is not the input's: its
-				 * end (a count's last digits) was never read.
+				 * A line the limit or a stream's early end cut
+				 * is not the input's: its end (a count's last
+				 * digits) was never read.
 				 */
-				if (in->cut && !skipping)
+				if ((in->cut || in->truncated) && !skipping &&
+				    in->start < in->end) {
 					in->start = in->end;
+					say_cut_line(in);
+				}
 				if (in->start == in->end && !skipping)
 					return in->err && !in->truncated ? -1 : 0;
 				/* The last line has no newline. */

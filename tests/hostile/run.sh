@@ -104,6 +104,15 @@ check "truncated zstd: message" grep -q 'cut.zst: zstd stream is truncated' "$tm
 printf '\050\265\057\375garbage-garbage-garbage' >"$tmp/corrupt.zst"
 "$bin" --collapse "$tmp/corrupt.zst" >"$tmp/out" 2>"$tmp/err"
 check "corrupt zstd: message" grep -q 'corrupt.zst: corrupt zstd data' "$tmp/err"
+# A gzip stream that ends inside a line: the lines before it are read, the
+# cut one is not (nor reported as a bad line: the message says why).
+awk 'BEGIN { for (i = 0; i < 20000; i++) printf "main;f%d;g%d 12345\n", (i * 7919) % 100003, i }' | gzip -c >"$tmp/t.gz"
+head -c 30000 "$tmp/t.gz" >"$tmp/cut.gz"
+"$bin" --collapse "$tmp/cut.gz" >"$tmp/out" 2>"$tmp/err"
+check "truncated gzip: message" grep -q 'cut.gz: gzip stream is truncated: the line it cuts is not read' "$tmp/err"
+check "truncated gzip: whole lines read" [ "$(awk '$NF == 12345' "$tmp/out" | wc -l)" -gt 1000 ]
+check "truncated gzip: every count whole" [ "$(awk '$NF != 12345' "$tmp/out" | wc -l)" = 0 ]
+check "truncated gzip: no bad line" [ "$(grep -c 'bad line' "$tmp/err")" = 0 ]
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
