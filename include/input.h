@@ -97,7 +97,10 @@ size_t input_peek(struct input *in, const void **buf, size_t want);
 
 /* Read up to n bytes; returns the count, 0 at the end, -1 on an error. */
 ssize_t input_read(struct input *in, void *buf, size_t n);
-/* Read everything that is left into a malloc'd buffer; NULL on an error. */
+/*
+ * Read everything that is left into a malloc'd buffer; NULL on an error.
+ * Past input_set_limit's limit nothing is read: the error says so.
+ */
 void *input_slurp(struct input *in, size_t *len);
 /*
  * The whole input in place, without copying, when it is a plain

@@ -685,6 +685,15 @@ void *input_slurp(struct input *in, size_t *len)
 		}
 		k = input_read(in, buf + n, cap - n);
 		if (k < 0) {
+			if (in->cut) {
+				/* Not "stopped there": nothing of it is read. */
+				free(in->err);
+				in->err = xasprintf("%s: input is larger than "
+						    "--max-input (%llu bytes): not read "
+						    "(this format is read whole)",
+						    in->name,
+						    (unsigned long long)in->limit);
+			}
 			free(buf);
 			return NULL;
 		}
