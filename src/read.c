@@ -182,6 +182,9 @@ static int read_input(struct profile *p, struct input *in,
 	} else if (n == 0) {
 		diag_warn(d, "%s: empty input", input_name(in));
 	} else if (fmt == FMT_UNKNOWN) {
+		/* Why the bytes looked at may be too few: --max-input. */
+		if (input_error(in))
+			diag_warn(d, "%s", input_error(in));
 		diag_warn(d, "%s: not a profile flametop can read (expected "
 			  "folded stacks, perf script output, perf.data, pprof or a V8 "
 			  ".cpuprofile)",

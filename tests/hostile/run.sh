@@ -88,6 +88,9 @@ printf 'a;b 12345\na;c 12345\n' >"$tmp/cut.folded"
 check "--max-input: the cut line is not read" [ "$(cat "$tmp/out")" = "a;b 12345" ]
 check "--max-input: the cut line is no bad line" \
 	[ "$(cat "$tmp/err")" = "flametop: $tmp/cut.folded: input is larger than --max-input (18 bytes); stopped there" ]
+# A limit below the first line's end: what is wrong names --max-input.
+"$bin" --collapse --max-input 4 "$tmp/cut.folded" >"$tmp/out" 2>"$tmp/err"
+check "--max-input before a whole line: says so" grep -q 'larger than --max-input (4 bytes)' "$tmp/err"
 awk 'BEGIN { for (i = 0; i < 200000; i++) print "a;b 12345" }' >"$tmp/cut.folded"
 for t in 1 2; do
 	FLAMETOP_THREADS=$t "$bin" --collapse --max-input 1000004 "$tmp/cut.folded" \
