@@ -180,6 +180,14 @@ void pscript_end_sample(struct reader *r)
 	}
 }
 
+void pscript_drop_sample(struct reader *r)
+{
+	r->filtered = true;
+	r->in_sample = false;
+	r->nframes = 0;
+	r->naf = 0;
+}
+
 void pscript_reader_free(struct reader *r)
 {
 	free(r->frames);

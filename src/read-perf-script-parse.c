@@ -381,10 +381,7 @@ static void event_line(struct reader *r, const char *s, size_t n,
 						   (uint64_t)(e->period[i] - '0'),
 						   &period)) {
 				bad(r, "sample period is too large");
-				r->filtered = true;  /* its frames go quietly */
-				r->in_sample = false;
-				r->nframes = 0;
-				r->naf = 0;
+				pscript_drop_sample(r);
 				return;
 			}
 		}

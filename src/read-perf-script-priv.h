@@ -254,6 +254,11 @@ void pscript_cache_add(struct reader *r, const char *k, size_t n, uint64_t h,
 		       size_t ids, uint32_t count);
 /* A blank line: the sample is complete. */
 void pscript_end_sample(struct reader *r);
+/*
+ * The sample being read (if any) is damaged: it is left out, and the
+ * frame lines up to the next event line go quietly.
+ */
+void pscript_drop_sample(struct reader *r);
 void pscript_reader_free(struct reader *r);
 
 /* ---- The frame-line cache's look-ups --------------------------------- */

@@ -513,10 +513,20 @@ int read_perf_script(struct profile *p, struct input *in,
 	input_keep_last(in);
 	rc = input_getblock(in, &text, &len);
 	while (rc > 0) {
-		if (rc == 2)
+		if (rc == 2) {
+			/*
+			 * Not read, the line leaves a hole: its sample (reader
+			 * 0 ends every block) would be one frame short, or
+			 * its frames without their event line.
+			 */
+			bool open = sc.rd[0].in_sample;
+
+			pscript_drop_sample(&sc.rd[0]);
 			diag_badf(d, input_name(in), input_lineno(in),
-				  "line is too long (%zu bytes)", len);
-		else
+				  open ? "line is too long (%zu bytes): its sample "
+				       "is left out" : "line is too long (%zu bytes)",
+				  len);
+		} else
 			run_block(&sc, text, len, rc == 3);
 		rc = input_next_block(in, &sc.next, &text, &len);
 	}

@@ -42,6 +42,31 @@ awk 'BEGIN { for (i = 0; i < 1000000; i++) printf "main;fn_%07d 1\n", i }' >"$tm
 run_measured --text -w 80 "$tmp/names.folded"
 check "a million names" grep -q '1.00M samples, 1000000 distinct stacks, depth 2' "$tmp/out"
 
+# 3b. A perf script frame line past the line limit (64 MiB; 200 MiB here,
+# past any buffer the reading grows to) is not read: its sample, a frame
+# short, would be a stack that never ran.  It is left out and said so.
+{
+	for i in 1 2 3; do
+		printf 'app 10/11 [000] 5.%d:     100 cpu-clock: \n' "$i"
+		printf '\t  401000 leaf+0x10 (/usr/bin/app)\n'
+		printf '\t  401100 main+0x10 (/usr/bin/app)\n\n'
+	done
+	printf 'app 10/11 [000] 6.0:     100 cpu-clock: \n'
+	printf '\t  401000 leaf+0x10 (/usr/bin/app)\n\t  401050 '
+	head -c 209715200 /dev/zero | tr '\0' y
+	printf '+0x10 (/usr/bin/app)\n\t  401100 main+0x10 (/usr/bin/app)\n\n'
+	printf 'app 10/11 [000] 7.0:     100 cpu-clock: \n'
+	printf '\t  401000 leaf+0x10 (/usr/bin/app)\n'
+	printf '\t  401100 main+0x10 (/usr/bin/app)\n\n'
+} >"$tmp/long.perf-script"
+for t in 1 2; do
+	FLAMETOP_THREADS=$t "$bin" --collapse "$tmp/long.perf-script" >"$tmp/out" 2>"$tmp/err"
+	check "long frame line, $t threads: its sample left out" [ "$(cat "$tmp/out")" = "app;main;leaf 400" ]
+	check "long frame line, $t threads: says so" \
+		grep -q 'long.perf-script:15: line is too long (209715230 bytes): its sample is left out' "$tmp/err"
+done
+rm -f "$tmp/long.perf-script"
+
 # 4. Counts near UINT64_MAX: the overflowing line is skipped and named.
 printf 'a 18446744073709551610\nb 5\nc 6\nd 18446744073709551616\n' >"$tmp/max.folded"
 run_measured --collapse "$tmp/max.folded"
