@@ -977,7 +977,14 @@ static void one_line(struct reader *r, const char *s, size_t n,
 		}
 	}
 	if (memchr(s, '\0', n)) {
-		bad(r, "NUL byte in line");
+		/* In a sample, a frame lost: the sample would be a stack
+		 * that never ran. */
+		if (!r->in_sample) {
+			bad(r, "NUL byte in line");
+			return;
+		}
+		bad(r, "NUL byte in line: its sample is left out");
+		pscript_drop_sample(r);
 		return;
 	}
 	/* Frame lines are indented; the event-line test fails fast on them. */

@@ -411,6 +411,9 @@ static void bad_lines(void **state)
 		"ab 1 2.0: 99999999999999999999 c:\n" /* 7: too large */
 		"\t 1 f (/x)\n"
 		"\n"
+		"ab 1 2.5: 1 c:\n"
+		"\t 1 k (/x)\n"
+		"\n"
 		"ab 1 3.0: 2 c:\n"
 		"\t 1 h (/x)\n";                     /* no blank line after */
 	struct input *inp = input_open_mem(in, sizeof(in) - 1, "t.perf");
@@ -427,13 +430,15 @@ static void bad_lines(void **state)
 	export_collapse(f, r.p);
 	fclose(f);
 	assert_int_equal(r.rc, 0);
-	assert_string_equal(r.collapsed, "ab;f 1\n");
+	/* The samples with a NUL line and too large a period are left out. */
+	assert_string_equal(r.collapsed, "ab;k 1\n");
 	assert_int_equal(r.d.bad, 4);
 	assert_string_equal(r.d.first[0], "t.perf:1: frame line outside a "
 			    "sample (no event line before it)");
 	assert_string_equal(r.d.first[1], "t.perf:4: neither an event line "
 			    "nor a frame line");
-	assert_string_equal(r.d.first[2], "t.perf:5: NUL byte in line");
+	assert_string_equal(r.d.first[2], "t.perf:5: NUL byte in line: its "
+			    "sample is left out");
 	assert_string_equal(r.d.first[3], "t.perf:7: sample period is too "
 			    "large");
 	assert_true(warned(&r, "the last sample has no blank line after it"));
