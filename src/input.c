@@ -66,7 +66,9 @@ struct input {
 	uint64_t lineno;
 	bool started;                /* a line or block was consumed */
 	bool truncated;
+	bool truncated_said;         /* err is the truncation's message */
 	bool cut;                    /* stopped at the limit, not the end */
+	bool cut_said;               /* err is the limit's message */
 	char *err;
 	void *map;                   /* input_map's mapping */
 	bool populated;              /* every page of it read in */
@@ -339,6 +341,7 @@ static size_t produce(struct input *in, unsigned char *dst, size_t room)
 							    : in->zs_frame_open;
 			if (open) {
 				in->truncated = true;
+				in->truncated_said = !in->err;
 				set_err(in, "%s stream is truncated",
 					in->codec == CODEC_GZIP ? "gzip" : "zstd");
 			}
@@ -412,6 +415,15 @@ static bool over_ratio(struct input *in, size_t got)
 	return true;
 }
 
+/* The limit's message, ending in what became of the input. */
+static void say_limit(struct input *in, const char *what)
+{
+	free(in->err);
+	in->err = xasprintf("%s: input is larger than --max-input (%llu bytes)%s",
+			    in->name, (unsigned long long)in->limit, what);
+	in->cut_said = true;
+}
+
 /* Append decompressed bytes at in->end; false when nothing more comes. */
 static bool more_data(struct input *in)
 {
@@ -454,9 +466,7 @@ static bool more_data(struct input *in)
 		got = in->produced < in->limit ? (size_t)(in->limit - in->produced) : 0;
 		in->cut = true;
 		if (!in->err)
-			in->err = xasprintf("%s: input is larger than --max-input "
-					    "(%llu bytes); stopped there", in->name,
-					    (unsigned long long)in->limit);
+			say_limit(in, "; stopped there");
 	}
 	in->produced += got;
 	in->end += got;
@@ -482,16 +492,12 @@ static int getline_in(struct input *in, const char **line, size_t *len);
  */
 static void say_cut_line(struct input *in)
 {
-	const char *codec = input_compression(in);
-	char *was;
+	char *was = in->err;
 
-	if (!in->truncated || !codec || !in->err)
+	if (!in->truncated_said)
 		return;
-	was = xasprintf("%s: %s stream is truncated", in->name, codec);
-	if (strcmp(in->err, was) == 0) {
-		free(in->err);
-		in->err = xasprintf("%s: the line it cuts is not read", was);
-	}
+	in->err = xasprintf("%s: the line it cuts is not read", was);
+	in->truncated_said = false;
 	free(was);
 }
 
@@ -685,15 +691,10 @@ void *input_slurp(struct input *in, size_t *len)
 		}
 		k = input_read(in, buf + n, cap - n);
 		if (k < 0) {
-			if (in->cut) {
-				/* Not "stopped there": nothing of it is read. */
-				free(in->err);
-				in->err = xasprintf("%s: input is larger than "
-						    "--max-input (%llu bytes): not read "
-						    "(this format is read whole)",
-						    in->name,
-						    (unsigned long long)in->limit);
-			}
+			/* Not "stopped there": nothing of it is read. */
+			if (in->cut_said)
+				say_limit(in, ": not read (this format is read "
+					  "whole)");
 			free(buf);
 			return NULL;
 		}
