@@ -515,13 +515,14 @@ int read_perf_script(struct profile *p, struct input *in,
 	while (rc > 0) {
 		if (rc == 2) {
 			/*
-			 * Not read, the line leaves a hole: its sample (reader
-			 * 0 ends every block) would be one frame short, or
-			 * its frames without their event line.
+			 * Not read, the line leaves a hole in the sample it
+			 * is in (reader 0 ends every block): one frame short,
+			 * that sample would be a stack that never ran.
 			 */
 			bool open = sc.rd[0].in_sample;
 
-			pscript_drop_sample(&sc.rd[0]);
+			if (open)
+				pscript_drop_sample(&sc.rd[0]);
 			diag_badf(d, input_name(in), input_lineno(in),
 				  open ? "line is too long (%zu bytes): its sample "
 				       "is left out" : "line is too long (%zu bytes)",
