@@ -534,12 +534,15 @@ int read_perf_script(struct profile *p, struct input *in,
 	/*
 	 * A sample cut off by the end of the input (no blank line after it)
 	 * is dropped, as stackcollapse-perf.pl drops it: it may be partial.
+	 * Where the input knows why it ended (--max-input, a truncated
+	 * stream) that is said first, and the sample is not guessed at.
 	 */
-	if (sc.rd[0].in_sample && sc.rd[0].nframes)
-		diag_warn(d, "%s: the last sample has no blank line after it "
-			  "(truncated input?): left out", input_name(in));
 	if (input_error(in))
 		diag_warn(d, "%s", input_error(in));
+	if (sc.rd[0].in_sample && sc.rd[0].nframes)
+		diag_warn(d, "%s: the last sample has no blank line after it%s: "
+			  "left out", input_name(in), input_error(in) ? "" :
+			  " (truncated input?)");
 	if (o->lines && !sum->srclines && sc.good)
 		diag_warn(d, "%s: no source lines in this perf script (perf "
 			  "script -F +srcline prints them): --lines names "

@@ -124,6 +124,22 @@ for t in 1 2; do
 	check "--max-input, $t threads: no bad line" [ "$(grep -c 'bad line' "$tmp/err")" = 0 ]
 done
 
+# perf script cut inside a sample's stack: the limit is said first and the
+# partial sample is left out without a guess at why the input ended.  The
+# file is over 1 MB so that 2 threads read it in pieces.
+awk 'BEGIN { for (i = 0; i < 20000; i++) printf "app 1 [000] 1.%06d: 7 cpu-clock:\n\t1 leaf (/a)\n\t2 main (/a)\n\n", i }' >"$tmp/cut.script"
+limit=$(( $(grep -b -m 10000 main "$tmp/cut.script" | tail -n 1 | cut -d: -f1) + 4 ))
+whole=$(head -c "$limit" "$tmp/cut.script" | grep -c '^$')
+for t in 1 2; do
+	FLAMETOP_THREADS=$t "$bin" --collapse --max-input "$limit" "$tmp/cut.script" \
+		>"$tmp/out" 2>"$tmp/err"
+	check "perf script --max-input, $t threads: whole samples only" \
+		[ "$(cat "$tmp/out")" = "app;main;leaf $((whole * 7))" ]
+	check "perf script --max-input, $t threads: the limit, then the sample" \
+		[ "$(cat "$tmp/err")" = "flametop: $tmp/cut.script: input is larger than --max-input ($limit bytes); stopped there
+flametop: $tmp/cut.script: the last sample has no blank line after it: left out" ]
+done
+
 # 8. Truncated and corrupt zstd.
 awk 'BEGIN { for (i = 0; i < 20000; i++) printf "main;f%d;g%d 1\n", (i * 7919) % 100003, i }' | zstd -q -c >"$tmp/t.zst"
 head -c 3000 "$tmp/t.zst" >"$tmp/cut.zst"
