@@ -182,13 +182,21 @@ static int read_input(struct profile *p, struct input *in,
 	} else if (n == 0) {
 		diag_warn(d, "%s: empty input", input_name(in));
 	} else if (fmt == FMT_UNKNOWN) {
-		/* Why the bytes looked at may be too few: --max-input. */
-		if (input_error(in))
+		/*
+		 * Why the bytes looked at may be too few: --max-input.  Then
+		 * the input is not called unreadable: only too little of it
+		 * was read to tell.
+		 */
+		if (input_error(in)) {
 			diag_warn(d, "%s", input_error(in));
-		diag_warn(d, "%s: not a profile flametop can read (expected "
-			  "folded stacks, perf script output, perf.data, pprof or a V8 "
-			  ".cpuprofile)",
-			  input_name(in));
+			diag_warn(d, "%s: its format is not known from the "
+				  "%zu bytes read (--format names it)",
+				  input_name(in), n);
+		} else
+			diag_warn(d, "%s: not a profile flametop can read "
+				  "(expected folded stacks, perf script output, "
+				  "perf.data, pprof or a V8 .cpuprofile)",
+				  input_name(in));
 	} else {
 		size_t i;
 

@@ -116,6 +116,8 @@ check "--max-input: the cut line is no bad line" \
 # A limit below the first line's end: what is wrong names --max-input.
 "$bin" --collapse --max-input 4 "$tmp/cut.folded" >"$tmp/out" 2>"$tmp/err"
 check "--max-input before a whole line: says so" grep -q 'larger than --max-input (4 bytes)' "$tmp/err"
+check "--max-input before a whole line: the input is not called unreadable" \
+	grep -q 'its format is not known from the 4 bytes read (--format names it)$' "$tmp/err"
 awk 'BEGIN { for (i = 0; i < 200000; i++) print "a;b 12345" }' >"$tmp/cut.folded"
 for t in 1 2; do
 	FLAMETOP_THREADS=$t "$bin" --collapse --max-input 1000004 "$tmp/cut.folded" \
