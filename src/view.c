@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "search.h"
+#include "textfmt.h"
 #include "util.h"
 #include "view-priv.h"
 
@@ -641,6 +642,39 @@ static void deriver_free(struct deriver *d)
 	free(d->lsgsym);
 }
 
+/*
+ * For a function name no frame has: when frames are source lines
+ * (--lines: "NAME FILE:LINE"), the heaviest of NAME's, to name in the
+ * message; "" when there is none.  Escaped: it comes from the profile.
+ */
+static void line_frame_hint(const struct profile *src, const char *name,
+			    const char *opt, char *hint, size_t cap)
+{
+	size_t k = strlen(name), nn = profile_node_count(src);
+	uint32_t best = 0;
+	uint64_t bw = 0;
+	char esc[160];
+
+	hint[0] = 0;
+	for (uint32_t n = 1; n < nn; n++) {
+		const char *s = profile_name(src, n);
+		size_t len = profile_name_len(src, n);
+		uint64_t w = profile_total(src, n) + profile_total2(src, n);
+
+		if (len > k + 1 && memcmp(s, name, k) == 0 && s[k] == ' ' &&
+		    memchr(s + k + 1, ':', len - k - 1) && w > bw) {
+			best = n;
+			bw = w;
+		}
+	}
+	if (!best)
+		return;
+	textfmt_escape(profile_name(src, best), profile_name_len(src, best),
+		       esc, sizeof(esc));
+	snprintf(hint, cap, " (its frames are source lines here: %s '%s')",
+		 opt, esc);
+}
+
 /* Walk the source's samples: the timeline, and weight it does not hold. */
 static void walk(struct deriver *d)
 {
@@ -744,7 +778,12 @@ enum view_status view_derive(const struct profile *src,
 				(profile_total(src, n) > 0 ||
 				 profile_total2(src, n) > 0);
 		if (!found) {
-			snprintf(err, errcap, "no stack contains %s", name);
+			char hint[256];
+
+			line_frame_hint(src, name, spec->callers ? "--callers"
+					: "--callees", hint, sizeof(hint));
+			snprintf(err, errcap, "no stack contains %s%s", name,
+				 hint);
 			deriver_free(&d);
 			return VIEW_NO_NAME;
 		}

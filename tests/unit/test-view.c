@@ -200,6 +200,39 @@ static void empty_results(void **state)
 	profile_destroy(p);
 }
 
+/*
+ * A function name where frames are source lines (--lines): the message
+ * names the function's heaviest line frame, escaped.
+ */
+static void no_name_line_frames(void **state)
+{
+	struct profile *p = profile_create(), *v;
+	struct view_spec s = { 0 };
+	char err[256];
+
+	(void)state;
+	add(p, "main m.c:3;work w.c:7", 2);
+	add(p, "main m.c:3;work w.c:9", 5);
+	add(p, "main m.c:3;worker w.c:1", 9);
+	add(p, "main m.c:4;b x\033y.c:1", 1);
+	profile_finish(p);
+	s.callers = "work";
+	assert_int_equal(view_derive(p, &s, &v, err, sizeof(err)), VIEW_NO_NAME);
+	assert_string_equal(err, "no stack contains work (its frames are "
+			    "source lines here: --callers 'work w.c:9')");
+	s.callers = NULL;
+	s.callees = "b";
+	assert_int_equal(view_derive(p, &s, &v, err, sizeof(err)), VIEW_NO_NAME);
+	assert_null(strchr(err, 0x1b));
+	assert_non_null(strstr(err, "--callees 'b"));
+	/* The heaviest line frame of the function is named. */
+	s.callees = "main";
+	assert_int_equal(view_derive(p, &s, &v, err, sizeof(err)), VIEW_NO_NAME);
+	assert_string_equal(err, "no stack contains main (its frames are "
+			    "source lines here: --callees 'main m.c:3')");
+	profile_destroy(p);
+}
+
 static void bad_regex(void **state)
 {
 	struct profile *p = sample_profile(), *v;
@@ -743,6 +776,7 @@ int main(void)
 		cmocka_unit_test(invert_and_order_of_steps),
 		cmocka_unit_test(fold_recursion),
 		cmocka_unit_test(empty_results),
+		cmocka_unit_test(no_name_line_frames),
 		cmocka_unit_test(bad_regex),
 		cmocka_unit_test(names_with_spaces_and_fractions),
 		cmocka_unit_test(task_filters),
