@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "search.h"
 #include "textfmt.h"
@@ -642,37 +643,85 @@ static void deriver_free(struct deriver *d)
 	free(d->lsgsym);
 }
 
-/*
- * For a function name no frame has: when frames are source lines
- * (--lines: "NAME FILE:LINE"), the heaviest of NAME's, to name in the
- * message; "" when there is none.  Escaped: it comes from the profile.
- */
-static void line_frame_hint(const struct profile *src, const char *name,
-			    const char *opt, char *hint, size_t cap)
+/* Does s[0..len) hold name[0..k), regardless of ASCII case? */
+static bool holds_nocase(const char *s, size_t len, const char *name, size_t k)
 {
-	size_t k = strlen(name), nn = profile_node_count(src);
-	uint32_t best = 0;
-	uint64_t bw = 0;
-	char esc[160];
+	for (size_t i = 0; k && i + k <= len; i++)
+		if (strncasecmp(s + i, name, k) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * For a function name no frame has, the frames the user may have meant,
+ * to name in the message ("" when there are none): where frames are
+ * source lines (--lines: "NAME FILE:LINE"), the heaviest of NAME's; else
+ * the up to 3 heaviest frames whose names hold NAME in any case.  Escaped:
+ * they come from the profile.
+ */
+#define HINT_NAMES 3
+
+static void name_hint(const struct profile *src, const char *name,
+		      const char *opt, char *hint, size_t cap)
+{
+	const struct symtab *st = profile_symtab(src);
+	size_t k = strlen(name), nn = profile_node_count(src), at = 0;
+	uint32_t nsym = symtab_count(st), line = UINT32_MAX;
+	uint32_t best[HINT_NAMES];
+	uint64_t *w = xcalloc(nsym ? nsym : 1, sizeof(*w)), lw = 0;
+	unsigned nbest = 0;
+	char names[3 * 130];
 
 	hint[0] = 0;
+	/* A frame's weight: its heaviest node's (the outermost, mostly). */
 	for (uint32_t n = 1; n < nn; n++) {
-		const char *s = profile_name(src, n);
-		size_t len = profile_name_len(src, n);
-		uint64_t w = profile_total(src, n) + profile_total2(src, n);
+		uint32_t y = profile_node(src, n)->sym;
+		uint64_t t = profile_total(src, n) + profile_total2(src, n);
 
+		if (t > w[y])
+			w[y] = t;
+	}
+	for (uint32_t y = 0; y < nsym; y++) {
+		const char *s = symtab_name(st, y);
+		size_t len = symtab_len(st, y);
+
+		if (!w[y])
+			continue;
 		if (len > k + 1 && memcmp(s, name, k) == 0 && s[k] == ' ' &&
-		    memchr(s + k + 1, ':', len - k - 1) && w > bw) {
-			best = n;
-			bw = w;
+		    memchr(s + k + 1, ':', len - k - 1)) {
+			if (w[y] > lw) {
+				line = y;
+				lw = w[y];
+			}
+		} else if (holds_nocase(s, len, name, k)) {
+			unsigned i = nbest < HINT_NAMES ? nbest++ : HINT_NAMES;
+
+			/* Insert y among the heaviest, heaviest first. */
+			for (; i > 0 && w[best[i - 1]] < w[y]; i--)
+				if (i < HINT_NAMES)
+					best[i] = best[i - 1];
+			if (i < HINT_NAMES)
+				best[i] = y;
 		}
 	}
-	if (!best)
-		return;
-	textfmt_escape(profile_name(src, best), profile_name_len(src, best),
-		       esc, sizeof(esc));
-	snprintf(hint, cap, " (its frames are source lines here: %s '%s')",
-		 opt, esc);
+	if (line != UINT32_MAX) {
+		best[0] = line;
+		nbest = 1;
+	}
+	for (unsigned i = 0; i < nbest; i++) {
+		char esc[120];
+
+		textfmt_escape(symtab_name(st, best[i]), symtab_len(st, best[i]),
+			       esc, sizeof(esc));
+		at += (size_t)snprintf(names + at, sizeof(names) - at, "%s'%s'",
+				       i == 0 ? "" : i + 1 < nbest ? ", "
+				       : " or ", esc);
+	}
+	if (nbest)
+		snprintf(hint, cap, line != UINT32_MAX
+			 ? " (its frames are source lines here: %s %s)"
+			 : " (did you mean %s %s?)", opt, names);
+	free(w);
 }
 
 /* Walk the source's samples: the timeline, and weight it does not hold. */
@@ -778,10 +827,10 @@ enum view_status view_derive(const struct profile *src,
 				(profile_total(src, n) > 0 ||
 				 profile_total2(src, n) > 0);
 		if (!found) {
-			char hint[256];
+			char hint[512];
 
-			line_frame_hint(src, name, spec->callers ? "--callers"
-					: "--callees", hint, sizeof(hint));
+			name_hint(src, name, spec->callers ? "--callers"
+				  : "--callees", hint, sizeof(hint));
 			snprintf(err, errcap, "no stack contains %s%s", name,
 				 hint);
 			deriver_free(&d);

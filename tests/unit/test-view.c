@@ -201,8 +201,9 @@ static void empty_results(void **state)
 }
 
 /*
- * A function name where frames are source lines (--lines): the message
- * names the function's heaviest line frame, escaped.
+ * A name no frame has: the message names what the user may have meant,
+ * escaped: where frames are source lines (--lines), the function's
+ * heaviest line frame; else frames that hold the name.
  */
 static void no_name_line_frames(void **state)
 {
@@ -230,6 +231,18 @@ static void no_name_line_frames(void **state)
 	assert_int_equal(view_derive(p, &s, &v, err, sizeof(err)), VIEW_NO_NAME);
 	assert_string_equal(err, "no stack contains main (its frames are "
 			    "source lines here: --callees 'main m.c:3')");
+	/* Else the 3 heaviest frames that hold the name, in any case. */
+	s.callees = "ORK";
+	assert_int_equal(view_derive(p, &s, &v, err, sizeof(err)), VIEW_NO_NAME);
+	assert_string_equal(err, "no stack contains ORK (did you mean --callees "
+			    "'worker w.c:1', 'work w.c:9' or 'work w.c:7'?)");
+	s.callees = "w.c:9";
+	assert_int_equal(view_derive(p, &s, &v, err, sizeof(err)), VIEW_NO_NAME);
+	assert_string_equal(err, "no stack contains w.c:9 (did you mean "
+			    "--callees 'work w.c:9'?)");
+	s.callees = "nothing";
+	assert_int_equal(view_derive(p, &s, &v, err, sizeof(err)), VIEW_NO_NAME);
+	assert_string_equal(err, "no stack contains nothing");
 	profile_destroy(p);
 }
 
