@@ -724,6 +724,42 @@ static void name_hint(const struct profile *src, const char *name,
 	free(w);
 }
 
+/*
+ * --group label:KEY where no sample's labels have KEY: every sample would
+ * be rooted in "KEY=" with no word why.  The note names the keys the
+ * samples do have, in byte order (escaped: they come from the profile).
+ */
+static void label_key_note(const struct profile *src, const char *key,
+			   char *err, size_t errcap)
+{
+	const struct labels *l = profile_labels(src);
+	size_t n, at = 0, klen = strlen(key);
+	struct label_share *sh = view_label_shares(src, &n);
+	char list[256] = "";
+
+	for (size_t i = 0; i < n; i++) {
+		size_t len;
+		const char *k = labels_name(l, sh[i].key, &len);
+
+		if (len == klen && memcmp(k, key, len) == 0) {
+			free(sh);
+			return;
+		}
+		if ((i && sh[i].key == sh[i - 1].key) || at + 8 > sizeof(list))
+			continue;
+		if (i)
+			at += (size_t)snprintf(list + at, sizeof(list) - at, ", ");
+		at += textfmt_escape(k, len, list + at, sizeof(list) - at);
+	}
+	if (n)
+		snprintf(err, errcap, "--group label:%s: no sample carries the "
+			 "label %s (the samples' label keys: %s)", key, key, list);
+	else
+		snprintf(err, errcap, "--group label:%s: no sample carries a "
+			 "label", key);
+	free(sh);
+}
+
 /* Walk the source's samples: the timeline, and weight it does not hold. */
 static void walk(struct deriver *d)
 {
@@ -907,6 +943,8 @@ enum view_status view_derive(const struct profile *src,
 	walk(&d);
 	profile_finish(d.out);
 	*out = d.out;
+	if (spec->label_key)
+		label_key_note(src, spec->label_key, err, errcap);
 	if (d.overflow)
 		snprintf(err, errcap, "%llu sample%s rooted in %s=[more values]: "
 			 "the label's values would take more than %d bytes per "
