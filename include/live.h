@@ -68,8 +68,9 @@ int live_event_parse(const char *name, struct live_event *ev, char *err,
 		     size_t errcap);
 
 /*
- * What a profile of ev counts, for every place that shows weight: "CPU"
- * for the clocks (the weights are ns), "page-faults", "cycles",
+ * What a profile of ev counts, for every place that shows weight
+ * (profile_note_unit_named's name): "" for the clocks (ns of CPU, shown
+ * as "CPU" as a file's are), "page-faults", "cycles",
  * "sched:sched_switch events".
  */
 void live_event_unit(const struct live_event *ev, char *buf, size_t cap);

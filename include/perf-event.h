@@ -128,6 +128,14 @@ enum add_status pe_machine_add_sample_hashed(struct pe_machine *m,
 					     const struct pe_sample *s,
 					     uint64_t weight, uint64_t hash);
 /*
+ * What the weights of an event that counts events (not a clock) count,
+ * for display (profile_set_unit_name): its name without modifiers
+ * ("cycles:ppp": "cycles", "page-faults"), for a tracepoint
+ * "sched:sched_switch events".  name[0..len) need not end in a NUL.
+ */
+void pe_event_unit(const char *name, size_t len, bool tracepoint, char *buf,
+		   size_t cap);
+/*
  * The hash under which a machine's stack cache (pe_machine_cache_stacks)
  * finds s's stack again; 0 if it does not keep s's by its chain.  It
  * depends on s alone, so it may be worked out ahead, on another thread.

@@ -330,6 +330,18 @@ enum weight_unit {
  * that disagree make it UNIT_SAMPLES for good.
  */
 void profile_note_unit(struct profile *p, enum weight_unit u);
+/*
+ * The same, with what the weights count (profile_set_unit_name's name;
+ * "" the default): inputs that name it differently (page-faults and CPU
+ * time, or page-faults and plain samples) make it UNIT_SAMPLES, unnamed.
+ */
+void profile_note_unit_named(struct profile *p, enum weight_unit u,
+			     const char *name);
+/*
+ * When inputs disagreed on what the weights measure: the two first seen,
+ * "CPU time and page-faults", for a message; else NULL.
+ */
+const char *profile_unit_mixed(const struct profile *p);
 enum weight_unit profile_unit(const struct profile *p);
 /* Forget the unit (before reading the inputs again, e.g. another pprof
  * sample type). */

@@ -28,6 +28,7 @@
 #include <time.h>
 
 #include "live-sampler-priv.h"
+#include "perf-event.h"
 #include "unwind.h"
 #include "util.h"
 
@@ -372,11 +373,10 @@ int live_event_parse(const char *name, struct live_event *ev, char *err,
 void live_event_unit(const struct live_event *ev, char *buf, size_t cap)
 {
 	if (ev->clock)
-		snprintf(buf, cap, "CPU");
-	else if (ev->type == PERF_TYPE_TRACEPOINT)
-		snprintf(buf, cap, "%s events", ev->name);
+		buf[0] = 0;
 	else
-		snprintf(buf, cap, "%s", ev->name);
+		pe_event_unit(ev->name, strlen(ev->name),
+			      ev->type == PERF_TYPE_TRACEPOINT, buf, cap);
 }
 
 void sampler_setup_attr(struct sampler *s)

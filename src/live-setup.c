@@ -477,15 +477,17 @@ int live_main(struct config *c)
 	L.p = profile_create();
 	/* Clock periods are nanoseconds of CPU time; other events' are
 	 * counts of the event ("page-faults", "sched:sched_switch events"). */
-	profile_note_unit(L.p, sampler_event(L.s)->clock || c->off_cpu
-				       ? UNIT_NS : UNIT_SAMPLES);
-	if (c->off_cpu) {
-		profile_set_unit_name(L.p, c->wall ? "wall" : "off-CPU");
-	} else {
+	{
 		char unit[160];
 
-		live_event_unit(sampler_event(L.s), unit, sizeof(unit));
-		profile_set_unit_name(L.p, unit);
+		if (c->off_cpu)
+			snprintf(unit, sizeof(unit), "%s",
+				 c->wall ? "wall" : "off-CPU");
+		else
+			live_event_unit(sampler_event(L.s), unit, sizeof(unit));
+		profile_note_unit_named(L.p, sampler_event(L.s)->clock ||
+					c->off_cpu ? UNIT_NS : UNIT_SAMPLES,
+					unit);
 	}
 	L.m = pe_machine_create(L.sy, L.p, &c->read);
 	pe_machine_jit_times(L.m, sampler_monotonic(L.s));

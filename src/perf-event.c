@@ -1089,6 +1089,18 @@ static bool chain_key(const struct pe_sample *s, struct sc_key *k)
 	return true;
 }
 
+void pe_event_unit(const char *name, size_t len, bool tracepoint, char *buf,
+		   size_t cap)
+{
+	/* "cycles:ppp": the modifiers are not what is counted. */
+	size_t n = tracepoint ? len : strcspn(name, ":");
+
+	if (n > len)
+		n = len;
+	snprintf(buf, cap, "%.*s%s", (int)(n < 100 ? n : 100), name,
+		 tracepoint ? " events" : "");
+}
+
 uint64_t pe_sample_chain_hash(const struct pe_sample *s)
 {
 	struct sc_key k;

@@ -107,6 +107,7 @@ struct profile {
 	enum weight_unit unit;
 	bool unit_known, unit_mixed;
 	char unit_name[96];     /* what weights count; "": the unit's name */
+	char mixed_what[200];   /* unit_mixed: "CPU time and page-faults" */
 	char side[2][16];       /* a comparison's sides; "": before, after */
 
 	struct task_meta *tasks;    /* distinct task/CPU tuples of the timeline */
@@ -1436,17 +1437,46 @@ double profile_weight_value(const struct profile *p, uint64_t w)
 	return (double)w / (double)pow10_tab[p->decimals];
 }
 
+/* What weights of unit u named name measure, for a message. */
+static const char *unit_what(enum weight_unit u, const char *name)
+{
+	static const char *const what[] = {
+		[UNIT_SAMPLES] = "samples", [UNIT_NS] = "CPU time",
+		[UNIT_NANOS] = "time", [UNIT_BYTES] = "bytes",
+		[UNIT_COUNT] = "counts",
+	};
+
+	return *name ? name : (unsigned)u < ARRAY_SIZE(what) && what[u]
+		? what[u] : "samples";
+}
+
+const char *profile_unit_mixed(const struct profile *p)
+{
+	return p->unit_mixed ? p->mixed_what : NULL;
+}
+
 void profile_note_unit(struct profile *p, enum weight_unit u)
+{
+	profile_note_unit_named(p, u, "");
+}
+
+void profile_note_unit_named(struct profile *p, enum weight_unit u,
+			     const char *name)
 {
 	if (p->unit_mixed)
 		return;
-	if (p->unit_known && p->unit != u) {
+	if (p->unit_known && (p->unit != u || strcmp(p->unit_name, name))) {
+		/* Page faults and CPU time summed are neither: samples. */
+		snprintf(p->mixed_what, sizeof(p->mixed_what), "%s and %s",
+			 unit_what(p->unit, p->unit_name), unit_what(u, name));
 		p->unit = UNIT_SAMPLES;
 		p->unit_mixed = true;
+		profile_set_unit_name(p, "");
 		return;
 	}
 	p->unit = u;
 	p->unit_known = true;
+	profile_set_unit_name(p, name);
 }
 
 void profile_set_unit_name(struct profile *p, const char *name)
@@ -1461,14 +1491,8 @@ const char *profile_unit_name(const struct profile *p)
 
 void profile_copy_unit(struct profile *dst, const struct profile *src)
 {
-	bool first = !dst->unit_known;
-
-	profile_note_unit(dst, src->unit);
 	/* Two sources that name their counts differently: plain samples. */
-	if (first || strcmp(dst->unit_name, src->unit_name) == 0)
-		profile_set_unit_name(dst, dst->unit_mixed ? "" : src->unit_name);
-	else
-		profile_set_unit_name(dst, "");
+	profile_note_unit_named(dst, src->unit, src->unit_name);
 	if (src->differential)
 		profile_set_sides(dst, src->side[0], src->side[1]);
 }

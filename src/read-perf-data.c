@@ -893,28 +893,25 @@ static void note_events(struct pdata *pd)
 }
 
 /*
- * What the weights of a non-clock event count, when they count events
- * (a period in each sample, or a fixed one): "page-faults", "cycles",
- * "sched:sched_switch events".  Else they count samples: nothing is set.
+ * What the weights of event ev count: CPU time for a clock; the events
+ * when they count events (a period in each sample, or a fixed one):
+ * "page-faults", "cycles", "sched:sched_switch events"; else samples.
  */
 static void note_event_unit(struct profile *p, const struct pe_event *ev)
 {
-	char buf[160];
+	char buf[160] = "";
 	const char *name = ev && ev->name ? ev->name : NULL;
-	size_t n;
 
-	if (!name || !((ev->attr.sample_type & PERF_SAMPLE_PERIOD) ||
-		       (!ev->attr.freq && ev->attr.sample_period)))
+	if (ev && clock_event(&ev->attr)) {
+		profile_note_unit(p, UNIT_NS);
 		return;
-	if (ev->attr.type == PERF_TYPE_TRACEPOINT) {
-		snprintf(buf, sizeof(buf), "%s events", name);
-	} else {
-		/* "cycles:ppp": the modifiers are not what is counted. */
-		n = strcspn(name, ":");
-		snprintf(buf, sizeof(buf), "%.*s", (int)(n < 100 ? n : 100),
-			 name);
 	}
-	profile_set_unit_name(p, buf);
+	if (name && ((ev->attr.sample_type & PERF_SAMPLE_PERIOD) ||
+		     (!ev->attr.freq && ev->attr.sample_period)))
+		pe_event_unit(name, strlen(name),
+			      ev->attr.type == PERF_TYPE_TRACEPOINT, buf,
+			      sizeof(buf));
+	profile_note_unit_named(p, UNIT_SAMPLES, buf);
 }
 
 /* WALK_FILE_MIN bytes and more of a mapped file: walk_file. */
@@ -1156,10 +1153,7 @@ read:
 	sym_report(pd.sy, d);
 	if (pd.samples) {
 		rc = 0;
-		profile_note_unit(p, pd.chosen && clock_event(&pd.chosen->attr)
-					     ? UNIT_NS : UNIT_SAMPLES);
-		if (!(pd.chosen && clock_event(&pd.chosen->attr)))
-			note_event_unit(p, pd.chosen);
+		note_event_unit(p, pd.chosen);
 	} else
 		rc = read_done(d, pd.name, false, before, pd.o->event_filter ?
 			       "no samples of that event" : "no samples");

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "perf-event.h"
 #include "pool.h"
 #include "profile-addr.h"
 #include "read-perf-script-priv.h"
@@ -23,6 +24,22 @@
  * cpu-clock and task-clock count time: their periods are nanoseconds
  * ("cpu-clock", "cpu-clock:ppp", "task-clock:u").
  */
+/*
+ * Is event e[0..n), as perf script spells it, a tracepoint
+ * ("sched:sched_switch"), not an event with modifiers ("cycles:ppp")?
+ */
+static bool tracepoint_name(const char *e, size_t n)
+{
+	const char *c = memchr(e, ':', n);
+
+	if (!c || c + 1 == e + n)
+		return false;
+	for (const char *q = c + 1; q < e + n; q++)
+		if (!strchr("ukhIGHpPSDWeb", *q) || !*q)
+			return true;
+	return false;
+}
+
 static bool clock_event(const char *e, size_t n)
 {
 	static const char *const names[] = { "cpu-clock", "task-clock" };
@@ -578,10 +595,18 @@ int read_perf_script(struct profile *p, struct input *in,
 				  "without call chains? perf record -g records "
 				  "them)" : "");
 	}
-	if (sc.good)
-		profile_note_unit(p, sum->periods &&
-					     clock_event(sc.event, sc.eventlen)
-				     ? UNIT_NS : UNIT_SAMPLES);
+	if (sc.good) {
+		bool clock = clock_event(sc.event, sc.eventlen);
+		char unit[160] = "";
+
+		/* Periods of another event count that event, as perf.data's. */
+		if (sum->periods && !clock && sc.event)
+			pe_event_unit(sc.event, sc.eventlen,
+				      tracepoint_name(sc.event, sc.eventlen),
+				      unit, sizeof(unit));
+		profile_note_unit_named(p, sum->periods && clock ? UNIT_NS
+				       : UNIT_SAMPLES, unit);
+	}
 	rc = read_done(d, input_name(in), sc.good, before, NULL);
 	pool_end(&sc.pool);
 	turn_destroy(&sc.turn);

@@ -172,6 +172,7 @@ static int read_input(struct profile *p, struct input *in,
 	size_t n;
 	enum input_format fmt;
 	int rc = -1;
+	bool mixed = profile_unit_mixed(p) != NULL;
 
 	if (o->max_input)
 		input_set_limit(in, o->max_input);
@@ -209,6 +210,11 @@ static int read_input(struct profile *p, struct input *in,
 		else
 			rc = readers[i].read(p, in, o, d);
 	}
+	/* This input's weights are not those of the inputs before it. */
+	if (!mixed && profile_unit_mixed(p))
+		diag_warn(d, "%s: the inputs weigh different things (%s): "
+			  "their weights are taken as plain numbers",
+			  input_name(in), profile_unit_mixed(p));
 	return rc;
 }
 

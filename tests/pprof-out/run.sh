@@ -200,7 +200,9 @@ raw "perf.data, task-clock" "samples/count cpu/nanoseconds[dflt]" \
 	--event-filter task-clock tests/data/two-events.data
 raw "perf.data, a tracepoint" \
 	"samples/count sched:sched_switch/count[dflt]" tests/data/switch.data
-raw "perf script, samples only" "samples/count[dflt]" tests/golden/mixed.perf
+# cycles periods count cycles, as perf.data's tracepoint counts its events.
+raw "perf script, cycles" "samples/count cycles/count[dflt]" \
+	tests/golden/mixed.perf
 raw "pprof, round trip" "inuse_space/bytes[dflt]" tests/pprof/go-heap.pprof
 raw "pprof, --sample-type" "alloc_objects/count[dflt]" \
 	--sample-type alloc_objects tests/pprof/inline.pprof

@@ -72,7 +72,7 @@ for size in 80x24 200x50; do
 
 	# A second % adds to the first.
 	tui_start -x "$w" -y "$h" -- tests/golden/mixed.perf
-	tui_wait "samples" >/dev/null
+	tui_wait "cycles" >/dev/null
 	tui_keys % pid=4300 Enter
 	check "$size: % pid=4300" tui_wait "view: filter pid=4300$" 5
 	tui_keys %
@@ -80,7 +80,7 @@ for size in 80x24 200x50; do
 	tui_keys cpu=1 Enter
 	check "$size: % cpu=1 adds: pid=4300 cpu=1" tui_wait "view: filter pid=4300 cpu=1$" 5
 	both=$("$BIN" --pids 4300 --cpus 1 --collapse tests/golden/mixed.perf 2>/dev/null | awk '{ s += $NF } END { print s }')
-	check "$size: the total is both filters' ($both)" tui_wait "^[^|]*mixed.perf \| $both samples \|" 5
+	check "$size: the total is both filters' ($both)" tui_wait "^[^|]*mixed.perf \| $both cycles \|" 5
 	tui_keys % pid=4100 Enter
 	check "$size: pid=4100 replaces the pids only" tui_wait "view: filter cpu=1 pid=4100$" 5
 	tui_keys % pid= Enter

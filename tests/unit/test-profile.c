@@ -370,6 +370,35 @@ static void amounts_by_unit(void **state)
 	assert_int_equal(profile_unit(p), UNIT_SAMPLES);
 	profile_note_unit(p, UNIT_NS);
 	assert_int_equal(profile_unit(p), UNIT_SAMPLES);
+	assert_string_equal(profile_unit_mixed(p), "CPU time and samples");
+	profile_destroy(p);
+}
+
+/* Inputs that count different events, or events and samples, mix. */
+static void units_named(void **state)
+{
+	struct profile *p = profile_create();
+	char buf[64];
+
+	(void)state;
+	profile_note_unit_named(p, UNIT_SAMPLES, "page-faults");
+	profile_note_unit_named(p, UNIT_SAMPLES, "page-faults");
+	assert_null(profile_unit_mixed(p));
+	profile_format_amount(p, 252, buf, sizeof(buf));
+	assert_string_equal(buf, "252 page-faults");
+	/* Plain samples beside page-faults: neither. */
+	profile_note_unit(p, UNIT_SAMPLES);
+	profile_format_amount(p, 252, buf, sizeof(buf));
+	assert_string_equal(buf, "252 samples");
+	assert_string_equal(profile_unit_mixed(p), "page-faults and samples");
+	profile_note_unit_named(p, UNIT_SAMPLES, "page-faults");
+	assert_string_equal(profile_unit_name(p), "");
+	profile_destroy(p);
+	p = profile_create();
+	profile_note_unit_named(p, UNIT_SAMPLES, "cycles");
+	profile_note_unit_named(p, UNIT_SAMPLES, "sched:sched_switch events");
+	assert_string_equal(profile_unit_mixed(p),
+			    "cycles and sched:sched_switch events");
 	profile_destroy(p);
 }
 
@@ -377,6 +406,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(totals_and_self),
+		cmocka_unit_test(units_named),
 		cmocka_unit_test(siblings_sorted_by_name),
 		cmocka_unit_test(fractional_weights_exact),
 		cmocka_unit_test(whole_weights_formatted),
