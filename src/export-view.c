@@ -15,6 +15,8 @@
 #include "export.h"
 #include "options.h"
 #include "search.h"
+#include "symtab.h"
+#include "textfmt.h"
 #include "util.h"
 #include "view.h"
 #include "view-top.h"
@@ -79,6 +81,132 @@ static bool samples_known(const struct profile *p, const struct config *c)
 	return false;
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Append the sorted v[0..n) to buf as "1, 3-5, 9", at most 12 runs. */
+static size_t put_runs(char *buf, size_t cap, uint32_t *v, size_t n)
+{
+	size_t at = 0, runs = 0;
+
+	qsort(v, n, sizeof(*v), cmp_u32);
+	for (size_t i = 0; i < n && at < cap; runs++) {
+		size_t j = i;
+
+		while (j + 1 < n && (v[j + 1] == v[j] || v[j + 1] == v[j] + 1))
+			j++;
+		if (runs == 12) {
+			at += (size_t)snprintf(buf + at, cap - at, ", ...");
+			break;
+		}
+		at += (size_t)snprintf(buf + at, cap - at, v[j] > v[i]
+				       ? "%s%u-%u" : "%s%u", runs ? ", " : "",
+				       v[i], v[j]);
+		i = j + 1;
+	}
+	return at < cap ? at : cap - 1;
+}
+
+/*
+ * --comm, --pids, --tids or --cpus that keep none of p's samples: a
+ * misspelt command or a pid of another run leaves an empty view with no
+ * word why.  Say so, with the commands (heaviest first), processes,
+ * threads or CPUs the samples have.
+ */
+static void task_filter_note(const struct profile *p, const struct config *c)
+{
+	const struct symtab *st = profile_symtab(p);
+	size_t ntl = profile_timeline_len(p), nut = profile_untimed_len(p);
+	size_t n = ntl + nut, at = 0;
+	uint32_t *pid = xcalloc(n ? n : 1, sizeof(*pid));
+	uint32_t *tid = xcalloc(n ? n : 1, sizeof(*tid));
+	uint32_t *cpu = xcalloc(n ? n : 1, sizeof(*cpu));
+	uint64_t *commw = xcalloc(symtab_count(st) + 1, sizeof(*commw));
+	size_t np = 0, nc = 0;
+	char why[1024];
+
+	for (size_t i = 0; i < n; i++) {
+		struct sample_meta m;
+		uint64_t w;
+
+		if (i < ntl)
+			profile_timeline_sample(p, i, &w, &m);
+		else
+			profile_untimed_sample(p, i - ntl, &w, &m);
+		if (m.has_task) {
+			pid[np] = m.pid;
+			tid[np++] = m.tid;
+			if (m.comm < symtab_count(st))
+				commw[m.comm] += w ? w : 1;
+		}
+		if (m.has_cpu)
+			cpu[nc++] = m.cpu;
+	}
+	if (c->comms) {
+		at += (size_t)snprintf(why + at, sizeof(why) - at, "commands: ");
+		for (unsigned k = 0; k < 6 && at < sizeof(why); k++) {
+			uint32_t best = UINT32_MAX;
+
+			for (uint32_t y = 0; y < symtab_count(st); y++)
+				if (commw[y] && (best == UINT32_MAX ||
+						 commw[y] > commw[best]))
+					best = y;
+			if (best == UINT32_MAX)
+				break;
+			commw[best] = 0;
+			if (k)
+				at += (size_t)snprintf(why + at, sizeof(why) - at,
+						       ", ");
+			if (at < sizeof(why))
+				at += textfmt_escape(symtab_name(st, best),
+						     symtab_len(st, best),
+						     why + at, sizeof(why) - at);
+		}
+	}
+	if (c->pids && at + 2 < sizeof(why)) {
+		at += (size_t)snprintf(why + at, sizeof(why) - at, "%sprocesses: ",
+				       at ? "; " : "");
+		at += put_runs(why + at, sizeof(why) - at, pid, np);
+	}
+	if (c->tids && at + 2 < sizeof(why)) {
+		at += (size_t)snprintf(why + at, sizeof(why) - at, "%sthreads: ",
+				       at ? "; " : "");
+		at += put_runs(why + at, sizeof(why) - at, tid, np);
+	}
+	if (c->cpus && at + 2 < sizeof(why)) {
+		at += (size_t)snprintf(why + at, sizeof(why) - at, "%sCPUs: ",
+				       at ? "; " : "");
+		put_runs(why + at, sizeof(why) - at, cpu, nc);
+	}
+	{
+		const char *name[] = { "--comm", "--pids", "--tids", "--cpus" };
+		const char *val[] = { c->comms, c->pids, c->tids, c->cpus };
+		char opts[512];
+		size_t o = 0;
+		unsigned k = 0;
+
+		opts[0] = 0;
+		for (unsigned i = 0; i < 4; i++)
+			if (val[i] && o < sizeof(opts))
+				o += (size_t)snprintf(opts + o, sizeof(opts) - o,
+						      "%s%s %s", k++ ? " " : "",
+						      name[i], val[i]);
+		fprintf(stderr, "flametop: %s%s%s keep%s none of its %llu "
+			"samples (the samples' %s)\n",
+			c->nfiles == 1 ? c->files[0] : "",
+			c->nfiles == 1 ? ": " : "", opts, k > 1 ? "" : "s",
+			(unsigned long long)profile_samples(p), why);
+	}
+	free(pid);
+	free(tid);
+	free(cpu);
+	free(commw);
+}
+
 /*
  * export_derive, or with samples_only the per-sample views of c alone
  * (--comm, --pids, --tids, --cpus, --group, --tag), in name order.
@@ -134,6 +262,10 @@ static int derive(struct profile *p, const struct config *c,
 		st = view_derive(p, &s, out, err, sizeof(err));
 		if (err[0])     /* an error, or a note */
 			fprintf(stderr, "flametop: %s\n", err);
+		if (!st && (c->comms || c->pids || c->tids || c->cpus) &&
+		    profile_samples(p) && !profile_total(*out, NODE_ROOT) &&
+		    profile_total(p, NODE_ROOT))
+			task_filter_note(p, c);
 		if (!st && c->ntags && profile_samples(p) &&
 		    !profile_total(*out, NODE_ROOT) && profile_total(p, NODE_ROOT))
 			fprintf(stderr, "flametop: %s%s--tag leaves none of its "
