@@ -291,6 +291,14 @@ struct frame_locs;
 struct frame_locs *profile_frame_locs(struct profile *p);
 const struct frame_locs *profile_frame_locs_get(const struct profile *p);
 
+/*
+ * A root frame's task suffix, "-PID" or with tid "-PID/TID", into buf (of
+ * cap bytes, 24 are enough); a pid or tid of UINT32_MAX, the -1 perf
+ * records for a task it did not know, is "?".  Returns its length.
+ */
+size_t profile_task_suffix(char *buf, size_t cap, uint32_t pid,
+			   const uint32_t *tid);
+
 /* Number of add calls, distinct stacks with weight, deepest stack. */
 uint64_t profile_samples(const struct profile *p);
 size_t profile_distinct_stacks(const struct profile *p);

@@ -766,11 +766,9 @@ static uint32_t root_frame(struct pe_machine *m, struct pe_thread *t,
 		if (m->buf[i] == ' ')
 			m->buf[i] = '_';
 	n = cl;
-	if (m->o.tid)
-		n += (size_t)snprintf(m->buf + n, m->capbuf - n, "-%u/%u",
-				      pid, tid);
-	else if (m->o.pid)
-		n += (size_t)snprintf(m->buf + n, m->capbuf - n, "-%u", pid);
+	if (m->o.tid || m->o.pid)
+		n += profile_task_suffix(m->buf + n, m->capbuf - n, pid,
+					 m->o.tid ? &tid : NULL);
 	{
 		uint32_t id = profile_intern(m->p, m->buf, n);
 
@@ -1049,11 +1047,12 @@ void pe_machine_meta(struct pe_machine *m, const struct pe_sample *s,
 		const struct symtab *st = profile_symtab(m->p);
 		const char *r = symtab_name(st, m->out[0]);
 		size_t len = symtab_len(st, m->out[0]);
-		int k = m->o.tid ? snprintf(NULL, 0, "-%u/%u", s->pid, s->tid)
-				 : snprintf(NULL, 0, "-%u", s->pid);
+		char suffix[32];
+		size_t k = profile_task_suffix(suffix, sizeof(suffix), s->pid,
+					       m->o.tid ? &s->tid : NULL);
 
-		if (k > 0 && (size_t)k < len)
-			meta->comm = profile_intern(m->p, r, len - (size_t)k);
+		if (k > 0 && k < len)
+			meta->comm = profile_intern(m->p, r, len - k);
 	}
 }
 

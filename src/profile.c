@@ -1455,6 +1455,21 @@ const char *profile_unit_mixed(const struct profile *p)
 	return p->unit_mixed ? p->mixed_what : NULL;
 }
 
+size_t profile_task_suffix(char *buf, size_t cap, uint32_t pid,
+			   const uint32_t *tid)
+{
+	char a[12] = "?", b[12] = "?";
+	int k;
+
+	if (pid != UINT32_MAX)
+		snprintf(a, sizeof(a), "%u", pid);
+	if (tid && *tid != UINT32_MAX)
+		snprintf(b, sizeof(b), "%u", *tid);
+	k = tid ? snprintf(buf, cap, "-%s/%s", a, b)
+		: snprintf(buf, cap, "-%s", a);
+	return k < 0 ? 0 : (size_t)k < cap ? (size_t)k : cap ? cap - 1 : 0;
+}
+
 void profile_note_unit(struct profile *p, enum weight_unit u)
 {
 	profile_note_unit_named(p, u, "");

@@ -112,6 +112,20 @@ static void buf_reserve(struct reader *r, size_t n)
 
 
 /*
+ * Digits from s[i] on, or "-1" (the pid or tid perf prints for a task it
+ * did not know): where they end.
+ */
+static size_t task_number(const char *s, size_t n, size_t i)
+{
+	if (i + 1 < n && s[i] == '-' && s[i + 1] == '1' &&
+	    (i + 2 == n || !is_digit((unsigned char)s[i + 2])))
+		return i + 2;
+	while (i < n && is_digit((unsigned char)s[i]))
+		i++;
+	return i;
+}
+
+/*
  * "COMM PID[/TID] ": COMM is two or more characters from a non-blank
  * start, the shortest that fits.  Only the first blank of a run can end
  * COMM (a later one would match the same way), which keeps this linear.
@@ -129,17 +143,13 @@ bool pscript_match_event(const char *s, size_t n, struct event_line *e)
 		while (i < n && is_ws((unsigned char)s[i]))
 			i++;
 		d0 = i;
-		while (i < n && is_digit((unsigned char)s[i]))
-			i++;
-		d1 = i;
+		i = d1 = task_number(s, n, i);
 		if (d1 == d0)
 			continue;
 		while (i < n && s[i] == '/')
 			i++;
 		t0 = i;
-		while (i < n && is_digit((unsigned char)s[i]))
-			i++;
-		t1 = i;
+		i = t1 = task_number(s, n, i);
 		if (i == n || !is_ws((unsigned char)s[i]))
 			continue;
 		e->commlen = c;
@@ -316,11 +326,18 @@ static bool parse_cpu(const char *s, size_t n, size_t from, uint32_t *cpu)
 	return false;
 }
 
-/* A pid or tid: decimal digits that fit 32 bits. */
+/*
+ * A pid or tid: decimal digits that fit 32 bits, or -1 (a task perf did
+ * not know), UINT32_MAX as perf.data has it.
+ */
 static bool parse_num(const char *s, size_t n, uint32_t *v)
 {
 	uint64_t x = 0;
 
+	if (n == 2 && s[0] == '-' && s[1] == '1') {
+		*v = UINT32_MAX;
+		return true;
+	}
 	if (!n || n > 10)
 		return false;
 	for (size_t i = 0; i < n; i++) {
@@ -397,6 +414,15 @@ static void event_line(struct reader *r, const char *s, size_t n,
 		r->meta.pid = r->meta.tid;
 	r->event_line = r->lineno;
 
+	/* perf's -1, a task it did not know: "?", as an unprinted pid. */
+	if (pidlen == 2 && pid[0] == '-') {
+		pid = "?";
+		pidlen = 1;
+	}
+	if (tidlen == 2 && tid[0] == '-') {
+		tid = "?";
+		tidlen = 1;
+	}
 	/* The root frame: "comm", "comm-pid" or "comm-pid/tid". */
 	buf_reserve(r, e->commlen + pidlen + tidlen + 3);
 	memcpy(r->buf, s, e->commlen);

@@ -67,9 +67,8 @@ static uint64_t task_key(uint32_t comm, uint32_t pid, uint32_t tid)
 static uint32_t group_sym(struct deriver *d, const struct sample_meta *m)
 {
 	uint32_t tid = d->spec->group == GROUP_THREAD ? m->tid : 0;
-	size_t clen = symtab_len(d->st, m->comm), j;
+	size_t clen = symtab_len(d->st, m->comm), j, k;
 	uint32_t y;
-	int k;
 
 	if ((d->gn + 1) * 2 > d->gmask) {
 		size_t nmask = d->gmask ? d->gmask * 2 + 1 : 255;
@@ -96,11 +95,9 @@ static uint32_t group_sym(struct deriver *d, const struct sample_meta *m)
 			return d->gs[j].gsym - 1;
 	GROW(d->buf, d->capbuf, clen + 32);
 	memcpy(d->buf, symtab_name(d->st, m->comm), clen);
-	if (d->spec->group == GROUP_THREAD)
-		k = snprintf(d->buf + clen, 32, "-%u/%u", m->pid, m->tid);
-	else
-		k = snprintf(d->buf + clen, 32, "-%u", m->pid);
-	y = profile_intern(d->out, d->buf, clen + (size_t)k);
+	k = profile_task_suffix(d->buf + clen, 32, m->pid,
+				d->spec->group == GROUP_THREAD ? &m->tid : NULL);
+	y = profile_intern(d->out, d->buf, clen + k);
 	d->gs[j] = (struct gslot){ m->comm, m->pid, tid, y + 1 };
 	d->gn++;
 	return y;

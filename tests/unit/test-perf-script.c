@@ -233,6 +233,35 @@ static void tid_only_and_spaces(void **state)
 	done(&r);
 }
 
+/*
+ * perf prints -1 for the pid and tid of a task it did not know (":-1"):
+ * read as such, not as part of the command up to the period's digits.
+ */
+static void unknown_task(void **state)
+{
+	static const char text[] =
+		":-1    -1 [001]  2464.473677:     200040 cpu-clock:ppp: \n"
+		"\tffffffff81000000 do_exit+0x1 ([kernel.kallsyms])\n\n"
+		"sh   -1/-1 [000]  2464.573677:     10 cpu-clock:ppp: \n"
+		"\tffffffff81000000 do_exit+0x1 ([kernel.kallsyms])\n\n";
+	struct result r;
+	struct read_opts o = { 0 };
+	uint64_t first, last;
+
+	(void)state;
+	load(&r, text);
+	assert_string_equal(r.collapsed, ":-1;do_exit 200040\nsh;do_exit 10\n");
+	/* Their times are read. */
+	assert_true(profile_time_bounds(r.p, &first, &last));
+	assert_true(first == 2464473677000ull && last == 2464573677000ull);
+	done(&r);
+	o.tid = true;
+	load_opts(&r, text, &o);
+	assert_string_equal(r.collapsed,
+			    ":-1-?/?;do_exit 200040\nsh-?/?;do_exit 10\n");
+	done(&r);
+}
+
 static void tidy_names(void **state)
 {
 	struct result r;
@@ -516,6 +545,7 @@ int main(void)
 		cmocka_unit_test(time_words),
 		cmocka_unit_test(period_tails),
 		cmocka_unit_test(tid_only_and_spaces),
+		cmocka_unit_test(unknown_task),
 		cmocka_unit_test(tidy_names),
 		cmocka_unit_test(java_class_paths),
 		cmocka_unit_test(inline_unknown_jit),

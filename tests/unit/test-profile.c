@@ -374,6 +374,23 @@ static void amounts_by_unit(void **state)
 	profile_destroy(p);
 }
 
+/* Root frames' task suffixes: perf's -1 (UINT32_MAX) is "?". */
+static void task_suffixes(void **state)
+{
+	char buf[32];
+	uint32_t tid = 7, none = UINT32_MAX;
+
+	(void)state;
+	assert_int_equal(profile_task_suffix(buf, sizeof(buf), 42, NULL), 3);
+	assert_string_equal(buf, "-42");
+	profile_task_suffix(buf, sizeof(buf), 42, &tid);
+	assert_string_equal(buf, "-42/7");
+	profile_task_suffix(buf, sizeof(buf), UINT32_MAX, &none);
+	assert_string_equal(buf, "-?/?");
+	assert_int_equal(profile_task_suffix(buf, 4, 123456, &tid), 3);
+	assert_string_equal(buf, "-12");
+}
+
 /* Inputs that count different events, or events and samples, mix. */
 static void units_named(void **state)
 {
@@ -407,6 +424,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(totals_and_self),
 		cmocka_unit_test(units_named),
+		cmocka_unit_test(task_suffixes),
 		cmocka_unit_test(siblings_sorted_by_name),
 		cmocka_unit_test(fractional_weights_exact),
 		cmocka_unit_test(whole_weights_formatted),
