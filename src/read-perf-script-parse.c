@@ -459,6 +459,26 @@ struct frame_line {
 };
 
 /*
+ * "ADDR SYMBOL (/path (deleted))": perf marks a mapped file deleted since
+ * (a library upgraded under a running program, a memfd).  Read by the
+ * rule below, the module would be "deleted)" and the symbol would keep
+ * " (/path".  With P at the blank before "(deleted))": the blank before
+ * the "(" that opens the path, or P as it was.
+ */
+static size_t deleted_path(const char *s, size_t n, size_t P)
+{
+	static const char tail[] = " (deleted))";
+	size_t k = sizeof(tail) - 1, o;
+
+	if (P != n - k || memcmp(s + P, tail, k) != 0)
+		return P;
+	for (o = P; o > 1 && !(s[o - 1] == '(' && s[o - 2] == ' '); o--)
+		if (is_ws((unsigned char)s[o - 1]))
+			return P;
+	return o > 1 ? o - 2 : P;
+}
+
+/*
  * "ADDR SYMBOL (MODULE)" with stackcollapse-perf.pl's reading of it: ADDR
  * is a word, MODULE the last " (...)" whose text has no blank, SYMBOL what
  * lies between (at least one character, even if that means borrowing one
@@ -502,6 +522,10 @@ static bool match_frame(const char *s, size_t n, struct frame_line *f)
 	}
 	if (P == SIZE_MAX)
 		return false;
+	if (q == n - 1 && P != deleted_path(s, n, P)) {
+		P = deleted_path(s, n, P);
+		q = n - 1 - 10;     /* the module's end, " (deleted))" off */
+	}
 	while (a < n && is_ws((unsigned char)s[a]))
 		a++;
 	b = a;

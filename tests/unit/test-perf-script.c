@@ -262,6 +262,30 @@ static void unknown_task(void **state)
 	done(&r);
 }
 
+/* A module perf marks "(deleted)": the path is the module, not "deleted)". */
+static void deleted_modules(void **state)
+{
+	static const char text[] =
+		"memfd:sealed-91  1286 [000]  2453.588853:     7 cpu-clock: \n"
+		"\t           c584f [unknown] (/memfd:sealed-9117 (deleted))\n"
+		"\t           91fd6 foo+0x3 (/tmp/libfoo.so (deleted))\n"
+		"\t           91fd7 (/usr/lib/libx.so (deleted))\n"
+		"\t           91fd8 [unknown] (/usr/lib/liby.so)\n\n";
+	struct result r;
+	struct read_opts o = { 0 };
+
+	(void)state;
+	load(&r, text);
+	assert_string_equal(r.collapsed, "memfd:sealed-91;[liby.so];[libx.so];"
+			    "foo;[memfd:sealed-9117] 7\n");
+	done(&r);
+	o.addrs = true;
+	load_opts(&r, text, &o);
+	assert_string_equal(r.collapsed, "memfd:sealed-91;[liby.so <91fd8>];"
+			    "[libx.so <91fd7>];foo;[memfd:sealed-9117 <c584f>] 7\n");
+	done(&r);
+}
+
 static void tidy_names(void **state)
 {
 	struct result r;
@@ -546,6 +570,7 @@ int main(void)
 		cmocka_unit_test(period_tails),
 		cmocka_unit_test(tid_only_and_spaces),
 		cmocka_unit_test(unknown_task),
+		cmocka_unit_test(deleted_modules),
 		cmocka_unit_test(tidy_names),
 		cmocka_unit_test(java_class_paths),
 		cmocka_unit_test(inline_unknown_jit),
