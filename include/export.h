@@ -115,6 +115,19 @@ bool export_negate(const struct profile **shown, struct profile **v,
 		   const struct config *c);
 
 /*
+ * The view options of c (--tag, --include, --callers, --pids, ...) as the
+ * interactive view's first step (struct tui_opts), the callers or callees
+ * only with focus.  What it allocates is in b, for export_tui_view_free.
+ */
+struct tui_opts;
+struct export_tui_bufs {
+	char *include, *exclude, *tasks;
+};
+void export_tui_view(const struct config *c, struct tui_opts *o, bool focus,
+		     struct export_tui_bufs *b);
+void export_tui_view_free(struct export_tui_bufs *b);
+
+/*
  * The view the command line's view options ask for (view.h): *out is a new
  * derived profile, or NULL when no option derives one (--order alone
  * re-sorts p).  Returns 0, or the exit status after printing the error

@@ -108,6 +108,18 @@ struct tui_opts {
 	size_t ntags;
 	const char *label_key;
 	/*
+	 * The other view options to start with (--include, --exclude,
+	 * --callers, --callees, --invert, --fold-recursion, --order weight,
+	 * --comm, --pids, --tids, --cpus, --group): the view's first step
+	 * too, as the keys make it, so that the header names it, a frame's
+	 * share is of the view and of all, and Backspace or V undo it.
+	 */
+	const char *include, *exclude;  /* a pcre2 regex each, or NULL */
+	const char *focus;              /* callers (callers set) or callees */
+	bool callers, invert, fold, weight;
+	const char *tasks;              /* "comm=a,b pid=1 tid=2 cpu=0-3" */
+	int group;                      /* enum view_group */
+	/*
 	 * Saved profiles: read p again with frames by source line, or by
 	 * function again (--lines toggled; message and result as next_type).
 	 * NULL where the inputs cannot be read again.

@@ -19,6 +19,7 @@
 #include "textfmt.h"
 #include "util.h"
 #include "view.h"
+#include "tui.h"
 #include "view-top.h"
 
 /* Split "a,b,c" into spec->comms (pointers into a copy kept in *buf). */
@@ -479,4 +480,80 @@ int export_run(FILE *f, struct profile *p, const struct config *c,
 	}
 	profile_destroy(v);
 	return rc;
+}
+
+/*
+ * Regexes given with a repeatable option (any matches) as one, the view's
+ * step's: "(?:a)|(?:b)"; the one itself, or NULL for none.  *buf: what to
+ * free.
+ */
+static const char *joined(const char **re, size_t n, char **buf)
+{
+	size_t len = 0, at = 0;
+
+	if (n <= 1)
+		return n ? re[0] : NULL;
+	for (size_t i = 0; i < n; i++)
+		len += strlen(re[i]) + 6;
+	*buf = xmalloc(len + 1);
+	for (size_t i = 0; i < n; i++)
+		at += (size_t)sprintf(*buf + at, "%s(?:%s)", i ? "|" : "", re[i]);
+	return *buf;
+}
+
+/*
+ * --comm, --pids, --tids and --cpus as the view's task filter:
+ * "comm=a,b pid=1 tid=2 cpu=0-3" (a command's blanks as its root frame
+ * spells them, '_'), or NULL.  *buf: what to free.
+ */
+static const char *tasks_of(const struct config *c, char **buf)
+{
+	const char *key[] = { "comm", "pid", "tid", "cpu" };
+	const char *val[] = { c->comms, c->pids, c->tids, c->cpus };
+	size_t len = 0, at = 0;
+
+	for (int i = 0; i < 4; i++)
+		len += val[i] ? strlen(val[i]) + 6 : 0;
+	if (!len)
+		return NULL;
+	*buf = xmalloc(len + 1);
+	for (int i = 0; i < 4; i++) {
+		if (!val[i])
+			continue;
+		at += (size_t)sprintf(*buf + at, "%s%s=", at ? " " : "", key[i]);
+		for (const char *q = val[i]; *q; q++)
+			(*buf)[at++] = *q == ' ' ? '_' : *q;
+		(*buf)[at] = 0;
+	}
+	return *buf;
+}
+
+void export_tui_view(const struct config *c, struct tui_opts *o, bool focus,
+		     struct export_tui_bufs *b)
+{
+	memset(b, 0, sizeof(*b));
+	o->tags = (const char *const *)c->tags;
+	o->ntags = c->ntags;
+	o->label_key = c->label_key;
+	o->include = joined(c->include, c->ninclude, &b->include);
+	o->exclude = joined(c->exclude, c->nexclude, &b->exclude);
+	if (focus) {
+		o->focus = c->callers ? c->callers : c->callees;
+		o->callers = c->callers != NULL;
+	}
+	o->invert = c->invert;
+	o->fold = c->fold_recursion;
+	o->weight = c->order && strcmp(c->order, "weight") == 0;
+	o->tasks = tasks_of(c, &b->tasks);
+	o->group = !c->group ? GROUP_ASREAD
+		   : strcmp(c->group, "process") == 0 ? GROUP_PROCESS
+		   : strcmp(c->group, "thread") == 0 ? GROUP_THREAD
+		   : GROUP_MERGED;
+}
+
+void export_tui_view_free(struct export_tui_bufs *b)
+{
+	free(b->include);
+	free(b->exclude);
+	free(b->tasks);
 }

@@ -512,6 +512,7 @@ int live_main(struct config *c)
 			live_tick, live_action, live_status, live_time_origin,
 		};
 		struct tui_opts to = { 0 };
+		struct export_tui_bufs vb;
 		struct ann_opts ao = { c->source_paths, c->nsource_paths,
 				       c->prefix_maps, c->nprefix_maps, NULL,
 				       false };
@@ -525,8 +526,15 @@ int live_main(struct config *c)
 		to.message = sampler_notes(L.s);
 		to.live = &ops;
 		to.live_ctx = &L;
+		/*
+		 * The view options, as with a file: the view's first step.
+		 * Not --callers or --callees: no stack has the name before
+		 * the first samples come.
+		 */
+		export_tui_view(c, &to, false, &vb);
 		profile_finish(L.p);
 		rc = tui_run(L.p, &to);
+		export_tui_view_free(&vb);
 	} else {
 		struct sigaction sa;
 

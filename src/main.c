@@ -479,12 +479,17 @@ static int run_tui(struct profile *p, struct config *c, struct url_source *u,
 	struct type_switch ts = { c, c->read.types, u, "", false };
 	struct profile *v;
 	char msg[160], what[128], title[8192];
+	struct export_tui_bufs bufs;
 	const char *label_key = c->label_key;
 	size_t ntags = c->ntags;
 	int rc;
 
-	/* --tag and --group label:KEY are the view's first step, not the
-	 * source's: T and Backspace change them. */
+	/*
+	 * The view options are the view's first step, not the source's: the
+	 * header names them, a share is of the view and of all, and T,
+	 * Backspace and V change them.  Derived once here all the same, for
+	 * what is wrong with them (a name no stack has: exit status 1).
+	 */
 	c->label_key = NULL;
 	c->ntags = 0;
 	rc = export_derive(p, c, &v);
@@ -492,9 +497,9 @@ static int run_tui(struct profile *p, struct config *c, struct url_source *u,
 	c->ntags = ntags;
 	if (rc)
 		return rc;
-	o.tags = (const char *const *)c->tags;
-	o.ntags = c->ntags;
-	o.label_key = c->label_key;
+	profile_destroy(v);
+	v = NULL;
+	export_tui_view(c, &o, true, &bufs);
 
 	o.title = input_title(c, title, sizeof(title));
 	o.flame = c->flame;
@@ -523,10 +528,10 @@ static int run_tui(struct profile *p, struct config *c, struct url_source *u,
 		snprintf(msg, sizeof(msg), "%s skipped (listed on exit)", what);
 		o.message = msg;
 	}
-	rc = tui_run(v ? v : p, &o);
+	rc = tui_run(p, &o);
 	if (u)
 		url_stop(u);    /* quit while fetching */
-	profile_destroy(v);
+	export_tui_view_free(&bufs);
 	return rc;
 }
 

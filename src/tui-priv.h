@@ -360,9 +360,8 @@ void tui_view_compare_previous(struct tui *t);
  */
 void tui_view_label(struct tui *t, const char *key, size_t klen,
 		    const char *value, size_t vlen, bool group);
-/* The view's labels at start (tui_opts: --tag, --group label:KEY). */
-void tui_view_set_labels(struct tui *t, const char *const *tags,
-			 size_t ntags, const char *label_key);
+/* The view at start (tui_opts: --tag, --include, --pids...). */
+void tui_view_set_start(struct tui *t, const struct tui_opts *o);
 void tui_after_profile_switch(struct tui *t, uint32_t zoom, uint32_t sel);
 
 /* ---- Layer 4: the prompt, the timeline and the label list ------------ */

@@ -870,21 +870,40 @@ void tui_view_label(struct tui *t, const char *key, size_t klen,
 		    "the samples labelled ", key ? shown : "");
 }
 
-void tui_view_set_labels(struct tui *t, const char *const *tags,
-			 size_t ntags, const char *label_key)
+void tui_view_set_start(struct tui *t, const struct tui_opts *o)
 {
-	if (!ntags && !label_key)
+	struct tui_vstate *v = &t->v, prev;
+
+	if (!o->ntags && !o->label_key && !o->include && !o->exclude &&
+	    !o->focus && !o->invert && !o->fold && !o->weight && !o->tasks &&
+	    !o->group)
 		return;
-	t->v.tags = ntags ? xreallocarray(NULL, ntags, sizeof(*t->v.tags))
-			  : NULL;
-	for (size_t i = 0; i < ntags; i++)
-		t->v.tags[i] = xstrdup(tags[i]);
-	t->v.ntags = ntags;
-	t->v.label_key = label_key ? xstrdup(label_key) : NULL;
+	/* The profile as read, where Backspace goes back to. */
+	prev = vstate_copy(v);
+	v->tags = o->ntags ? xreallocarray(NULL, o->ntags, sizeof(*v->tags))
+			   : NULL;
+	for (size_t i = 0; i < o->ntags; i++)
+		v->tags[i] = xstrdup(o->tags[i]);
+	v->ntags = o->ntags;
+	v->label_key = dup_or_null(o->label_key);
+	v->include = dup_or_null(o->include);
+	v->exclude = dup_or_null(o->exclude);
+	v->focus = dup_or_null(o->focus);
+	v->callers = o->callers;
+	v->invert = o->invert;
+	v->fold = o->fold;
+	v->weight = o->weight;
+	v->tasks = dup_or_null(o->tasks);
+	v->group = (enum view_group)o->group;
 	if (!tui_view_apply(t)) {
 		vstate_free(&t->v);
+		t->v = prev;
 		tui_view_apply(t);
+		return;
 	}
+	prev.zoom = prev.sel = NODE_ROOT;
+	GROW(t->vhist, t->capvhist, t->nvhist + 1);
+	t->vhist[t->nvhist++] = prev;
 }
 
 /* ---- Saving ---------------------------------------------------------- */

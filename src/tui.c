@@ -588,7 +588,7 @@ struct tui *tui_create(struct profile *p, const struct tui_opts *o,
 		t->v.negate = true;
 		tui_view_apply(t);
 	}
-	tui_view_set_labels(t, o->tags, o->ntags, o->label_key);
+	tui_view_set_start(t, o);
 	layout_init(&t->lay);
 	t->search = search_create();
 	t->sand_search = search_create();

@@ -150,6 +150,21 @@ check "tasks: bad list" tui_wait "bad list 'x'"
 tui_keys q
 check "exits 0 (perf)" tui_wait "__EXIT:0"
 
+# View options on the command line are the view's first step, as the keys
+# make it: the header names it, the root's share is of the view and of all
+# as --top gives it, the screen is --text's, and Backspace goes back to
+# the profile as read.
+tui_start -x $W -y 30 NO_COLOR=1 -- --include parse --invert "$IN"
+check "start view: header" tui_wait "views.folded \| 40 samples \| view: inverted, filter \+/parse/$"
+check "start view: drawn as --text" same_as_text --include parse --invert
+tui_keys g
+share=$("$BIN" --include parse --top 0 "$IN" | sed -n '1s/.*, \([0-9.]*%\) of all.*/\1/p')
+check "start view: root $share of all, as --top" tui_wait "^all \| 40 samples \(self 0\) \| 100.00% of view \| $share of all"
+tui_keys BSpace
+check "start view: Backspace, the profile as read" tui_wait "views.folded \| 87.5 samples$"
+tui_keys q
+check "start view: exits 0" tui_wait "__EXIT:0"
+
 # H on folded input hides the kernel's idle frames by their exact names
 # only: reap_idle_connections is work, and 100 of the 200 samples stay.
 tui_start -x $W -y 30 NO_COLOR=1 -- tests/golden/idle-names.folded
