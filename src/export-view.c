@@ -5,6 +5,7 @@
  * --pprof.  The file and live front ends share it.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -89,27 +90,46 @@ static int cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Append the sorted v[0..n) to buf as "1, 3-5, 9", at most 12 runs. */
-static size_t put_runs(char *buf, size_t cap, uint32_t *v, size_t n)
+/* Append to buf[*at..cap), cut to fit: *at stays below cap. */
+static void appendf(char *buf, size_t cap, size_t *at, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void appendf(char *buf, size_t cap, size_t *at, const char *fmt, ...)
 {
-	size_t at = 0, runs = 0;
+	va_list ap;
+	int k;
+
+	if (*at + 1 >= cap)
+		return;
+	va_start(ap, fmt);
+	k = vsnprintf(buf + *at, cap - *at, fmt, ap);
+	va_end(ap);
+	if (k > 0)
+		*at = *at + (size_t)k < cap ? *at + (size_t)k : cap - 1;
+}
+
+/* Append the sorted v[0..n) to buf as "1, 3-5, 9", at most 12 runs. */
+static void put_runs(char *buf, size_t cap, size_t *at, uint32_t *v, size_t n)
+{
+	size_t runs = 0;
 
 	qsort(v, n, sizeof(*v), cmp_u32);
-	for (size_t i = 0; i < n && at < cap; runs++) {
+	for (size_t i = 0; i < n; runs++) {
 		size_t j = i;
 
 		while (j + 1 < n && (v[j + 1] == v[j] || v[j + 1] == v[j] + 1))
 			j++;
 		if (runs == 12) {
-			at += (size_t)snprintf(buf + at, cap - at, ", ...");
+			appendf(buf, cap, at, ", ...");
 			break;
 		}
-		at += (size_t)snprintf(buf + at, cap - at, v[j] > v[i]
-				       ? "%s%u-%u" : "%s%u", runs ? ", " : "",
-				       v[i], v[j]);
+		if (v[j] > v[i])
+			appendf(buf, cap, at, "%s%u-%u", runs ? ", " : "", v[i],
+				v[j]);
+		else
+			appendf(buf, cap, at, "%s%u", runs ? ", " : "", v[i]);
 		i = j + 1;
 	}
-	return at < cap ? at : cap - 1;
 }
 
 /*
@@ -122,13 +142,16 @@ static void task_filter_note(const struct profile *p, const struct config *c)
 {
 	const struct symtab *st = profile_symtab(p);
 	size_t ntl = profile_timeline_len(p), nut = profile_untimed_len(p);
-	size_t n = ntl + nut, at = 0;
+	size_t n = ntl + nut, at = 0, o = 0;
 	uint32_t *pid = xcalloc(n ? n : 1, sizeof(*pid));
 	uint32_t *tid = xcalloc(n ? n : 1, sizeof(*tid));
 	uint32_t *cpu = xcalloc(n ? n : 1, sizeof(*cpu));
 	uint64_t *commw = xcalloc(symtab_count(st) + 1, sizeof(*commw));
+	const char *name[] = { "--comm", "--pids", "--tids", "--cpus" };
+	const char *val[] = { c->comms, c->pids, c->tids, c->cpus };
 	size_t np = 0, nc = 0;
-	char why[1024];
+	unsigned given = 0;
+	char why[1024] = "", opts[512] = "";
 
 	for (size_t i = 0; i < n; i++) {
 		struct sample_meta m;
@@ -148,8 +171,8 @@ static void task_filter_note(const struct profile *p, const struct config *c)
 			cpu[nc++] = m.cpu;
 	}
 	if (c->comms) {
-		at += (size_t)snprintf(why + at, sizeof(why) - at, "commands: ");
-		for (unsigned k = 0; k < 6 && at < sizeof(why); k++) {
+		appendf(why, sizeof(why), &at, "commands: ");
+		for (unsigned k = 0; k < 6; k++) {
 			uint32_t best = UINT32_MAX;
 
 			for (uint32_t y = 0; y < symtab_count(st); y++)
@@ -160,48 +183,32 @@ static void task_filter_note(const struct profile *p, const struct config *c)
 				break;
 			commw[best] = 0;
 			if (k)
-				at += (size_t)snprintf(why + at, sizeof(why) - at,
-						       ", ");
-			if (at < sizeof(why))
-				at += textfmt_escape(symtab_name(st, best),
-						     symtab_len(st, best),
-						     why + at, sizeof(why) - at);
+				appendf(why, sizeof(why), &at, ", ");
+			at += textfmt_escape(symtab_name(st, best),
+					     symtab_len(st, best), why + at,
+					     sizeof(why) - at);
 		}
 	}
-	if (c->pids && at + 2 < sizeof(why)) {
-		at += (size_t)snprintf(why + at, sizeof(why) - at, "%sprocesses: ",
-				       at ? "; " : "");
-		at += put_runs(why + at, sizeof(why) - at, pid, np);
+	if (c->pids) {
+		appendf(why, sizeof(why), &at, "%sprocesses: ", at ? "; " : "");
+		put_runs(why, sizeof(why), &at, pid, np);
 	}
-	if (c->tids && at + 2 < sizeof(why)) {
-		at += (size_t)snprintf(why + at, sizeof(why) - at, "%sthreads: ",
-				       at ? "; " : "");
-		at += put_runs(why + at, sizeof(why) - at, tid, np);
+	if (c->tids) {
+		appendf(why, sizeof(why), &at, "%sthreads: ", at ? "; " : "");
+		put_runs(why, sizeof(why), &at, tid, np);
 	}
-	if (c->cpus && at + 2 < sizeof(why)) {
-		at += (size_t)snprintf(why + at, sizeof(why) - at, "%sCPUs: ",
-				       at ? "; " : "");
-		put_runs(why + at, sizeof(why) - at, cpu, nc);
+	if (c->cpus) {
+		appendf(why, sizeof(why), &at, "%sCPUs: ", at ? "; " : "");
+		put_runs(why, sizeof(why), &at, cpu, nc);
 	}
-	{
-		const char *name[] = { "--comm", "--pids", "--tids", "--cpus" };
-		const char *val[] = { c->comms, c->pids, c->tids, c->cpus };
-		char opts[512];
-		size_t o = 0;
-		unsigned k = 0;
-
-		opts[0] = 0;
-		for (unsigned i = 0; i < 4; i++)
-			if (val[i] && o < sizeof(opts))
-				o += (size_t)snprintf(opts + o, sizeof(opts) - o,
-						      "%s%s %s", k++ ? " " : "",
-						      name[i], val[i]);
-		fprintf(stderr, "flametop: %s%s%s keep%s none of its %llu "
-			"samples (the samples' %s)\n",
-			c->nfiles == 1 ? c->files[0] : "",
-			c->nfiles == 1 ? ": " : "", opts, k > 1 ? "" : "s",
-			(unsigned long long)profile_samples(p), why);
-	}
+	for (unsigned i = 0; i < 4; i++)
+		if (val[i])
+			appendf(opts, sizeof(opts), &o, "%s%s %s", given++ ? " " : "",
+				name[i], val[i]);
+	fprintf(stderr, "flametop: %s%s%s keep%s none of its %llu samples (the "
+		"samples' %s)\n", c->nfiles == 1 ? c->files[0] : "",
+		c->nfiles == 1 ? ": " : "", opts, given > 1 ? "" : "s",
+		(unsigned long long)profile_samples(p), why);
 	free(pid);
 	free(tid);
 	free(cpu);
