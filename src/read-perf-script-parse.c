@@ -115,14 +115,16 @@ static void buf_reserve(struct reader *r, size_t n)
  * Digits from s[i] on, or "-1" (the pid or tid perf prints for a task it
  * did not know): where they end.
  */
-static size_t task_number(const char *s, size_t n, size_t i)
+static inline size_t task_number(const char *s, size_t n, size_t i)
 {
-	if (i + 1 < n && s[i] == '-' && s[i + 1] == '1' &&
+	size_t d = i;
+
+	while (d < n && is_digit((unsigned char)s[d]))
+		d++;
+	if (d == i && i + 1 < n && s[i] == '-' && s[i + 1] == '1' &&
 	    (i + 2 == n || !is_digit((unsigned char)s[i + 2])))
 		return i + 2;
-	while (i < n && is_digit((unsigned char)s[i]))
-		i++;
-	return i;
+	return d;
 }
 
 /*
@@ -326,18 +328,11 @@ static bool parse_cpu(const char *s, size_t n, size_t from, uint32_t *cpu)
 	return false;
 }
 
-/*
- * A pid or tid: decimal digits that fit 32 bits, or -1 (a task perf did
- * not know), UINT32_MAX as perf.data has it.
- */
+/* A pid or tid: decimal digits that fit 32 bits. */
 static bool parse_num(const char *s, size_t n, uint32_t *v)
 {
 	uint64_t x = 0;
 
-	if (n == 2 && s[0] == '-' && s[1] == '1') {
-		*v = UINT32_MAX;
-		return true;
-	}
 	if (!n || n > 10)
 		return false;
 	for (size_t i = 0; i < n; i++) {
@@ -409,17 +404,28 @@ static void event_line(struct reader *r, const char *s, size_t n,
 	r->period = period;
 	r->meta.has_time = parse_time(s, n, e->rest, &r->meta.time_ns);
 	r->meta.has_cpu = parse_cpu(s, n, e->rest, &r->meta.cpu);
-	r->meta.has_task = parse_num(tid, tidlen, &r->meta.tid);
-	if (!parse_num(pid, pidlen, &r->meta.pid))
+	/*
+	 * "-1", the only number with a sign the event line matcher takes, is
+	 * a task perf did not know: UINT32_MAX, as perf.data has it.
+	 */
+	if (tid[0] == '-') {
+		r->meta.tid = UINT32_MAX;
+		r->meta.has_task = true;
+	} else {
+		r->meta.has_task = parse_num(tid, tidlen, &r->meta.tid);
+	}
+	if (pid[0] == '-')
+		r->meta.pid = UINT32_MAX;
+	else if (!parse_num(pid, pidlen, &r->meta.pid))
 		r->meta.pid = r->meta.tid;
 	r->event_line = r->lineno;
 
-	/* perf's -1, a task it did not know: "?", as an unprinted pid. */
-	if (pidlen == 2 && pid[0] == '-') {
+	/* perf's -1: "?" in the root, as an unprinted pid is. */
+	if (pid[0] == '-') {
 		pid = "?";
 		pidlen = 1;
 	}
-	if (tidlen == 2 && tid[0] == '-') {
+	if (tid[0] == '-') {
 		tid = "?";
 		tidlen = 1;
 	}
