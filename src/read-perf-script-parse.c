@@ -528,9 +528,13 @@ static bool match_frame(const char *s, size_t n, struct frame_line *f)
 	}
 	if (P == SIZE_MAX)
 		return false;
-	if (q == n - 1 && P != deleted_path(s, n, P)) {
-		P = deleted_path(s, n, P);
-		q = n - 1 - 10;     /* the module's end, " (deleted))" off */
+	if (q == n - 1) {
+		size_t D = deleted_path(s, n, P);
+
+		if (D != P) {
+			P = D;
+			q = n - 1 - 10;     /* the module's end, " (deleted))" off */
+		}
 	}
 	while (a < n && is_ws((unsigned char)s[a]))
 		a++;

@@ -21,12 +21,9 @@
 #include "read-perf-script-priv.h"
 
 /*
- * cpu-clock and task-clock count time: their periods are nanoseconds
- * ("cpu-clock", "cpu-clock:ppp", "task-clock:u").
- */
-/*
  * Is event e[0..n), as perf script spells it, a tracepoint
  * ("sched:sched_switch"), not an event with modifiers ("cycles:ppp")?
+ * Modifiers are letters of perf's set only.
  */
 static bool tracepoint_name(const char *e, size_t n)
 {
@@ -35,11 +32,15 @@ static bool tracepoint_name(const char *e, size_t n)
 	if (!c || c + 1 == e + n)
 		return false;
 	for (const char *q = c + 1; q < e + n; q++)
-		if (!strchr("ukhIGHpPSDWeb", *q) || !*q)
+		if (!*q || !strchr("ukhIGHpPSDWeb", *q))
 			return true;
 	return false;
 }
 
+/*
+ * cpu-clock and task-clock count time: their periods are nanoseconds
+ * ("cpu-clock", "cpu-clock:ppp", "task-clock:u").
+ */
 static bool clock_event(const char *e, size_t n)
 {
 	static const char *const names[] = { "cpu-clock", "task-clock" };
