@@ -733,10 +733,21 @@ static void label_key_note(const struct profile *src, const char *key,
 			   char *err, size_t errcap)
 {
 	const struct labels *l = profile_labels(src);
-	size_t n, at = 0, klen = strlen(key);
-	struct label_share *sh = view_label_shares(src, &n);
+	size_t n, at = 0, klen = strlen(key), nsets = labels_count(l);
+	uint32_t id = labels_find_str(l, key, klen);
+	struct label_share *sh;
 	char list[256] = "";
 
+	/* A set with the key: nothing to say (sets are few, samples many). */
+	for (uint32_t set = 1; id != UINT32_MAX && set < nsets; set++) {
+		size_t np;
+		const uint32_t *pr = labels_pairs(l, set, &np);
+
+		for (size_t i = 0; i < np; i++)
+			if (pr[2 * i] == id)
+				return;
+	}
+	sh = view_label_shares(src, &n);
 	for (size_t i = 0; i < n; i++) {
 		size_t len;
 		const char *k = labels_name(l, sh[i].key, &len);
